@@ -1,0 +1,31 @@
+# The install tree mirrors CANN's toolkit layout, so unchanged sample build
+# files work against it:
+#   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math}.so
+#   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
+set(ACLCPU_LIBDIR lib64)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
+install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn
+  EXPORT acl-cpu-targets
+  LIBRARY DESTINATION ${ACLCPU_LIBDIR}
+  INCLUDES DESTINATION include)
+set_target_properties(ascendcl nnopbase opapi_nn PROPERTIES INSTALL_RPATH "$ORIGIN")
+
+# Alternative library names CANN programs link with: links to the real ones.
+foreach(alias_pair "acl_rt;ascendcl" "opapi;opapi_nn" "opapi_math;opapi_nn")
+  list(GET alias_pair 0 alias)
+  list(GET alias_pair 1 target)
+  install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink lib${target}.so
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${ACLCPU_LIBDIR}/lib${alias}.so\")")
+endforeach()
+
+install(EXPORT acl-cpu-targets NAMESPACE acl-cpu:: DESTINATION ${ACLCPU_LIBDIR}/cmake/acl-cpu)
+include(CMakePackageConfigHelpers)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/acl-cpuConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/acl-cpuConfig.cmake
+  INSTALL_DESTINATION ${ACLCPU_LIBDIR}/cmake/acl-cpu)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/acl-cpuConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/acl-cpuConfig.cmake ${PROJECT_BINARY_DIR}/acl-cpuConfigVersion.cmake
+  DESTINATION ${ACLCPU_LIBDIR}/cmake/acl-cpu)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/set_env.sh DESTINATION .)

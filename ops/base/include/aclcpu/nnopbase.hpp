@@ -1,0 +1,87 @@
+// acl-cpu private interface of libnnopbase: what the aclnn objects are made
+// of, and the executor contract every operator follows.  Not installed.
+//
+// The two-phase call maps onto the CPU like this:
+//   phase 1  aclnnXxxGetWorkspaceSize  checks arguments, computes a tiling and
+//            returns an aclOpExecutor holding an immutable OpKernel (tiling +
+//            tensor descriptors) and the table of tensor addresses;
+//   phase 2  aclnnXxx -> run_executor  enqueues one DeviceTask on the stream
+//            that calls OpKernel::launch with the addresses as they are at
+//            that moment, then frees a single-use executor.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <initializer_list>
+
+#include "aclcpu/dims.hpp"
+#include "aclcpu/runtime.hpp"
+#include "aclnn/acl_meta.h"
+
+namespace aclcpu {
+
+/// Maximum rank of a tensor an operator accepts (CANN's MAX_SUPPORT_DIMS_NUMS).
+inline constexpr size_t kMaxDims = 8;
+
+/// A tensor's view: what an operator needs to address its elements.  Strides
+/// and offset count elements; offset is relative to the data pointer.
+struct TensorView {
+    Dims shape;
+    Dims strides;
+    int64_t offset = 0;
+    aclDataType dtype = ACL_DT_UNDEFINED;
+
+    int64_t numel() const noexcept;
+    bool is_contiguous() const noexcept;
+};
+
+/// The addresses a kernel reads and writes in one run.  inputs/outputs are
+/// tensor data pointers (before the view offset) in the operator's
+/// declaration order.
+struct LaunchArgs {
+    const void* const* inputs;
+    void* const* outputs;
+    void* workspace;
+    uint64_t workspaceSize;
+};
+
+/// A planned operator: the result of phase 1, immutable afterwards, shared by
+/// every run of a repeatable executor.
+class OpKernel {
+public:
+    virtual ~OpKernel() = default;
+    /// The aclnn API name, e.g. "aclnnSoftplusBackward".
+    virtual const char* name() const noexcept = 0;
+    /// Runs the operator on a device worker.  Returns ACL_SUCCESS or a runtime
+    /// code (507015 for a fault), which becomes the stream's sticky error.
+    virtual aclError launch(const LaunchArgs& args) const noexcept = 0;
+};
+
+/// Builds the executor phase 1 returns.  kernel == nullptr makes an empty
+/// executor (CANN's pattern for empty tensors): phase 2 launches nothing.
+/// inputs/outputs are the user's tensors, in the operator's declaration
+/// order; their current data pointers seed the address table.
+ACLCPU_EXPORT aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel,
+                                           std::initializer_list<const aclTensor*> inputs,
+                                           std::initializer_list<const aclTensor*> outputs,
+                                           uint64_t workspaceSize);
+
+/// Phase 2 common to every operator (CANN's CommonOpExecutorRun): validates
+/// executor and workspace, enqueues the run on stream, and frees a
+/// single-use executor.  apiName names the caller in error messages.
+ACLCPU_EXPORT aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+/// The view of a tensor made with aclCreateTensor.
+ACLCPU_EXPORT const TensorView& view_of(const aclTensor* tensor) noexcept;
+ACLCPU_EXPORT aclFormat format_of(const aclTensor* tensor) noexcept;
+ACLCPU_EXPORT void* data_of(const aclTensor* tensor) noexcept;
+ACLCPU_EXPORT const Dims& storage_shape_of(const aclTensor* tensor) noexcept;
+
+/// A scalar's value and dtype as given to aclCreateScalar.
+ACLCPU_EXPORT aclDataType dtype_of(const aclScalar* scalar) noexcept;
+/// The value converted as CANN's aclScalar::ToFloat / ToDouble convert it.
+ACLCPU_EXPORT float to_float(const aclScalar* scalar) noexcept;
+ACLCPU_EXPORT double to_double(const aclScalar* scalar) noexcept;
+
+}  // namespace aclcpu

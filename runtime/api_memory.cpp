@@ -1,0 +1,236 @@
+// acl-cpu runtime: device and host memory, copies and sets (acl_rt.h).
+#include <cstring>
+
+#include "acl/acl_rt.h"
+#include "detail/errors.hpp"
+#include "detail/runtime_state.hpp"
+
+using aclcpu::DeviceTask;
+using aclcpu::detail::Device;
+using aclcpu::detail::DevicePool;
+using aclcpu::detail::MemoryKind;
+using aclcpu::detail::param_error;
+using aclcpu::detail::Runtime;
+using aclcpu::detail::Stream;
+
+namespace {
+
+/// A copy as the device's DMA engine performs it: when the stream reaches it.
+class MemcpyTask final : public DeviceTask {
+public:
+    MemcpyTask(void* dst, const void* src, size_t count) : dst_(dst), src_(src), count_(count) {}
+    aclError run() noexcept override {
+        std::memmove(dst_, src_, count_);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclrtMemcpyAsync"; }
+
+private:
+    void* dst_;
+    const void* src_;
+    size_t count_;
+};
+
+class MemsetTask final : public DeviceTask {
+public:
+    MemsetTask(void* dst, int value, size_t count) : dst_(dst), value_(value), count_(count) {}
+    aclError run() noexcept override {
+        std::memset(dst_, value_, count_);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclrtMemsetAsync"; }
+
+private:
+    void* dst_;
+    int value_;
+    size_t count_;
+};
+
+bool names_device_destination(aclrtMemcpyKind kind) {
+    return kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+           kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
+}
+
+bool names_device_source(aclrtMemcpyKind kind) {
+    return kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+}
+
+/// The memory kinds of both sides of a copy that passed CANN's checks.
+struct CopySides {
+    MemoryKind dst;
+    MemoryKind src;
+    bool touches_pageable_host() const {
+        return dst == MemoryKind::kPageableHost || src == MemoryKind::kPageableHost;
+    }
+};
+
+/// CANN's checks of a copy with count > 0.  The direction comes from the
+/// addresses; `kind` only has to be a known one, and a side it names as
+/// device memory must lie inside a live device block.
+aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, const char* api,
+                    CopySides& sides) {
+    if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
+    if (count > destMax) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", api, count, destMax);
+    }
+    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %d", api, static_cast<int>(kind));
+    }
+    Runtime& runtime = Runtime::instance();
+    sides = CopySides{runtime.classify(dst, count), runtime.classify(src, count)};
+    if (names_device_destination(kind) && sides.dst != MemoryKind::kDevice) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst range [%p, +%zu) is not inside device memory", api, dst,
+                           count);
+    }
+    if (names_device_source(kind) && sides.src != MemoryKind::kDevice) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: src range [%p, +%zu) is not inside device memory", api, src,
+                           count);
+    }
+    return ACL_SUCCESS;
+}
+
+/// CANN's checks of a memset with count > 0: the range must be device memory
+/// or host memory from aclrtMallocHost.
+aclError check_set(void* devPtr, size_t maxCount, size_t count, const char* api) {
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
+    if (count > maxCount) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds maxCount %zu", api, count, maxCount);
+    }
+    if (Runtime::instance().classify(devPtr, count) == MemoryKind::kPageableHost) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is neither device memory nor aclrtMallocHost memory",
+                           api, devPtr, count);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError allocate_device(void** devPtr, size_t size, bool padded, const char* api) {
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
+    if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
+    const uint64_t bytes = DevicePool::rounded_size(size, padded);
+    if (device->pool().allocate(bytes, devPtr) != ACL_SUCCESS) {
+        return aclcpu::detail::runtime_error(
+            ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: device %d is out of memory: %llu bytes requested, %llu of %llu free",
+            api, device->id(), static_cast<unsigned long long>(bytes),
+            static_cast<unsigned long long>(device->pool().capacity() - device->pool().used()),
+            static_cast<unsigned long long>(device->pool().capacity()));
+    }
+    return ACL_SUCCESS;
+}
+
+bool is_hbm(aclrtMemAttr attr) {
+    return attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
+           attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL || attr == ACL_HBM_MEM_HUGE1G ||
+           attr == ACL_HBM_MEM_P2P_HUGE1G;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return allocate_device(devPtr, size, DevicePool::pads(policy), "aclrtMalloc");
+}
+
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return allocate_device(devPtr, size, DevicePool::pads(policy), "aclrtMallocCached");
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    (void)policy;
+    return allocate_device(devPtr, size, false, "aclrtMallocAlign32");
+}
+
+aclError aclrtFree(void* devPtr) {
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
+    Device* device = Runtime::instance().device_owning(devPtr, 1);
+    if (device == nullptr || !device->pool().release(devPtr)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtFree: %p is not the start of a live device block (never allocated, or already freed)",
+                           devPtr);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
+    if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size is 0");
+    return Runtime::instance().allocate_host(size, hostPtr);
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+    if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
+    return Runtime::instance().free_host(hostPtr);
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (count == 0) return ACL_SUCCESS;
+    CopySides sides{};
+    if (aclError status = check_copy(dst, destMax, src, count, kind, "aclrtMemcpy", sides); status != ACL_SUCCESS) {
+        return status;
+    }
+    std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    std::shared_ptr<Stream> target;
+    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemcpyAsync", target);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    if (count == 0) return ACL_SUCCESS;
+    CopySides sides{};
+    if (aclError status = check_copy(dst, destMax, src, count, kind, "aclrtMemcpyAsync", sides);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count));
+    // Pageable host memory cannot be read or written by the device later: as
+    // on CANN, such a copy is complete when the call returns.
+    if (sides.touches_pageable_host()) {
+        target->lane().progress()->counter().wait_until(place + 1, aclcpu::detail::ProgressCounter::Clock::time_point::max());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (count == 0) return ACL_SUCCESS;
+    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemset"); status != ACL_SUCCESS) return status;
+    std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    std::shared_ptr<Stream> target;
+    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemsetAsync", target);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    if (count == 0) return ACL_SUCCESS;
+    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemsetAsync"); status != ACL_SUCCESS) return status;
+    target->submit(std::make_unique<MemsetTask>(devPtr, value, count));
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+    if (free == nullptr || total == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free or total is null");
+    }
+    if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_HUGE1G) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: unknown attribute %d", static_cast<int>(attr));
+    }
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device("aclrtGetMemInfo", device); status != ACL_SUCCESS) {
+        return status;
+    }
+    // An Atlas A2 has HBM and exposes no DDR to the host: DDR queries give 0/0.
+    const bool hbm = is_hbm(attr);
+    *total = hbm ? static_cast<size_t>(device->pool().capacity()) : 0;
+    *free = hbm ? static_cast<size_t>(device->pool().capacity() - device->pool().used()) : 0;
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"

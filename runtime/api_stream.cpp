@@ -1,0 +1,272 @@
+// acl-cpu runtime: streams and events (acl_rt.h).
+#include <chrono>
+
+#include "acl/acl_rt.h"
+#include "detail/errors.hpp"
+#include "detail/runtime_state.hpp"
+
+using aclcpu::DeviceTask;
+using aclcpu::detail::deadline_after;
+using aclcpu::detail::Event;
+using aclcpu::detail::param_error;
+using aclcpu::detail::ProgressCounter;
+using aclcpu::detail::Runtime;
+using aclcpu::detail::Stream;
+
+namespace {
+
+constexpr uint32_t kKnownEventFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
+                                      ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+
+bool valid_timeout(int32_t timeoutMs) { return timeoutMs == -1 || timeoutMs > 0; }
+
+int64_t steady_nanoseconds() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(ProgressCounter::Clock::now().time_since_epoch())
+        .count();
+}
+
+/// Stores the device time at which a stream reached an event's record.
+class RecordEventTask final : public DeviceTask {
+public:
+    RecordEventTask(std::shared_ptr<Event> event, uint64_t generation)
+        : event_(std::move(event)), generation_(generation) {}
+    aclError run() noexcept override {
+        event_->stamp(generation_, steady_nanoseconds());
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclrtRecordEvent"; }
+
+private:
+    std::shared_ptr<Event> event_;
+    uint64_t generation_;
+};
+
+/// Returns an event to the "not recorded" state once the stream reaches it.
+class ResetEventTask final : public DeviceTask {
+public:
+    ResetEventTask(std::shared_ptr<Event> event, uint64_t generation)
+        : event_(std::move(event)), generation_(generation) {}
+    aclError run() noexcept override {
+        event_->reset(generation_);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclrtResetEvent"; }
+
+private:
+    std::shared_ptr<Event> event_;
+    uint64_t generation_;
+};
+
+aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* api) {
+    std::shared_ptr<Stream> stream;
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    return stream->synchronize(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+}
+
+aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api) {
+    std::shared_ptr<Event> event;
+    if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
+    const Event::Capture capture = event->capture();
+    if (capture.progress && !capture.progress->counter().wait_until(capture.count, deadline_after(timeoutMs))) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p not reached within %d ms",
+                                             api, handle, timeoutMs);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError create_event(aclrtEvent* event, uint32_t flag, const char* api) {
+    if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
+    if ((flag & ~kKnownEventFlags) != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag bits 0x%x", api, flag & ~kKnownEventFlags);
+    }
+    return Runtime::instance().create_event(flag, event);
+}
+
+}  // namespace
+
+namespace aclcpu {
+
+aclError enqueue(aclrtStream handle, std::unique_ptr<DeviceTask> task) {
+    std::shared_ptr<Stream> stream;
+    if (aclError status = Runtime::instance().resolve_stream(handle, task->name(), stream); status != ACL_SUCCESS) {
+        return status;
+    }
+    stream->submit(std::move(task));
+    return ACL_SUCCESS;
+}
+
+}  // namespace aclcpu
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
+    return Runtime::instance().create_stream(0, stream);
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+    (void)priority;  // Reserved by CANN.
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig: stream is null");
+    return Runtime::instance().create_stream(flag, stream);
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) { return Runtime::instance().destroy_stream(stream); }
+
+aclError aclrtDestroyStreamForce(aclrtStream stream) { return Runtime::instance().destroy_stream(stream); }
+
+aclError aclrtSynchronizeStream(aclrtStream stream) { return synchronize_stream(stream, -1, "aclrtSynchronizeStream"); }
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (!valid_timeout(timeout)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout %d is neither -1 nor > 0",
+                           timeout);
+    }
+    return synchronize_stream(stream, timeout, "aclrtSynchronizeStreamWithTimeout");
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+    if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is null");
+    std::shared_ptr<Stream> resolved;
+    if (aclError error = Runtime::instance().resolve_stream(stream, "aclrtStreamQuery", resolved); error != ACL_SUCCESS) {
+        return error;
+    }
+    return resolved->query(*status);
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+    if (stream == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSetStreamFailureMode: not allowed on the default stream");
+    }
+    if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSetStreamFailureMode: unknown mode %llu",
+                           static_cast<unsigned long long>(mode));
+    }
+    std::shared_ptr<Stream> resolved;
+    if (aclError error = Runtime::instance().resolve_stream(stream, "aclrtSetStreamFailureMode", resolved);
+        error != ACL_SUCCESS) {
+        return error;
+    }
+    resolved->lane().set_stop_on_failure(mode == ACL_STOP_ON_FAILURE);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    Runtime& runtime = Runtime::instance();
+    std::shared_ptr<Stream> waiter;
+    std::shared_ptr<Event> awaited;
+    if (aclError status = runtime.resolve_stream(stream, "aclrtStreamWaitEvent", waiter); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = runtime.resolve_event(event, "aclrtStreamWaitEvent", awaited); status != ACL_SUCCESS) {
+        return status;
+    }
+    const Event::Capture capture = awaited->capture();
+    if (!capture.progress || capture.progress == waiter->lane().progress()) return ACL_SUCCESS;
+    // The wait is a place in the waiting lane whose (empty) item is delivered
+    // by the recording lane's progress: an edge between the two queues, not
+    // a worker blocked in a node.
+    aclcpu::detail::StreamLane& lane = waiter->lane();
+    const uint64_t place = lane.reserve();
+    capture.progress->when_reached(capture.count, [&lane, place] { lane.deliver(place, nullptr); });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent* event) { return create_event(event, 0, "aclrtCreateEvent"); }
+
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+    return create_event(event, flag, "aclrtCreateEventWithFlag");
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+    return create_event(event, flag, "aclrtCreateEventExWithFlag");
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is null");
+    return Runtime::instance().destroy_event(event);
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    Runtime& runtime = Runtime::instance();
+    std::shared_ptr<Event> recorded;
+    std::shared_ptr<Stream> target;
+    if (aclError status = runtime.resolve_event(event, "aclrtRecordEvent", recorded); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = runtime.resolve_stream(stream, "aclrtRecordEvent", target); status != ACL_SUCCESS) {
+        return status;
+    }
+    const uint64_t place = target->lane().reserve();
+    const Event::Capture capture = recorded->record(*target, place);
+    target->lane().deliver(place, std::make_unique<RecordEventTask>(recorded, capture.generation));
+    return ACL_SUCCESS;
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    Runtime& runtime = Runtime::instance();
+    std::shared_ptr<Event> reset;
+    std::shared_ptr<Stream> target;
+    if (aclError status = runtime.resolve_event(event, "aclrtResetEvent", reset); status != ACL_SUCCESS) return status;
+    if (aclError status = runtime.resolve_stream(stream, "aclrtResetEvent", target); status != ACL_SUCCESS) {
+        return status;
+    }
+    target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation));
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+    if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is null");
+    std::shared_ptr<Event> queried;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtQueryEvent", queried); error != ACL_SUCCESS) {
+        return error;
+    }
+    *status = queried->is_complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is null");
+    std::shared_ptr<Event> queried;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtQueryEventStatus", queried);
+        error != ACL_SUCCESS) {
+        return error;
+    }
+    *status = queried->is_complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return synchronize_event(event, -1, "aclrtSynchronizeEvent"); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    if (!valid_timeout(timeout)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEventWithTimeout: timeout %d is neither -1 nor > 0",
+                           timeout);
+    }
+    return synchronize_event(event, timeout, "aclrtSynchronizeEventWithTimeout");
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    if (ms == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is null");
+    Runtime& runtime = Runtime::instance();
+    std::shared_ptr<Event> start;
+    std::shared_ptr<Event> end;
+    if (aclError status = runtime.resolve_event(startEvent, "aclrtEventElapsedTime", start); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = runtime.resolve_event(endEvent, "aclrtEventElapsedTime", end); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (!start->capture().progress || !end->capture().progress) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtEventElapsedTime: both events must have been recorded");
+    }
+    const int64_t startTime = start->timestamp();
+    const int64_t endTime = end->timestamp();
+    if (startTime < 0 || endTime < 0) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                                             "aclrtEventElapsedTime: an event has not completed; synchronize first");
+    }
+    *ms = static_cast<float>(static_cast<double>(endTime - startTime) / 1e6);
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,35 @@
+// acl-cpu runtime: configuration of the emulated machine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "aclcpu/runtime.hpp"
+
+namespace aclcpu::detail {
+
+/// What the runtime emulates, fixed for the life of one aclInit..aclFinalize.
+///
+/// Sources, later ones winning: built-in defaults, the "acl_cpu" object of
+/// the aclInit JSON file, then the ACLCPU_* environment variables:
+///   device_count     ACLCPU_DEVICE_COUNT      default 1
+///   soc              ACLCPU_SOC               default "Ascend910B2"
+///   worker_threads   ACLCPU_WORKER_THREADS    default: hardware threads
+///   memory_capacity  ACLCPU_MEMORY_CAPACITY   default: the SoC's HBM (bytes)
+/// plus CANN's own {"defaultDevice": {"default_device": "N"}}.
+struct RuntimeConfig {
+    int32_t deviceCount = 1;
+    SocProfile soc{};
+    int workerThreads = 0;
+    uint64_t memoryCapacity = 0;
+    int32_t defaultDevice = -1;  ///< -1: no implicit device.
+};
+
+/// Builds the configuration; on failure reports the error and returns its
+/// code (ACL_ERROR_INVALID_FILE, ACL_ERROR_PARSE_FILE, ACL_ERROR_INVALID_PARAM).
+aclError load_config(const char* jsonPath, RuntimeConfig& config);
+
+/// The profile named name, or nullptr if acl-cpu does not know that SoC.
+const SocProfile* find_soc_profile(const std::string& name);
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,18 @@
+// acl-cpu runtime: error reporting helpers for the API functions.
+#pragma once
+
+#include "aclcpu/runtime.hpp"
+
+namespace aclcpu::detail {
+
+/// Reports a parameter error of a runtime API call and returns its code, so
+/// that a check reads `if (!ptr) return param_error(code, "...")`.
+aclError param_error(aclError code, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+/// Reports a failure of the runtime itself (resources, execution) and returns its code.
+aclError runtime_error(aclError code, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+/// Records code as the calling thread's last error without a message.
+void set_last_error(aclError code) noexcept;
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,93 @@
+// acl-cpu runtime: Runtime, the process-wide state behind the C API.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "detail/config.hpp"
+#include "detail/device.hpp"
+#include "detail/handle_registry.hpp"
+#include "detail/objects.hpp"
+#include "detail/reports.hpp"
+
+namespace aclcpu::detail {
+
+/// Where a pointer handed to a memory API lives.
+enum class MemoryKind { kDevice, kPinnedHost, kPageableHost };
+
+/// The state of one aclInit..aclFinalize span: configuration, devices and the
+/// registries that validate every handle the user passes back.
+class Runtime {
+public:
+    static Runtime& instance();
+
+    aclError initialise(const char* configPath);
+    aclError finalise();
+    bool initialised() const;
+
+    const RuntimeConfig& config() const noexcept { return config_; }
+
+    // Devices.  set_device/reset_device keep CANN's per-device reference count.
+    aclError set_device(int32_t id);
+    aclError reset_device(int32_t id, bool force);
+    /// The device if it has been opened (by aclrtSetDevice or a context).
+    Device* open_device(int32_t id);
+
+    // Contexts.  The current context is per host thread.
+    std::shared_ptr<Context> current_context() const;
+    void set_current_context(std::shared_ptr<Context> context);
+    aclError create_context(int32_t deviceId, aclrtContext* handle);
+    aclError destroy_context(aclrtContext handle);
+    std::shared_ptr<Context> find_context(aclrtContext handle) const { return contexts_.find(handle); }
+
+    // Streams: a null handle means the current context's default stream.
+    aclError create_stream(uint32_t flags, aclrtStream* handle);
+    aclError destroy_stream(aclrtStream handle);
+    /// Resolves handle, reporting and returning an error code if it is not a live stream.
+    aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
+
+    // Events.
+    aclError create_event(uint32_t flags, aclrtEvent* handle);
+    aclError destroy_event(aclrtEvent handle);
+    aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
+
+    // Memory.
+    /// The device whose pool owns [ptr, ptr+bytes), or nullptr.
+    Device* device_owning(const void* ptr, size_t bytes);
+    MemoryKind classify(const void* ptr, size_t bytes);
+    aclError allocate_host(size_t size, void** ptr);
+    aclError free_host(void* ptr);
+
+    ReportHub& reports() noexcept { return reports_; }
+
+private:
+    Runtime() = default;
+    Device& open_device_locked(int32_t id);
+    void close_device_locked(int32_t id);
+    void report_leaks(const Device& device) const;
+
+    mutable std::mutex mutex_;
+    int initCount_ = 0;
+    RuntimeConfig config_;
+    std::unique_ptr<tbb::global_control> parallelism_;
+    std::vector<std::unique_ptr<Device>> devices_;
+    std::vector<int> deviceRefs_;
+    std::vector<std::shared_ptr<Context>> defaultContexts_;
+    HandleRegistry<Context> contexts_;
+    HandleRegistry<Stream> streams_;
+    HandleRegistry<Event> events_;
+    std::mutex hostMutex_;
+    std::map<uintptr_t, size_t> pinnedHost_;
+    ReportHub reports_;
+};
+
+/// The current context's device, or an error (reported) when no device is set.
+aclError current_device(const char* api, Device*& device);
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,70 @@
+// acl-cpu private interface between the runtime (libascendcl) and the
+// libraries built on it (libnnopbase, libopapi_nn).  Not installed: host
+// programs only see CANN's C API.
+#pragma once
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_rt.h"
+
+#define ACLCPU_EXPORT __attribute__((visibility("default")))
+
+namespace aclcpu {
+
+/// The figures of an emulated SoC that the operators' tilings depend on.
+struct SocProfile {
+    const char* name;           ///< CANN's SoC name, e.g. "Ascend910B2".
+    int64_t aiCoreCount;        ///< Cube cores (ACL_DEVICE_INFO_AI_CORE_NUM).
+    int64_t vectorCoreCount;    ///< Vector cores: the upper bound of an operator's blockDim.
+    int64_t ubSize;             ///< Unified Buffer bytes per vector core.
+    int64_t l2Size;             ///< L2 cache bytes.
+    uint64_t hbmBytes;          ///< Default capacity of the device-memory pool.
+};
+
+/// One unit of device work enqueued on a stream.
+///
+/// The runtime calls run() exactly once, on a worker thread of the device's
+/// task arena, after all work submitted earlier to the same stream (and all
+/// work it waits on through events) has completed.  run() may use TBB
+/// parallelism inside the arena but must not block on other streams.  A
+/// non-zero result, or an exception escaping run(), becomes the stream's
+/// sticky error; the task is destroyed right after run() returns.
+class DeviceTask {
+public:
+    virtual ~DeviceTask() = default;
+    virtual aclError run() noexcept = 0;
+    /// Short label for diagnostics ("aclnnSoftplusBackward", "memcpy", ...).
+    virtual const char* name() const noexcept = 0;
+};
+
+/// Enqueues task on stream (nullptr: the current context's default stream).
+/// On failure the task is destroyed unrun, the error is reported (see
+/// report_error) and its code returned.
+ACLCPU_EXPORT aclError enqueue(aclrtStream stream, std::unique_ptr<DeviceTask> task);
+
+/// The SoC profile of the device that owns stream (nullptr: the current
+/// context's device).  Falls back to the configured profile when no device
+/// is set, so phase 1 of an operator can tile before aclrtSetDevice.
+ACLCPU_EXPORT const SocProfile& soc_profile(aclrtStream stream = nullptr);
+
+/// Records a failed call for aclGetRecentErrMsg (the message, formatted as
+/// CANN formats it, with tag e.g. "AclNN_Parameter_Error(EZ1001)") and for
+/// aclrtGetLastError (the code).  Thread-safe; per calling thread.
+ACLCPU_EXPORT void report_error(aclError code, const char* tag, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+ACLCPU_EXPORT void vreport_error(aclError code, const char* tag, const char* format, va_list args)
+    __attribute__((format(printf, 3, 0)));
+
+/// Message tags used with report_error.
+inline constexpr const char* kAclnnParamTag = "AclNN_Parameter_Error(EZ1001)";
+inline constexpr const char* kAclnnInnerTag = "AclNN_Inner_Error(EZ9999)";
+inline constexpr const char* kRuntimeParamTag = "Runtime_Parameter_Error(EE1001)";
+inline constexpr const char* kRuntimeInnerTag = "Runtime_Inner_Error(EE9999)";
+
+/// Ensures the runtime is initialised enough for aclnnInit (idempotent).
+ACLCPU_EXPORT aclError ensure_initialised(const char* configPath);
+
+}  // namespace aclcpu

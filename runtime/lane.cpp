@@ -1,0 +1,113 @@
+// acl-cpu runtime: StreamLane and LaneProgress.
+#include <exception>
+#include <vector>
+
+#include "detail/lane.hpp"
+
+namespace aclcpu::detail {
+
+void LaneProgress::when_reached(uint64_t count, std::function<void()> action) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (completed() < count) {
+            actions_.emplace(count, std::move(action));
+            earliestAction_.store(actions_.begin()->first, std::memory_order_seq_cst);
+            action = nullptr;
+        }
+    }
+    if (action) {
+        action();
+        return;
+    }
+    // The completing worker may have published the count between our check
+    // and the store of earliestAction_ without seeing the new action; both
+    // sides use seq_cst, so at least one of them sees the other.
+    if (completed() >= earliestAction_.load(std::memory_order_seq_cst)) run_due_actions();
+}
+
+void LaneProgress::complete(uint64_t count) {
+    counter_.advance_to(count);
+    if (count >= earliestAction_.load(std::memory_order_seq_cst)) run_due_actions();
+}
+
+void LaneProgress::run_due_actions() {
+    std::vector<std::function<void()>> due;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const uint64_t done = completed();
+        auto end = actions_.upper_bound(done);
+        for (auto it = actions_.begin(); it != end; ++it) due.push_back(std::move(it->second));
+        actions_.erase(actions_.begin(), end);
+        earliestAction_.store(actions_.empty() ? UINT64_MAX : actions_.begin()->first, std::memory_order_seq_cst);
+    }
+    for (auto& action : due) action();
+}
+
+namespace {
+
+/// Stream work is prioritised so that a worker busy with the blocks of a long
+/// operator on one stream picks up another stream's next item at its next
+/// block boundary instead of after the whole operator.
+constexpr tbb::flow::node_priority_t kStreamPriority = 1;
+
+}  // namespace
+
+StreamLane::StreamLane(tbb::flow::graph& graph)
+    : order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
+      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, kStreamPriority) {
+    tbb::flow::make_edge(order_, runner_);
+}
+
+void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
+    order_.try_put(LaneItem{place, task.release()});
+}
+
+uint64_t StreamLane::submit(std::unique_ptr<DeviceTask> task) {
+    const uint64_t place = reserve();
+    deliver(place, std::move(task));
+    return place;
+}
+
+void StreamLane::run(const LaneItem& item) noexcept {
+    std::unique_ptr<DeviceTask> task(item.task);
+    const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
+    if (task && !skip) {
+        try {
+            if (aclError status = task->run(); status != ACL_SUCCESS) record_failure(status, task->name(), nullptr);
+        } catch (const std::exception& error) {
+            record_failure(ACL_ERROR_RT_INTERNAL_ERROR, task->name(), error.what());
+        } catch (...) {
+            record_failure(ACL_ERROR_RT_INTERNAL_ERROR, task->name(), "unknown exception");
+        }
+    }
+    task.reset();
+    progress_->complete(item.place + 1);
+}
+
+void StreamLane::record_failure(aclError code, const char* task, const char* what) {
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    if (error_ != ACL_SUCCESS) return;
+    error_ = code;
+    errorMessage_ = std::string("task ") + task + " failed with error " + std::to_string(code);
+    if (what != nullptr) errorMessage_ += std::string(": ") + what;
+    failed_.store(true, std::memory_order_release);
+}
+
+aclError StreamLane::take_error(std::string& message) {
+    if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    const aclError error = error_;
+    message = std::move(errorMessage_);
+    error_ = ACL_SUCCESS;
+    errorMessage_.clear();
+    failed_.store(false, std::memory_order_release);
+    return error;
+}
+
+void StreamLane::recycle() {
+    std::string discarded;
+    take_error(discarded);
+    set_stop_on_failure(false);
+}
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,83 @@
+// acl-cpu runtime: Stream, Context and Event.
+#include "detail/errors.hpp"
+#include "detail/objects.hpp"
+
+namespace aclcpu::detail {
+
+Stream::~Stream() {
+    lane_->progress()->counter().wait_until(lane_->submitted(), ProgressCounter::Clock::time_point::max());
+    device_.release_lane(lane_);
+}
+
+aclError Stream::take_sticky_error() {
+    std::string message;
+    const aclError error = lane_->take_error(message);
+    if (error != ACL_SUCCESS) runtime_error(error, "stream %p: %s", static_cast<void*>(this), message.c_str());
+    return error;
+}
+
+aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
+    if (!lane_->progress()->counter().wait_until(lane_->submitted(), deadline)) {
+        return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
+                             static_cast<void*>(this));
+    }
+    return take_sticky_error();
+}
+
+aclError Stream::query(aclrtStreamStatus& status) {
+    status = lane_->progress()->completed() >= lane_->submitted() ? ACL_STREAM_STATUS_COMPLETE
+                                                                   : ACL_STREAM_STATUS_NOT_READY;
+    return take_sticky_error();
+}
+
+void Context::set_option(aclSysParamOpt option, int64_t value) {
+    std::lock_guard<std::mutex> lock(optionsMutex_);
+    options_[static_cast<int>(option)] = value;
+}
+
+bool Context::option(aclSysParamOpt option, int64_t& value) const {
+    std::lock_guard<std::mutex> lock(optionsMutex_);
+    auto it = options_.find(static_cast<int>(option));
+    if (it == options_.end()) return false;
+    value = it->second;
+    return true;
+}
+
+Event::Capture Event::record(Stream& stream, uint64_t place) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    capture_.progress = stream.lane().progress();
+    capture_.count = place + 1;
+    capture_.generation += 1;
+    timestamp_ = -1;
+    return capture_;
+}
+
+void Event::stamp(uint64_t generation, int64_t nanoseconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation == capture_.generation) timestamp_ = nanoseconds;
+}
+
+void Event::reset(uint64_t generation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation != capture_.generation) return;
+    capture_.progress.reset();
+    capture_.count = 0;
+    timestamp_ = -1;
+}
+
+Event::Capture Event::capture() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return capture_;
+}
+
+bool Event::is_complete() const {
+    const Capture current = capture();
+    return current.progress == nullptr || current.progress->completed() >= current.count;
+}
+
+int64_t Event::timestamp() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return timestamp_;
+}
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,317 @@
+// acl-cpu runtime: Runtime.
+#include <cstdlib>
+#include <cstdio>
+#include <thread>
+
+#include "detail/errors.hpp"
+#include "detail/runtime_state.hpp"
+
+namespace aclcpu::detail {
+namespace {
+
+thread_local std::weak_ptr<Context> tCurrentContext;
+
+constexpr size_t kHostAlignment = 64;
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+    static Runtime* runtime = new Runtime();  // Never destroyed: usable from atexit handlers.
+    return *runtime;
+}
+
+bool Runtime::initialised() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return initCount_ > 0;
+}
+
+aclError Runtime::initialise(const char* configPath) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (initCount_ > 0) {
+        ++initCount_;
+        return ACL_SUCCESS;
+    }
+    RuntimeConfig config;
+    if (aclError status = load_config(configPath, config); status != ACL_SUCCESS) return status;
+    config_ = config;
+    // Every device arena gets its full worker count even past the number of
+    // hardware threads (oneTBB's default cap).
+    const size_t threads = static_cast<size_t>(config_.workerThreads) * config_.deviceCount + 1;
+    parallelism_ = std::make_unique<tbb::global_control>(
+        tbb::global_control::max_allowed_parallelism,
+        std::max<size_t>(threads, std::thread::hardware_concurrency()));
+    devices_.clear();
+    devices_.resize(config_.deviceCount);
+    deviceRefs_.assign(config_.deviceCount, 0);
+    defaultContexts_.assign(config_.deviceCount, nullptr);
+    initCount_ = 1;
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::finalise() {
+    std::vector<int32_t> openIds;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (initCount_ == 0) {
+            return param_error(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is not initialised");
+        }
+        if (--initCount_ > 0) return ACL_SUCCESS;
+        for (int32_t id = 0; id < static_cast<int32_t>(devices_.size()); ++id) {
+            if (devices_[id]) openIds.push_back(id);
+        }
+    }
+    for (int32_t id : openIds) reset_device(id, true);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (initCount_ == 0) {
+        devices_.clear();
+        parallelism_.reset();
+    }
+    return ACL_SUCCESS;
+}
+
+Device& Runtime::open_device_locked(int32_t id) {
+    if (!devices_[id]) {
+        devices_[id] = std::make_unique<Device>(id, config_.soc, config_.workerThreads, config_.memoryCapacity);
+        auto context = std::make_shared<Context>(*devices_[id], true);
+        context->set_default_stream(
+            std::make_shared<Stream>(*devices_[id], devices_[id]->acquire_lane(), 0, true));
+        defaultContexts_[id] = std::move(context);
+    }
+    return *devices_[id];
+}
+
+Device* Runtime::open_device(int32_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (id < 0 || id >= static_cast<int32_t>(devices_.size())) return nullptr;
+    return devices_[id].get();
+}
+
+aclError Runtime::set_device(int32_t id) {
+    std::shared_ptr<Context> context;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (initCount_ == 0) return param_error(ACL_ERROR_UNINITIALIZE, "aclrtSetDevice: call aclInit first");
+        if (id < 0 || id >= static_cast<int32_t>(devices_.size())) {
+            return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtSetDevice: device id %d is not in [0, %zu)", id,
+                               devices_.size());
+        }
+        open_device_locked(id);
+        ++deviceRefs_[id];
+        context = defaultContexts_[id];
+    }
+    set_current_context(std::move(context));
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::reset_device(int32_t id, bool force) {
+    std::unique_ptr<Device> device;
+    std::shared_ptr<Context> defaultContext;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (initCount_ == 0 && devices_.empty()) {
+            return param_error(ACL_ERROR_UNINITIALIZE, "aclrtResetDevice: call aclInit first");
+        }
+        if (id < 0 || id >= static_cast<int32_t>(devices_.size())) {
+            return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice: device id %d is not in [0, %zu)", id,
+                               devices_.size());
+        }
+        if (!devices_[id]) return ACL_SUCCESS;
+        if (deviceRefs_[id] > 0) --deviceRefs_[id];
+        if (deviceRefs_[id] > 0 && !force) return ACL_SUCCESS;
+        deviceRefs_[id] = 0;
+        device = std::move(devices_[id]);
+        defaultContext = std::move(defaultContexts_[id]);
+    }
+    Device* raw = device.get();
+    auto ofDevice = [raw](const auto& object) { return &object.device() == raw; };
+    for (const auto& stream : streams_.remove_if(ofDevice)) {
+        if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
+    }
+    events_.remove_if(ofDevice);
+    contexts_.remove_if(ofDevice);
+    defaultContext.reset();
+    raw->synchronize(ProgressCounter::Clock::time_point::max());
+    report_leaks(*raw);
+    device.reset();
+    return ACL_SUCCESS;
+}
+
+void Runtime::report_leaks(const Device& device) const {
+    const DevicePool::Usage leaked = device.pool().live();
+    if (leaked.blocks == 0) return;
+    std::fprintf(stderr, "acl-cpu: device %d reset with %zu device memory block(s) still allocated (%llu bytes)\n",
+                 device.id(), leaked.blocks, static_cast<unsigned long long>(leaked.bytes));
+}
+
+std::shared_ptr<Context> Runtime::current_context() const {
+    if (auto context = tCurrentContext.lock()) return context;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const int32_t id = config_.defaultDevice;
+    if (initCount_ == 0 || id < 0) return nullptr;
+    const_cast<Runtime*>(this)->open_device_locked(id);
+    return defaultContexts_[id];
+}
+
+void Runtime::set_current_context(std::shared_ptr<Context> context) { tCurrentContext = context; }
+
+aclError Runtime::create_context(int32_t deviceId, aclrtContext* handle) {
+    std::shared_ptr<Context> context;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (initCount_ == 0) return param_error(ACL_ERROR_UNINITIALIZE, "aclrtCreateContext: call aclInit first");
+        if (deviceId < 0 || deviceId >= static_cast<int32_t>(devices_.size())) {
+            return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtCreateContext: device id %d is not in [0, %zu)",
+                               deviceId, devices_.size());
+        }
+        Device& device = open_device_locked(deviceId);
+        StreamLane* lane = device.acquire_lane();
+        if (lane == nullptr) {
+            return runtime_error(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                                 "aclrtCreateContext: device %d has no stream left for the context's default stream",
+                                 deviceId);
+        }
+        context = std::make_shared<Context>(device, false);
+        context->set_default_stream(std::make_shared<Stream>(device, lane, 0, true));
+    }
+    *handle = contexts_.add(context);
+    set_current_context(std::move(context));
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::destroy_context(aclrtContext handle) {
+    std::shared_ptr<Context> context = contexts_.remove(handle);
+    if (!context) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: %p is not a context made by aclrtCreateContext",
+                           handle);
+    }
+    if (tCurrentContext.lock() == context) tCurrentContext.reset();
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle) {
+    Device* device = nullptr;
+    if (aclError status = current_device("aclrtCreateStream", device); status != ACL_SUCCESS) return status;
+    StreamLane* lane = device->acquire_lane();
+    if (lane == nullptr) {
+        return runtime_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "aclrtCreateStream: device %d already has %d streams",
+                             device->id(), kMaxStreamsPerDevice);
+    }
+    *handle = streams_.add(std::make_shared<Stream>(*device, lane, flags, false));
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::destroy_stream(aclrtStream handle) {
+    if (handle == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream cannot be destroyed");
+    }
+    std::shared_ptr<Stream> stream = streams_.remove(handle);
+    if (!stream) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtDestroyStream: %p is not a live stream (never created, or already destroyed)", handle);
+    }
+    if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {
+    if (handle == nullptr) {
+        std::shared_ptr<Context> context = current_context();
+        if (!context) {
+            return param_error(ACL_ERROR_RT_CONTEXT_NULL,
+                               "%s: the default stream needs a current context; call aclrtSetDevice first", api);
+        }
+        stream = context->default_stream();
+        return ACL_SUCCESS;
+    }
+    stream = streams_.find(handle);
+    if (!stream) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: %p is not a live stream (never created, or already destroyed)", api, handle);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::create_event(uint32_t flags, aclrtEvent* handle) {
+    Device* device = nullptr;
+    if (aclError status = current_device("aclrtCreateEvent", device); status != ACL_SUCCESS) return status;
+    if (!device->try_reserve_event()) {
+        return runtime_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "aclrtCreateEvent: device %d already has %d events",
+                             device->id(), kMaxEventsPerDevice);
+    }
+    *handle = events_.add(std::make_shared<Event>(*device, flags));
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::destroy_event(aclrtEvent handle) {
+    if (!events_.remove(handle)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtDestroyEvent: %p is not a live event (never created, or already destroyed)", handle);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
+    event = events_.find(handle);
+    if (!event) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: %p is not a live event (never created, or already destroyed)", api, handle);
+    }
+    return ACL_SUCCESS;
+}
+
+Device* Runtime::device_owning(const void* ptr, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& device : devices_) {
+        if (device && device->pool().contains(ptr, bytes)) return device.get();
+    }
+    return nullptr;
+}
+
+MemoryKind Runtime::classify(const void* ptr, size_t bytes) {
+    if (device_owning(ptr, bytes) != nullptr) return MemoryKind::kDevice;
+    const auto address = reinterpret_cast<uintptr_t>(ptr);
+    std::lock_guard<std::mutex> lock(hostMutex_);
+    auto it = pinnedHost_.upper_bound(address);
+    if (it != pinnedHost_.begin()) {
+        --it;
+        if (address - it->first < it->second && bytes <= it->second - (address - it->first)) {
+            return MemoryKind::kPinnedHost;
+        }
+    }
+    return MemoryKind::kPageableHost;
+}
+
+aclError Runtime::allocate_host(size_t size, void** ptr) {
+    const size_t bytes = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+    void* block = std::aligned_alloc(kHostAlignment, bytes);
+    if (block == nullptr) {
+        return runtime_error(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: cannot allocate %zu bytes of host memory", size);
+    }
+    std::lock_guard<std::mutex> lock(hostMutex_);
+    pinnedHost_.emplace(reinterpret_cast<uintptr_t>(block), size);
+    *ptr = block;
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::free_host(void* ptr) {
+    {
+        std::lock_guard<std::mutex> lock(hostMutex_);
+        if (pinnedHost_.erase(reinterpret_cast<uintptr_t>(ptr)) == 0) {
+            return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: %p was not allocated by aclrtMallocHost", ptr);
+        }
+    }
+    std::free(ptr);
+    return ACL_SUCCESS;
+}
+
+aclError current_device(const char* api, Device*& device) {
+    std::shared_ptr<Context> context = Runtime::instance().current_context();
+    if (!context) {
+        return param_error(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context; call aclrtSetDevice first", api);
+    }
+    device = &context->device();
+    return ACL_SUCCESS;
+}
+
+}  // namespace aclcpu::detail
