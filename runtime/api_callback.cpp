@@ -13,30 +13,20 @@ using aclcpu::detail::StreamLane;
 
 namespace {
 
-/// The place in a lane that work after a blocking host call waits on: the
-/// host call delivers it when it returns.
-struct Gate {
-    StreamLane* lane = nullptr;
-    uint64_t place = 0;
-    void open() const {
-        if (lane != nullptr) lane->deliver(place, nullptr);
-    }
-};
+using aclcpu::detail::HostCall;
+using aclcpu::detail::LateDelivery;
 
 /// Hands a host call to the thread that must run it once the stream reaches
 /// this task; the worker itself never waits for the call.
 class HostCallTask final : public DeviceTask {
 public:
-    using Dispatch = std::function<void(std::function<void()>)>;
+    using Dispatch = std::function<void(const HostCall&)>;
 
-    HostCallTask(const char* api, Dispatch dispatch, void (*function)(void*), void* data, Gate gate)
-        : api_(api), dispatch_(std::move(dispatch)), function_(function), data_(data), gate_(gate) {}
+    HostCallTask(const char* api, Dispatch dispatch, const HostCall& call)
+        : api_(api), dispatch_(std::move(dispatch)), call_(call) {}
 
     aclError run() noexcept override {
-        dispatch_([function = function_, data = data_, gate = gate_] {
-            function(data);
-            gate.open();
-        });
+        dispatch_(call_);
         return ACL_SUCCESS;
     }
     const char* name() const noexcept override { return api_; }
@@ -44,9 +34,7 @@ public:
 private:
     const char* api_;
     Dispatch dispatch_;
-    void (*function_)(void*);
-    void* data_;
-    Gate gate_;
+    HostCall call_;
 };
 
 /// Enqueues a host call; with `blocking`, later work on the stream waits for it.
@@ -54,8 +42,9 @@ void launch_host_call(Stream& stream, const char* api, HostCallTask::Dispatch di
                       void* data, bool blocking) {
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
-    const Gate gate = blocking ? Gate{&lane, place + 1} : Gate{};
-    lane.deliver(place, std::make_unique<HostCallTask>(api, std::move(dispatch), function, data, gate));
+    const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1} : LateDelivery{};
+    const HostCall call{function, data, &stream.device(), gate};
+    lane.deliver(place, std::make_unique<HostCallTask>(api, std::move(dispatch), call));
 }
 
 uint64_t this_thread_id() { return static_cast<uint64_t>(pthread_self()); }
@@ -121,8 +110,8 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     }
     auto& hub = runtime.reports();
     launch_host_call(
-        *target, "aclrtLaunchCallback", [&hub, thread](std::function<void()> call) { hub.post(thread, std::move(call)); },
-        fn, userData, blockType == ACL_CALLBACK_BLOCK);
+        *target, "aclrtLaunchCallback", [&hub, thread](const HostCall& call) { hub.post(thread, call); }, fn, userData,
+        blockType == ACL_CALLBACK_BLOCK);
     return ACL_SUCCESS;
 }
 
@@ -135,7 +124,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     }
     auto& worker = target->device().host_worker();
     launch_host_call(
-        *target, "aclrtLaunchHostFunc", [&worker](std::function<void()> call) { worker.post(std::move(call)); }, fn,
+        *target, "aclrtLaunchHostFunc", [&worker](const HostCall& call) { worker.post([call] { call.run(); }); }, fn,
         args, true);
     return ACL_SUCCESS;
 }

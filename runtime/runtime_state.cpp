@@ -123,6 +123,7 @@ aclError Runtime::reset_device(int32_t id, bool force) {
         defaultContext = std::move(defaultContexts_[id]);
     }
     Device* raw = device.get();
+    reports_.begin_discard(raw);
     auto ofDevice = [raw](const auto& object) { return &object.device() == raw; };
     for (const auto& stream : streams_.remove_if(ofDevice)) {
         if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
@@ -131,6 +132,7 @@ aclError Runtime::reset_device(int32_t id, bool force) {
     contexts_.remove_if(ofDevice);
     defaultContext.reset();
     raw->synchronize(ProgressCounter::Clock::time_point::max());
+    reports_.end_discard(raw);
     report_leaks(*raw);
     device.reset();
     return ACL_SUCCESS;

@@ -164,7 +164,11 @@ ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
  */
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
-/** Size in bytes of one element of dataType; 0 for unknown or sub-byte types. */
+/**
+ * Size in bytes of one element of dataType, as CANN computes it: 0 for
+ * ACL_STRING and ACL_DT_UNDEFINED, 1 for the sub-byte integer types, 8 for
+ * any type without a size of its own.
+ */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
 /** Writes an application log line to stderr when logLevel is at least the configured level. */

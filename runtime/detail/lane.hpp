@@ -48,6 +48,16 @@ struct LaneItem {
     DeviceTask* task;  ///< Owned by the item until it runs.
 };
 
+class StreamLane;
+
+/// A place reserved in a lane whose (empty) item someone delivers later:
+/// work behind it waits until then.  A default-constructed one is inert.
+struct LateDelivery {
+    StreamLane* lane = nullptr;
+    uint64_t place = 0;
+    void deliver() const;
+};
+
 /// The execution queue of a stream.
 ///
 /// Work takes its place with reserve() at the API call (an atomic counter,
@@ -100,5 +110,9 @@ private:
     tbb::flow::sequencer_node<LaneItem> order_;
     tbb::flow::function_node<LaneItem> runner_;
 };
+
+inline void LateDelivery::deliver() const {
+    if (lane != nullptr) lane->deliver(place, nullptr);
+}
 
 }  // namespace aclcpu::detail

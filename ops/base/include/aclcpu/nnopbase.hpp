@@ -25,7 +25,7 @@ inline constexpr size_t kMaxDims = 8;
 
 /// A tensor's view: what an operator needs to address its elements.  Strides
 /// and offset count elements; offset is relative to the data pointer.
-struct TensorView {
+struct ACLCPU_EXPORT TensorView {
     Dims shape;
     Dims strides;
     int64_t offset = 0;

@@ -1,0 +1,252 @@
+// acl-cpu: aclOpExecutor, the result of an operator's phase 1, and phase 2
+// (run_executor), which turns it into one DeviceTask on a stream.
+//
+// A stale executor handle (a second phase 2 on a single-use executor, or any
+// call after aclDestroyAclOpExecutor) must fail with a status, not crash, so
+// every executor entry point first looks the handle up in the set of live
+// executors.
+#include <algorithm>
+#include <mutex>
+#include <new>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "aclcpu/nnopbase.hpp"
+
+struct aclOpExecutor {
+    std::shared_ptr<const aclcpu::OpKernel> kernel;  ///< nullptr: an empty executor.
+    std::vector<void*> addresses;                    ///< Inputs, then outputs.
+    size_t inputCount = 0;
+    uint64_t workspaceSize = 0;
+    bool repeatable = false;
+};
+
+namespace {
+
+using aclcpu::report_error;
+
+/// The executors handed out by make_executor and not yet freed.
+class LiveExecutors {
+public:
+    void add(aclOpExecutor* executor) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        live_.insert(executor);
+    }
+
+    /// Runs action(executor) under the registry lock if executor is live and
+    /// returns its status; otherwise reports that api got a stale handle and
+    /// returns 161002.  The lock keeps a concurrent destroy from freeing the
+    /// executor while action uses it.
+    template <typename Action>
+    aclnnStatus with_live(const char* api, aclOpExecutor* executor, Action&& action) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (live_.count(executor) == 0) {
+            lock.unlock();
+            report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
+                         "%s: the executor is not valid: it was destroyed, or it is not repeatable and its "
+                         "phase-2 call was already made.",
+                         api);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        return action(*executor);
+    }
+
+    /// Removes executor, which the caller then owns; call under with_live.
+    void release(aclOpExecutor* executor) { live_.erase(executor); }
+
+private:
+    std::mutex mutex_;
+    std::unordered_set<const aclOpExecutor*> live_;
+};
+
+LiveExecutors& live_executors() {
+    // Leaked on purpose: host programs may destroy executors from static
+    // destructors that run after ours.
+    static auto* registry = new LiveExecutors;
+    return *registry;
+}
+
+/// One run of a kernel with a snapshot of its executor's address table,
+/// stored inline after the task so that enqueuing a run costs a single
+/// allocation.
+class KernelRun final : public aclcpu::DeviceTask {
+public:
+    /// nullptr when the host is out of memory.
+    static std::unique_ptr<KernelRun> snapshot(const aclOpExecutor& executor, void* workspace,
+                                               uint64_t workspaceSize) noexcept {
+        const size_t count = executor.addresses.size();
+        void* memory = ::operator new(sizeof(KernelRun) + count * sizeof(void*), std::nothrow);
+        if (memory == nullptr) return nullptr;
+        auto* run = new (memory) KernelRun(executor.kernel, executor.inputCount, workspace, workspaceSize);
+        std::copy(executor.addresses.begin(), executor.addresses.end(), run->addresses());
+        return std::unique_ptr<KernelRun>(run);
+    }
+
+    static void operator delete(void* memory) noexcept { ::operator delete(memory); }
+
+    aclError run() noexcept override {
+        void** table = addresses();
+        return kernel_->launch({table, table + inputCount_, workspace_, workspaceSize_});
+    }
+    const char* name() const noexcept override { return kernel_->name(); }
+
+private:
+    KernelRun(std::shared_ptr<const aclcpu::OpKernel> kernel, size_t inputCount, void* workspace,
+              uint64_t workspaceSize) noexcept
+        : kernel_(std::move(kernel)), inputCount_(inputCount), workspace_(workspace), workspaceSize_(workspaceSize) {}
+
+    void** addresses() noexcept { return reinterpret_cast<void**>(this + 1); }
+
+    std::shared_ptr<const aclcpu::OpKernel> kernel_;
+    size_t inputCount_;
+    void* workspace_;
+    uint64_t workspaceSize_;
+};
+
+static_assert(sizeof(KernelRun) % alignof(void*) == 0, "the address table must follow KernelRun aligned");
+
+/// CANN frees the executor when the workspace is missing; a workspace smaller
+/// than phase 1 asked for is refused too, since the kernel would write past it.
+aclnnStatus check_workspace(const char* api, const aclOpExecutor& executor, const void* workspace,
+                            uint64_t workspaceSize) {
+    if (workspaceSize > 0 && workspace == nullptr) {
+        report_error(ACLNN_ERR_PARAM_NULLPTR, aclcpu::kAclnnParamTag, "%s: workspace is nullptr.", api);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (workspaceSize < executor.workspaceSize) {
+        report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
+                     "%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for.", api,
+                     static_cast<unsigned long long>(workspaceSize),
+                     static_cast<unsigned long long>(executor.workspaceSize));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    return ACLNN_SUCCESS;
+}
+
+/// Which part of the address table an aclSet*TensorAddr index counts over.
+enum class TensorGroup { inputs, outputs, all };
+
+aclnnStatus set_tensor_addr(const char* api, TensorGroup group, aclOpExecutor* executor, size_t index,
+                            aclTensor* tensor, void* addr) {
+    if (executor == nullptr) {
+        report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag, "%s: executor is nullptr.", api);
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    return live_executors().with_live(api, executor, [&](aclOpExecutor& live) {
+        const size_t first = group == TensorGroup::outputs ? live.inputCount : 0;
+        const size_t count = group == TensorGroup::inputs    ? live.inputCount
+                             : group == TensorGroup::outputs ? live.addresses.size() - live.inputCount
+                                                             : live.addresses.size();
+        if (index >= count) {
+            report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
+                         "%s: index %zu is out of range: the executor of %s has %zu such tensors.", api, index,
+                         live.kernel != nullptr ? live.kernel->name() : "an empty operator", count);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        live.addresses[first + index] = addr;
+        if (tensor != nullptr) aclSetRawTensorAddr(tensor, addr);
+        return ACLNN_SUCCESS;
+    });
+}
+
+}  // namespace
+
+namespace aclcpu {
+
+aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, std::initializer_list<const aclTensor*> inputs,
+                             std::initializer_list<const aclTensor*> outputs, uint64_t workspaceSize) {
+    try {
+        auto executor = std::make_unique<aclOpExecutor>();
+        executor->kernel = std::move(kernel);
+        executor->addresses.reserve(inputs.size() + outputs.size());
+        for (const aclTensor* tensor : inputs) executor->addresses.push_back(data_of(tensor));
+        for (const aclTensor* tensor : outputs) executor->addresses.push_back(data_of(tensor));
+        executor->inputCount = inputs.size();
+        executor->workspaceSize = workspaceSize;
+        live_executors().add(executor.get());
+        return executor.release();
+    } catch (const std::bad_alloc&) {
+        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
+        return nullptr;
+    }
+}
+
+aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                         aclrtStream stream) {
+    if (executor == nullptr) {
+        report_error(ACLNN_ERR_PARAM_NULLPTR, kAclnnParamTag, "%s: executor is nullptr.", apiName);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    // Decided under the registry lock; acted on after it, since enqueue may
+    // block on a full stream.
+    std::unique_ptr<aclOpExecutor> retired;
+    std::unique_ptr<KernelRun> run;
+    const aclnnStatus status = live_executors().with_live(apiName, executor, [&](aclOpExecutor& live) {
+        const aclnnStatus workspaceStatus = check_workspace(apiName, live, workspace, workspaceSize);
+        if (!live.repeatable || workspaceStatus != ACLNN_SUCCESS) {
+            live_executors().release(executor);
+            retired.reset(executor);
+        }
+        if (workspaceStatus != ACLNN_SUCCESS) return workspaceStatus;
+        if (live.kernel == nullptr) return ACLNN_SUCCESS;
+        run = KernelRun::snapshot(live, workspace, workspaceSize);
+        if (run == nullptr) {
+            report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: out of host memory.", apiName);
+            return ACLNN_ERR_INNER;
+        }
+        return ACLNN_SUCCESS;
+    });
+    if (status != ACLNN_SUCCESS || run == nullptr) return status;
+    return enqueue(stream, std::move(run));
+}
+
+}  // namespace aclcpu
+
+extern "C" {
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+    if (executor == nullptr) {
+        report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag,
+                     "aclSetAclOpExecutorRepeatable: executor is nullptr.");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    return live_executors().with_live("aclSetAclOpExecutorRepeatable", executor, [](aclOpExecutor& live) {
+        live.repeatable = true;
+        return ACLNN_SUCCESS;
+    });
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+    if (executor == nullptr) {
+        report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag, "aclDestroyAclOpExecutor: executor is nullptr.");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    std::unique_ptr<aclOpExecutor> retired;
+    return live_executors().with_live("aclDestroyAclOpExecutor", executor, [&](aclOpExecutor&) {
+        live_executors().release(executor);
+        retired.reset(executor);
+        return ACLNN_SUCCESS;
+    });
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("aclSetInputTensorAddr", TensorGroup::inputs, executor, index, tensor, addr);
+}
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("aclSetOutputTensorAddr", TensorGroup::outputs, executor, index, tensor, addr);
+}
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("aclSetTensorAddr", TensorGroup::all, executor, index, tensor, addr);
+}
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("AclSetInputTensorAddr", TensorGroup::inputs, executor, index, tensor, addr);
+}
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("AclSetOutputTensorAddr", TensorGroup::outputs, executor, index, tensor, addr);
+}
+aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return set_tensor_addr("AclSetTensorAddr", TensorGroup::all, executor, index, tensor, addr);
+}
+
+}  // extern "C"

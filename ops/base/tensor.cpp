@@ -1,0 +1,195 @@
+// acl-cpu: aclTensor, a view (shape, strides, offset, dtype) over device
+// memory the tensor does not own.
+#include <algorithm>
+#include <new>
+
+#include "aclcpu/nnopbase.hpp"
+#include "arguments.hpp"
+
+struct aclTensor {
+    aclcpu::TensorView view;
+    aclcpu::Dims storageShape;
+    aclFormat format = ACL_FORMAT_UNDEFINED;
+    void* data = nullptr;
+};
+
+namespace aclcpu {
+
+int64_t TensorView::numel() const noexcept {
+    int64_t count = 1;
+    for (int64_t dim : shape) count *= dim;
+    return count;
+}
+
+bool TensorView::is_contiguous() const noexcept {
+    // A dim of size 1 is never stepped over, so its stride does not matter;
+    // an empty tensor has no element to misplace.
+    if (numel() == 0) return true;
+    int64_t expected = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        if (shape[i] != 1 && strides[i] != expected) return false;
+        expected *= shape[i];
+    }
+    return true;
+}
+
+const TensorView& view_of(const aclTensor* tensor) noexcept { return tensor->view; }
+aclFormat format_of(const aclTensor* tensor) noexcept { return tensor->format; }
+void* data_of(const aclTensor* tensor) noexcept { return tensor->data; }
+const Dims& storage_shape_of(const aclTensor* tensor) noexcept { return tensor->storageShape; }
+
+}  // namespace aclcpu
+
+namespace {
+
+using aclcpu::null_argument;
+using aclcpu::report_error;
+
+bool any_negative(const int64_t* values, uint64_t count) {
+    return values != nullptr && std::any_of(values, values + count, [](int64_t v) { return v < 0; });
+}
+
+/// CANN's ToContiguousStrides: the plain suffix products of the shape.
+aclcpu::Dims row_major_strides(const aclcpu::Dims& shape) {
+    aclcpu::Dims strides;
+    strides.resize(shape.size());
+    int64_t step = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        strides[i] = step;
+        step *= shape[i];
+    }
+    return strides;
+}
+
+/// Validates the arguments of aclCreateTensor / aclInitTensor and, when they
+/// are valid, describes tensor with them.  tensor is left untouched on failure.
+aclnnStatus describe(const char* api, aclTensor& tensor, const int64_t* viewDims, uint64_t viewDimsNum,
+                     aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format,
+                     const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
+    if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
+        report_error(ACLNN_ERR_PARAM_NULLPTR, aclcpu::kAclnnParamTag,
+                     "%s: viewDims or storageDims is nullptr while its count is not zero.", api);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (any_negative(viewDims, viewDimsNum) || any_negative(stride, viewDimsNum) ||
+        any_negative(storageDims, storageDimsNum) || offset < 0) {
+        report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
+                     "%s: dims, strides and offset must be non-negative.", api);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    try {
+        aclcpu::TensorView view;
+        view.shape.assign(viewDims, viewDimsNum);
+        view.strides = stride != nullptr ? aclcpu::Dims(stride, viewDimsNum) : row_major_strides(view.shape);
+        view.offset = offset;
+        view.dtype = dataType;
+        aclcpu::Dims storageShape(storageDims, storageDimsNum);
+        tensor.view = view;
+        tensor.storageShape = storageShape;
+    } catch (const std::bad_alloc&) {
+        report_error(ACLNN_ERR_INNER, aclcpu::kAclnnInnerTag, "%s error: out of host memory.", api);
+        return ACLNN_ERR_INNER;
+    }
+    tensor.format = format;
+    tensor.data = tensorData;
+    return ACLNN_SUCCESS;
+}
+
+/// Hands a copy of dims to the caller, allocated with new[] as CANN documents.
+aclnnStatus copy_out(const char* api, const aclcpu::Dims& dims, int64_t** values, uint64_t* count) {
+    auto* copy = new (std::nothrow) int64_t[dims.size()];
+    if (copy == nullptr) {
+        report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag, "%s: out of host memory.", api);
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    std::copy(dims.begin(), dims.end(), copy);
+    *values = copy;
+    *count = dims.size();
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData) {
+    auto* tensor = new (std::nothrow) aclTensor;
+    if (tensor == nullptr) {
+        report_error(ACLNN_ERR_INNER, aclcpu::kAclnnInnerTag, "aclCreateTensor error: out of host memory.");
+        return nullptr;
+    }
+    if (describe("aclCreateTensor", *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                 storageDimsNum, tensorData) != ACLNN_SUCCESS) {
+        delete tensor;
+        return nullptr;
+    }
+    return tensor;
+}
+
+aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                          const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
+                          uint64_t storageDimsNum, void* tensorData) {
+    if (null_argument("aclInitTensor", tensor == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    return describe("aclInitTensor", *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                    storageDimsNum, tensorData);
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+    delete tensor;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+    if (null_argument("aclGetViewShape", tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr)) {
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    return copy_out("aclGetViewShape", tensor->view.shape, viewDims, viewDimsNum);
+}
+
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+    if (null_argument("aclGetStorageShape", tensor == nullptr || storageDims == nullptr || storageDimsNum == nullptr)) {
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    return copy_out("aclGetStorageShape", tensor->storageShape, storageDims, storageDimsNum);
+}
+
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+    if (null_argument("aclGetViewStrides", tensor == nullptr || stridesValue == nullptr || stridesNum == nullptr)) {
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    return copy_out("aclGetViewStrides", tensor->view.strides, stridesValue, stridesNum);
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+    if (null_argument("aclGetViewOffset", tensor == nullptr || offset == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    *offset = tensor->view.offset;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+    if (null_argument("aclGetFormat", tensor == nullptr || format == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    *format = tensor->format;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+    if (null_argument("aclGetDataType", tensor == nullptr || dataType == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    *dataType = tensor->view.dtype;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
+    if (null_argument("aclSetRawTensorAddr", tensor == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    tensor->data = addr;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
+    if (null_argument("aclGetRawTensorAddr", tensor == nullptr || addr == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
+    *addr = tensor->data;
+    return ACLNN_SUCCESS;
+}
+
+}  // extern "C"
