@@ -49,11 +49,7 @@ aclError aclInit(const char* configPath) { return Runtime::instance().initialise
 
 aclError aclFinalize() { return Runtime::instance().finalise(); }
 
-aclError aclFinalizeReference(uint64_t* refCount) {
-    const aclError status = Runtime::instance().finalise();
-    if (refCount != nullptr) *refCount = 0;
-    return status;
-}
+aclError aclFinalizeReference(uint64_t* refCount) { return Runtime::instance().finalise(refCount); }
 
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
     if (majorVersion == nullptr || minorVersion == nullptr || patchVersion == nullptr) {

@@ -23,6 +23,7 @@ bool DevicePool::pads(aclrtMemMallocPolicy policy) noexcept {
 
 uint64_t DevicePool::rounded_size(size_t size, bool padded) noexcept {
     const uint64_t padding = padded ? kCanonPadding : 0;
+    if (uint64_t{size} > UINT64_MAX - padding - 31) return UINT64_MAX;  // Saturates: no pool is that large.
     return (uint64_t{size} + padding + 31) / 32 * 32;
 }
 

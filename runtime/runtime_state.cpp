@@ -48,14 +48,16 @@ aclError Runtime::initialise(const char* configPath) {
     return ACL_SUCCESS;
 }
 
-aclError Runtime::finalise() {
+aclError Runtime::finalise(uint64_t* remaining) {
     std::vector<int32_t> openIds;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (initCount_ == 0) {
             return param_error(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is not initialised");
         }
-        if (--initCount_ > 0) return ACL_SUCCESS;
+        --initCount_;
+        if (remaining != nullptr) *remaining = static_cast<uint64_t>(initCount_);
+        if (initCount_ > 0) return ACL_SUCCESS;
         for (int32_t id = 0; id < static_cast<int32_t>(devices_.size()); ++id) {
             if (devices_[id]) openIds.push_back(id);
         }
@@ -75,6 +77,7 @@ Device& Runtime::open_device_locked(int32_t id) {
         auto context = std::make_shared<Context>(*devices_[id], true);
         context->set_default_stream(
             std::make_shared<Stream>(*devices_[id], devices_[id]->acquire_lane(), 0, true));
+        contexts_.add(context);
         defaultContexts_[id] = std::move(context);
     }
     return *devices_[id];
@@ -181,10 +184,15 @@ aclError Runtime::create_context(int32_t deviceId, aclrtContext* handle) {
 }
 
 aclError Runtime::destroy_context(aclrtContext handle) {
-    std::shared_ptr<Context> context = contexts_.remove(handle);
-    if (!context) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: %p is not a context made by aclrtCreateContext",
+    std::shared_ptr<Context> context = contexts_.find(handle);
+    if (!context || context->is_default()) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtDestroyContext: %p is not a live context made by aclrtCreateContext (a device's "
+                           "default context goes with aclrtResetDevice)",
                            handle);
+    }
+    if (!contexts_.remove(handle)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: %p was destroyed concurrently", handle);
     }
     if (tCurrentContext.lock() == context) tCurrentContext.reset();
     return ACL_SUCCESS;

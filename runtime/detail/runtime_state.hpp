@@ -28,7 +28,9 @@ public:
     static Runtime& instance();
 
     aclError initialise(const char* configPath);
-    aclError finalise();
+    /// Drops one aclInit reference; the last one tears every device down.
+    /// remaining (optional) receives the references left.
+    aclError finalise(uint64_t* remaining = nullptr);
     bool initialised() const;
 
     const RuntimeConfig& config() const noexcept { return config_; }

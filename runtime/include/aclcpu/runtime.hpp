@@ -35,7 +35,7 @@ struct SocProfile {
 class DeviceTask {
 public:
     virtual ~DeviceTask() = default;
-    virtual aclError run() noexcept = 0;
+    virtual aclError run() = 0;
     /// Short label for diagnostics ("aclnnSoftplusBackward", "memcpy", ...).
     virtual const char* name() const noexcept = 0;
 };

@@ -1,0 +1,162 @@
+// Execution-model tests that need the private task contract
+// (aclcpu::enqueue): sticky errors, failure modes, who runs device work.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclcpu/runtime.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A task that records which thread ran it and then returns `result` or throws.
+class ProbeTask final : public aclcpu::DeviceTask {
+public:
+    enum class Outcome { kSucceed, kFail, kThrow };
+
+    ProbeTask(Outcome outcome, std::atomic<int>* runs, std::thread::id* ranOn = nullptr)
+        : outcome_(outcome), runs_(runs), ranOn_(ranOn) {}
+
+    aclError run() override {
+        if (ranOn_ != nullptr) *ranOn_ = std::this_thread::get_id();
+        runs_->fetch_add(1);
+        if (outcome_ == Outcome::kThrow) throw std::runtime_error("planted fault");
+        return outcome_ == Outcome::kFail ? ACL_ERROR_RT_AICORE_EXCEPTION : ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "probe"; }
+
+private:
+    Outcome outcome_;
+    std::atomic<int>* runs_;
+    std::thread::id* ranOn_;
+};
+
+/// A task that holds its stream until the test opens the gate (bounded).
+class GateTask final : public aclcpu::DeviceTask {
+public:
+    explicit GateTask(std::atomic<bool>* open) : open_(open) {}
+    aclError run() noexcept override {
+        const auto deadline = Clock::now() + std::chrono::seconds(20);
+        while (!open_->load() && Clock::now() < deadline) std::this_thread::yield();
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "gate"; }
+
+private:
+    std::atomic<bool>* open_;
+};
+
+class DeviceTasks : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+        ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclrtDestroyStream(stream_);
+        aclrtResetDevice(0);
+        aclFinalize();
+    }
+
+    aclError enqueue(aclrtStream stream, ProbeTask::Outcome outcome, std::thread::id* ranOn = nullptr) {
+        return aclcpu::enqueue(stream, std::make_unique<ProbeTask>(outcome, &runs_, ranOn));
+    }
+
+    aclrtStream stream_ = nullptr;
+    std::atomic<int> runs_{0};
+};
+
+TEST_F(DeviceTasks, FailureBecomesStickyErrorOfItsStreamOnly) {
+    aclrtStream other = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kFail), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(other, ProbeTask::Outcome::kSucceed), ACL_SUCCESS);
+
+    EXPECT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr);
+    EXPECT_NE(std::string(message).find("probe"), std::string::npos);
+    EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_AICORE_EXCEPTION);
+    // Reported once: the stream is usable again afterwards.
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTasks, ExceptionInTaskIsCaughtAndReportedByQuery) {
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kThrow), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kSucceed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, 20000), ACL_ERROR_RT_INTERNAL_ERROR);
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr);
+    EXPECT_NE(std::string(message).find("planted fault"), std::string::npos);
+    EXPECT_EQ(runs_.load(), 2) << "continue-on-failure (the default) runs later tasks";
+}
+
+TEST_F(DeviceTasks, StopOnFailureSkipsLaterTasksUntilTheErrorIsTaken) {
+    ASSERT_EQ(aclrtSetStreamFailureMode(stream_, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kFail), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kSucceed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_EQ(runs_.load(), 1);
+
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kSucceed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(runs_.load(), 2);
+}
+
+TEST_F(DeviceTasks, StreamQueryReturnsTheStickyError) {
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kFail), ACL_SUCCESS);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    const auto deadline = Clock::now() + std::chrono::seconds(20);
+    aclError result = ACL_SUCCESS;
+    while (result == ACL_SUCCESS && Clock::now() < deadline) {
+        result = aclrtStreamQuery(stream_, &status);
+        std::this_thread::yield();
+    }
+    EXPECT_EQ(result, ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+}
+
+TEST_F(DeviceTasks, HostThreadNeverRunsDeviceWork) {
+    std::vector<std::thread::id> ranOn(64);
+    for (auto& id : ranOn) ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kSucceed, &id), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    for (const auto& id : ranOn) EXPECT_NE(id, std::this_thread::get_id());
+}
+
+TEST_F(DeviceTasks, SyncOfOneStreamDoesNotWaitForAnotherHeldStream) {
+    aclrtStream held = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&held), ACL_SUCCESS);
+    std::atomic<bool> open{false};
+    ASSERT_EQ(aclcpu::enqueue(held, std::make_unique<GateTask>(&open)), ACL_SUCCESS);
+    ASSERT_EQ(enqueue(stream_, ProbeTask::Outcome::kSucceed), ACL_SUCCESS);
+
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, 10000), ACL_SUCCESS);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    ASSERT_EQ(aclrtStreamQuery(held, &status), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+    open.store(true);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(held, 20000), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(held), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTasks, EnqueueOnADestroyedStreamIsRefusedAndTheTaskNeverRuns) {
+    aclrtStream doomed = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&doomed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(doomed), ACL_SUCCESS);
+    EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_NE(aclGetRecentErrMsg(), nullptr);
+    EXPECT_EQ(runs_.load(), 0);
+}
+
+}  // namespace
