@@ -13,14 +13,13 @@ namespace {
 
 using aclcpu::bench::RuntimeSession;
 
-/// Submit cost of an asynchronous memset of 64 bytes (device work is tiny, so
-/// the figure is the API call).  The stream is drained outside the timing.
-void BM_SubmitMemsetAsync(benchmark::State& state) {
-    RuntimeSession session;
-    void* device = session.device_buffer(4096);
+/// Runs `submit` once per iteration and reports its cost; the stream is
+/// drained outside the timing every few thousand submissions.
+template <typename Submit>
+void measure_submit(benchmark::State& state, RuntimeSession& session, Submit submit) {
     int64_t submitted = 0;
     for (auto _ : state) {
-        aclrtMemsetAsync(device, 4096, 1, 64, session.stream());
+        submit();
         if (++submitted % 4096 == 0) {
             state.PauseTiming();
             aclrtSynchronizeStream(session.stream());
@@ -30,6 +29,14 @@ void BM_SubmitMemsetAsync(benchmark::State& state) {
     aclrtSynchronizeStream(session.stream());
     state.SetItemsProcessed(state.iterations());
 }
+
+/// Submit cost of an asynchronous memset of 64 bytes (the device work is tiny,
+/// so the figure is the API call).
+void BM_SubmitMemsetAsync(benchmark::State& state) {
+    RuntimeSession session;
+    void* device = session.device_buffer(4096);
+    measure_submit(state, session, [&] { aclrtMemsetAsync(device, 4096, 1, 64, session.stream()); });
+}
 BENCHMARK(BM_SubmitMemsetAsync);
 
 /// Submit cost of an asynchronous device-to-device copy of 64 bytes.
@@ -37,17 +44,9 @@ void BM_SubmitMemcpyAsync(benchmark::State& state) {
     RuntimeSession session;
     void* source = session.device_buffer(4096);
     void* target = session.device_buffer(4096);
-    int64_t submitted = 0;
-    for (auto _ : state) {
+    measure_submit(state, session, [&] {
         aclrtMemcpyAsync(target, 4096, source, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, session.stream());
-        if (++submitted % 4096 == 0) {
-            state.PauseTiming();
-            aclrtSynchronizeStream(session.stream());
-            state.ResumeTiming();
-        }
-    }
-    aclrtSynchronizeStream(session.stream());
-    state.SetItemsProcessed(state.iterations());
+    });
 }
 BENCHMARK(BM_SubmitMemcpyAsync);
 

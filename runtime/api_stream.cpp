@@ -8,6 +8,7 @@
 using aclcpu::DeviceTask;
 using aclcpu::detail::deadline_after;
 using aclcpu::detail::Event;
+using aclcpu::detail::LateDelivery;
 using aclcpu::detail::param_error;
 using aclcpu::detail::ProgressCounter;
 using aclcpu::detail::Runtime;
@@ -56,6 +57,15 @@ private:
     std::shared_ptr<Event> event_;
     uint64_t generation_;
 };
+
+/// Resolves the event and stream handles of an event operation, reporting
+/// the first one that is not live.
+aclError resolve_event_and_stream(const char* api, aclrtEvent eventHandle, aclrtStream streamHandle,
+                                  std::shared_ptr<Event>& event, std::shared_ptr<Stream>& stream) {
+    Runtime& runtime = Runtime::instance();
+    if (aclError status = runtime.resolve_event(eventHandle, api, event); status != ACL_SUCCESS) return status;
+    return runtime.resolve_stream(streamHandle, api, stream);
+}
 
 aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* api) {
     std::shared_ptr<Stream> stream;
@@ -151,13 +161,10 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-    Runtime& runtime = Runtime::instance();
-    std::shared_ptr<Stream> waiter;
     std::shared_ptr<Event> awaited;
-    if (aclError status = runtime.resolve_stream(stream, "aclrtStreamWaitEvent", waiter); status != ACL_SUCCESS) {
-        return status;
-    }
-    if (aclError status = runtime.resolve_event(event, "aclrtStreamWaitEvent", awaited); status != ACL_SUCCESS) {
+    std::shared_ptr<Stream> waiter;
+    if (aclError status = resolve_event_and_stream("aclrtStreamWaitEvent", event, stream, awaited, waiter);
+        status != ACL_SUCCESS) {
         return status;
     }
     const Event::Capture capture = awaited->capture();
@@ -165,9 +172,8 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     // The wait is a place in the waiting lane whose (empty) item is delivered
     // by the recording lane's progress: an edge between the two queues, not
     // a worker blocked in a node.
-    aclcpu::detail::StreamLane& lane = waiter->lane();
-    const uint64_t place = lane.reserve();
-    capture.progress->when_reached(capture.count, [&lane, place] { lane.deliver(place, nullptr); });
+    const LateDelivery gate{&waiter->lane(), waiter->lane().reserve()};
+    capture.progress->when_reached(capture.count, [gate] { gate.deliver(); });
     return ACL_SUCCESS;
 }
 
@@ -187,13 +193,10 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    Runtime& runtime = Runtime::instance();
     std::shared_ptr<Event> recorded;
     std::shared_ptr<Stream> target;
-    if (aclError status = runtime.resolve_event(event, "aclrtRecordEvent", recorded); status != ACL_SUCCESS) {
-        return status;
-    }
-    if (aclError status = runtime.resolve_stream(stream, "aclrtRecordEvent", target); status != ACL_SUCCESS) {
+    if (aclError status = resolve_event_and_stream("aclrtRecordEvent", event, stream, recorded, target);
+        status != ACL_SUCCESS) {
         return status;
     }
     const uint64_t place = target->lane().reserve();
@@ -203,11 +206,10 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-    Runtime& runtime = Runtime::instance();
     std::shared_ptr<Event> reset;
     std::shared_ptr<Stream> target;
-    if (aclError status = runtime.resolve_event(event, "aclrtResetEvent", reset); status != ACL_SUCCESS) return status;
-    if (aclError status = runtime.resolve_stream(stream, "aclrtResetEvent", target); status != ACL_SUCCESS) {
+    if (aclError status = resolve_event_and_stream("aclrtResetEvent", event, stream, reset, target);
+        status != ACL_SUCCESS) {
         return status;
     }
     target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation));

@@ -17,33 +17,15 @@ struct aclScalar {
 
 namespace {
 
-/// Bytes aclCreateScalar copies for dtype; 0 for a dtype it refuses.
+/// Bytes aclCreateScalar copies for dtype; 0 for a dtype it refuses (the
+/// sub-byte, 6- and 4-bit float, string and unknown types).
 size_t scalar_size(aclDataType dtype) noexcept {
     switch (dtype) {
-        case ACL_BOOL:
-        case ACL_INT8:
-        case ACL_UINT8:
-        case ACL_HIFLOAT8:
-        case ACL_FLOAT8_E5M2:
-        case ACL_FLOAT8_E4M3FN:
-        case ACL_FLOAT8_E8M0:
-            return 1;
-        case ACL_FLOAT16:
-        case ACL_BF16:
-        case ACL_INT16:
-        case ACL_UINT16:
-            return 2;
-        case ACL_FLOAT:
-        case ACL_INT32:
-        case ACL_UINT32:
-            return 4;
-        case ACL_DOUBLE:
-        case ACL_INT64:
-        case ACL_UINT64:
-        case ACL_COMPLEX64:
-            return 8;
-        case ACL_COMPLEX128:
-            return 16;
+        case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_INT16: case ACL_UINT16: case ACL_INT32:
+        case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_FLOAT16: case ACL_BF16: case ACL_FLOAT:
+        case ACL_DOUBLE: case ACL_COMPLEX64: case ACL_COMPLEX128: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
+        case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0:
+            return aclDataTypeSize(dtype);
         default:
             return 0;
     }
