@@ -1,0 +1,61 @@
+// acl-cpu ops/common: block launcher and UB staging.
+#include "common/block_launch.hpp"
+
+#include <exception>
+#include <memory>
+#include <new>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "aclcpu/runtime.hpp"
+
+namespace aclcpu::ops {
+
+namespace {
+
+struct AlignedDelete {
+    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kStagingAlignment}); }
+};
+
+/// The calling thread's staging buffer, grown to at least bytes.
+std::byte* worker_buffer(int64_t bytes) {
+    thread_local std::unique_ptr<std::byte[], AlignedDelete> buffer;
+    thread_local int64_t capacity = 0;
+    if (capacity < bytes) {
+        buffer.reset(static_cast<std::byte*>(::operator new[](static_cast<size_t>(bytes),
+                                                              std::align_val_t{kStagingAlignment})));
+        capacity = bytes;
+    }
+    return buffer.get();
+}
+
+}  // namespace
+
+std::byte* UbStaging::for_block(int64_t blockIdx) const {
+    if (workspace_ != nullptr) return workspace_ + blockIdx * workspace_stride(bytesPerBlock_);
+    return worker_buffer(bytesPerBlock_);
+}
+
+aclError launch_blocks(const char* opName, int64_t blockDim, const std::function<void(int64_t)>& body) noexcept {
+    try {
+        tbb::this_task_arena::isolate([&] {
+            tbb::parallel_for(
+                tbb::blocked_range<int64_t>(0, blockDim, 1),
+                [&](const tbb::blocked_range<int64_t>& blocks) {
+                    for (int64_t b = blocks.begin(); b != blocks.end(); ++b) body(b);
+                },
+                tbb::simple_partitioner());
+        });
+        return ACL_SUCCESS;
+    } catch (const std::exception& e) {
+        report_error(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerTag, "%s failed on the device: %s", opName, e.what());
+    } catch (...) {
+        report_error(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerTag, "%s failed on the device.", opName);
+    }
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+}  // namespace aclcpu::ops

@@ -1,0 +1,62 @@
+// acl-cpu ops/common: running an operator's blocks on the device's workers,
+// and the UB staging memory each block works in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "acl/acl_base.h"
+
+namespace aclcpu::ops {
+
+/// Alignment of every block's staging buffer (a cache line; more than the
+/// 32-byte UB block).
+inline constexpr int64_t kStagingAlignment = 64;
+
+/// Where each block's UB staging buffer lives during one launch: carved out
+/// of the phase-2 workspace (operators with a workspace, as LogitGrad's
+/// kernel uses its own), or private to the worker thread running the block
+/// (operators whose workspace is 0).
+class UbStaging {
+public:
+    /// Each block stages in a buffer of the worker thread that runs it.
+    static UbStaging per_worker(int64_t bytesPerBlock) noexcept { return UbStaging(nullptr, bytesPerBlock); }
+    /// Block b stages at workspace + b * workspace_stride(bytesPerBlock).
+    /// Precondition: workspace holds workspace_bytes(blockDim, bytesPerBlock)
+    /// and is kStagingAlignment-aligned.
+    static UbStaging in_workspace(void* workspace, int64_t bytesPerBlock) noexcept {
+        return UbStaging(static_cast<std::byte*>(workspace), bytesPerBlock);
+    }
+    static constexpr int64_t workspace_stride(int64_t bytesPerBlock) noexcept {
+        return (bytesPerBlock + kStagingAlignment - 1) / kStagingAlignment * kStagingAlignment;
+    }
+    static constexpr int64_t workspace_bytes(int64_t blockDim, int64_t bytesPerBlock) noexcept {
+        return blockDim * workspace_stride(bytesPerBlock);
+    }
+
+    /// The staging of block blockIdx: bytesPerBlock bytes, aligned to
+    /// kStagingAlignment.  Call it from the block's body; the buffer is the
+    /// block's until the body returns.  Per-worker buffers are allocated on
+    /// a thread's first use and may throw std::bad_alloc.
+    std::byte* for_block(int64_t blockIdx) const;
+
+private:
+    UbStaging(std::byte* workspace, int64_t bytesPerBlock) noexcept
+        : workspace_(workspace), bytesPerBlock_(bytesPerBlock) {}
+
+    std::byte* workspace_;
+    int64_t bytesPerBlock_;
+};
+
+/// Runs body(blockIdx) for every blockIdx in [0, blockDim), the blocks as
+/// TBB tasks of the calling thread's arena (launch() runs on a device
+/// worker).  The wait is isolated: while it waits, the calling worker runs
+/// only this launch's blocks, never another stream's task (which could block
+/// on this one, or reuse its staging buffer).  Which thread runs a block
+/// never changes what the block computes.  An exception escaping a body is
+/// reported, with opName, as ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns
+/// ACL_SUCCESS.
+aclError launch_blocks(const char* opName, int64_t blockDim, const std::function<void(int64_t)>& body) noexcept;
+
+}  // namespace aclcpu::ops

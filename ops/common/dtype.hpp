@@ -1,0 +1,105 @@
+// acl-cpu ops/common: dtype facts shared by the operators -- names as CANN
+// prints them, CANN's promotion and CanCast rules, and dispatch from an
+// aclDataType to the C++ type that holds one element in device memory.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+
+#include "acl/acl_base.h"
+#include "aclcpu/half.hpp"
+
+namespace aclcpu::ops {
+
+/// A dtype support list, e.g. `constexpr DtypeList kDtypes = {ACL_FLOAT, ACL_FLOAT16};`
+/// at namespace scope (the backing array then has static storage duration).
+using DtypeList = std::initializer_list<aclDataType>;
+
+bool contains(DtypeList list, aclDataType dtype) noexcept;
+
+/// CANN's spelling of a dtype in messages ("DT_FLOAT", "DT_BF16", ...).
+const char* dtype_name(aclDataType dtype) noexcept;
+/// "[DT_FLOAT,DT_FLOAT16,DT_BF16]"
+std::string dtype_list_string(DtypeList list);
+
+/// Bytes of one element of dtype; 0 for dtypes no operator here stores
+/// (strings, sub-byte and 8-bit float formats).
+int64_t element_size(aclDataType dtype) noexcept;
+
+bool is_floating(aclDataType dtype) noexcept;  ///< FLOAT16, BF16, FLOAT, DOUBLE
+bool is_complex(aclDataType dtype) noexcept;   ///< COMPLEX32/64/128
+bool is_integral(aclDataType dtype) noexcept;  ///< signed and unsigned integers, not BOOL
+
+/// CANN's tensor-tensor promotion (PyTorch's table): the dtype both operands
+/// are cast to, or ACL_DT_UNDEFINED when the pair does not promote (e.g.
+/// UINT16/32/64 with anything but themselves).
+aclDataType promote_types(aclDataType a, aclDataType b) noexcept;
+
+/// CANN's CanCast: false for complex -> non-complex, floating -> integral or
+/// BOOL, and any non-BOOL -> BOOL; true otherwise.
+bool can_cast(aclDataType from, aclDataType to) noexcept;
+
+/// One BOOL element as stored on the device: a byte that is 0 or not.
+struct bool8_t {
+    uint8_t value;
+    constexpr explicit operator float() const noexcept { return value != 0 ? 1.0f : 0.0f; }
+};
+
+/// Calls visit(T{}) with T the element type of dtype (float, double, half_t,
+/// bf16_t, int8_t ... uint8_t, bool8_t) and returns its result; returns
+/// fallback() for any other dtype.  The element types have a float
+/// conversion that is CANN's Cast to FLOAT.
+template <class Visit, class Fallback>
+decltype(auto) visit_loadable(aclDataType dtype, Visit&& visit, Fallback&& fallback) {
+    switch (dtype) {
+        case ACL_FLOAT: return visit(float{});
+        case ACL_FLOAT16: return visit(half_t{});
+        case ACL_BF16: return visit(bf16_t{});
+        case ACL_DOUBLE: return visit(double{});
+        case ACL_INT8: return visit(int8_t{});
+        case ACL_INT16: return visit(int16_t{});
+        case ACL_INT32: return visit(int32_t{});
+        case ACL_INT64: return visit(int64_t{});
+        case ACL_UINT8: return visit(uint8_t{});
+        case ACL_BOOL: return visit(bool8_t{});
+        default: return fallback();
+    }
+}
+
+/// As visit_loadable, for the dtypes a kernel may store a result in: FLOAT,
+/// FLOAT16, BF16, DOUBLE.
+template <class Visit, class Fallback>
+decltype(auto) visit_storable(aclDataType dtype, Visit&& visit, Fallback&& fallback) {
+    switch (dtype) {
+        case ACL_FLOAT: return visit(float{});
+        case ACL_FLOAT16: return visit(half_t{});
+        case ACL_BF16: return visit(bf16_t{});
+        case ACL_DOUBLE: return visit(double{});
+        default: return fallback();
+    }
+}
+
+/// The element conversions a kernel uses: cast_to_float is CANN's Cast to FLOAT;
+/// cast_from_float<T> is CANN's Cast from FLOAT with round-to-nearest-even.
+template <class T>
+constexpr float cast_to_float(T value) noexcept {
+    return static_cast<float>(value);
+}
+template <class T>
+constexpr T cast_from_float(float value) noexcept {
+    if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
+        return T::from_float(value);
+    } else {
+        return static_cast<T>(value);
+    }
+}
+
+/// Rounds each of values[0, count) to dtype's precision and back (FLOAT16 and
+/// BF16, nearest even); a no-op for other dtypes.  Kernels whose internal
+/// dtype is 16-bit call it before storing into a wider output, as CANN's
+/// kernel-then-Cast sequence rounds twice.
+void round_through(aclDataType dtype, float* values, int64_t count) noexcept;
+
+}  // namespace aclcpu::ops

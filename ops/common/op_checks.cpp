@@ -1,0 +1,167 @@
+// acl-cpu ops/common: phase-1 argument checks with CANN's codes and texts.
+#include "common/op_checks.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace aclcpu::ops {
+
+namespace {
+
+/// Reports a parameter error with a printf-style message; returns code.
+__attribute__((format(printf, 2, 3))) aclnnStatus param_error(aclnnStatus code, const char* format, ...) {
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    report_error(code, kAclnnParamTag, "%s", message);
+    return code;
+}
+
+}  // namespace
+
+std::string shape_string(const Dims& shape) {
+    std::string text = "[";
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (d != 0) text += ',';
+        text += std::to_string(shape[d]);
+    }
+    return text + "]";
+}
+
+bool is_empty(const aclTensor* tensor) noexcept { return view_of(tensor).numel() == 0; }
+
+aclnnStatus check_comm_input(const uint64_t* workspaceSize, aclOpExecutor* const* executor) {
+    if (workspaceSize != nullptr && executor != nullptr) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_NULLPTR, "The workspaceSize or executor is nullptr.");
+}
+
+aclnnStatus check_not_null(const aclTensor* tensor, const char* name) {
+    if (tensor != nullptr) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
+}
+
+aclnnStatus check_not_null(const aclScalar* scalar, const char* name) {
+    if (scalar != nullptr) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a value of type number for argument %s but instead found type null.", name);
+}
+
+aclnnStatus check_dtype_supported(const aclTensor* tensor, const char* name, DtypeList supported) {
+    const aclDataType dtype = view_of(tensor).dtype;
+    if (contains(supported, dtype)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Tensor %s not implemented for %s, should be in dtype support list %s.", name,
+                         dtype_name(dtype), dtype_list_string(supported).c_str());
+}
+
+aclnnStatus check_same_dtype(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName) {
+    const aclDataType aType = view_of(a).dtype;
+    const aclDataType bType = view_of(b).dtype;
+    if (aType == bType) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected both tensors to have same dtype, but found %s for %s and %s for %s.",
+                         dtype_name(aType), aName, dtype_name(bType), bName);
+}
+
+aclnnStatus check_can_cast(aclDataType from, aclDataType to) {
+    if (can_cast(from, to)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Result type %s can't be cast to the desired output type %s.", dtype_name(from),
+                         dtype_name(to));
+}
+
+aclnnStatus check_promote_dtype(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
+                                DtypeList supported, aclDataType* promoted) {
+    const aclDataType aType = view_of(a).dtype;
+    const aclDataType bType = view_of(b).dtype;
+    *promoted = promote_types(aType, bType);
+    if (*promoted == ACL_DT_UNDEFINED) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "%s dtype %s and %s dtype %s can not promote dtype.", aName, dtype_name(aType), bName,
+                             dtype_name(bType));
+    }
+    if (contains(supported, *promoted)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Promoted dtype %s of %s and %s should be in dtype support list %s.", dtype_name(*promoted),
+                         aName, bName, dtype_list_string(supported).c_str());
+}
+
+aclnnStatus check_max_dim(const aclTensor* tensor, const char* name, size_t maxDims) {
+    if (view_of(tensor).shape.size() <= maxDims) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "The %s tensor cannot be larger than %zu dimensions.", name, maxDims);
+}
+
+aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName) {
+    const Dims& aShape = view_of(a).shape;
+    const Dims& bShape = view_of(b).shape;
+    if (aShape == bShape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected tensor for %s to have same size as tensor for %s, but %s does not equal %s.", aName,
+                         bName, shape_string(aShape).c_str(), shape_string(bShape).c_str());
+}
+
+aclnnStatus check_shape_is(const aclTensor* tensor, const char* name, const Dims& expected) {
+    const Dims& shape = view_of(tensor).shape;
+    if (shape == expected) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected tensor for %s to have size %s, but got %s.", name, shape_string(expected).c_str(),
+                         shape_string(shape).c_str());
+}
+
+bool broadcast_shapes(const Dims& a, const Dims& b, Dims* result) {
+    const size_t rank = std::max(a.size(), b.size());
+    result->resize(rank);
+    for (size_t d = 0; d < rank; ++d) {
+        // Trailing-aligned; a missing leading dim acts as 1.
+        const int64_t x = d < rank - a.size() ? 1 : a[d - (rank - a.size())];
+        const int64_t y = d < rank - b.size() ? 1 : b[d - (rank - b.size())];
+        if (x != y && x != 1 && y != 1) return false;
+        (*result)[d] = x == 1 ? y : x;
+    }
+    return true;
+}
+
+aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
+                            Dims* result) {
+    const Dims& aShape = view_of(a).shape;
+    const Dims& bShape = view_of(b).shape;
+    if (broadcast_shapes(aShape, bShape, result)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "The size of tensor %s %s must match the size of tensor %s %s.", aName,
+                         shape_string(aShape).c_str(), bName, shape_string(bShape).c_str());
+}
+
+namespace {
+
+/// The product of dims times elementBytes, or false on int64 overflow.
+bool byte_size(const Dims& dims, int64_t elementBytes, int64_t* bytes) {
+    int64_t product = elementBytes;
+    for (int64_t dim : dims) {
+        if (__builtin_mul_overflow(product, dim, &product)) return false;
+    }
+    *bytes = product;
+    return true;
+}
+
+}  // namespace
+
+aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
+    const TensorView& view = view_of(tensor);
+    const int64_t elementBytes = std::max<int64_t>(element_size(view.dtype), 1);
+    int64_t viewBytes = 0;
+    int64_t storageBytes = 0;
+    if (!byte_size(view.shape, elementBytes, &viewBytes) ||
+        !byte_size(storage_shape_of(tensor), elementBytes, &storageBytes)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The size in bytes of tensor %s (view %s, storage %s) overflows int64.", name,
+                             shape_string(view.shape).c_str(), shape_string(storage_shape_of(tensor)).c_str());
+    }
+    if (viewBytes == 0) return ACLNN_SUCCESS;
+    int64_t last = view.offset;
+    bool overflow = false;
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        int64_t span = 0;
+        overflow |= __builtin_mul_overflow(view.shape[d] - 1, view.strides[d], &span);
+        overflow |= __builtin_add_overflow(last, span, &last);
+    }
+    const int64_t storageElements = storageBytes / elementBytes;
+    if (!overflow && last < storageElements) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "The view of tensor %s (shape %s, strides %s, offset %lld) reaches outside its storage of %lld "
+                         "elements.", name, shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),
+                         static_cast<long long>(view.offset), static_cast<long long>(storageElements));
+}
+
+}  // namespace aclcpu::ops

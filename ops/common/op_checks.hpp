@@ -1,0 +1,79 @@
+// acl-cpu ops/common: the argument checks of phase 1, CANN's check macros
+// (op_error_check.h) as functions.  Each check returns ACLNN_SUCCESS, or
+// reports the failure through aclcpu::report_error with CANN's message (so
+// aclGetRecentErrMsg returns it) and returns CANN's status code.  An
+// operator chains them in its CANN order:
+//
+//     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+//     ACLCPU_RETURN_IF_ERROR(check_not_null(self, "self"));
+//     ...
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "aclcpu/nnopbase.hpp"
+#include "common/dtype.hpp"
+
+/// Returns the status of expr from the calling function unless it is ACLNN_SUCCESS.
+#define ACLCPU_RETURN_IF_ERROR(expr)                         \
+    do {                                                     \
+        const aclnnStatus aclcpuStatus_ = (expr);            \
+        if (aclcpuStatus_ != ACLNN_SUCCESS) return aclcpuStatus_; \
+    } while (0)
+
+namespace aclcpu::ops {
+
+/// "[2,3,4]"
+std::string shape_string(const Dims& shape);
+
+/// True when the tensor's view has no element.
+bool is_empty(const aclTensor* tensor) noexcept;
+
+/// OP_CHECK_COMM_INPUT: workspaceSize or executor null -> 161001.
+aclnnStatus check_comm_input(const uint64_t* workspaceSize, aclOpExecutor* const* executor);
+
+/// OP_CHECK_NULL: a null tensor / scalar argument -> 161001.
+aclnnStatus check_not_null(const aclTensor* tensor, const char* name);
+aclnnStatus check_not_null(const aclScalar* scalar, const char* name);
+
+/// OP_CHECK_DTYPE_NOT_SUPPORT: tensor's dtype outside supported -> 161002.
+aclnnStatus check_dtype_supported(const aclTensor* tensor, const char* name, DtypeList supported);
+
+/// OP_CHECK_DTYPE_NOT_SAME: the two tensors' dtypes differ -> 161002.
+aclnnStatus check_same_dtype(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName);
+
+/// OP_CHECK_RESULT_DTYPE_CAST_FAILED: !can_cast(from, to) -> 161002.
+aclnnStatus check_can_cast(aclDataType from, aclDataType to);
+
+/// The promotion of two tensors' dtypes into *promoted; no promotion, or a
+/// promoted dtype outside supported -> 161002.
+aclnnStatus check_promote_dtype(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
+                                DtypeList supported, aclDataType* promoted);
+
+/// OP_CHECK_MAX_DIM: rank above maxDims -> 161002.
+aclnnStatus check_max_dim(const aclTensor* tensor, const char* name, size_t maxDims = kMaxDims);
+
+/// OP_CHECK_SHAPE_NOT_EQUAL: the view shapes differ -> 161002.
+aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName);
+
+/// OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE: view shape != expected -> 161002.
+aclnnStatus check_shape_is(const aclTensor* tensor, const char* name, const Dims& expected);
+
+/// The NumPy broadcast of two shapes into *result; false (result
+/// unspecified) when a pair of trailing-aligned dims differs and neither is 1.
+bool broadcast_shapes(const Dims& a, const Dims& b, Dims* result);
+
+/// OP_CHECK_BROADCAST_AND_INFER_SHAPE: the broadcast of the two view shapes
+/// into *result; not broadcastable -> 161002.
+aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
+                            Dims* result);
+
+/// acl-cpu's own guard, run last in phase 1 so that a kernel never touches
+/// memory outside a tensor: a non-empty view must stay inside its storage
+/// (offset + sum((size_d - 1) * stride_d) < storage element count), and
+/// neither the view's nor the storage's byte size may overflow int64 ->
+/// 161002.
+aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name);
+
+}  // namespace aclcpu::ops

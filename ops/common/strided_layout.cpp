@@ -1,0 +1,124 @@
+// acl-cpu ops/common: strided gather/scatter.
+#include "common/strided_layout.hpp"
+
+#include <algorithm>
+
+#include "common/dtype.hpp"
+
+namespace aclcpu::ops {
+
+StridedLayout StridedLayout::broadcast_to(const TensorView& view, const Dims& iterationShape) noexcept {
+    StridedLayout layout;
+    layout.dtype_ = view.dtype;
+    layout.offset_ = view.offset;
+    const size_t rank = iterationShape.size();
+    const size_t lead = rank - view.shape.size();
+    // Walk outer to inner, appending each dim or folding it into the previous one.
+    for (size_t d = 0; d < rank; ++d) {
+        const int64_t size = iterationShape[d];
+        layout.numel_ *= size;
+        if (size == 1) continue;
+        const bool broadcast = d < lead || view.shape[d - lead] == 1;
+        const int64_t stride = broadcast ? 0 : view.strides[d - lead];
+        const int last = layout.rank_ - 1;
+        if (last >= 0 && layout.strides_[last] == stride * size) {
+            layout.sizes_[last] *= size;
+            layout.strides_[last] = stride;
+        } else {
+            layout.sizes_[layout.rank_] = size;
+            layout.strides_[layout.rank_] = stride;
+            ++layout.rank_;
+        }
+    }
+    return layout;
+}
+
+namespace {
+
+/// Calls run(position, length, stride, done) for each maximal run of
+/// elements [begin, begin + count) that lies along the innermost dimension:
+/// the run's elements are at position + j * stride (j < length) and are
+/// elements begin + done + j of the iteration space.  The multi-index is
+/// decomposed once per call, not per element.
+template <class Run>
+void for_each_run(const StridedLayout& layout, int64_t begin, int64_t count, Run&& run) {
+    if (layout.is_linear()) {
+        run(layout.offset() + begin, count, int64_t{1}, int64_t{0});
+        return;
+    }
+    const int inner = layout.rank() - 1;
+    int64_t index[kMaxDims];
+    int64_t position = layout.offset();
+    int64_t rest = begin;
+    for (int d = inner; d >= 0; --d) {
+        index[d] = rest % layout.size(d);
+        rest /= layout.size(d);
+        position += index[d] * layout.stride(d);
+    }
+    const int64_t innerSize = layout.size(inner);
+    const int64_t innerStride = layout.stride(inner);
+    int64_t done = 0;
+    while (done < count) {
+        const int64_t length = std::min(innerSize - index[inner], count - done);
+        run(position, length, innerStride, done);
+        done += length;
+        index[inner] += length;
+        position += length * innerStride;
+        if (index[inner] < innerSize) continue;
+        // Carry into the outer dims, odometer-style.
+        position -= innerSize * innerStride;
+        index[inner] = 0;
+        for (int d = inner - 1; d >= 0; --d) {
+            position += layout.stride(d);
+            if (++index[d] < layout.size(d)) break;
+            position -= layout.size(d) * layout.stride(d);
+            index[d] = 0;
+        }
+    }
+}
+
+template <class T>
+void gather_as(const StridedLayout& layout, const T* data, int64_t begin, int64_t count, float* dst) {
+    for_each_run(layout, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+        const T* src = data + position;
+        float* out = dst + done;
+        if (stride == 1) {
+            for (int64_t j = 0; j < length; ++j) out[j] = cast_to_float(src[j]);
+        } else if (stride == 0) {
+            std::fill(out, out + length, cast_to_float(*src));
+        } else {
+            for (int64_t j = 0; j < length; ++j) out[j] = cast_to_float(src[j * stride]);
+        }
+    });
+}
+
+template <class T>
+void scatter_as(const float* src, const StridedLayout& layout, T* data, int64_t begin, int64_t count) {
+    for_each_run(layout, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+        T* dst = data + position;
+        const float* in = src + done;
+        if (stride == 1) {
+            for (int64_t j = 0; j < length; ++j) dst[j] = cast_from_float<T>(in[j]);
+        } else {
+            for (int64_t j = 0; j < length; ++j) dst[j * stride] = cast_from_float<T>(in[j]);
+        }
+    });
+}
+
+}  // namespace
+
+void gather(const StridedLayout& layout, const void* data, int64_t begin, int64_t count, float* dst) noexcept {
+    visit_loadable(
+        layout.dtype(),
+        [&](auto tag) { gather_as(layout, static_cast<const decltype(tag)*>(data), begin, count, dst); },
+        [] {});
+}
+
+void scatter(const float* src, const StridedLayout& layout, void* data, int64_t begin, int64_t count) noexcept {
+    visit_storable(
+        layout.dtype(),
+        [&](auto tag) { scatter_as(src, layout, static_cast<decltype(tag)*>(data), begin, count); },
+        [] {});
+}
+
+}  // namespace aclcpu::ops

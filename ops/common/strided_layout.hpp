@@ -1,0 +1,70 @@
+// acl-cpu ops/common: reading and writing the elements of a (possibly
+// strided, offset or broadcast) tensor view in UB-sized chunks, without
+// materialising a contiguous copy of the tensor.
+//
+// A kernel iterates over a row-major "iteration shape" (the output shape).
+// Each operand is described by a StridedLayout that maps the iteration's
+// linear index i to the operand's element; gather() stages a run of such
+// elements into a contiguous fp32 buffer (CANN's Contiguous + Cast), and
+// scatter() writes a buffer back through the output's view (CANN's Cast +
+// ViewCopy), touching only elements of that view.
+#pragma once
+
+#include <cstdint>
+
+#include "aclcpu/nnopbase.hpp"
+
+namespace aclcpu::ops {
+
+/// Where element i of an iteration space lives in an operand: at
+/// offset + sum(index_d * strides[d]) elements from the data pointer, with
+/// index the row-major multi-index of i.  Built in phase 1; immutable.
+///
+/// Dimensions are coalesced on construction (size-1 dims dropped, adjacent
+/// dims merged where the outer stride equals inner stride times inner size),
+/// so a dense view, however it was described, becomes linear: element i at
+/// offset + i, which gather/scatter serve with a plain loop.
+class StridedLayout {
+public:
+    /// The view as it is read over iterationShape: trailing-aligned, with the
+    /// view's size-1 and missing leading dims broadcast (stride 0).
+    /// Precondition: view.shape broadcasts to iterationShape, rank <= kMaxDims.
+    static StridedLayout broadcast_to(const TensorView& view, const Dims& iterationShape) noexcept;
+    /// The view over its own shape.  Precondition: rank <= kMaxDims.
+    static StridedLayout of(const TensorView& view) noexcept { return broadcast_to(view, view.shape); }
+
+    aclDataType dtype() const noexcept { return dtype_; }
+    /// Elements of the iteration space.
+    int64_t numel() const noexcept { return numel_; }
+    /// True when element i is at offset() + i.
+    bool is_linear() const noexcept { return rank_ == 0 || (rank_ == 1 && strides_[0] == 1); }
+    int64_t offset() const noexcept { return offset_; }
+    /// Coalesced rank, sizes and strides (0 for broadcast dims).
+    int rank() const noexcept { return rank_; }
+    int64_t size(int d) const noexcept { return sizes_[d]; }
+    int64_t stride(int d) const noexcept { return strides_[d]; }
+
+private:
+    aclDataType dtype_ = ACL_DT_UNDEFINED;
+    int rank_ = 0;
+    int64_t numel_ = 1;
+    int64_t offset_ = 0;
+    int64_t sizes_[kMaxDims] = {};
+    int64_t strides_[kMaxDims] = {};
+};
+
+/// Loads elements [begin, begin + count) of the iteration space from an
+/// operand laid out as layout at data (the tensor's data pointer, before the
+/// view offset) into dst[0, count), converted to float as CANN's Cast does.
+/// Precondition: layout.dtype() is visit_loadable, and the range is inside
+/// the iteration space.
+void gather(const StridedLayout& layout, const void* data, int64_t begin, int64_t count, float* dst) noexcept;
+
+/// Stores src[0, count) into elements [begin, begin + count) of the output
+/// laid out as layout at data, converted with round-to-nearest-even.  Writes
+/// exactly those elements of the view and nothing else.
+/// Precondition: layout.dtype() is visit_storable; the range is inside the
+/// iteration space; layout has no broadcast dims.
+void scatter(const float* src, const StridedLayout& layout, void* data, int64_t begin, int64_t count) noexcept;
+
+}  // namespace aclcpu::ops
