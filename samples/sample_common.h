@@ -1,0 +1,81 @@
+// The helpers every CANN operator sample defines (CHECK_RET, LOG_PRINT,
+// GetShapeSize, Init, CreateAclTensor), written once for acl-cpu's samples.
+// C++11, like the samples themselves.
+#ifndef ACL_CPU_SAMPLE_COMMON_H_
+#define ACL_CPU_SAMPLE_COMMON_H_
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+
+#define CHECK_RET(cond, return_expr) \
+    do {                             \
+        if (!(cond)) {               \
+            return_expr;             \
+        }                            \
+    } while (0)
+
+#define LOG_PRINT(message, ...)         \
+    do {                                \
+        printf(message, ##__VA_ARGS__); \
+    } while (0)
+
+inline int64_t GetShapeSize(const std::vector<int64_t>& shape) {
+    int64_t shapeSize = 1;
+    for (size_t i = 0; i < shape.size(); ++i) shapeSize *= shape[i];
+    return shapeSize;
+}
+
+/// aclInit -> aclrtSetDevice -> aclrtCreateStream.
+inline int Init(int32_t deviceId, aclrtStream* stream) {
+    aclError ret = aclInit(nullptr);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret);
+    ret = aclrtSetDevice(deviceId);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
+    ret = aclrtCreateStream(stream);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret); return ret);
+    return 0;
+}
+
+/// Copies hostData to new device memory and describes it as a row-major tensor.
+template <typename T>
+int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape, void** deviceAddr,
+                    aclDataType dataType, aclTensor** tensor) {
+    const size_t size = static_cast<size_t>(GetShapeSize(shape)) * sizeof(T);
+    aclError ret = aclrtMalloc(deviceAddr, size, ACL_MEM_MALLOC_HUGE_FIRST);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
+    ret = aclrtMemcpy(*deviceAddr, size, hostData.data(), size, ACL_MEMCPY_HOST_TO_DEVICE);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; i--) strides[i] = shape[i + 1] * strides[i + 1];
+    *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
+                              shape.size(), *deviceAddr);
+    return 0;
+}
+
+/// Copies count values of type T back from the device.
+template <typename T>
+int CopyToHost(const void* deviceAddr, int64_t count, std::vector<T>* hostData) {
+    hostData->assign(static_cast<size_t>(count), T());
+    const size_t size = static_cast<size_t>(count) * sizeof(T);
+    aclError ret = aclrtMemcpy(hostData->data(), size, deviceAddr, size, ACL_MEMCPY_DEVICE_TO_HOST);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return ret);
+    return 0;
+}
+
+/// Prints result[i] next to expected[i]; returns how many differ beyond a
+/// relative tolerance of 1e-5.
+inline int ReportResults(const char* name, const std::vector<float>& result, const std::vector<double>& expected) {
+    int mismatches = 0;
+    for (size_t i = 0; i < result.size(); ++i) {
+        const bool ok = std::fabs(result[i] - expected[i]) <= 1e-5 * (1.0 + std::fabs(expected[i]));
+        mismatches += ok ? 0 : 1;
+        LOG_PRINT("%s[%zu] is: %f (expected %f)%s\n", name, i, result[i], expected[i], ok ? "" : "  MISMATCH");
+    }
+    return mismatches;
+}
+
+#endif  // ACL_CPU_SAMPLE_COMMON_H_
