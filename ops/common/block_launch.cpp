@@ -1,6 +1,7 @@
 // acl-cpu ops/common: block launcher and UB staging.
 #include "common/block_launch.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <new>
@@ -56,6 +57,17 @@ aclError launch_blocks(const char* opName, int64_t blockDim, const std::function
         report_error(ACL_ERROR_RT_INTERNAL_ERROR, kRuntimeInnerTag, "%s failed on the device.", opName);
     }
     return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+aclError check_tensor_addresses(const char* opName, const LaunchArgs& args, size_t inputs, size_t outputs) noexcept {
+    const auto isNull = [](const void* address) { return address == nullptr; };
+    if (std::none_of(args.inputs, args.inputs + inputs, isNull) &&
+        std::none_of(args.outputs, args.outputs + outputs, isNull)) {
+        return ACL_SUCCESS;
+    }
+    report_error(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerTag,
+                 "%s: a tensor's device address is null; the kernel cannot access it.", opName);
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
 }
 
 }  // namespace aclcpu::ops

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "acl/acl_base.h"
+#include "aclcpu/nnopbase.hpp"
 
 namespace aclcpu::ops {
 
@@ -58,5 +59,11 @@ private:
 /// reported, with opName, as ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns
 /// ACL_SUCCESS.
 aclError launch_blocks(const char* opName, int64_t blockDim, const std::function<void(int64_t)>& body) noexcept;
+
+/// ACL_SUCCESS when the first `inputs` input and `outputs` output addresses
+/// of args are non-null; otherwise reports, for opName, the fault the device
+/// would raise (ACL_ERROR_RT_AICORE_EXCEPTION) and returns it.  Kernels call
+/// it before touching memory.
+aclError check_tensor_addresses(const char* opName, const LaunchArgs& args, size_t inputs, size_t outputs) noexcept;
 
 }  // namespace aclcpu::ops

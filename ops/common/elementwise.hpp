@@ -50,20 +50,14 @@ constexpr int64_t elementwise_staging_bytes(size_t numInputs, int64_t chunkEleme
 
 /// Runs an elementwise operator: for each chunk, compute(in, out, n) with
 /// in[k] the n values of input k and out the n results (never aliasing an
-/// input), all fp32.  inputData / outputData are the tensors' data pointers
-/// from LaunchArgs.  A null data pointer of a non-empty operand is reported
-/// as ACL_ERROR_RT_AICORE_EXCEPTION (the device would fault) and nothing is
+/// input), all fp32.  Inputs are args.inputs[0..N), the output
+/// args.outputs[0].  A null data pointer is reported as
+/// ACL_ERROR_RT_AICORE_EXCEPTION (the device would fault) and nothing is
 /// written.  Deterministic: the result depends on the tiling only.
 template <size_t N, class Compute>
 aclError run_elementwise(const char* opName, const ElementwiseTiling& tiling, const ElementwiseOperands<N>& operands,
-                         const std::array<const void*, N>& inputData, void* outputData, const UbStaging& staging,
-                         const Compute& compute) noexcept {
-    const bool nullInput = std::any_of(inputData.begin(), inputData.end(), [](const void* p) { return p == nullptr; });
-    if (nullInput || outputData == nullptr) {
-        report_error(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerTag,
-                     "%s: a tensor's device address is null; the kernel cannot access it.", opName);
-        return ACL_ERROR_RT_AICORE_EXCEPTION;
-    }
+                         const LaunchArgs& args, const UbStaging& staging, const Compute& compute) noexcept {
+    if (aclError status = check_tensor_addresses(opName, args, N, 1); status != ACL_SUCCESS) return status;
     const int64_t chunk = tiling.chunkElements;
     const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(float)});
     const bool roundResult = operands.computeDtype != operands.output.dtype();
@@ -79,10 +73,10 @@ aclError run_elementwise(const char* opName, const ElementwiseTiling& tiling, co
         const Range block = tiling.blocks[static_cast<size_t>(blockIdx)];
         for (int64_t begin = block.begin; begin < block.end; begin += chunk) {
             const int64_t n = std::min(chunk, block.end - begin);
-            for (size_t k = 0; k < N; ++k) gather(operands.inputs[k], inputData[k], begin, n, staged[k]);
+            for (size_t k = 0; k < N; ++k) gather(operands.inputs[k], args.inputs[k], begin, n, staged[k]);
             compute(in, out, n);
             if (roundResult) round_through(operands.computeDtype, out, n);
-            scatter(out, operands.output, outputData, begin, n);
+            scatter(out, operands.output, args.outputs[0], begin, n);
         }
     });
 }

@@ -31,6 +31,20 @@ std::string shape_string(const Dims& shape) {
     return text + "]";
 }
 
+const char* format_name(aclFormat format) noexcept {
+    switch (format) {
+        case ACL_FORMAT_NCHW: return "NCHW";
+        case ACL_FORMAT_NHWC: return "NHWC";
+        case ACL_FORMAT_ND: return "ND";
+        case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
+        case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+        case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+        case ACL_FORMAT_NCDHW: return "NCDHW";
+        case ACL_FORMAT_NDHWC: return "NDHWC";
+        default: return "UNDEFINED";
+    }
+}
+
 bool is_empty(const aclTensor* tensor) noexcept { return view_of(tensor).numel() == 0; }
 
 aclnnStatus check_comm_input(const uint64_t* workspaceSize, aclOpExecutor* const* executor) {
@@ -86,6 +100,11 @@ aclnnStatus check_promote_dtype(const aclTensor* a, const char* aName, const acl
 aclnnStatus check_max_dim(const aclTensor* tensor, const char* name, size_t maxDims) {
     if (view_of(tensor).shape.size() <= maxDims) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "The %s tensor cannot be larger than %zu dimensions.", name, maxDims);
+}
+
+aclnnStatus check_min_dim(const aclTensor* tensor, const char* name, size_t minDims) {
+    if (view_of(tensor).shape.size() >= minDims) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "The %s tensor must have at least %zu dimensions.", name, minDims);
 }
 
 aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName) {

@@ -27,6 +27,9 @@ namespace aclcpu::ops {
 /// "[2,3,4]"
 std::string shape_string(const Dims& shape);
 
+/// CANN's spelling of a format in messages ("ND", "FRACTAL_NZ", ...).
+const char* format_name(aclFormat format) noexcept;
+
 /// True when the tensor's view has no element.
 bool is_empty(const aclTensor* tensor) noexcept;
 
@@ -53,6 +56,9 @@ aclnnStatus check_promote_dtype(const aclTensor* a, const char* aName, const acl
 
 /// OP_CHECK_MAX_DIM: rank above maxDims -> 161002.
 aclnnStatus check_max_dim(const aclTensor* tensor, const char* name, size_t maxDims = kMaxDims);
+
+/// OP_CHECK_MIN_DIM: rank below minDims -> 161002.
+aclnnStatus check_min_dim(const aclTensor* tensor, const char* name, size_t minDims);
 
 /// OP_CHECK_SHAPE_NOT_EQUAL: the view shapes differ -> 161002.
 aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName);

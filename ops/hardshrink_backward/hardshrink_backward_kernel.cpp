@@ -13,7 +13,7 @@ aclError HardshrinkBackwardKernel::launch(const LaunchArgs& args) const noexcept
         for (int64_t i = 0; i < n; ++i) out[i] = std::fabs(self[i]) <= lambd ? 0.0f : gradOutput[i];
     };
     const ElementwiseTiling& plan = tiling_.elementwise;
-    return run_elementwise(name(), plan, operands_, {args.inputs[0], args.inputs[1]}, args.outputs[0],
+    return run_elementwise(name(), plan, operands_, args,
                            UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements)), chunk);
 }
 

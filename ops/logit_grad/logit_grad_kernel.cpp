@@ -20,8 +20,8 @@ aclError LogitGradKernel::launch(const LaunchArgs& args) const noexcept {
             out[i] = x[i] >= lo && x[i] <= hi ? grad : invalid;
         }
     };
-    return run_elementwise(name(), tiling_.elementwise, operands_, {args.inputs[0], args.inputs[1]},
-                           args.outputs[0], UbStaging::in_workspace(args.workspace, tiling_.stagingBytesPerBlock),
+    return run_elementwise(name(), tiling_.elementwise, operands_, args,
+                           UbStaging::in_workspace(args.workspace, tiling_.stagingBytesPerBlock),
                            chunk);
 }
 

@@ -17,7 +17,7 @@ aclError SoftplusBackwardKernel::launch(const LaunchArgs& args) const noexcept {
         }
     };
     const ElementwiseTiling& plan = tiling_.elementwise;
-    return run_elementwise(name(), plan, operands_, {args.inputs[0], args.inputs[1]}, args.outputs[0],
+    return run_elementwise(name(), plan, operands_, args,
                            UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements)), chunk);
 }
 

@@ -1,0 +1,60 @@
+// acl-cpu: the tiling of aclnnPreluBackward (PReluGradUpdate + PReluGradReduce).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "aclcpu/runtime.hpp"
+#include "common/tiling.hpp"
+
+namespace aclcpu::ops {
+
+/// self seen as [outer, channels, inner]: channels is weight's element count
+/// (dim 1 of self, or 1 when weight has one element, in which case every
+/// element belongs to that one channel).
+struct PreluGeometry {
+    int64_t elements;
+    int64_t channels;
+    int64_t inner;  ///< consecutive elements sharing a channel
+
+    int64_t channel_of(int64_t element) const noexcept { return element / inner % channels; }
+};
+
+/// No A2 tiling of PReluGradUpdate/Reduce is public; this one follows the A2
+/// elementwise pattern.
+///
+/// Update phase: self's elements in block-factor shares (whole 32-byte UB
+/// blocks) over at most vectorCoreCount blocks, each walking its share
+/// chunkElements at a time.  Per chunk a block sums the update values of
+/// each channel run in UB (at most runCapacity sums) and adds them to its
+/// own fp32 partial sums in the workspace.
+///
+/// Reduce phase: channels in block-factor shares; a block adds, per
+/// channel, the partials of update blocks 0, 1, ... in that order.  Both
+/// phases depend on sizes and the SoC only, so gradWeight is bitwise the
+/// same for any number of worker threads.
+///
+/// Workspace: weight as fp32 [channels], the partials
+/// [updateBlocks][channels], then each update block's UB staging.
+struct PreluBackwardTiling {
+    PreluGeometry geometry;
+    aclDataType dtype;
+    std::vector<Range> updateBlocks;  ///< element ranges
+    std::vector<Range> reduceBlocks;  ///< channel ranges
+    int64_t chunkElements;
+    int64_t runCapacity;
+    int64_t stagingBytesPerBlock;     ///< x, gradOutput, gradInput chunks and the run sums, fp32
+    uint64_t weightOffset;
+    uint64_t partialsOffset;
+    uint64_t stagingOffset;
+    uint64_t workspaceSize;
+
+    /// The partial sums of update block b (channels floats) in a workspace.
+    float* partials_of(void* workspace, int64_t block) const noexcept;
+};
+
+/// Tiles a non-empty problem for soc.
+PreluBackwardTiling tile_prelu_backward(const PreluGeometry& geometry, aclDataType dtype, const SocProfile& soc);
+
+}  // namespace aclcpu::ops

@@ -1,0 +1,39 @@
+// acl-cpu: the ScaledMaskedSoftmaxGradV2 kernel (aclnnScaledMaskedSoftmaxBackward).
+#pragma once
+
+#include "aclcpu/nnopbase.hpp"
+#include "common/strided_layout.hpp"
+#include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_tiling.hpp"
+
+namespace aclcpu::ops {
+
+/// The layouts of the operands over [B, N, S1, S2]: the mask broadcast on
+/// dims 0-1, out with gradOutput's dtype (CANN overwrites out's dtype).
+struct SoftmaxBackwardOperands {
+    StridedLayout gradOutput;
+    StridedLayout y;
+    StridedLayout mask;
+    StridedLayout out;
+};
+
+/// Per row of S2, all in fp32 as the A2 kernel computes it:
+///   p = gradOutput * y;  s = sum(p) in the kernel's order (RowReduction);
+///   out = p - y * s;  out *= scale unless scale == 1;  out = mask ? 0 : out,
+/// then rounded to the dtype (nearest even).  Masked positions are exactly 0
+/// whatever the inputs.  Operands: inputs {gradOutput, y, mask}, output out.
+/// Each block stages its rows in its slice of the system workspace.
+class ScaledMaskedSoftmaxBackwardKernel final : public OpKernel {
+public:
+    ScaledMaskedSoftmaxBackwardKernel(ScaledMaskedSoftmaxBackwardTiling tiling,
+                                      SoftmaxBackwardOperands operands) noexcept
+        : tiling_(std::move(tiling)), operands_(operands) {}
+
+    const char* name() const noexcept override { return "aclnnScaledMaskedSoftmaxBackward"; }
+    aclError launch(const LaunchArgs& args) const noexcept override;
+
+private:
+    ScaledMaskedSoftmaxBackwardTiling tiling_;
+    SoftmaxBackwardOperands operands_;
+};
+
+}  // namespace aclcpu::ops
