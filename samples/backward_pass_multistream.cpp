@@ -13,7 +13,6 @@
 // non-zero on a mismatch.  C++11, as CANN's samples are.
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
@@ -22,42 +21,22 @@
 #include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
 #include "aclnnop/aclnn_softplus_backward.h"
-
-#define CHECK_ACL(call)                                                                           \
-    do {                                                                                          \
-        const int status_ = (call);                                                               \
-        if (status_ != 0) {                                                                       \
-            const char* message_ = aclGetRecentErrMsg();                                          \
-            std::printf("%s failed with %d: %s\n", #call, status_, message_ ? message_ : "");     \
-            return 1;                                                                             \
-        }                                                                                         \
-    } while (0)
+#include "sample_common.h"
 
 namespace {
 
 const int64_t kB = 2, kN = 4, kS1 = 8, kS2 = 32;
 const int64_t kCount = kB * kN * kS1 * kS2;
 
-/// A device tensor of float (or BOOL bytes) with its host values.
+/// A tensor made by CreateAclTensor; it and its device memory are released
+/// when it goes out of scope.
 class Tensor {
 public:
-    Tensor(const std::vector<int64_t>& shape, aclDataType dtype, const std::vector<float>& values)
-        : shape_(shape), dtype_(dtype), values_(values) {
-        const size_t bytes = size_bytes();
-        std::vector<char> host(bytes);
-        for (size_t i = 0; i < values_.size(); ++i) {
-            if (dtype_ == ACL_BOOL) {
-                host[i] = static_cast<char>(values_[i] != 0.0f);
-            } else {
-                std::memcpy(&host[i * sizeof(float)], &values_[i], sizeof(float));
-            }
-        }
-        if (aclrtMalloc(&device_, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return;
-        if (aclrtMemcpy(device_, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) return;
-        std::vector<int64_t> strides(shape_.size(), 1);
-        for (size_t i = shape_.size(); i-- > 1;) strides[i - 1] = strides[i] * shape_[i];
-        tensor_ = aclCreateTensor(shape_.data(), shape_.size(), dtype_, strides.data(), 0, ACL_FORMAT_ND,
-                                  shape_.data(), shape_.size(), device_);
+    /// ok() tells whether creation succeeded: CreateAclTensor sets the tensor last.
+    template <typename T>
+    Tensor(const std::vector<T>& values, const std::vector<int64_t>& shape, aclDataType dtype)
+        : count_(GetShapeSize(shape)) {
+        CreateAclTensor(values, shape, &device_, dtype, &tensor_);
     }
     ~Tensor() {
         aclDestroyTensor(tensor_);
@@ -66,21 +45,13 @@ public:
 
     bool ok() const { return tensor_ != nullptr; }
     aclTensor* get() const { return tensor_; }
-    const std::vector<float>& values() const { return values_; }
-    /// Copies the device values back into values().
-    bool download() {
-        const size_t bytes = size_bytes();
-        return aclrtMemcpy(values_.data(), bytes, device_, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS;
-    }
+    int download(std::vector<float>* values) const { return CopyToHost(device_, count_, values); }
 
 private:
     Tensor(const Tensor&) = delete;
     Tensor& operator=(const Tensor&) = delete;
-    size_t size_bytes() const { return values_.size() * (dtype_ == ACL_BOOL ? 1 : sizeof(float)); }
 
-    std::vector<int64_t> shape_;
-    aclDataType dtype_;
-    std::vector<float> values_;
+    int64_t count_;
     void* device_ = nullptr;
     aclTensor* tensor_ = nullptr;
 };
@@ -96,25 +67,12 @@ std::vector<float> values_in(int64_t n, float lo, float hi, unsigned seed) {
     return v;
 }
 
-typedef aclnnStatus (*Phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream);
-
-/// Workspaces stay alive until the streams are synchronised.
-std::vector<void*> gWorkspaces;
-
-/// Phase 2 of an operator whose phase 1 returned workspaceSize and executor.
-int launch(Phase2 phase2, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    void* workspace = nullptr;
-    if (workspaceSize > 0) {
-        if (aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 1;
-        gWorkspaces.push_back(workspace);
-    }
-    return phase2(workspace, workspaceSize, executor, stream);
-}
-
+/// Counts the values of got not IsClose to expected, printing the first few
+/// of them and a summary line.
 int count_wrong(const char* name, const std::vector<float>& got, const std::vector<double>& expected, double tol) {
     int wrong = 0;
     for (size_t i = 0; i < got.size(); ++i) {
-        if (std::fabs(got[i] - expected[i]) > tol * (1.0 + std::fabs(expected[i]))) {
+        if (!IsClose(got[i], expected[i], tol)) {
             if (wrong < 3) std::printf("%s[%zu] = %f, expected %f\n", name, i, got[i], expected[i]);
             ++wrong;
         }
@@ -126,11 +84,10 @@ int count_wrong(const char* name, const std::vector<float>& got, const std::vect
 }  // namespace
 
 int main() {
-    CHECK_ACL(aclInit(nullptr));
-    CHECK_ACL(aclrtSetDevice(0));
+    const int32_t deviceId = 0;
     aclrtStream attention = nullptr;
     aclrtStream activation = nullptr;
-    CHECK_ACL(aclrtCreateStream(&attention));
+    CHECK_ACL(Init(deviceId, &attention));
     CHECK_ACL(aclrtCreateStream(&activation));
     aclrtEvent start = nullptr;
     aclrtEvent end = nullptr;
@@ -151,23 +108,30 @@ int main() {
             for (int64_t i = 0; i < kS2; ++i) total += probs[static_cast<size_t>(r * kS2 + i)];
             for (int64_t i = 0; i < kS2; ++i) probs[static_cast<size_t>(r * kS2 + i)] /= total;
         }
-        std::vector<float> maskValues = values_in(kCount, 0.0f, 1.0f, 2);
-        for (size_t i = 0; i < maskValues.size(); ++i) maskValues[i] = maskValues[i] < 0.2f ? 1.0f : 0.0f;
+        const std::vector<float> maskDraw = values_in(kCount, 0.0f, 1.0f, 2);
+        std::vector<char> maskValues(maskDraw.size());
+        for (size_t i = 0; i < maskDraw.size(); ++i) maskValues[i] = maskDraw[i] < 0.2f;
+        const std::vector<float> dProbsValues = values_in(kCount, -1.0f, 1.0f, 3);
+        const std::vector<float> preValues = values_in(kCount, -4.0f, 4.0f, 4);
+        const std::vector<float> dActValues = values_in(kCount, -1.0f, 1.0f, 5);
+        const std::vector<float> hValues = values_in(kCount, -2.0f, 2.0f, 6);
+        const std::vector<float> wValues = values_in(kN, 0.1f, 0.4f, 7);
+        const std::vector<float> h2Values = values_in(kCount, -1.0f, 1.0f, 8);
 
-        Tensor dProbs(shape, ACL_FLOAT, values_in(kCount, -1.0f, 1.0f, 3));
-        Tensor y(shape, ACL_FLOAT, probs);
-        Tensor mask(shape, ACL_BOOL, maskValues);
-        Tensor pre(shape, ACL_FLOAT, values_in(kCount, -4.0f, 4.0f, 4));
-        Tensor dAct(shape, ACL_FLOAT, values_in(kCount, -1.0f, 1.0f, 5));
-        Tensor h(shape, ACL_FLOAT, values_in(kCount, -2.0f, 2.0f, 6));
-        Tensor w(channels, ACL_FLOAT, values_in(kN, 0.1f, 0.4f, 7));
-        Tensor h2(shape, ACL_FLOAT, values_in(kCount, -1.0f, 1.0f, 8));
-        Tensor dScores(shape, ACL_FLOAT, zeros);
-        Tensor dPre(shape, ACL_FLOAT, zeros);
-        Tensor dH(shape, ACL_FLOAT, zeros);
-        Tensor dW(channels, ACL_FLOAT, std::vector<float>(static_cast<size_t>(kN), 0.0f));
-        Tensor dH2(shape, ACL_FLOAT, zeros);
-        Tensor dLogit(shape, ACL_FLOAT, zeros);
+        Tensor dProbs(dProbsValues, shape, ACL_FLOAT);
+        Tensor y(probs, shape, ACL_FLOAT);
+        Tensor mask(maskValues, shape, ACL_BOOL);
+        Tensor pre(preValues, shape, ACL_FLOAT);
+        Tensor dAct(dActValues, shape, ACL_FLOAT);
+        Tensor h(hValues, shape, ACL_FLOAT);
+        Tensor w(wValues, channels, ACL_FLOAT);
+        Tensor h2(h2Values, shape, ACL_FLOAT);
+        Tensor dScores(zeros, shape, ACL_FLOAT);
+        Tensor dPre(zeros, shape, ACL_FLOAT);
+        Tensor dH(zeros, shape, ACL_FLOAT);
+        Tensor dW(std::vector<float>(static_cast<size_t>(kN), 0.0f), channels, ACL_FLOAT);
+        Tensor dH2(zeros, shape, ACL_FLOAT);
+        Tensor dLogit(zeros, shape, ACL_FLOAT);
         const Tensor* all[] = {&dProbs, &y, &mask, &pre, &dAct, &h, &w, &h2, &dScores, &dPre, &dH, &dW, &dH2, &dLogit};
         for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
             if (!all[i]->ok()) {
@@ -175,36 +139,35 @@ int main() {
                 return 1;
             }
         }
-        aclScalar* beta = nullptr;
-        aclScalar* threshold = nullptr;
-        aclScalar* lambd = nullptr;
         float betaValue = 1.0f;
         float thresholdValue = 20.0f;
         float lambdValue = 0.5f;
-        beta = aclCreateScalar(&betaValue, ACL_FLOAT);
-        threshold = aclCreateScalar(&thresholdValue, ACL_FLOAT);
-        lambd = aclCreateScalar(&lambdValue, ACL_FLOAT);
+        aclScalar* beta = aclCreateScalar(&betaValue, ACL_FLOAT);
+        aclScalar* threshold = aclCreateScalar(&thresholdValue, ACL_FLOAT);
+        aclScalar* lambd = aclCreateScalar(&lambdValue, ACL_FLOAT);
 
         uint64_t ws = 0;
         aclOpExecutor* ex = nullptr;
+        // One workspace per launch, in launch order; all live until both streams are synchronised.
+        void* workspaces[5] = {};
         CHECK_ACL(aclrtRecordEvent(start, attention));
         // Attention stream.
         CHECK_ACL(aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(dProbs.get(), y.get(), mask.get(), 0.125, false,
                                                                    dScores.get(), &ws, &ex));
-        CHECK_ACL(launch(aclnnScaledMaskedSoftmaxBackward, ws, ex, attention));
-        CHECK_ACL(aclnnSoftplusBackwardGetWorkspaceSize(dScores.get(), pre.get(), beta, threshold, dPre.get(), &ws,
-                                                        &ex));
-        CHECK_ACL(launch(aclnnSoftplusBackward, ws, ex, attention));
+        CHECK_ACL(LaunchAclnn(aclnnScaledMaskedSoftmaxBackward, ws, ex, attention, &workspaces[0]));
+        CHECK_ACL(
+            aclnnSoftplusBackwardGetWorkspaceSize(dScores.get(), pre.get(), beta, threshold, dPre.get(), &ws, &ex));
+        CHECK_ACL(LaunchAclnn(aclnnSoftplusBackward, ws, ex, attention, &workspaces[1]));
         // Activation stream.
         CHECK_ACL(aclnnPreluBackwardGetWorkspaceSize(dAct.get(), h.get(), w.get(), dH.get(), dW.get(), &ws, &ex));
-        CHECK_ACL(launch(aclnnPreluBackward, ws, ex, activation));
+        CHECK_ACL(LaunchAclnn(aclnnPreluBackward, ws, ex, activation, &workspaces[2]));
         CHECK_ACL(aclnnHardshrinkBackwardGetWorkspaceSize(dH.get(), h2.get(), lambd, dH2.get(), &ws, &ex));
-        CHECK_ACL(launch(aclnnHardshrinkBackward, ws, ex, activation));
+        CHECK_ACL(LaunchAclnn(aclnnHardshrinkBackward, ws, ex, activation, &workspaces[3]));
         CHECK_ACL(aclrtRecordEvent(activationDone, activation));
         // Join: LogitGrad on the attention stream consumes the activation stream's dH2.
         CHECK_ACL(aclrtStreamWaitEvent(attention, activationDone));
         CHECK_ACL(aclnnLogitGradGetWorkspaceSize(y.get(), dH2.get(), -1.0, dLogit.get(), &ws, &ex));
-        CHECK_ACL(launch(aclnnLogitGrad, ws, ex, attention));
+        CHECK_ACL(LaunchAclnn(aclnnLogitGrad, ws, ex, attention, &workspaces[4]));
         CHECK_ACL(aclrtRecordEvent(end, attention));
 
         CHECK_ACL(aclrtSynchronizeStream(attention));
@@ -212,18 +175,20 @@ int main() {
         float elapsed = 0.0f;
         CHECK_ACL(aclrtEventElapsedTime(&elapsed, start, end));
         std::printf("backward pass: %.3f ms on two streams\n", elapsed);
-        for (size_t i = 0; i < gWorkspaces.size(); ++i) aclrtFree(gWorkspaces[i]);
+        for (void* workspace : workspaces) {
+            if (workspace != nullptr) aclrtFree(workspace);
+        }
         aclDestroyScalar(beta);
         aclDestroyScalar(threshold);
         aclDestroyScalar(lambd);
 
-        Tensor* outputs[] = {&dScores, &dPre, &dH, &dW, &dH2, &dLogit};
-        for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); ++i) {
-            if (!outputs[i]->download()) {
-                std::printf("copying output %zu back failed\n", i);
-                return 1;
-            }
-        }
+        std::vector<float> dScoresValues, dPreValues, dHValues, dWValues, dH2Values, dLogitValues;
+        CHECK_ACL(dScores.download(&dScoresValues));
+        CHECK_ACL(dPre.download(&dPreValues));
+        CHECK_ACL(dH.download(&dHValues));
+        CHECK_ACL(dW.download(&dWValues));
+        CHECK_ACL(dH2.download(&dH2Values));
+        CHECK_ACL(dLogit.download(&dLogitValues));
 
         // References, in double, from the inputs as the device saw them.
         std::vector<double> eScores(static_cast<size_t>(kCount));
@@ -236,31 +201,31 @@ int main() {
             double sum = 0.0;
             for (int64_t i = 0; i < kS2; ++i) {
                 const size_t k = static_cast<size_t>(r * kS2 + i);
-                sum += static_cast<double>(dProbs.values()[k]) * probs[k];
+                sum += static_cast<double>(dProbsValues[k]) * probs[k];
             }
             for (int64_t i = 0; i < kS2; ++i) {
                 const size_t k = static_cast<size_t>(r * kS2 + i);
-                eScores[k] = maskValues[k] != 0.0f ? 0.0 : 0.125 * (dProbs.values()[k] * probs[k] - sum * probs[k]);
+                eScores[k] = maskValues[k] ? 0.0 : 0.125 * (dProbsValues[k] * probs[k] - sum * probs[k]);
             }
         }
         for (size_t k = 0; k < eScores.size(); ++k) {
-            const double x = pre.values()[k];
-            ePre[k] = x > 20.0 ? dScores.values()[k] : dScores.values()[k] / (1.0 + std::exp(-x));
+            const double x = preValues[k];
+            ePre[k] = x > 20.0 ? dScoresValues[k] : dScoresValues[k] / (1.0 + std::exp(-x));
             const size_t c = k / static_cast<size_t>(kS1 * kS2) % static_cast<size_t>(kN);
-            const double hv = h.values()[k];
-            const double dy = dAct.values()[k];
-            eH[k] = hv > 0 ? dy : w.values()[c] * dy;
+            const double hv = hValues[k];
+            const double dy = dActValues[k];
+            eH[k] = hv > 0 ? dy : wValues[c] * dy;
             if (hv <= 0) eW[c] += hv * dy;
-            eH2[k] = std::fabs(h2.values()[k]) <= 0.5 ? 0.0 : dH.values()[k];
+            eH2[k] = std::fabs(h2Values[k]) <= 0.5 ? 0.0 : dHValues[k];
             const double p = probs[k];
-            eLogit[k] = dH2.values()[k] / (p * (1.0 - p));
+            eLogit[k] = dH2Values[k] / (p * (1.0 - p));
         }
-        wrong += count_wrong("dScores", dScores.values(), eScores, 1e-5);
-        wrong += count_wrong("dPre", dPre.values(), ePre, 1e-5);
-        wrong += count_wrong("dH", dH.values(), eH, 1e-6);
-        wrong += count_wrong("dW", dW.values(), eW, 1e-4);
-        wrong += count_wrong("dH2", dH2.values(), eH2, 1e-6);
-        wrong += count_wrong("dLogit", dLogit.values(), eLogit, 1e-5);
+        wrong += count_wrong("dScores", dScoresValues, eScores, 1e-5);
+        wrong += count_wrong("dPre", dPreValues, ePre, 1e-5);
+        wrong += count_wrong("dH", dHValues, eH, 1e-6);
+        wrong += count_wrong("dW", dWValues, eW, 1e-4);
+        wrong += count_wrong("dH2", dH2Values, eH2, 1e-6);
+        wrong += count_wrong("dLogit", dLogitValues, eLogit, 1e-5);
     }
 
     CHECK_ACL(aclrtDestroyEvent(start));
@@ -268,7 +233,7 @@ int main() {
     CHECK_ACL(aclrtDestroyEvent(activationDone));
     CHECK_ACL(aclrtDestroyStream(attention));
     CHECK_ACL(aclrtDestroyStream(activation));
-    CHECK_ACL(aclrtResetDevice(0));
+    CHECK_ACL(aclrtResetDevice(deviceId));
     CHECK_ACL(aclFinalize());
     if (wrong != 0) {
         std::printf("%d results are wrong\n", wrong);

@@ -11,8 +11,7 @@
 int main() {
     int32_t deviceId = 0;
     aclrtStream stream;
-    auto ret = Init(deviceId, &stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(Init(deviceId, &stream));
 
     std::vector<int64_t> shape = {2, 2};
     void* gradOutputDeviceAddr = nullptr;
@@ -26,34 +25,20 @@ int main() {
     std::vector<float> gradInputHostData(4, 0);
     const std::vector<double> expectedData = {0, 0, 1, 1};
     float lambdValue = 2.0f;
-    ret = CreateAclTensor(gradOutputHostData, shape, &gradOutputDeviceAddr, aclDataType::ACL_FLOAT, &gradOutput);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(selfHostData, shape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(gradInputHostData, shape, &gradInputDeviceAddr, aclDataType::ACL_FLOAT, &gradInput);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    aclScalar* lambd = aclCreateScalar(&lambdValue, aclDataType::ACL_FLOAT);
+    CHECK_ACL(CreateAclTensor(gradOutputHostData, shape, &gradOutputDeviceAddr, ACL_FLOAT, &gradOutput));
+    CHECK_ACL(CreateAclTensor(selfHostData, shape, &selfDeviceAddr, ACL_FLOAT, &self));
+    CHECK_ACL(CreateAclTensor(gradInputHostData, shape, &gradInputDeviceAddr, ACL_FLOAT, &gradInput));
+    aclScalar* lambd = aclCreateScalar(&lambdValue, ACL_FLOAT);
 
     uint64_t workspaceSize = 0;
     aclOpExecutor* executor;
-    ret = aclnnHardshrinkBackwardGetWorkspaceSize(gradOutput, self, lambd, gradInput, &workspaceSize, &executor);
-    CHECK_RET(ret == ACL_SUCCESS,
-              LOG_PRINT("aclnnHardshrinkBackwardGetWorkspaceSize failed. ERROR: %d\n%s\n", ret,
-                        aclGetRecentErrMsg());
-              return ret);
+    CHECK_ACL(aclnnHardshrinkBackwardGetWorkspaceSize(gradOutput, self, lambd, gradInput, &workspaceSize, &executor));
     void* workspaceAddr = nullptr;
-    if (workspaceSize > 0) {
-        ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-        CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
-    }
-    ret = aclnnHardshrinkBackward(workspaceAddr, workspaceSize, executor, stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnHardshrinkBackward failed. ERROR: %d\n", ret); return ret);
-    ret = aclrtSynchronizeStream(stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(LaunchAclnn(aclnnHardshrinkBackward, workspaceSize, executor, stream, &workspaceAddr));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
 
     std::vector<float> resultData;
-    ret = CopyToHost(gradInputDeviceAddr, GetShapeSize(shape), &resultData);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
+    CHECK_ACL(CopyToHost(gradInputDeviceAddr, GetShapeSize(shape), &resultData));
     const int mismatches = ReportResults("result", resultData, expectedData);
 
     aclDestroyTensor(gradOutput);
@@ -64,8 +49,6 @@ int main() {
     aclrtFree(selfDeviceAddr);
     aclrtFree(gradInputDeviceAddr);
     if (workspaceSize > 0) aclrtFree(workspaceAddr);
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(deviceId);
-    aclFinalize();
+    Finalize(deviceId, stream);
     return mismatches == 0 ? 0 : 1;
 }

@@ -13,8 +13,7 @@
 int main() {
     int32_t deviceId = 0;
     aclrtStream stream;
-    auto ret = Init(deviceId, &stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(Init(deviceId, &stream));
 
     std::vector<int64_t> shape = {1, 4};
     void* xDeviceAddr = nullptr;
@@ -27,32 +26,19 @@ int main() {
     std::vector<float> dyHostData = {1, 2, 3, 4};
     std::vector<float> dxHostData(4, 0);
     double eps = -1.0;
-    ret = CreateAclTensor(xHostData, shape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(dyHostData, shape, &dyDeviceAddr, aclDataType::ACL_FLOAT, &dy);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(dxHostData, shape, &dxDeviceAddr, aclDataType::ACL_FLOAT, &dx);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
+    CHECK_ACL(CreateAclTensor(xHostData, shape, &xDeviceAddr, ACL_FLOAT, &x));
+    CHECK_ACL(CreateAclTensor(dyHostData, shape, &dyDeviceAddr, ACL_FLOAT, &dy));
+    CHECK_ACL(CreateAclTensor(dxHostData, shape, &dxDeviceAddr, ACL_FLOAT, &dx));
 
     uint64_t workspaceSize = 16 * 1024 * 1024;
     aclOpExecutor* executor;
-    ret = aclnnLogitGradGetWorkspaceSize(x, dy, eps, dx, &workspaceSize, &executor);
-    CHECK_RET(ret == ACL_SUCCESS,
-              LOG_PRINT("aclnnLogitGradGetWorkspaceSize failed. ERROR: %d\n%s\n", ret, aclGetRecentErrMsg());
-              return ret);
+    CHECK_ACL(aclnnLogitGradGetWorkspaceSize(x, dy, eps, dx, &workspaceSize, &executor));
     void* workspaceAddr = nullptr;
-    if (workspaceSize > 0) {
-        ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-        CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
-    }
-    ret = aclnnLogitGrad(workspaceAddr, workspaceSize, executor, stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnLogitGrad failed. ERROR: %d\n", ret); return ret);
-    ret = aclrtSynchronizeStream(stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(LaunchAclnn(aclnnLogitGrad, workspaceSize, executor, stream, &workspaceAddr));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
 
     std::vector<float> resultData;
-    ret = CopyToHost(dxDeviceAddr, GetShapeSize(shape), &resultData);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
+    CHECK_ACL(CopyToHost(dxDeviceAddr, GetShapeSize(shape), &resultData));
     std::vector<double> expected;
     for (size_t i = 0; i < xHostData.size(); i++) {
         const double xi = xHostData[i];
@@ -67,8 +53,6 @@ int main() {
     aclrtFree(dyDeviceAddr);
     aclrtFree(dxDeviceAddr);
     if (workspaceSize > 0) aclrtFree(workspaceAddr);
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(deviceId);
-    aclFinalize();
+    Finalize(deviceId, stream);
     return mismatches == 0 ? 0 : 1;
 }

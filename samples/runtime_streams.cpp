@@ -7,21 +7,9 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstring>
-#include <thread>
-#include <vector>
 
 #include "acl/acl.h"
-
-#define CHECK_ACL(call)                                                                        \
-    do {                                                                                       \
-        aclError status_ = (call);                                                             \
-        if (status_ != ACL_SUCCESS) {                                                          \
-            const char* message_ = aclGetRecentErrMsg();                                       \
-            std::printf("%s failed with %d: %s\n", #call, status_, message_ ? message_ : "");  \
-            return 1;                                                                          \
-        }                                                                                      \
-    } while (0)
+#include "sample_common.h"
 
 namespace {
 

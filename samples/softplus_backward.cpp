@@ -13,8 +13,7 @@
 int main() {
     int32_t deviceId = 0;
     aclrtStream stream;
-    auto ret = Init(deviceId, &stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(Init(deviceId, &stream));
 
     std::vector<int64_t> shape = {4, 2};
     void* gradOutputDeviceAddr = nullptr;
@@ -28,35 +27,22 @@ int main() {
     std::vector<float> gradInputHostData(8, 0);
     float betaValue = 1.1f;
     float thresholdValue = 1.2f;
-    ret = CreateAclTensor(gradOutputHostData, shape, &gradOutputDeviceAddr, aclDataType::ACL_FLOAT, &gradOutput);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(selfHostData, shape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    ret = CreateAclTensor(gradInputHostData, shape, &gradInputDeviceAddr, aclDataType::ACL_FLOAT, &gradInput);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
-    aclScalar* beta = aclCreateScalar(&betaValue, aclDataType::ACL_FLOAT);
-    aclScalar* threshold = aclCreateScalar(&thresholdValue, aclDataType::ACL_FLOAT);
+    CHECK_ACL(CreateAclTensor(gradOutputHostData, shape, &gradOutputDeviceAddr, ACL_FLOAT, &gradOutput));
+    CHECK_ACL(CreateAclTensor(selfHostData, shape, &selfDeviceAddr, ACL_FLOAT, &self));
+    CHECK_ACL(CreateAclTensor(gradInputHostData, shape, &gradInputDeviceAddr, ACL_FLOAT, &gradInput));
+    aclScalar* beta = aclCreateScalar(&betaValue, ACL_FLOAT);
+    aclScalar* threshold = aclCreateScalar(&thresholdValue, ACL_FLOAT);
 
     uint64_t workspaceSize = 0;
     aclOpExecutor* executor;
-    ret = aclnnSoftplusBackwardGetWorkspaceSize(gradOutput, self, beta, threshold, gradInput, &workspaceSize,
-                                                &executor);
-    CHECK_RET(ret == ACL_SUCCESS,
-              LOG_PRINT("aclnnSoftplusBackwardGetWorkspaceSize failed. ERROR: %d\n%s\n", ret, aclGetRecentErrMsg());
-              return ret);
+    CHECK_ACL(
+        aclnnSoftplusBackwardGetWorkspaceSize(gradOutput, self, beta, threshold, gradInput, &workspaceSize, &executor));
     void* workspaceAddr = nullptr;
-    if (workspaceSize > 0) {
-        ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-        CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
-    }
-    ret = aclnnSoftplusBackward(workspaceAddr, workspaceSize, executor, stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnSoftplusBackward failed. ERROR: %d\n", ret); return ret);
-    ret = aclrtSynchronizeStream(stream);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+    CHECK_ACL(LaunchAclnn(aclnnSoftplusBackward, workspaceSize, executor, stream, &workspaceAddr));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
 
     std::vector<float> resultData;
-    ret = CopyToHost(gradInputDeviceAddr, GetShapeSize(shape), &resultData);
-    CHECK_RET(ret == ACL_SUCCESS, return ret);
+    CHECK_ACL(CopyToHost(gradInputDeviceAddr, GetShapeSize(shape), &resultData));
     std::vector<double> expected;
     for (size_t i = 0; i < selfHostData.size(); i++) {
         const double t = static_cast<double>(betaValue) * selfHostData[i];
@@ -73,8 +59,6 @@ int main() {
     aclrtFree(selfDeviceAddr);
     aclrtFree(gradInputDeviceAddr);
     if (workspaceSize > 0) aclrtFree(workspaceAddr);
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(deviceId);
-    aclFinalize();
+    Finalize(deviceId, stream);
     return mismatches == 0 ? 0 : 1;
 }
