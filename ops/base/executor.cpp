@@ -3,45 +3,59 @@
 //
 // A stale executor handle (a second phase 2 on a single-use executor, or any
 // call after aclDestroyAclOpExecutor) must fail with a status, not crash, so
-// every executor entry point first looks the handle up in the set of live
-// executors.
+// every executor entry point first checks that the handle is a live slot of
+// the executor pool.
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <mutex>
 #include <new>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "aclcpu/nnopbase.hpp"
 
 struct aclOpExecutor {
+    static constexpr size_t kMaxTensors = 8;  ///< More than any operator here has.
+
     std::shared_ptr<const aclcpu::OpKernel> kernel;  ///< nullptr: an empty executor.
-    std::vector<void*> addresses;                    ///< Inputs, then outputs.
+    std::array<void*, kMaxTensors> addresses{};      ///< Inputs, then outputs.
     size_t inputCount = 0;
+    size_t tensorCount = 0;
     uint64_t workspaceSize = 0;
     bool repeatable = false;
+    bool live = false;
 };
 
 namespace {
 
 using aclcpu::report_error;
 
-/// The executors handed out by make_executor and not yet freed.
-class LiveExecutors {
+/// Where executors live.  Slots come from slabs that are never given back
+/// to the system, so phase 1 reuses a slot instead of allocating, and a
+/// stale handle (a second phase 2 of a single-use executor, any call after
+/// aclDestroyAclOpExecutor) is recognised by reading its slot rather than
+/// by touching freed memory.
+class ExecutorPool {
 public:
-    void add(aclOpExecutor* executor) {
+    /// A fresh live slot; throws std::bad_alloc when a new slab cannot be had.
+    aclOpExecutor* acquire() {
         std::lock_guard<std::mutex> lock(mutex_);
-        live_.insert(executor);
+        if (free_.empty()) add_slab();
+        aclOpExecutor* executor = free_.back();
+        free_.pop_back();
+        executor->live = true;
+        return executor;
     }
 
-    /// Runs action(executor) under the registry lock if executor is live and
-    /// returns its status; otherwise reports that api got a stale handle and
-    /// returns 161002.  The lock keeps a concurrent destroy from freeing the
-    /// executor while action uses it.
+    /// Runs action(executor) under the pool lock if executor is a live slot
+    /// and returns its status; otherwise reports that api got a stale or
+    /// foreign handle and returns 161002.  The lock keeps a concurrent
+    /// destroy from recycling the slot while action uses it.
     template <typename Action>
     aclnnStatus with_live(const char* api, aclOpExecutor* executor, Action&& action) {
         std::unique_lock<std::mutex> lock(mutex_);
-        if (live_.count(executor) == 0) {
+        if (!is_slot(executor) || !executor->live) {
             lock.unlock();
             report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
                          "%s: the executor is not valid: it was destroyed, or it is not repeatable and its "
@@ -52,19 +66,42 @@ public:
         return action(*executor);
     }
 
-    /// Removes executor, which the caller then owns; call under with_live.
-    void release(aclOpExecutor* executor) { live_.erase(executor); }
+    /// Returns a live slot to the pool; call under with_live.
+    void release(aclOpExecutor* executor) {
+        *executor = aclOpExecutor{};
+        free_.push_back(executor);
+    }
 
 private:
+    static constexpr size_t kSlabSlots = 256;
+
+    void add_slab() {
+        slabs_.push_back(std::make_unique<aclOpExecutor[]>(kSlabSlots));
+        aclOpExecutor* slab = slabs_.back().get();
+        for (size_t i = kSlabSlots; i-- > 0;) free_.push_back(slab + i);
+    }
+
+    bool is_slot(const aclOpExecutor* executor) const {
+        const auto address = reinterpret_cast<uintptr_t>(executor);
+        for (const auto& slab : slabs_) {
+            const auto begin = reinterpret_cast<uintptr_t>(slab.get());
+            if (address >= begin && address < begin + kSlabSlots * sizeof(aclOpExecutor)) {
+                return (address - begin) % sizeof(aclOpExecutor) == 0;
+            }
+        }
+        return false;
+    }
+
     std::mutex mutex_;
-    std::unordered_set<const aclOpExecutor*> live_;
+    std::vector<std::unique_ptr<aclOpExecutor[]>> slabs_;
+    std::vector<aclOpExecutor*> free_;
 };
 
-LiveExecutors& live_executors() {
+ExecutorPool& executor_pool() {
     // Leaked on purpose: host programs may destroy executors from static
-    // destructors that run after ours.
-    static auto* registry = new LiveExecutors;
-    return *registry;
+    // destructors that run after ours, and stale handles must stay readable.
+    static auto* pool = new ExecutorPool;
+    return *pool;
 }
 
 /// One run of a kernel with a snapshot of its executor's address table,
@@ -75,11 +112,11 @@ public:
     /// nullptr when the host is out of memory.
     static std::unique_ptr<KernelRun> snapshot(const aclOpExecutor& executor, void* workspace,
                                                uint64_t workspaceSize) noexcept {
-        const size_t count = executor.addresses.size();
+        const size_t count = executor.tensorCount;
         void* memory = ::operator new(sizeof(KernelRun) + count * sizeof(void*), std::nothrow);
         if (memory == nullptr) return nullptr;
         auto* run = new (memory) KernelRun(executor.kernel, executor.inputCount, workspace, workspaceSize);
-        std::copy(executor.addresses.begin(), executor.addresses.end(), run->addresses());
+        std::copy_n(executor.addresses.begin(), count, run->addresses());
         return std::unique_ptr<KernelRun>(run);
     }
 
@@ -133,11 +170,11 @@ aclnnStatus set_tensor_addr(const char* api, TensorGroup group, aclOpExecutor* e
         report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag, "%s: executor is nullptr.", api);
         return ACLNN_ERR_INNER_NULLPTR;
     }
-    return live_executors().with_live(api, executor, [&](aclOpExecutor& live) {
+    return executor_pool().with_live(api, executor, [&](aclOpExecutor& live) {
         const size_t first = group == TensorGroup::outputs ? live.inputCount : 0;
         const size_t count = group == TensorGroup::inputs    ? live.inputCount
-                             : group == TensorGroup::outputs ? live.addresses.size() - live.inputCount
-                                                             : live.addresses.size();
+                             : group == TensorGroup::outputs ? live.tensorCount - live.inputCount
+                                                             : live.tensorCount;
         if (index >= count) {
             report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
                          "%s: index %zu is out of range: the executor of %s has %zu such tensors.", api, index,
@@ -156,20 +193,25 @@ namespace aclcpu {
 
 aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, std::initializer_list<const aclTensor*> inputs,
                              std::initializer_list<const aclTensor*> outputs, uint64_t workspaceSize) {
+    if (inputs.size() + outputs.size() > aclOpExecutor::kMaxTensors) {
+        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag,
+                     "Create executor failed: %zu tensors, more than an executor holds.",
+                     inputs.size() + outputs.size());
+        return nullptr;
+    }
+    aclOpExecutor* executor = nullptr;
     try {
-        auto executor = std::make_unique<aclOpExecutor>();
-        executor->kernel = std::move(kernel);
-        executor->addresses.reserve(inputs.size() + outputs.size());
-        for (const aclTensor* tensor : inputs) executor->addresses.push_back(data_of(tensor));
-        for (const aclTensor* tensor : outputs) executor->addresses.push_back(data_of(tensor));
-        executor->inputCount = inputs.size();
-        executor->workspaceSize = workspaceSize;
-        live_executors().add(executor.get());
-        return executor.release();
+        executor = executor_pool().acquire();
     } catch (const std::bad_alloc&) {
         report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
         return nullptr;
     }
+    executor->kernel = std::move(kernel);
+    for (const aclTensor* tensor : inputs) executor->addresses[executor->tensorCount++] = data_of(tensor);
+    for (const aclTensor* tensor : outputs) executor->addresses[executor->tensorCount++] = data_of(tensor);
+    executor->inputCount = inputs.size();
+    executor->workspaceSize = workspaceSize;
+    return executor;
 }
 
 aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -178,24 +220,21 @@ aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspac
         report_error(ACLNN_ERR_PARAM_NULLPTR, kAclnnParamTag, "%s: executor is nullptr.", apiName);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
-    // Decided under the registry lock; acted on after it, since enqueue may
-    // block on a full stream.
-    std::unique_ptr<aclOpExecutor> retired;
+    // The run is snapshotted under the pool lock and enqueued after it.
     std::unique_ptr<KernelRun> run;
-    const aclnnStatus status = live_executors().with_live(apiName, executor, [&](aclOpExecutor& live) {
+    const aclnnStatus status = executor_pool().with_live(apiName, executor, [&](aclOpExecutor& live) {
         const aclnnStatus workspaceStatus = check_workspace(apiName, live, workspace, workspaceSize);
-        if (!live.repeatable || workspaceStatus != ACLNN_SUCCESS) {
-            live_executors().release(executor);
-            retired.reset(executor);
+        aclnnStatus result = workspaceStatus;
+        if (result == ACLNN_SUCCESS && live.kernel != nullptr) {
+            run = KernelRun::snapshot(live, workspace, workspaceSize);
+            if (run == nullptr) {
+                report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: out of host memory.", apiName);
+                result = ACLNN_ERR_INNER;
+            }
         }
-        if (workspaceStatus != ACLNN_SUCCESS) return workspaceStatus;
-        if (live.kernel == nullptr) return ACLNN_SUCCESS;
-        run = KernelRun::snapshot(live, workspace, workspaceSize);
-        if (run == nullptr) {
-            report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: out of host memory.", apiName);
-            return ACLNN_ERR_INNER;
-        }
-        return ACLNN_SUCCESS;
+        // CANN frees a single-use executor once run, and any executor whose workspace is refused.
+        if (!live.repeatable || workspaceStatus != ACLNN_SUCCESS) executor_pool().release(executor);
+        return result;
     });
     if (status != ACLNN_SUCCESS || run == nullptr) return status;
     return enqueue(stream, std::move(run));
@@ -211,7 +250,7 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
                      "aclSetAclOpExecutorRepeatable: executor is nullptr.");
         return ACLNN_ERR_INNER_NULLPTR;
     }
-    return live_executors().with_live("aclSetAclOpExecutorRepeatable", executor, [](aclOpExecutor& live) {
+    return executor_pool().with_live("aclSetAclOpExecutorRepeatable", executor, [](aclOpExecutor& live) {
         live.repeatable = true;
         return ACLNN_SUCCESS;
     });
@@ -222,10 +261,8 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
         report_error(ACLNN_ERR_INNER_NULLPTR, aclcpu::kAclnnInnerTag, "aclDestroyAclOpExecutor: executor is nullptr.");
         return ACLNN_ERR_INNER_NULLPTR;
     }
-    std::unique_ptr<aclOpExecutor> retired;
-    return live_executors().with_live("aclDestroyAclOpExecutor", executor, [&](aclOpExecutor&) {
-        live_executors().release(executor);
-        retired.reset(executor);
+    return executor_pool().with_live("aclDestroyAclOpExecutor", executor, [&](aclOpExecutor&) {
+        executor_pool().release(executor);
         return ACLNN_SUCCESS;
     });
 }
