@@ -43,7 +43,7 @@ void launch_host_call(Stream& stream, const char* api, HostCallTask::Dispatch di
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
     const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1} : LateDelivery{};
-    const HostCall call{function, data, &stream.device(), gate};
+    const HostCall call{function, data, &stream.device(), &lane, api, gate};
     lane.deliver(place, std::make_unique<HostCallTask>(api, std::move(dispatch), call));
 }
 

@@ -1,10 +1,13 @@
 // acl-cpu runtime: device and host memory, copies and sets (acl_rt.h).
+#include <array>
 #include <cstring>
 
 #include "acl/acl_rt.h"
 #include "detail/errors.hpp"
+#include "detail/memcheck.hpp"
 #include "detail/runtime_state.hpp"
 
+using aclcpu::DeviceAccess;
 using aclcpu::DeviceTask;
 using aclcpu::detail::Device;
 using aclcpu::detail::DevicePool;
@@ -15,11 +18,30 @@ using aclcpu::detail::Stream;
 
 namespace {
 
+/// The device ranges of a copy or set, checked again when its task runs
+/// (with memory checking on): the user may free a buffer between the call
+/// and the moment the stream reaches the task.
+class DeviceRanges {
+public:
+    void add(const void* address, size_t bytes, const char* role) {
+        if (aclcpu::memcheck_enabled()) ranges_[count_++] = DeviceAccess{address, bytes, role, -1};
+    }
+    aclError check(const char* task) const {
+        return count_ == 0 ? ACL_SUCCESS : aclcpu::check_device_accesses(task, ranges_.data(), count_);
+    }
+
+private:
+    std::array<DeviceAccess, 2> ranges_{};
+    size_t count_ = 0;
+};
+
 /// A copy as the device's DMA engine performs it: when the stream reaches it.
 class MemcpyTask final : public DeviceTask {
 public:
-    MemcpyTask(void* dst, const void* src, size_t count) : dst_(dst), src_(src), count_(count) {}
+    MemcpyTask(void* dst, const void* src, size_t count, const DeviceRanges& ranges)
+        : dst_(dst), src_(src), count_(count), ranges_(ranges) {}
     aclError run() noexcept override {
+        if (aclError fault = ranges_.check(name()); fault != ACL_SUCCESS) return fault;
         std::memmove(dst_, src_, count_);
         return ACL_SUCCESS;
     }
@@ -29,12 +51,15 @@ private:
     void* dst_;
     const void* src_;
     size_t count_;
+    DeviceRanges ranges_;
 };
 
 class MemsetTask final : public DeviceTask {
 public:
-    MemsetTask(void* dst, int value, size_t count) : dst_(dst), value_(value), count_(count) {}
+    MemsetTask(void* dst, int value, size_t count, const DeviceRanges& ranges)
+        : dst_(dst), value_(value), count_(count), ranges_(ranges) {}
     aclError run() noexcept override {
+        if (aclError fault = ranges_.check(name()); fault != ACL_SUCCESS) return fault;
         std::memset(dst_, value_, count_);
         return ACL_SUCCESS;
     }
@@ -44,7 +69,15 @@ private:
     void* dst_;
     int value_;
     size_t count_;
+    DeviceRanges ranges_;
 };
+
+/// With memory checking on, a range that strays into a guard zone or a freed
+/// block is a fault even where host memory would be accepted.
+aclError check_stray(const char* api, const void* address, size_t bytes, const char* role) {
+    if (!aclcpu::memcheck_enabled()) return ACL_SUCCESS;
+    return aclcpu::detail::check_not_stray(api, DeviceAccess{address, bytes, role, -1});
+}
 
 bool names_device_destination(aclrtMemcpyKind kind) {
     return kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
@@ -76,6 +109,8 @@ aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, ac
     if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %d", api, static_cast<int>(kind));
     }
+    if (aclError fault = check_stray(api, dst, count, "dst"); fault != ACL_SUCCESS) return fault;
+    if (aclError fault = check_stray(api, src, count, "src"); fault != ACL_SUCCESS) return fault;
     Runtime& runtime = Runtime::instance();
     sides = CopySides{runtime.classify(dst, count), runtime.classify(src, count)};
     if (names_device_destination(kind) && sides.dst != MemoryKind::kDevice) {
@@ -91,16 +126,31 @@ aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, ac
 
 /// CANN's checks of a memset with count > 0: the range must be device memory
 /// or host memory from aclrtMallocHost.
-aclError check_set(void* devPtr, size_t maxCount, size_t count, const char* api) {
+aclError check_set(void* devPtr, size_t maxCount, size_t count, const char* api, MemoryKind& kind) {
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
     if (count > maxCount) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds maxCount %zu", api, count, maxCount);
     }
-    if (Runtime::instance().classify(devPtr, count) == MemoryKind::kPageableHost) {
+    if (aclError fault = check_stray(api, devPtr, count, "devPtr"); fault != ACL_SUCCESS) return fault;
+    kind = Runtime::instance().classify(devPtr, count);
+    if (kind == MemoryKind::kPageableHost) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is neither device memory nor aclrtMallocHost memory",
                            api, devPtr, count);
     }
     return ACL_SUCCESS;
+}
+
+/// Why aclrtFree refuses devPtr: with memory checking on, a block freed
+/// before is still known, so a double free is named as such.
+aclError reject_free(void* devPtr) {
+    DevicePool* pool = nullptr;
+    const DevicePool::Lookup where = Runtime::instance().locate_device_range(devPtr, 1, pool);
+    if (where.placement == DevicePool::Placement::kFreed && where.block == reinterpret_cast<uintptr_t>(devPtr)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: %p was already freed (double free)", devPtr);
+    }
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "aclrtFree: %p is not the start of a live device block (never allocated, or already freed)",
+                       devPtr);
 }
 
 aclError allocate_device(void** devPtr, size_t size, bool padded, const char* api) {
@@ -145,11 +195,7 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 aclError aclrtFree(void* devPtr) {
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
     Device* device = Runtime::instance().device_owning(devPtr, 1);
-    if (device == nullptr || !device->pool().release(devPtr)) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtFree: %p is not the start of a live device block (never allocated, or already freed)",
-                           devPtr);
-    }
+    if (device == nullptr || !device->pool().release(devPtr)) return reject_free(devPtr);
     return ACL_SUCCESS;
 }
 
@@ -187,7 +233,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
         status != ACL_SUCCESS) {
         return status;
     }
-    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count));
+    DeviceRanges ranges;
+    if (sides.dst == MemoryKind::kDevice) ranges.add(dst, count, "dst");
+    if (sides.src == MemoryKind::kDevice) ranges.add(src, count, "src");
+    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count, ranges));
     // Pageable host memory cannot be read or written by the device later: as
     // on CANN, such a copy is complete when the call returns.
     if (sides.touches_pageable_host()) {
@@ -198,7 +247,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     if (count == 0) return ACL_SUCCESS;
-    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemset"); status != ACL_SUCCESS) return status;
+    MemoryKind kind{};
+    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemset", kind); status != ACL_SUCCESS) {
+        return status;
+    }
     std::memset(devPtr, value, count);
     return ACL_SUCCESS;
 }
@@ -210,8 +262,13 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
         return status;
     }
     if (count == 0) return ACL_SUCCESS;
-    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemsetAsync"); status != ACL_SUCCESS) return status;
-    target->submit(std::make_unique<MemsetTask>(devPtr, value, count));
+    MemoryKind kind{};
+    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemsetAsync", kind); status != ACL_SUCCESS) {
+        return status;
+    }
+    DeviceRanges ranges;
+    if (kind == MemoryKind::kDevice) ranges.add(devPtr, count, "devPtr");
+    target->submit(std::make_unique<MemsetTask>(devPtr, value, count, ranges));
     return ACL_SUCCESS;
 }
 

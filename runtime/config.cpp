@@ -70,6 +70,9 @@ public:
             uint64_t bytes = 0;
             if (!parse_bytes(value, bytes) || bytes == 0) return invalid(key, value);
             config_.memoryCapacity = bytes;
+        } else if (key == "memcheck") {
+            if (!parse_int(value, 0, 1, number)) return invalid(key, value);
+            config_.memcheck = number == 1;
         } else if (key == "soc") {
             const SocProfile* profile = find_soc_profile(value);
             if (profile == nullptr) return invalid(key, value);
@@ -131,7 +134,8 @@ aclError apply_environment(RuntimeConfig& config) {
     } kVariables[] = {{"ACLCPU_DEVICE_COUNT", "device_count"},
                       {"ACLCPU_SOC", "soc"},
                       {"ACLCPU_WORKER_THREADS", "worker_threads"},
-                      {"ACLCPU_MEMORY_CAPACITY", "memory_capacity"}};
+                      {"ACLCPU_MEMORY_CAPACITY", "memory_capacity"},
+                      {"ACLCPU_MEMCHECK", "memcheck"}};
     Settings settings(config, "ACLCPU environment", ACL_ERROR_INVALID_PARAM);
     for (const auto& entry : kVariables) {
         const char* value = std::getenv(entry.variable);

@@ -3,8 +3,8 @@
 
 namespace aclcpu::detail {
 
-Device::Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity)
-    : id_(id), soc_(soc), pool_(memoryCapacity), arena_(workerThreads, 0) {
+Device::Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity, bool memcheck)
+    : id_(id), soc_(soc), pool_(memoryCapacity, memcheck), arena_(workerThreads, 0) {
     // A graph attaches to the arena of the thread that constructs it.
     arena_.execute([this] { graph_ = std::make_unique<tbb::flow::graph>(); });
 }
@@ -27,7 +27,7 @@ StreamLane* Device::acquire_lane() {
         return lane;
     }
     if (lanes_.size() >= static_cast<size_t>(kMaxStreamsPerDevice)) return nullptr;
-    lanes_.push_back(std::make_unique<StreamLane>(*graph_));
+    lanes_.push_back(std::make_unique<StreamLane>(*graph_, pool_));
     return lanes_.back().get();
 }
 

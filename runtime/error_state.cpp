@@ -80,6 +80,12 @@ aclError runtime_error(aclError code, const char* format, ...) {
 
 void set_last_error(aclError code) noexcept { thread_errors().lastError = code; }
 
+std::string take_thread_messages() {
+    std::string messages;
+    messages.swap(thread_errors().pending);
+    return messages;
+}
+
 }  // namespace detail
 }  // namespace aclcpu
 

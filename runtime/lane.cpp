@@ -2,6 +2,7 @@
 #include <exception>
 #include <vector>
 
+#include "detail/errors.hpp"
 #include "detail/lane.hpp"
 
 namespace aclcpu::detail {
@@ -50,10 +51,34 @@ namespace {
 /// block boundary instead of after the whole operator.
 constexpr tbb::flow::node_priority_t kStreamPriority = 1;
 
+thread_local StreamLane* tRunningLane = nullptr;
+
+/// Marks the calling worker as running task on lane for the scope.
+class RunningScope {
+public:
+    RunningScope(StreamLane& lane, std::atomic<const char*>& runningTask, const char* task) noexcept
+        : runningTask_(runningTask) {
+        tRunningLane = &lane;
+        runningTask_.store(task, std::memory_order_release);
+    }
+    ~RunningScope() {
+        runningTask_.store(nullptr, std::memory_order_release);
+        tRunningLane = nullptr;
+    }
+    RunningScope(const RunningScope&) = delete;
+    RunningScope& operator=(const RunningScope&) = delete;
+
+private:
+    std::atomic<const char*>& runningTask_;
+};
+
 }  // namespace
 
-StreamLane::StreamLane(tbb::flow::graph& graph)
-    : order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
+StreamLane* StreamLane::running() noexcept { return tRunningLane; }
+
+StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool)
+    : pool_(pool),
+      order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
       runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, kStreamPriority) {
     tbb::flow::make_edge(order_, runner_);
 }
@@ -71,25 +96,31 @@ uint64_t StreamLane::submit(std::unique_ptr<DeviceTask> task) {
 void StreamLane::run(const LaneItem& item) noexcept {
     std::unique_ptr<DeviceTask> task(item.task);
     const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
-    if (task && !skip) {
-        try {
-            if (aclError status = task->run(); status != ACL_SUCCESS) record_failure(status, task->name(), nullptr);
-        } catch (const std::exception& error) {
-            record_failure(ACL_ERROR_RT_INTERNAL_ERROR, task->name(), error.what());
-        } catch (...) {
-            record_failure(ACL_ERROR_RT_INTERNAL_ERROR, task->name(), "unknown exception");
-        }
-    }
+    if (task && !skip) run_task(*task);
     task.reset();
     progress_->complete(item.place + 1);
 }
 
-void StreamLane::record_failure(aclError code, const char* task, const char* what) {
+/// What a failing task reported on this worker (report_error) becomes part
+/// of its stream's sticky error, so the user sees why it failed.
+void StreamLane::run_task(DeviceTask& task) noexcept {
+    const RunningScope scope(*this, runningTask_, task.name());
+    take_thread_messages();
+    try {
+        if (aclError status = task.run(); status != ACL_SUCCESS) fail(status, task.name(), take_thread_messages());
+    } catch (const std::exception& error) {
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, task.name(), error.what());
+    } catch (...) {
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, task.name(), "unknown exception");
+    }
+}
+
+void StreamLane::fail(aclError code, const char* task, const std::string& detail) {
     std::lock_guard<std::mutex> lock(errorMutex_);
     if (error_ != ACL_SUCCESS) return;
     error_ = code;
     errorMessage_ = std::string("task ") + task + " failed with error " + std::to_string(code);
-    if (what != nullptr) errorMessage_ += std::string(": ") + what;
+    if (!detail.empty()) errorMessage_ += ": " + detail;
     failed_.store(true, std::memory_order_release);
 }
 

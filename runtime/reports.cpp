@@ -1,11 +1,23 @@
 // acl-cpu runtime: ReportHub.
 #include <cstdio>
+#include <exception>
 #include <vector>
 
 #include "detail/errors.hpp"
 #include "detail/reports.hpp"
 
 namespace aclcpu::detail {
+
+void HostCall::run() const {
+    try {
+        function(data);
+    } catch (const std::exception& error) {
+        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, api, error.what());
+    } catch (...) {
+        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, api, "unknown exception");
+    }
+    gate.deliver();
+}
 
 void ReportHub::subscribe(uint64_t thread) {
     std::lock_guard<std::mutex> lock(mutex_);

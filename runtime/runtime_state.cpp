@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "detail/errors.hpp"
+#include "detail/memcheck.hpp"
 #include "detail/runtime_state.hpp"
 
 namespace aclcpu::detail {
@@ -34,6 +35,7 @@ aclError Runtime::initialise(const char* configPath) {
     RuntimeConfig config;
     if (aclError status = load_config(configPath, config); status != ACL_SUCCESS) return status;
     config_ = config;
+    enable_memcheck(config_.memcheck);
     // Every device arena gets its full worker count even past the number of
     // hardware threads (oneTBB's default cap).
     const size_t threads = static_cast<size_t>(config_.workerThreads) * config_.deviceCount + 1;
@@ -73,7 +75,8 @@ aclError Runtime::finalise(uint64_t* remaining) {
 
 Device& Runtime::open_device_locked(int32_t id) {
     if (!devices_[id]) {
-        devices_[id] = std::make_unique<Device>(id, config_.soc, config_.workerThreads, config_.memoryCapacity);
+        devices_[id] = std::make_unique<Device>(id, config_.soc, config_.workerThreads, config_.memoryCapacity,
+                                                config_.memcheck);
         auto context = std::make_shared<Context>(*devices_[id], true);
         context->set_default_stream(
             std::make_shared<Stream>(*devices_[id], devices_[id]->acquire_lane(), 0, true));
@@ -276,6 +279,26 @@ Device* Runtime::device_owning(const void* ptr, size_t bytes) {
         if (device && device->pool().contains(ptr, bytes)) return device.get();
     }
     return nullptr;
+}
+
+DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, DevicePool*& pool) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& device : devices_) {
+        if (!device) continue;
+        const DevicePool::Lookup found = device->pool().inspect(ptr, bytes);
+        if (found.placement != DevicePool::Placement::kForeign) {
+            pool = &device->pool();
+            return found;
+        }
+    }
+    pool = nullptr;
+    return DevicePool::Lookup{DevicePool::Placement::kForeign, 0, 0};
+}
+
+std::vector<std::shared_ptr<Stream>> Runtime::live_streams() const {
+    std::vector<std::shared_ptr<Stream>> streams = streams_.snapshot();
+    for (const auto& context : contexts_.snapshot()) streams.push_back(context->default_stream());
+    return streams;
 }
 
 MemoryKind Runtime::classify(const void* ptr, size_t bytes) {

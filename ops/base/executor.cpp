@@ -15,11 +15,34 @@
 
 #include "aclcpu/nnopbase.hpp"
 
+namespace {
+
+/// The bytes a tensor's strided view spans, relative to its data pointer:
+/// what the kernel may touch, fixed at phase 1 whatever address phase 2 uses.
+struct TensorExtent {
+    uint64_t offset = 0;  ///< Of the first element.
+    uint64_t bytes = 0;   ///< From the first to the end of the last element; 0 for an empty tensor.
+};
+
+TensorExtent extent_of(const aclTensor* tensor) {
+    const aclcpu::TensorView& view = aclcpu::view_of(tensor);
+    if (view.numel() == 0) return TensorExtent{};
+    const uint64_t element = std::max<size_t>(aclDataTypeSize(view.dtype), 1);
+    uint64_t lastStep = 0;
+    for (size_t i = 0; i < view.shape.size(); ++i) {
+        lastStep += static_cast<uint64_t>(view.shape[i] - 1) * static_cast<uint64_t>(view.strides[i]);
+    }
+    return TensorExtent{static_cast<uint64_t>(view.offset) * element, (lastStep + 1) * element};
+}
+
+}  // namespace
+
 struct aclOpExecutor {
     static constexpr size_t kMaxTensors = 8;  ///< More than any operator here has.
 
     std::shared_ptr<const aclcpu::OpKernel> kernel;  ///< nullptr: an empty executor.
     std::array<void*, kMaxTensors> addresses{};      ///< Inputs, then outputs.
+    std::array<TensorExtent, kMaxTensors> extents{};
     size_t inputCount = 0;
     size_t tensorCount = 0;
     uint64_t workspaceSize = 0;
@@ -107,16 +130,23 @@ ExecutorPool& executor_pool() {
 /// One run of a kernel with a snapshot of its executor's address table,
 /// stored inline after the task so that enqueuing a run costs a single
 /// allocation.
+///
+/// With memory checking on (decided when the run is enqueued) every tensor's
+/// extent and the workspace phase 1 asked for must lie in live device
+/// blocks when the stream reaches the run, or the kernel does not run and
+/// the stream gets ACL_ERROR_RT_AICORE_EXCEPTION; after it, the guard zones
+/// of those blocks are verified.
 class KernelRun final : public aclcpu::DeviceTask {
 public:
     /// nullptr when the host is out of memory.
     static std::unique_ptr<KernelRun> snapshot(const aclOpExecutor& executor, void* workspace,
                                                uint64_t workspaceSize) noexcept {
         const size_t count = executor.tensorCount;
-        void* memory = ::operator new(sizeof(KernelRun) + count * sizeof(void*), std::nothrow);
+        void* memory = ::operator new(sizeof(KernelRun) + count * kTableEntryBytes, std::nothrow);
         if (memory == nullptr) return nullptr;
-        auto* run = new (memory) KernelRun(executor.kernel, executor.inputCount, workspace, workspaceSize);
+        auto* run = new (memory) KernelRun(executor, workspace, workspaceSize);
         std::copy_n(executor.addresses.begin(), count, run->addresses());
+        std::copy_n(executor.extents.begin(), count, run->extents());
         return std::unique_ptr<KernelRun>(run);
     }
 
@@ -124,24 +154,68 @@ public:
 
     aclError run() noexcept override {
         void** table = addresses();
-        return kernel_->launch({table, table + inputCount_, workspace_, workspaceSize_});
+        const aclcpu::LaunchArgs args{table, table + inputCount_, workspace_, workspaceSize_};
+        return memcheck_ ? launch_checked(args) : kernel_->launch(args);
     }
     const char* name() const noexcept override { return kernel_->name(); }
 
 private:
-    KernelRun(std::shared_ptr<const aclcpu::OpKernel> kernel, size_t inputCount, void* workspace,
-              uint64_t workspaceSize) noexcept
-        : kernel_(std::move(kernel)), inputCount_(inputCount), workspace_(workspace), workspaceSize_(workspaceSize) {}
+    static constexpr size_t kTableEntryBytes = sizeof(void*) + sizeof(TensorExtent);
+
+    KernelRun(const aclOpExecutor& executor, void* workspace, uint64_t workspaceSize) noexcept
+        : kernel_(executor.kernel),
+          tensorCount_(executor.tensorCount),
+          inputCount_(executor.inputCount),
+          workspace_(workspace),
+          workspaceSize_(workspaceSize),
+          plannedWorkspace_(executor.workspaceSize),
+          memcheck_(aclcpu::memcheck_enabled()) {}
+
+    aclError launch_checked(const aclcpu::LaunchArgs& args) const noexcept {
+        std::array<aclcpu::DeviceAccess, aclOpExecutor::kMaxTensors + 1> accesses{};
+        const size_t count = describe_accesses(accesses.data());
+        if (aclError fault = aclcpu::check_device_accesses(name(), accesses.data(), count); fault != ACL_SUCCESS) {
+            return fault;
+        }
+        const aclError launched = kernel_->launch(args);
+        const aclError guards = aclcpu::check_device_guards(name(), accesses.data(), count);
+        return launched != ACL_SUCCESS ? launched : guards;
+    }
+
+    /// The tensors' extents, then the workspace; returns how many.
+    size_t describe_accesses(aclcpu::DeviceAccess* accesses) const noexcept {
+        void* const* table = addresses();
+        const TensorExtent* extent = extents();
+        for (size_t i = 0; i < tensorCount_; ++i) {
+            const bool input = i < inputCount_;
+            const auto* data = static_cast<const unsigned char*>(table[i]);
+            accesses[i] = aclcpu::DeviceAccess{data + extent[i].offset, extent[i].bytes, input ? "input" : "output",
+                                               static_cast<int>(input ? i : i - inputCount_)};
+        }
+        accesses[tensorCount_] = aclcpu::DeviceAccess{workspace_, plannedWorkspace_, "workspace", -1};
+        return tensorCount_ + 1;
+    }
 
     void** addresses() noexcept { return reinterpret_cast<void**>(this + 1); }
+    void* const* addresses() const noexcept { return reinterpret_cast<void* const*>(this + 1); }
+    TensorExtent* extents() noexcept { return reinterpret_cast<TensorExtent*>(addresses() + tensorCount_); }
+    const TensorExtent* extents() const noexcept {
+        return reinterpret_cast<const TensorExtent*>(addresses() + tensorCount_);
+    }
 
     std::shared_ptr<const aclcpu::OpKernel> kernel_;
+    size_t tensorCount_;
     size_t inputCount_;
     void* workspace_;
     uint64_t workspaceSize_;
+    uint64_t plannedWorkspace_;
+    bool memcheck_;
 };
 
-static_assert(sizeof(KernelRun) % alignof(void*) == 0, "the address table must follow KernelRun aligned");
+static_assert(alignof(KernelRun) % alignof(void*) == 0 && sizeof(KernelRun) % alignof(void*) == 0,
+              "the address table must follow KernelRun aligned");
+static_assert(alignof(TensorExtent) <= alignof(void*) && sizeof(void*) % alignof(TensorExtent) == 0,
+              "the extents must follow the address table aligned");
 
 /// CANN frees the executor when the workspace is missing; a workspace smaller
 /// than phase 1 asked for is refused too, since the kernel would write past it.
@@ -207,8 +281,13 @@ aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, std::initia
         return nullptr;
     }
     executor->kernel = std::move(kernel);
-    for (const aclTensor* tensor : inputs) executor->addresses[executor->tensorCount++] = data_of(tensor);
-    for (const aclTensor* tensor : outputs) executor->addresses[executor->tensorCount++] = data_of(tensor);
+    for (auto group : {inputs, outputs}) {
+        for (const aclTensor* tensor : group) {
+            executor->addresses[executor->tensorCount] = data_of(tensor);
+            executor->extents[executor->tensorCount] = extent_of(tensor);
+            executor->tensorCount += 1;
+        }
+    }
     executor->inputCount = inputs.size();
     executor->workspaceSize = workspaceSize;
     return executor;

@@ -16,6 +16,7 @@ namespace aclcpu::detail {
 ///   soc              ACLCPU_SOC               default "Ascend910B2"
 ///   worker_threads   ACLCPU_WORKER_THREADS    default: hardware threads
 ///   memory_capacity  ACLCPU_MEMORY_CAPACITY   default: the SoC's HBM (bytes)
+///   memcheck         ACLCPU_MEMCHECK          0 or 1; default 1 in Debug builds
 /// plus CANN's own {"defaultDevice": {"default_device": "N"}}.
 struct RuntimeConfig {
     int32_t deviceCount = 1;
@@ -23,6 +24,13 @@ struct RuntimeConfig {
     int workerThreads = 0;
     uint64_t memoryCapacity = 0;
     int32_t defaultDevice = -1;  ///< -1: no implicit device.
+    /// Guard zones and freed-block quarantine in device pools, and access
+    /// checks of every device task (see DevicePool, check_device_accesses).
+#ifdef NDEBUG
+    bool memcheck = false;
+#else
+    bool memcheck = true;
+#endif
 };
 
 /// Builds the configuration; on failure reports the error and returns its

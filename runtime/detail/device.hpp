@@ -28,7 +28,7 @@ inline constexpr int kMaxEventsPerDevice = 65536;
 /// submit with try_put and wait on lane progress counters.
 class Device {
 public:
-    Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity);
+    Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity, bool memcheck);
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;

@@ -1,6 +1,8 @@
 // acl-cpu runtime: error reporting helpers for the API functions.
 #pragma once
 
+#include <string>
+
 #include "aclcpu/runtime.hpp"
 
 namespace aclcpu::detail {
@@ -14,5 +16,9 @@ aclError runtime_error(aclError code, const char* format, ...) __attribute__((fo
 
 /// Records code as the calling thread's last error without a message.
 void set_last_error(aclError code) noexcept;
+
+/// Takes the calling thread's messages not yet read by aclGetRecentErrMsg
+/// (newest first, one per line); "" when there are none.
+std::string take_thread_messages();
 
 }  // namespace aclcpu::detail

@@ -30,6 +30,15 @@ public:
         return it == objects_.end() ? nullptr : it->second;
     }
 
+    /// Every live object.
+    std::vector<std::shared_ptr<T>> snapshot() const {
+        std::shared_lock lock(mutex_);
+        std::vector<std::shared_ptr<T>> objects;
+        objects.reserve(objects_.size());
+        for (const auto& entry : objects_) objects.push_back(entry.second);
+        return objects;
+    }
+
     /// Removes and returns the object (nullptr if the handle is not live).
     std::shared_ptr<T> remove(const void* handle) {
         std::unique_lock lock(mutex_);

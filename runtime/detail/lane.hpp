@@ -49,6 +49,7 @@ struct LaneItem {
 };
 
 class StreamLane;
+class DevicePool;
 
 /// A place reserved in a lane whose (empty) item someone delivers later:
 /// work behind it waits until then.  A default-constructed one is inert.
@@ -73,7 +74,8 @@ struct LateDelivery {
 /// reuse keeps the cost of an idle stream to one parked lane.
 class StreamLane {
 public:
-    explicit StreamLane(tbb::flow::graph& graph);
+    /// A lane of graph whose tasks access memory of pool.
+    StreamLane(tbb::flow::graph& graph, DevicePool& pool);
     StreamLane(const StreamLane&) = delete;
     StreamLane& operator=(const StreamLane&) = delete;
 
@@ -87,10 +89,19 @@ public:
     /// Places taken so far: when progress reaches it, the lane is idle.
     uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
     const std::shared_ptr<LaneProgress>& progress() const noexcept { return progress_; }
+    DevicePool& pool() const noexcept { return pool_; }
+
+    /// The lane whose task the calling thread is running (nullptr outside tasks).
+    static StreamLane* running() noexcept;
+    /// The name of the task this lane is running, or nullptr between tasks.
+    const char* running_task() const noexcept { return runningTask_.load(std::memory_order_acquire); }
 
     /// With stop-on-failure, items after a failure are skipped until the
     /// sticky error has been taken.
     void set_stop_on_failure(bool stop) noexcept { stopOnFailure_.store(stop, std::memory_order_relaxed); }
+    /// Makes code the sticky error unless one is pending: `task` failed,
+    /// `detail` says how (may be empty).
+    void fail(aclError code, const char* task, const std::string& detail);
     /// The first failure since the last call (ACL_SUCCESS if none), with its message.
     aclError take_error(std::string& message);
     /// Makes the lane fresh for a new stream (it must be idle).
@@ -98,10 +109,12 @@ public:
 
 private:
     void run(const LaneItem& item) noexcept;
-    void record_failure(aclError code, const char* task, const char* what);
+    void run_task(DeviceTask& task) noexcept;
 
     std::atomic<uint64_t> next_{0};
     std::shared_ptr<LaneProgress> progress_ = std::make_shared<LaneProgress>();
+    DevicePool& pool_;
+    std::atomic<const char*> runningTask_{nullptr};
     std::atomic<bool> stopOnFailure_{false};
     std::atomic<bool> failed_{false};
     std::mutex errorMutex_;

@@ -22,13 +22,14 @@ struct HostCall {
     void (*function)(void*);
     void* data;
     const Device* device;
+    StreamLane* lane;  ///< The lane of the stream it was launched on.
+    const char* api;   ///< aclrtLaunchCallback or aclrtLaunchHostFunc.
     LateDelivery gate;
 
-    /// Runs the function, then lets the stream continue.
-    void run() const {
-        function(data);
-        gate.deliver();
-    }
+    /// Runs the function, then lets the stream continue.  An exception
+    /// escaping the function becomes the stream's sticky error rather than
+    /// ending the serving thread and holding the stream forever.
+    void run() const;
 };
 
 /// Callbacks launched with aclrtLaunchCallback run only on the user thread

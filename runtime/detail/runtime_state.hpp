@@ -62,11 +62,17 @@ public:
     // Memory.
     /// The device whose pool owns [ptr, ptr+bytes), or nullptr.
     Device* device_owning(const void* ptr, size_t bytes);
+    /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
+    /// it (kForeign in none), and that pool.
+    DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, DevicePool*& pool);
     MemoryKind classify(const void* ptr, size_t bytes);
     aclError allocate_host(size_t size, void** ptr);
     aclError free_host(void* ptr);
 
     ReportHub& reports() noexcept { return reports_; }
+
+    /// Every live stream, the contexts' default streams included.
+    std::vector<std::shared_ptr<Stream>> live_streams() const;
 
 private:
     Runtime() = default;

@@ -11,12 +11,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -432,5 +435,60 @@ inline std::vector<double> representable(std::vector<double> values, aclDataType
     for (double& v : values) v = representable(v, dtype);
     return values;
 }
+
+/// How long a test waits for device work before calling it a hang.
+inline constexpr int32_t kBoundMs = 20000;
+
+/// Holds a stream: a blocking host function (aclrtLaunchHostFunc) that
+/// returns when open() is called, so that work enqueued behind it stays
+/// queued until then.  The hold ends by itself after kBoundMs so that a
+/// failing test cannot hang; expired() then says so.
+class StreamGate {
+public:
+    explicit StreamGate(aclrtStream stream) : state_(std::make_shared<State>()) {
+        auto ticket = std::make_unique<std::shared_ptr<State>>(state_);
+        if (aclrtLaunchHostFunc(stream, &StreamGate::hold, ticket.get()) == ACL_SUCCESS) {
+            ticket.release();  // hold() owns it now
+        } else {
+            ADD_FAILURE() << "aclrtLaunchHostFunc refused the gate";
+        }
+    }
+    ~StreamGate() { open(); }
+    StreamGate(const StreamGate&) = delete;
+    StreamGate& operator=(const StreamGate&) = delete;
+
+    void open() {
+        {
+            std::lock_guard<std::mutex> lock(state_->mutex);
+            state_->open = true;
+        }
+        state_->opened.notify_all();
+    }
+    /// True when the hold ended by timing out instead of by open(); meaningful
+    /// once the stream has passed the gate.
+    bool expired() const {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        return state_->expired;
+    }
+
+private:
+    struct State {
+        std::mutex mutex;
+        std::condition_variable opened;
+        bool open = false;
+        bool expired = false;
+    };
+
+    /// Runs on the runtime's host thread and owns a reference to the state,
+    /// so the gate object may already be gone.
+    static void hold(void* ticket) {
+        const std::unique_ptr<std::shared_ptr<State>> owned(static_cast<std::shared_ptr<State>*>(ticket));
+        State& state = **owned;
+        std::unique_lock<std::mutex> lock(state.mutex);
+        state.expired = !state.opened.wait_for(lock, std::chrono::milliseconds(kBoundMs), [&] { return state.open; });
+    }
+
+    std::shared_ptr<State> state_;
+};
 
 }  // namespace optest

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "acl/acl_rt.h"
 
@@ -66,5 +67,59 @@ inline constexpr const char* kRuntimeInnerTag = "Runtime_Inner_Error(EE9999)";
 
 /// Ensures the runtime is initialised enough for aclnnInit (idempotent).
 ACLCPU_EXPORT aclError ensure_initialised(const char* configPath);
+
+/// A device address range a task is about to touch, named for fault reports
+/// as `role` (and `index` unless it is negative): "input 1", "workspace".
+struct DeviceAccess {
+    const void* address;
+    uint64_t bytes;
+    const char* role;
+    int index;
+};
+
+/// True when device memory checking is on for the current aclInit span
+/// (ACLCPU_MEMCHECK=1/0; on by default in Debug builds).  Callers test it
+/// first so that the checks below cost one branch when it is off.
+ACLCPU_EXPORT bool memcheck_enabled() noexcept;
+
+/// Memory check before `task` runs: each access with bytes > 0 must lie
+/// inside the usable bytes of one live aclrtMalloc block.  An access that
+/// strays into a guard zone, touches a freed block or is not device memory
+/// is reported (naming task, role and buffer) and ACL_ERROR_RT_AICORE_EXCEPTION
+/// returned, as the device would raise an AI Core exception; the task must
+/// then leave memory untouched.
+ACLCPU_EXPORT aclError check_device_accesses(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
+
+/// Memory check after `task` ran: the guard zones of the blocks it accessed
+/// still hold their canaries.  A damaged zone is reported, re-armed and
+/// ACL_ERROR_RT_AICORE_EXCEPTION returned.
+ACLCPU_EXPORT aclError check_device_guards(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
+
+/// One line per stream with work outstanding: what it has submitted and
+/// completed, the task it is running or, if none, that it waits for an
+/// event or a host callback.  For watchdogs; empty when every stream is idle.
+ACLCPU_EXPORT std::string describe_pending_work();
+
+namespace testing {
+
+/// Faults the runtime injects on purpose so that tests can drive its
+/// failure paths.  Decisions come from a generator seeded with `seed`.
+struct FaultPlan {
+    uint64_t seed = 0;
+    /// Probability that a device allocation fails as if the pool were
+    /// exhausted (ACL_ERROR_RT_MEMORY_ALLOCATION).
+    double allocationFailureRate = 0;
+};
+
+/// Faults injected since the plan was set.
+struct FaultCounts {
+    uint64_t allocationFailures = 0;
+};
+
+/// Replaces the plan (a default FaultPlan injects nothing) and zeroes the counts.
+ACLCPU_EXPORT void set_fault_plan(const FaultPlan& plan);
+ACLCPU_EXPORT FaultCounts injected_faults();
+
+}  // namespace testing
 
 }  // namespace aclcpu

@@ -1,0 +1,381 @@
+// Executor lifetime with the real operators: a single-use executor runs its
+// phase 2 once and is gone; a missing executor or workspace is refused; a
+// repeatable executor runs many times, each run on the addresses the
+// executor held when the run was enqueued, until aclDestroyAclOpExecutor.
+//
+// Results are checked against double-precision references written here, at
+// fp32 tolerance (rtol 1e-5; PreluBackward's gradWeight sums: rtol 1e-5 of
+// the sum of |terms| plus |sum|).
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_prelu_backward.h"
+#include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "ops/op_test_support.hpp"
+
+namespace {
+
+using namespace optest;
+
+/// Success when call, made on a clean error state, returns code and leaves a
+/// message for aclGetRecentErrMsg.
+template <class Call>
+::testing::AssertionResult fails_with(aclnnStatus code, Call&& call) {
+    aclGetRecentErrMsg();  // drops older messages
+    const aclnnStatus status = call();
+    if (status != code) return ::testing::AssertionFailure() << "returned " << status << ", expected " << code;
+    if (!has_error_message()) return ::testing::AssertionFailure() << "returned " << code << " without a message";
+    return ::testing::AssertionSuccess();
+}
+
+/// The device address a tensor's view starts from.
+void* address_of(const DeviceTensor& tensor) {
+    void* address = nullptr;
+    EXPECT_EQ(aclGetRawTensorAddr(tensor.get(), &address), ACLNN_SUCCESS);
+    return address;
+}
+
+// --- references ---------------------------------------------------------------
+
+// beta * x is exact in fp32, so `beta * x > threshold` reads the same on the
+// device and in double.
+constexpr float kBeta = 2.0f;
+constexpr float kThreshold = 3.0f;
+
+std::vector<double> softplus_reference(const std::vector<double>& dy, const std::vector<double>& x) {
+    std::vector<double> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double t = kBeta * x[i];
+        out[i] = t > kThreshold ? dy[i] : dy[i] / (1.0 + std::exp(-t));
+    }
+    return out;
+}
+
+/// PreluBackward on [outer, channels, inner] with weight [channels].
+struct PreluGrads {
+    std::vector<double> gradInput;
+    std::vector<double> gradWeight;
+    std::vector<double> magnitude;  ///< per channel, the sum of |terms|
+};
+
+PreluGrads prelu_reference(const std::vector<double>& dy, const std::vector<double>& x, const std::vector<double>& w,
+                           int64_t inner) {
+    PreluGrads ref{std::vector<double>(x.size()), std::vector<double>(w.size(), 0.0),
+                   std::vector<double>(w.size(), 0.0)};
+    for (size_t i = 0; i < x.size(); ++i) {
+        const auto c = static_cast<size_t>(static_cast<int64_t>(i) / inner % static_cast<int64_t>(w.size()));
+        const bool positive = x[i] > 0;
+        ref.gradInput[i] = positive ? dy[i] : w[c] * dy[i];
+        const double term = positive ? 0.0 : x[i] * dy[i];
+        ref.gradWeight[c] += term;
+        ref.magnitude[c] += std::fabs(term);
+    }
+    return ref;
+}
+
+void expect_prelu(const DeviceTensor& gradInput, const DeviceTensor& gradWeight, const PreluGrads& ref) {
+    const Tolerance tol = tolerance_for(ACL_FLOAT);
+    expect_close(gradInput.read(), ref.gradInput, tol);
+    const std::vector<double> sums = gradWeight.read();
+    ASSERT_EQ(sums.size(), ref.gradWeight.size());
+    for (size_t c = 0; c < sums.size(); ++c) {
+        EXPECT_NEAR(sums[c], ref.gradWeight[c], tol.rtol * (ref.magnitude[c] + std::fabs(ref.gradWeight[c])) + 1e-6)
+            << "channel " << c;
+    }
+}
+
+// --- data ---------------------------------------------------------------------
+
+/// One set of SoftplusBackward inputs on the device, with their values.
+struct SoftplusInputs {
+    SoftplusInputs(const Shape& shape, uint32_t seed)
+        : dy(representable(uniform(static_cast<size_t>(numel(shape)), -2, 2, seed), ACL_FLOAT)),
+          x(representable(uniform(static_cast<size_t>(numel(shape)), -3, 3, seed + 1), ACL_FLOAT)),
+          gradOutput({shape, ACL_FLOAT}, dy),
+          self({shape, ACL_FLOAT}, x) {}
+
+    std::vector<double> dy;
+    std::vector<double> x;
+    DeviceTensor gradOutput;
+    DeviceTensor self;
+};
+
+/// One set of PreluBackward inputs ([outer, channels, inner], weight [channels]).
+struct PreluInputs {
+    PreluInputs(const Shape& shape, uint32_t seed)
+        : dy(representable(uniform(static_cast<size_t>(numel(shape)), -2, 2, seed), ACL_FLOAT)),
+          x(representable(uniform(static_cast<size_t>(numel(shape)), -3, 3, seed + 1), ACL_FLOAT)),
+          w(representable(uniform(static_cast<size_t>(shape[1]), -1, 1, seed + 2), ACL_FLOAT)),
+          gradOutput({shape, ACL_FLOAT}, dy),
+          self({shape, ACL_FLOAT}, x),
+          weight({{shape[1]}, ACL_FLOAT}, w),
+          addresses{address_of(gradOutput), address_of(self), address_of(weight)} {}
+
+    std::vector<double> dy;
+    std::vector<double> x;
+    std::vector<double> w;
+    DeviceTensor gradOutput;
+    DeviceTensor self;
+    DeviceTensor weight;
+    std::vector<void*> addresses;  ///< in the operator's input order
+};
+
+/// PreluBackward's two outputs.
+struct PreluOutputs {
+    explicit PreluOutputs(const Shape& shape)
+        : gradInput(DeviceTensor::output({shape, ACL_FLOAT})),
+          gradWeight(DeviceTensor::output({{shape[1]}, ACL_FLOAT})),
+          addresses{address_of(*gradInput), address_of(*gradWeight)} {}
+
+    std::unique_ptr<DeviceTensor> gradInput;
+    std::unique_ptr<DeviceTensor> gradWeight;
+    std::vector<void*> addresses;
+};
+
+class ExecutorLifetime : public AclTest {
+protected:
+    void synchronize() { EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, kBoundMs), ACL_SUCCESS); }
+
+    /// Phase 1 of SoftplusBackward; fails the test unless it succeeds.
+    aclOpExecutor* plan_softplus(const SoftplusInputs& in, const DeviceTensor& out) {
+        uint64_t workspaceSize = 1;
+        aclOpExecutor* executor = nullptr;
+        EXPECT_EQ(aclnnSoftplusBackwardGetWorkspaceSize(in.gradOutput.get(), in.self.get(), beta_.get(),
+                                                        threshold_.get(), out.get(), &workspaceSize, &executor),
+                  ACLNN_SUCCESS);
+        EXPECT_EQ(workspaceSize, 0u);
+        return executor;
+    }
+
+    /// Phase 1 of LogitGrad (eps -1: every x in [0, 1] counts).
+    aclOpExecutor* plan_logit_grad(const DeviceTensor& x, const DeviceTensor& dy, const DeviceTensor& out,
+                                   uint64_t* workspaceSize) {
+        aclOpExecutor* executor = nullptr;
+        EXPECT_EQ(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, out.get(), workspaceSize, &executor),
+                  ACLNN_SUCCESS);
+        return executor;
+    }
+
+    /// Phase 1 of PreluBackward; the workspace it asks for is > 0.
+    aclOpExecutor* plan_prelu(const PreluInputs& in, const PreluOutputs& out, uint64_t* workspaceSize) {
+        aclOpExecutor* executor = nullptr;
+        EXPECT_EQ(
+            aclnnPreluBackwardGetWorkspaceSize(in.gradOutput.get(), in.self.get(), in.weight.get(),
+                                               out.gradInput->get(), out.gradWeight->get(), workspaceSize, &executor),
+            ACLNN_SUCCESS);
+        EXPECT_GT(*workspaceSize, 0u);
+        return executor;
+    }
+
+private:
+    const Scalar beta_{kBeta};  // alive as long as any executor built on them
+    const Scalar threshold_{kThreshold};
+};
+
+TEST_F(ExecutorLifetime, SingleUsePhaseTwoRunsOnceThenIsRefused) {
+    const Shape shape{32, 500};
+    const SoftplusInputs in(shape, 1);
+    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    aclOpExecutor* executor = plan_softplus(in, *out);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+    synchronize();
+    expect_close(out->read(), softplus_reference(in.dy, in.x), tolerance_for(ACL_FLOAT));
+
+    // Cleared, so that a second run would show.
+    const size_t bytes = static_cast<size_t>(numel(shape)) * sizeof(float);
+    ASSERT_EQ(aclrtMemset(address_of(*out), bytes, 0, bytes), ACL_SUCCESS);
+    EXPECT_TRUE(
+        fails_with(ACLNN_ERR_PARAM_INVALID, [&] { return aclnnSoftplusBackward(nullptr, 0, executor, stream_); }));
+    synchronize();
+    EXPECT_EQ(out->read(), std::vector<double>(static_cast<size_t>(numel(shape)), 0.0));
+}
+
+TEST_F(ExecutorLifetime, SingleUseWithWorkspaceRunsOnceThenIsRefused) {
+    const Shape shape{4000};
+    const std::vector<double> x = representable(uniform(4000, 0.05, 0.95, 2), ACL_FLOAT);
+    const std::vector<double> dy = representable(uniform(4000, -1, 1, 3), ACL_FLOAT);
+    const DeviceTensor xt({shape, ACL_FLOAT}, x);
+    const DeviceTensor dyt({shape, ACL_FLOAT}, dy);
+    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = plan_logit_grad(xt, dyt, *out, &workspaceSize);
+    ASSERT_GT(workspaceSize, 0u);
+    DeviceBuffer workspace(workspaceSize);
+    ASSERT_EQ(aclnnLogitGrad(workspace.get(), workspaceSize, executor, stream_), ACLNN_SUCCESS);
+    synchronize();
+    std::vector<double> expected;
+    for (size_t i = 0; i < x.size(); ++i) expected.push_back(dy[i] / (x[i] * (1.0 - x[i])));
+    expect_close(out->read(), expected, tolerance_for(ACL_FLOAT));
+
+    const size_t bytes = x.size() * sizeof(float);
+    ASSERT_EQ(aclrtMemset(address_of(*out), bytes, 0, bytes), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID,
+                           [&] { return aclnnLogitGrad(workspace.get(), workspaceSize, executor, stream_); }));
+    synchronize();
+    EXPECT_EQ(out->read(), std::vector<double>(x.size(), 0.0));
+}
+
+TEST_F(ExecutorLifetime, NullExecutorIsRefusedByEveryOperator) {
+    for (Phase2 phase2 :
+         {Phase2{aclnnSoftplusBackward}, Phase2{aclnnHardshrinkBackward}, Phase2{aclnnScaledMaskedSoftmaxBackward},
+          Phase2{aclnnPreluBackward}, Phase2{aclnnLogitGrad}}) {
+        EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_NULLPTR, [&] { return phase2(nullptr, 0, nullptr, stream_); }));
+    }
+    synchronize();
+}
+
+TEST_F(ExecutorLifetime, MissingWorkspaceIsRefusedAndFreesTheExecutor) {
+    // As CANN's CommonOpExecutorRun: the refused executor is deleted, so the
+    // corrected call finds a stale handle and writes nothing.
+    const Shape shape{2, 4, 16, 64};
+    const auto n = static_cast<size_t>(numel(shape));
+    const DeviceTensor gradOutput({shape, ACL_FLOAT}, uniform(n, -1, 1, 4));
+    const DeviceTensor y({shape, ACL_FLOAT}, uniform(n, 0, 0.05, 5));
+    const DeviceTensor mask({{1, 4, 16, 64}, ACL_BOOL}, std::vector<double>(n / 2, 0.0));
+    auto softmaxOut = DeviceTensor::output({shape, ACL_FLOAT});
+    uint64_t softmaxWorkspace = 0;
+    aclOpExecutor* softmax = nullptr;
+    ASSERT_EQ(aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(gradOutput.get(), y.get(), mask.get(), 0.5, false,
+                                                               softmaxOut->get(), &softmaxWorkspace, &softmax),
+              ACLNN_SUCCESS);
+    auto logitOut = DeviceTensor::output({shape, ACL_FLOAT});
+    uint64_t logitWorkspace = 0;
+    aclOpExecutor* logit = plan_logit_grad(y, gradOutput, *logitOut, &logitWorkspace);
+
+    struct Refusal {
+        Phase2 phase2;
+        aclOpExecutor* executor;
+        uint64_t workspaceSize;
+    };
+    for (const Refusal& call : {Refusal{aclnnScaledMaskedSoftmaxBackward, softmax, softmaxWorkspace},
+                                Refusal{aclnnLogitGrad, logit, logitWorkspace}}) {
+        ASSERT_GT(call.workspaceSize, 0u);
+        EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_NULLPTR,
+                               [&] { return call.phase2(nullptr, call.workspaceSize, call.executor, stream_); }));
+        DeviceBuffer workspace(call.workspaceSize);
+        EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID, [&] {
+            return call.phase2(workspace.get(), call.workspaceSize, call.executor, stream_);
+        }));
+        synchronize();
+    }
+    EXPECT_EQ(softmaxOut->read(), std::vector<double>(n, -7.0));
+    EXPECT_EQ(logitOut->read(), std::vector<double>(n, -7.0));
+}
+
+TEST_F(ExecutorLifetime, RepeatableRunsFollowTheAddressesSetBetweenRuns) {
+    const Shape shape{64, 1000};
+    constexpr int kDataSets = 3;
+    constexpr int kRuns = 7;
+    std::vector<std::unique_ptr<SoftplusInputs>> inputs;
+    std::vector<void*> dyAddresses;
+    std::vector<void*> xAddresses;
+    for (uint32_t k = 0; k < kDataSets; ++k) {
+        inputs.push_back(std::make_unique<SoftplusInputs>(shape, 10 + 2 * k));
+        dyAddresses.push_back(address_of(inputs.back()->gradOutput));
+        xAddresses.push_back(address_of(inputs.back()->self));
+    }
+    std::vector<std::unique_ptr<DeviceTensor>> outs;
+    std::vector<void*> outAddresses;
+    for (int r = 0; r <= kRuns; ++r) {  // one more than runs: the destroyed executor's last target
+        outs.push_back(DeviceTensor::output({shape, ACL_FLOAT}));
+        outAddresses.push_back(address_of(*outs.back()));
+    }
+
+    const SoftplusInputs& first = *inputs[0];
+    aclOpExecutor* executor = plan_softplus(first, *outs[0]);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+    aclTensor* gradOutput = first.gradOutput.get();
+    aclTensor* self = first.self.get();
+    aclTensor* gradInput = outs[0]->get();
+    for (int r = 0; r < kRuns; ++r) {
+        if (r > 0) {  // run 0 uses the addresses phase 1 saw
+            ASSERT_EQ(aclSetInputTensorAddr(executor, 0, gradOutput, dyAddresses[r % kDataSets]), ACLNN_SUCCESS);
+            ASSERT_EQ(aclSetInputTensorAddr(executor, 1, self, xAddresses[r % kDataSets]), ACLNN_SUCCESS);
+            ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, gradInput, outAddresses[r]), ACLNN_SUCCESS);
+        }
+        ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS) << "run " << r;
+        synchronize();
+    }
+    for (int r = 0; r < kRuns; ++r) {
+        SCOPED_TRACE(r);
+        const SoftplusInputs& in = *inputs[r % kDataSets];
+        expect_close(outs[r]->read(), softplus_reference(in.dy, in.x), tolerance_for(ACL_FLOAT));
+    }
+
+    ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, gradInput, outAddresses[kRuns]), ACLNN_SUCCESS);
+    ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    EXPECT_TRUE(
+        fails_with(ACLNN_ERR_PARAM_INVALID, [&] { return aclnnSoftplusBackward(nullptr, 0, executor, stream_); }));
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID,
+                           [&] { return aclSetInputTensorAddr(executor, 0, gradOutput, dyAddresses[0]); }));
+    synchronize();
+    EXPECT_EQ(outs[kRuns]->read(), std::vector<double>(static_cast<size_t>(numel(shape)), -7.0));
+}
+
+TEST_F(ExecutorLifetime, QueuedRunsKeepTheAddressesTheyWereEnqueuedWith) {
+    // PreluBackward: three inputs and two outputs, so gradWeight is output 1.
+    const Shape shape{4, 8, 1000};
+    const PreluInputs a(shape, 20);
+    const PreluInputs b(shape, 30);
+    const PreluOutputs first(shape);
+    const PreluOutputs second(shape);
+    const PreluOutputs never(shape);  // where the addresses point when the runs finally execute
+
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = plan_prelu(a, first, &workspaceSize);
+    ASSERT_NE(executor, nullptr);
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+    DeviceBuffer workspace(workspaceSize);
+    const std::vector<aclTensor*> inputTensors{a.gradOutput.get(), a.self.get(), a.weight.get()};
+    const std::vector<aclTensor*> outputTensors{first.gradInput->get(), first.gradWeight->get()};
+    const auto point_at = [&](const PreluInputs& in, const PreluOutputs& out) {
+        for (size_t i = 0; i < inputTensors.size(); ++i) {
+            ASSERT_EQ(aclSetInputTensorAddr(executor, i, inputTensors[i], in.addresses[i]), ACLNN_SUCCESS);
+        }
+        for (size_t i = 0; i < outputTensors.size(); ++i) {
+            ASSERT_EQ(aclSetOutputTensorAddr(executor, i, outputTensors[i], out.addresses[i]), ACLNN_SUCCESS);
+        }
+    };
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID,
+                           [&] { return aclSetInputTensorAddr(executor, 3, inputTensors[0], b.addresses[0]); }));
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID,
+                           [&] { return aclSetOutputTensorAddr(executor, 2, outputTensors[0], b.addresses[0]); }));
+
+    StreamGate gate(stream_);
+    ASSERT_EQ(aclnnPreluBackward(workspace.get(), workspaceSize, executor, stream_), ACLNN_SUCCESS);
+    point_at(b, second);
+    ASSERT_EQ(aclnnPreluBackward(workspace.get(), workspaceSize, executor, stream_), ACLNN_SUCCESS);
+    point_at(a, never);
+    // Still queued behind the gate: nothing written yet.
+    EXPECT_EQ(first.gradInput->read(), std::vector<double>(static_cast<size_t>(numel(shape)), -7.0));
+    EXPECT_EQ(second.gradWeight->read(), std::vector<double>(static_cast<size_t>(shape[1]), -7.0));
+    // Destroying the executor leaves its queued runs alone.
+    ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID,
+                           [&] { return aclnnPreluBackward(workspace.get(), workspaceSize, executor, stream_); }));
+
+    gate.open();
+    synchronize();
+    EXPECT_FALSE(gate.expired());
+    {
+        SCOPED_TRACE("run on a");
+        expect_prelu(*first.gradInput, *first.gradWeight, prelu_reference(a.dy, a.x, a.w, shape[2]));
+    }
+    {
+        SCOPED_TRACE("run on b");
+        expect_prelu(*second.gradInput, *second.gradWeight, prelu_reference(b.dy, b.x, b.w, shape[2]));
+    }
+    EXPECT_EQ(never.gradInput->read(), std::vector<double>(static_cast<size_t>(numel(shape)), -7.0));
+    EXPECT_EQ(never.gradWeight->read(), std::vector<double>(static_cast<size_t>(shape[1]), -7.0));
+}
+
+}  // namespace
