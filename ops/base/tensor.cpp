@@ -1,6 +1,7 @@
 // acl-cpu: aclTensor, a view (shape, strides, offset, dtype) over device
 // memory the tensor does not own.
 #include <algorithm>
+#include <limits>
 #include <new>
 
 #include "aclcpu/nnopbase.hpp"
@@ -16,8 +17,14 @@ struct aclTensor {
 namespace aclcpu {
 
 int64_t TensorView::numel() const noexcept {
+    // aclCreateTensor lets any non-negative dims through, so the product may
+    // not fit: it saturates, which no operator's storage check lets pass,
+    // rather than wrap to a small count (an "empty" tensor) or to garbage.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
     int64_t count = 1;
-    for (int64_t dim : shape) count *= dim;
+    for (int64_t dim : shape) {
+        if (__builtin_mul_overflow(count, dim, &count)) return std::numeric_limits<int64_t>::max();
+    }
     return count;
 }
 
@@ -28,7 +35,8 @@ bool TensorView::is_contiguous() const noexcept {
     int64_t expected = 1;
     for (size_t i = shape.size(); i-- > 0;) {
         if (shape[i] != 1 && strides[i] != expected) return false;
-        expected *= shape[i];
+        // A view of more than INT64_MAX elements fits no memory, so it is not dense.
+        if (__builtin_mul_overflow(expected, shape[i], &expected)) return false;
     }
     return true;
 }
@@ -49,14 +57,17 @@ bool any_negative(const int64_t* values, uint64_t count) {
     return values != nullptr && std::any_of(values, values + count, [](int64_t v) { return v < 0; });
 }
 
-/// CANN's ToContiguousStrides: the plain suffix products of the shape.
+/// CANN's ToContiguousStrides: the plain suffix products of the shape.  A
+/// product past INT64_MAX wraps as CANN's int64 arithmetic does on its host
+/// (computed unsigned, so it is defined here); such a view's size overflows
+/// int64 and every operator refuses it.
 aclcpu::Dims row_major_strides(const aclcpu::Dims& shape) {
     aclcpu::Dims strides;
     strides.resize(shape.size());
-    int64_t step = 1;
+    uint64_t step = 1;
     for (size_t i = shape.size(); i-- > 0;) {
-        strides[i] = step;
-        step *= shape[i];
+        strides[i] = static_cast<int64_t>(step);
+        step *= static_cast<uint64_t>(shape[i]);
     }
     return strides;
 }

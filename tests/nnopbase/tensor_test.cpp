@@ -1,6 +1,7 @@
 // aclTensor: creation rules, getters and their ownership, the private view.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -89,6 +90,20 @@ TEST(Tensor, ContiguityIgnoresStridesOfUnitDims) {
     EXPECT_TRUE(aclcpu::view_of(tensor.get()).is_contiguous());
     const int64_t padded[] = {8, 8, 1};
     EXPECT_FALSE(aclcpu::view_of(make_tensor({2, 1, 4}, padded, 0, nullptr).get()).is_contiguous());
+}
+
+// Found by fuzz_softplus_backward: dims whose product passes INT64_MAX made
+// the row-major strides, numel and the contiguity test overflow int64.
+TEST(Tensor, HugeDimsSaturateTheElementCountAndWrapTheRowMajorStrides) {
+    const int64_t huge = int64_t{1} << 62;
+    auto tensor = make_tensor({huge, huge, 4}, nullptr, 0, nullptr);
+    ASSERT_NE(tensor, nullptr);
+    // 4 * 2^62 = 2^64 wraps to 0, as CANN's int64 suffix products do.
+    EXPECT_EQ(take_array(aclGetViewStrides, tensor.get()), (std::vector<int64_t>{0, 4, 1}));
+    const aclcpu::TensorView& view = aclcpu::view_of(tensor.get());
+    EXPECT_EQ(view.numel(), std::numeric_limits<int64_t>::max());
+    EXPECT_FALSE(view.is_contiguous());
+    EXPECT_EQ(aclcpu::view_of(make_tensor({huge, 0, huge}, nullptr, 0, nullptr).get()).numel(), 0);
 }
 
 TEST(Tensor, RankZeroIsAScalarTensor) {

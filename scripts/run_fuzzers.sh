@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/ (or
+# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-60}
+# seconds on a copy of its seed corpus, tests/fuzz/corpus/<target>/.
+# Prints the executions per target; fails if any target crashed, hung
+# (-timeout) or ran out of memory.  A crashing input is left in
+# $build_dir/fuzz-artifacts/ to be added to the seed corpus.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+seconds="${ACLCPU_FUZZ_SECONDS:-60}"
+targets=(fuzz_tensor fuzz_scalar fuzz_softplus_backward fuzz_hardshrink_backward
+         fuzz_scaled_masked_softmax_backward fuzz_prelu_backward fuzz_logit_grad)
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_BUILD_FUZZERS=ON \
+  -DACLCPU_BUILD_TESTS=OFF -DACLCPU_BUILD_SAMPLES=OFF -DACLCPU_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"
+
+work="$build_dir/fuzz-work"
+artifacts="$build_dir/fuzz-artifacts"
+rm -rf "$work"
+mkdir -p "$work" "$artifacts"
+failed=()
+for target in "${targets[@]}"; do
+  corpus="$work/$target"
+  cp -r "$root/tests/fuzz/corpus/$target" "$corpus"
+  log="$work/$target.log"
+  status=0
+  "$build_dir/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$corpus" >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  printf '%-40s %10s executions in %ss\n' "$target" "${runs:-?}" "$seconds"
+  if [[ $status -ne 0 ]]; then
+    failed+=("$target")
+    echo "---- $target failed (exit $status); the end of its log ($log):"
+    tail -n 40 "$log"
+  fi
+done
+
+if [[ ${#failed[@]} -ne 0 ]]; then
+  echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}; inputs in $artifacts"
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"

@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets, tests/fuzz/corpus/<target>/.
+
+Each seed is built with Seed, an encoder of the grammar fuzz_support.hpp's
+Decoder reads (keep the two in step).  Per target the seeds reach every
+argument check of the API, the empty-tensor path and successful calls that
+run phase 2 on the device.  Run it after changing the grammar:
+
+    python3 tests/fuzz/make_seeds.py
+"""
+import pathlib
+import shutil
+import struct
+
+# fuzz_support.cpp's tables, in the same order.
+DTYPES = [0, 1, 27, 11, 12, 2, 6, 3, 9, 4, 7, 8, 10, 16, 17, 33, 13, 29, 30, 34, 35, 36, 37, 38, 39, 40, 41,
+          -1, 5, 14, 15, 18, 26, 28, 42, 255, 2**31 - 1, -2**31, -2]
+FORMATS = [2, 0, 1, 3, 4, 12, 16, 27, 29, 30, 32, 33, 35, 47, 50, 51, 52, 53, 54, -1, 5, 100, 2**31 - 1]
+SPECIAL_DIMS = [-1, -2**63, 2**63 - 1, 2**62, 2**32, 2**31, 2**40, 3037000500, 16, 63, 64, 65, 127, 128, 255, 256,
+                1000, 1023, 1024, 1025, 2048, 4095, 4096, 4097, 8192, 8193, 65536, 2**20, -4096, -2**40, 9]
+RAW_DIM = 224 + 31
+
+FLOAT, FLOAT16, INT8, INT32, UINT8, INT16, UINT16, INT64, DOUBLE, BOOL, BF16 = 0, 1, 2, 3, 4, 6, 7, 9, 11, 12, 27
+NZ = 29
+ON_DEVICE, PHASE1_ONLY = 0, 1
+
+
+def f32(value):
+    return struct.pack('<f', value)
+
+
+def f64(value):
+    return struct.pack('<d', value)
+
+
+class Seed:
+    """Records choices in the order the Decoder reads them; FuzzedDataProvider
+    reads integers from the end of the input, most significant byte first,
+    so the input is the recorded stream reversed."""
+
+    def __init__(self):
+        self.stream = []
+        self.made = []  # shapes of the non-null tensors, as the Decoder's made_
+
+    def byte(self, value):
+        self.stream.append(value & 0xFF)
+
+    def word(self, value):
+        self.stream += list((value & (2**64 - 1)).to_bytes(8, 'big'))
+
+    def bit(self, value):
+        self.byte(1 if value else 0)
+
+    def rare(self, value=False):
+        self.byte(15 if value else 0)
+
+    def real(self, value):
+        self.word(int.from_bytes(f64(value), 'little'))
+
+    def dim(self, value):
+        if 0 <= value <= 8:
+            self.byte(value)
+        elif value in SPECIAL_DIMS:
+            self.byte(224 + SPECIAL_DIMS.index(value))
+        else:
+            self.byte(RAW_DIM)
+            self.word(value)
+
+    def dtype(self, code):
+        self.byte(DTYPES.index(code))
+
+    def tensor(self, shape=(), dtype=FLOAT, strides='null', offset=0, storage='fit', fmt=2, copy=None,
+               broadcast=None, null=False):
+        """A fresh tensor, or (copy=i) a copy of the i-th non-null tensor with
+        dtype None meaning "keep its dtype", or (broadcast=(i, drop, ones))
+        that tensor less its drop leading dims, with dims in ones set to 1."""
+        if null:
+            self.byte(7)
+            return
+        ref = copy if copy is not None else broadcast[0] if broadcast is not None else None
+        if ref is None or not self.made:
+            self.byte(0)
+            self.byte(len(shape))
+            for d in shape:
+                self.dim(d)
+            self.dtype(FLOAT if dtype is None else dtype)
+        else:
+            self.byte(2 if broadcast is None else 6)
+            if len(self.made) > 1:
+                self.byte(ref)
+            shape = list(self.made[ref])
+            if broadcast is not None:
+                _, drop, ones = broadcast
+                if shape:
+                    self.byte(drop)
+                shape = shape[drop:]
+                for i in range(len(shape)):
+                    self.bit(i in ones)
+                    if i in ones:
+                        shape[i] = 1
+            self.bit(dtype is not None)
+            if dtype is not None:
+                self.dtype(dtype)
+        if strides == 'null':
+            self.byte(0)
+        elif strides == 'row':
+            self.byte(1)
+        elif strides == 'col':
+            self.byte(3)
+        else:
+            self.byte(2)
+            for s in strides:
+                self.dim(s)
+        self.bit(offset != 0)
+        if offset != 0:
+            self.dim(offset)
+        if storage == 'fit':
+            self.byte(0)
+        elif storage == 'short':
+            self.byte(4)
+        elif storage == 'view':
+            self.byte(2)
+        elif isinstance(storage, int):  # slack elements past the view's reach
+            self.byte(1)
+            self.byte(storage)
+        else:
+            self.byte(3)
+            self.byte(len(storage))
+            for d in storage:
+                self.dim(d)
+        if fmt == 2:
+            self.byte(0)
+        elif fmt == NZ:
+            self.byte(6)
+        else:
+            self.byte(7)
+            self.byte(FORMATS.index(fmt))
+        self.made.append(list(shape))
+
+    def scalar(self, dtype=FLOAT, value=b'', kind='value'):
+        if kind == 'null':
+            self.byte(7)
+            return
+        self.byte(6 if kind == 'null_value' else 0)
+        self.dtype(dtype)
+        raw = value.ljust(16, b'\0')
+        self.word(int.from_bytes(raw[:8], 'little'))
+        self.word(int.from_bytes(raw[8:], 'little'))
+
+    def run(self, null_workspace_size=False, null_executor=False):
+        self.rare(null_workspace_size)
+        self.rare(null_executor)
+
+    def data(self):
+        return bytes(reversed(self.stream))
+
+
+# ---------------------------------------------------------------------------- operators
+
+
+def elementwise_seeds(tail, tensors=3, dtypes=(FLOAT, FLOAT16, BF16), bad_dtype=INT32, **kwargs):
+    """Seeds for an operator whose tensors all share one shape; tail(seed)
+    encodes what follows the tensors (scalars, doubles, run flags)."""
+    def seed(shape=(2, 3), dtype=FLOAT, place=ON_DEVICE, override=None, run=()):
+        s = Seed()
+        s.byte(place)
+        for i in range(tensors):
+            args = (override or {}).get(i)
+            if args is not None:
+                s.tensor(**args)
+            elif i == 0:
+                s.tensor(shape, dtype)
+            else:
+                s.tensor(copy=0, dtype=None)
+        tail(s, *run)
+        return s
+
+    seeds = {}
+    for dtype in dtypes:
+        seeds[f'ok_{dtype}'] = seed(dtype=dtype)
+    seeds['ok_rank0'] = seed(shape=())
+    seeds['ok_rank8'] = seed(shape=(1, 2, 1, 2, 1, 2, 1, 2))
+    seeds['ok_4097'] = seed(shape=(4097,))
+    seeds['ok_8193'] = seed(shape=(8193,))
+    seeds['ok_phase1_only'] = seed(place=PHASE1_ONLY)
+    seeds['ok_empty'] = seed(shape=(0, 3))
+    seeds['ok_col_major_output'] = seed(override={tensors - 1: dict(copy=0, dtype=None, strides='col')})
+    seeds['ok_offset_input'] = seed(override={1: dict(copy=0, dtype=None, offset=3, storage=5)})
+    seeds['ok_strided_input'] = seed(override={1: dict(copy=0, dtype=None, strides=[8, 2], storage=4)})
+    seeds['ok_storage_as_view'] = seed(override={0: dict(shape=(2, 3), storage='view')})
+    seeds['ok_nz_format'] = seed(override={0: dict(shape=(2, 3), fmt=NZ)})
+    for i in range(tensors):
+        seeds[f'null_tensor{i}'] = seed(override={i: dict(null=True)})
+        seeds[f'bad_dtype{i}'] = seed(override={i: dict(copy=0, dtype=bad_dtype)} if i else
+                                      {0: dict(shape=(2, 3), dtype=bad_dtype)})
+        seeds[f'unknown_dtype{i}'] = seed(override={i: dict(copy=0, dtype=255)} if i else
+                                          {0: dict(shape=(2, 3), dtype=255)})
+        seeds[f'short_storage{i}'] = seed(override={i: dict(copy=0, dtype=None, storage='short')} if i else
+                                          {0: dict(shape=(2, 3), storage='short')})
+        seeds[f'rank9_{i}'] = seed(shape=(1,) * 9) if i == 0 else seed(
+            override={i: dict(shape=(1, 1, 1, 1, 1, 1, 1, 2, 3), dtype=FLOAT)})
+        seeds[f'shape_mismatch{i}'] = seed(override={i: dict(shape=(3, 2), dtype=FLOAT)}) if i else None
+    seeds['negative_dim'] = seed(override={1: dict(shape=(-1, 3))})
+    seeds['huge_dims'] = seed(shape=(2**62, 2**62))
+    seeds['huge_stride'] = seed(override={1: dict(copy=0, dtype=None, strides=[2**63 - 1, 1])})
+    seeds['huge_offset'] = seed(override={1: dict(copy=0, dtype=None, offset=2**63 - 1)})
+    seeds['overflow_square'] = seed(shape=(3037000500, 3037000500))
+    seeds['null_workspace_size'] = seed(run=(True, False))
+    seeds['null_executor'] = seed(run=(False, True))
+    seeds.update(kwargs)
+    return {name: s for name, s in seeds.items() if s is not None}
+
+
+def softplus_tail(s, null_ws=False, null_ex=False, beta=(FLOAT, f32(1.0)), threshold=(FLOAT, f32(20.0))):
+    for spec in (beta, threshold):
+        if spec is None:
+            s.scalar(kind='null')
+        else:
+            s.scalar(*spec)
+    s.run(null_ws, null_ex)
+
+
+def softplus_seeds():
+    seeds = elementwise_seeds(softplus_tail, dtypes=(FLOAT, FLOAT16, BF16, DOUBLE), bad_dtype=INT32)
+
+    def with_scalars(name, beta, threshold, self_dtype=FLOAT):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.tensor((2, 3), FLOAT)
+        s.tensor(copy=0, dtype=self_dtype)
+        s.tensor(copy=0, dtype=None)
+        softplus_tail(s, beta=beta, threshold=threshold)
+        seeds[name] = s
+
+    with_scalars('null_beta', None, (FLOAT, f32(20.0)))
+    with_scalars('null_threshold', (FLOAT, f32(1.0)), None)
+    with_scalars('int_self', (FLOAT, f32(1.0)), (FLOAT, f32(20.0)), INT32)
+    with_scalars('bool_self', (FLOAT, f32(1.0)), (FLOAT, f32(20.0)), BOOL)
+    with_scalars('uint16_self', (FLOAT, f32(1.0)), (FLOAT, f32(20.0)), UINT16)
+    with_scalars('double_beta_nan', (DOUBLE, f64(float('nan'))), (INT64, (7).to_bytes(8, 'little')))
+    return seeds
+
+
+def hardshrink_tail(s, null_ws=False, null_ex=False, lambd=(FLOAT, f32(0.5))):
+    if lambd is None:
+        s.scalar(kind='null')
+    else:
+        s.scalar(*lambd)
+    s.run(null_ws, null_ex)
+
+
+def hardshrink_seeds():
+    seeds = elementwise_seeds(hardshrink_tail, bad_dtype=DOUBLE)
+
+    def custom(name, tensors, lambd=(FLOAT, f32(0.5))):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        for args in tensors:
+            s.tensor(**args)
+        hardshrink_tail(s, lambd=lambd)
+        seeds[name] = s
+
+    custom('ok_broadcast', [dict(shape=(3,)), dict(shape=(2, 3)), dict(copy=1, dtype=None)])
+    custom('ok_promote', [dict(shape=(2, 3)), dict(copy=0, dtype=FLOAT16), dict(copy=0, dtype=FLOAT16)])
+    custom('ok_broadcast_variant', [dict(shape=(2, 3, 4)), dict(broadcast=(0, 1, {0})), dict(copy=0, dtype=None)])
+    custom('not_broadcastable', [dict(shape=(2, 3)), dict(shape=(2, 4)), dict(copy=0, dtype=None)])
+    custom('grad_input_not_broadcast_shape',
+           [dict(shape=(3,)), dict(shape=(2, 3)), dict(copy=0, dtype=None)])
+    custom('ok_empty_not_broadcastable', [dict(shape=(0,)), dict(shape=(1, 1, 1, 4)), dict(shape=(2,))])
+    custom('null_lambd', [dict(shape=(2, 3)), dict(copy=0, dtype=None), dict(copy=0, dtype=None)], None)
+    custom('negative_lambd', [dict(shape=(2, 3)), dict(copy=0, dtype=None), dict(copy=0, dtype=None)],
+           (FLOAT, f32(-1.0)))
+    custom('complex_lambd', [dict(shape=(2, 3)), dict(copy=0, dtype=None), dict(copy=0, dtype=None)],
+           (16, f32(1.0) + f32(2.0)))
+    return seeds
+
+
+def logit_tail(s, null_ws=False, null_ex=False, eps=-1.0):
+    s.real(eps)
+    s.run(null_ws, null_ex)
+
+
+def logit_seeds():
+    seeds = elementwise_seeds(logit_tail, bad_dtype=DOUBLE)
+    for name, eps in (('eps_0_1', 0.1), ('eps_nan', float('nan')), ('eps_inf', float('inf')), ('eps_2', 2.0)):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.tensor((2, 3), FLOAT)
+        s.tensor(copy=0, dtype=None)
+        s.tensor(copy=0, dtype=None)
+        logit_tail(s, eps=eps)
+        seeds[name] = s
+    s = Seed()
+    s.byte(ON_DEVICE)
+    s.tensor((20000,), FLOAT16)
+    s.tensor(copy=0, dtype=None)
+    s.tensor(copy=0, dtype=None, strides=[2], storage=[40000])
+    logit_tail(s)
+    seeds['ok_three_chunks_strided_out'] = s
+    return seeds
+
+
+def softmax_seeds():
+    seeds = {}
+
+    def seed(name, data=(2, 2, 2, 4), dtype=FLOAT, mask=None, overrides=None, scale=1.0, fix_triu=False,
+             run=(False, False), place=ON_DEVICE):
+        overrides = overrides or {}
+        s = Seed()
+        s.byte(place)
+        s.tensor(**overrides.get(0, dict(shape=data, dtype=dtype)))
+        s.tensor(**overrides.get(1, dict(copy=0, dtype=None)))
+        s.tensor(**overrides.get(2, dict(shape=mask if mask is not None else data, dtype=BOOL)))
+        s.tensor(**overrides.get(3, dict(copy=0, dtype=None)))
+        s.real(scale)
+        s.rare(fix_triu)
+        s.run(*run)
+        seeds[name] = s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seed(f'ok_{dtype}', dtype=dtype)
+    seed('ok_scale', scale=0.125)
+    seed('ok_scale_nan', scale=float('nan'))
+    seed('ok_mask_11', mask=(1, 1, 2, 4))
+    seed('ok_mask_b1', mask=(2, 1, 2, 4))
+    seed('ok_mask_1n', mask=(1, 2, 2, 4))
+    seed('ok_s2_1025', data=(1, 1, 2, 1025))
+    seed('ok_s2_4096', data=(1, 1, 1, 4096))
+    seed('ok_many_rows', data=(2, 3, 64, 16))
+    seed('ok_phase1_only', place=PHASE1_ONLY)
+    seed('ok_empty', data=(0, 2, 2, 4))
+    seed('ok_strided_input', overrides={1: dict(copy=0, dtype=None, strides='col')})
+    seed('ok_out_f16_with_room', overrides={3: dict(copy=0, dtype=FLOAT16, storage=(64,))})
+    seed('out_f16_too_small', overrides={3: dict(copy=0, dtype=FLOAT16)})
+    seed('s2_4097', data=(1, 1, 1, 4097))
+    seed('rank3', data=(2, 2, 4))
+    seed('rank5', data=(1, 2, 2, 2, 4))
+    seed('y_shape', overrides={1: dict(shape=(2, 2, 2, 3))})
+    seed('out_shape', overrides={3: dict(shape=(2, 2, 4, 2))})
+    seed('mask_rank3', mask=(2, 2, 4))
+    seed('mask_last_dims', mask=(2, 2, 2, 3))
+    seed('mask_batch', mask=(3, 2, 2, 4))
+    seed('mask_float', overrides={2: dict(copy=0, dtype=None)})
+    seed('y_dtype', overrides={1: dict(copy=0, dtype=FLOAT16)})
+    seed('bad_dtype', dtype=DOUBLE)
+    seed('unknown_dtype', dtype=255)
+    seed('nz_data', overrides={0: dict(shape=(2, 2, 2, 4), fmt=NZ)})
+    seed('nz_mask', overrides={2: dict(shape=(2, 2, 2, 4), dtype=BOOL, fmt=NZ)})
+    seed('fix_triu_mask', fix_triu=True)
+    seed('short_storage_mask', overrides={2: dict(shape=(2, 2, 2, 4), dtype=BOOL, storage='short')})
+    seed('huge_s1', data=(2**40, 2, 2, 4))
+    for i in range(4):
+        seed(f'null_tensor{i}', overrides={i: dict(null=True)})
+    seed('null_workspace_size', run=(True, False))
+    seed('null_executor', run=(False, True))
+    return seeds
+
+
+def prelu_seeds():
+    seeds = {}
+
+    def seed(name, self_shape=(2, 3, 4), weight=(3,), grad_weight=None, dtype=FLOAT, overrides=None,
+             run=(False, False), place=ON_DEVICE):
+        overrides = overrides or {}
+        s = Seed()
+        s.byte(place)
+        s.tensor(**overrides.get(0, dict(shape=self_shape, dtype=dtype)))             # gradOutput
+        s.tensor(**overrides.get(1, dict(copy=0, dtype=None)))                        # self
+        s.tensor(**overrides.get(2, dict(shape=weight, dtype=dtype)))                 # weight
+        s.tensor(**overrides.get(3, dict(copy=1, dtype=None)))                        # gradInput
+        s.tensor(**overrides.get(4, dict(shape=grad_weight if grad_weight is not None else weight, dtype=dtype)))
+        s.run(*run)
+        seeds[name] = s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seed(f'ok_{dtype}', dtype=dtype)
+    seed('ok_scalar_weight', weight=(1,))
+    seed('ok_1d_self', self_shape=(5,), weight=(1,))
+    seed('ok_weight_4d', weight=(1, 3, 1, 1), grad_weight=(3,))
+    seed('ok_broadcast_grad_output', overrides={0: dict(shape=(4,), dtype=FLOAT), 1: dict(shape=(2, 3, 4))})
+    seed('ok_rank8', self_shape=(2, 3, 1, 1, 1, 1, 1, 2))
+    seed('ok_big', self_shape=(4, 16, 512), weight=(16,))
+    seed('ok_strided_self', overrides={1: dict(copy=0, dtype=None, strides='col')})
+    seed('ok_phase1_only', place=PHASE1_ONLY)
+    seed('ok_empty', self_shape=(0, 3, 4))
+    seed('weight_not_channels', weight=(4,))
+    seed('grad_weight_4d', weight=(1, 3, 1, 1))
+    seed('grad_weight_shape', grad_weight=(2,))
+    seed('rank0_self', self_shape=(), weight=(2,))
+    seed('broadcast_grows_self', overrides={0: dict(shape=(5, 2, 3, 4), dtype=FLOAT), 1: dict(shape=(2, 3, 4))})
+    seed('not_broadcastable', overrides={0: dict(shape=(2, 3, 5), dtype=FLOAT), 1: dict(shape=(2, 3, 4))})
+    seed('grad_input_shape', overrides={3: dict(shape=(2, 3, 5), dtype=FLOAT)})
+    seed('dtype_mismatch', overrides={2: dict(shape=(3,), dtype=FLOAT16)})
+    seed('bad_dtype', dtype=DOUBLE)
+    seed('rank9', self_shape=(2, 3, 1, 1, 1, 1, 1, 1, 1))
+    seed('short_storage_weight', overrides={2: dict(shape=(3,), storage='short')})
+    seed('huge_channels', self_shape=(2, 2**40), weight=(2**40,))
+    for i in range(5):
+        seed(f'null_tensor{i}', overrides={i: dict(null=True)})
+    seed('null_workspace_size', run=(True, False))
+    seed('null_executor', run=(False, True))
+    return seeds
+
+
+# ---------------------------------------------------------------------------- objects
+
+
+def tensor_args(s, null_view=False, view_count=None, null_storage=False, storage_count=None, data=True, **tensor):
+    s.tensor(**tensor)
+    s.rare(null_view)
+    s.rare(null_storage)
+    for null, count in ((null_view, view_count), (null_storage, storage_count)):
+        if null:
+            s.bit(count is not None)
+            if count is not None:
+                s.word(count)
+    s.bit(data)
+
+
+def tensor_seeds():
+    seeds = {}
+
+    def seed(name, first, second=None, getter=0, null_tensor=False):
+        s = Seed()
+        tensor_args(s, **first)
+        s.byte(getter)
+        s.bit(null_tensor)
+        tensor_args(s, **(second or dict(shape=(4,), dtype=FLOAT16)))
+        seeds[name] = s
+
+    seed('contiguous', dict(shape=(2, 3, 4)))
+    seed('rank0', dict(shape=()), getter=1)
+    seed('rank9', dict(shape=(1, 2, 1, 2, 1, 2, 1, 2, 3)), getter=2)
+    seed('transposed', dict(shape=(4, 2), strides='col', storage='view', fmt=0), getter=3)
+    seed('offset', dict(shape=(2, 2), offset=5, storage=9), getter=4)
+    seed('empty', dict(shape=(2, 0, 3)), getter=5)
+    seed('huge_dims', dict(shape=(2**62, 2**62, 4)), getter=6)
+    seed('huge_strides', dict(shape=(3, 3), strides=[2**63 - 1, 2**62]))
+    seed('negative_dim', dict(shape=(2, -1)), null_tensor=True)
+    seed('negative_stride', dict(shape=(2, 2), strides=[-1, 1]))
+    seed('negative_offset', dict(shape=(2,), offset=-4096))
+    seed('negative_storage', dict(shape=(2,), storage=[-1]))
+    seed('null_view_count', dict(shape=(2, 3), null_view=True, view_count=3))
+    seed('null_view_huge_count', dict(shape=(2, 3), null_view=True, view_count=2**64 - 1))
+    seed('null_view_zero', dict(shape=(2, 3), strides=[-1, 1], null_view=True))
+    seed('null_storage_count', dict(shape=(2, 3), null_storage=True, storage_count=2))
+    seed('null_storage_zero', dict(shape=(2, 3), null_storage=True))
+    seed('unknown_dtype_format', dict(shape=(2,), dtype=2**31 - 1, fmt=100))
+    seed('every_format', dict(shape=(2,), fmt=-1))
+    seed('nz', dict(shape=(16, 16), fmt=NZ))
+    seed('reinit_invalid', dict(shape=(2, 3)), dict(shape=(2, -1)))
+    seed('reinit_null_view', dict(shape=(2, 3)), dict(shape=(2, 3), null_view=True, view_count=1))
+    seed('reinit_rank9', dict(shape=(2, 3)), dict(shape=(1,) * 9, dtype=BF16))
+    seed('reinit_no_data', dict(shape=(2, 3)), dict(shape=(5,), data=False))
+    for i, dtype in enumerate(DTYPES):
+        seed(f'dtype_{i}', dict(shape=(3,), dtype=dtype), getter=i % 7)
+    return seeds
+
+
+def scalar_seeds():
+    seeds = {}
+
+    def seed(name, scalar, softplus=True, tensor_dtype=0, place=ON_DEVICE, threshold=(FLOAT, f32(20.0))):
+        s = Seed()
+        s.scalar(**scalar)
+        s.bit(softplus)
+        s.byte(tensor_dtype)
+        s.byte(place)
+        if softplus:
+            if threshold is None:
+                s.scalar(kind='null')
+            else:
+                s.scalar(*threshold)
+        s.run()
+        seeds[name] = s
+
+    for i, dtype in enumerate(DTYPES):
+        seed(f'dtype_{i}', dict(dtype=dtype, value=bytes([0x3F, 0x80, 0, 0, 0x40, 0, 0, 0] * 2)),
+             softplus=i % 2 == 0, tensor_dtype=i % 3)
+    seed('float_one', dict(dtype=FLOAT, value=f32(1.0)))
+    seed('double_nan', dict(dtype=DOUBLE, value=f64(float('nan'))), softplus=False)
+    seed('double_inf', dict(dtype=DOUBLE, value=f64(float('-inf'))))
+    seed('half_ones', dict(dtype=FLOAT16, value=b'\xff\xff'), softplus=False)
+    seed('int64_min', dict(dtype=INT64, value=(2**63).to_bytes(8, 'little')), softplus=False)
+    seed('null_value', dict(kind='null_value', dtype=FLOAT))
+    seed('null_scalar', dict(kind='null'), softplus=False)
+    seed('null_threshold', dict(dtype=FLOAT, value=f32(1.0)), threshold=None)
+    seed('phase1_only', dict(dtype=FLOAT, value=f32(1.0)), place=PHASE1_ONLY)
+    return seeds
+
+
+def write(corpus, target, seeds):
+    folder = corpus / target
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for name, seed in sorted(seeds.items()):
+        (folder / name).write_bytes(seed.data())
+
+
+def main():
+    corpus = pathlib.Path(__file__).resolve().parent / 'corpus'
+    write(corpus, 'fuzz_tensor', tensor_seeds())
+    write(corpus, 'fuzz_scalar', scalar_seeds())
+    write(corpus, 'fuzz_softplus_backward', softplus_seeds())
+    write(corpus, 'fuzz_hardshrink_backward', hardshrink_seeds())
+    write(corpus, 'fuzz_scaled_masked_softmax_backward', softmax_seeds())
+    write(corpus, 'fuzz_prelu_backward', prelu_seeds())
+    write(corpus, 'fuzz_logit_grad', logit_seeds())
+
+
+if __name__ == '__main__':
+    main()
