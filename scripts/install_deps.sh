@@ -3,7 +3,7 @@
 # when they are all present.
 set -euo pipefail
 
-packages=(build-essential cmake libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev)
+packages=(build-essential cmake libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev)
 
 missing=()
 for package in "${packages[@]}"; do

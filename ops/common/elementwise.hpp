@@ -1,17 +1,19 @@
-// acl-cpu ops/common: the block/chunk loop every elementwise operator runs.
+// acl-cpu ops/common: what every elementwise operator shares on the host
+// side -- its tiling, its operands, and the launch of its blocks.
 //
-// Per block (a contiguous range of output elements, from the tiling), per
-// UB chunk: gather each input's chunk into fp32 staging, compute the chunk
-// in fp32, round it through the operator's compute dtype, scatter it into
-// the output view.  An operator supplies only its tiling, its operands'
-// layouts and the fp32 chunk function.
+// Per block (a contiguous range of output elements, from the tiling) the
+// operator's per-target block function (elementwise-inl.h) computes in fp32
+// vectors: straight from and to device memory when every operand is dense in
+// the output's layout and dtype, otherwise per UB chunk through fp32
+// staging (gather, compute, round through the compute dtype, scatter).  An
+// operator supplies only its tiling, its operands' layouts and the fp32
+// vector function.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclcpu/runtime.hpp"
@@ -22,11 +24,11 @@
 
 namespace aclcpu::ops {
 
-/// The tiling shared by elementwise operators: blockDim = blocks.size()
-/// contiguous ranges of the output's elements, each processed chunkElements
-/// at a time.
+/// The tiling shared by elementwise operators: blocks.count() contiguous
+/// ranges of the output's elements, each processed chunkElements at a time
+/// when it is staged.
 struct ElementwiseTiling {
-    std::vector<Range> blocks;
+    BlockSplit blocks;
     int64_t chunkElements = 0;
 };
 
@@ -40,6 +42,20 @@ struct ElementwiseOperands {
     std::array<StridedLayout, N> inputs;
     StridedLayout output;
     aclDataType computeDtype = ACL_FLOAT;
+
+    /// The dtype of every operand when all are linear (element i at
+    /// offset + i) and of the one dtype FLOAT, FLOAT16 or BF16 that the
+    /// kernel also computes in: then a block can stream them directly.
+    /// ACL_DT_UNDEFINED otherwise.
+    aclDataType dense_dtype() const noexcept {
+        const aclDataType dtype = output.dtype();
+        const bool computable = dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
+        const auto dense = [dtype](const StridedLayout& layout) {
+            return layout.is_linear() && layout.dtype() == dtype;
+        };
+        const bool allDense = dense(output) && std::all_of(inputs.begin(), inputs.end(), dense);
+        return computable && allDense && computeDtype == dtype ? dtype : ACL_DT_UNDEFINED;
+    }
 };
 
 /// UB bytes a block stages: N input chunks and one output chunk, in fp32,
@@ -48,37 +64,24 @@ constexpr int64_t elementwise_staging_bytes(size_t numInputs, int64_t chunkEleme
     return static_cast<int64_t>(numInputs + 1) * UbStaging::workspace_stride(chunkElements * int64_t{sizeof(float)});
 }
 
-/// Runs an elementwise operator: for each chunk, compute(in, out, n) with
-/// in[k] the n values of input k and out the n results (never aliasing an
-/// input), all fp32.  Inputs are args.inputs[0..N), the output
-/// args.outputs[0].  A null data pointer is reported as
+/// One launch of an elementwise operator: what each of its blocks reads.
+/// Inputs are args.inputs[0..N), the output args.outputs[0].
+template <size_t N>
+struct ElementwiseJob {
+    const ElementwiseTiling& tiling;
+    const ElementwiseOperands<N>& operands;
+    const LaunchArgs& args;
+    UbStaging staging;
+};
+
+/// Runs block(job, blockIdx) for every block of the tiling (see
+/// launch_blocks).  A null data pointer is reported as
 /// ACL_ERROR_RT_AICORE_EXCEPTION (the device would fault) and nothing is
 /// written.  Deterministic: the result depends on the tiling only.
-template <size_t N, class Compute>
-aclError run_elementwise(const char* opName, const ElementwiseTiling& tiling, const ElementwiseOperands<N>& operands,
-                         const LaunchArgs& args, const UbStaging& staging, const Compute& compute) noexcept {
-    if (aclError status = check_tensor_addresses(opName, args, N, 1); status != ACL_SUCCESS) return status;
-    const int64_t chunk = tiling.chunkElements;
-    const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(float)});
-    const bool roundResult = operands.computeDtype != operands.output.dtype();
-    return launch_blocks(opName, static_cast<int64_t>(tiling.blocks.size()), [&](int64_t blockIdx) {
-        std::byte* ub = staging.for_block(blockIdx);
-        std::array<float*, N> staged;
-        std::array<const float*, N> in;
-        for (size_t k = 0; k < N; ++k) {
-            staged[k] = reinterpret_cast<float*>(ub + static_cast<int64_t>(k) * slot);
-            in[k] = staged[k];
-        }
-        float* out = reinterpret_cast<float*>(ub + static_cast<int64_t>(N) * slot);
-        const Range block = tiling.blocks[static_cast<size_t>(blockIdx)];
-        for (int64_t begin = block.begin; begin < block.end; begin += chunk) {
-            const int64_t n = std::min(chunk, block.end - begin);
-            for (size_t k = 0; k < N; ++k) gather(operands.inputs[k], args.inputs[k], begin, n, staged[k]);
-            compute(in, out, n);
-            if (roundResult) round_through(operands.computeDtype, out, n);
-            scatter(out, operands.output, args.outputs[0], begin, n);
-        }
-    });
+template <size_t N, class Block>
+aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const Block& block) noexcept {
+    if (aclError status = check_tensor_addresses(opName, job.args, N, 1); status != ACL_SUCCESS) return status;
+    return launch_blocks(opName, job.tiling.blocks.count(), [&](int64_t blockIdx) { block(job, blockIdx); });
 }
 
 }  // namespace aclcpu::ops

@@ -39,6 +39,20 @@ public:
     /// True when element i is at offset() + i.
     bool is_linear() const noexcept { return rank_ == 0 || (rank_ == 1 && strides_[0] == 1); }
     int64_t offset() const noexcept { return offset_; }
+    /// True when every run of length elements starting at a multiple of
+    /// length is contiguous (consecutive elements of the operand).
+    bool has_contiguous_runs_of(int64_t length) const noexcept {
+        return rank_ == 0 || (strides_[rank_ - 1] == 1 && sizes_[rank_ - 1] % length == 0);
+    }
+    /// Where element i of the iteration space is, counted from the data pointer.
+    int64_t position_of(int64_t i) const noexcept {
+        int64_t position = offset_;
+        for (int d = rank_ - 1; d >= 0; --d) {
+            position += i % sizes_[d] * strides_[d];
+            i /= sizes_[d];
+        }
+        return position;
+    }
     /// Coalesced rank, sizes and strides (0 for broadcast dims).
     int rank() const noexcept { return rank_; }
     int64_t size(int d) const noexcept { return sizes_[d]; }

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 namespace aclcpu::ops {
 
@@ -26,16 +25,59 @@ struct Range {
     }
 };
 
-/// The "block factor" split: every block takes factor = ceil(total /
-/// maxBlocks) units, rounded up to a multiple of alignment, and the last
-/// block the remainder; ceil(total / factor) blocks are used.  Returns no
-/// block for total == 0.
-std::vector<Range> split_by_factor(int64_t total, int64_t maxBlocks, int64_t alignment = 1);
+/// The split of [0, total) work units into count() contiguous blocks, kept
+/// as a formula instead of a list so that tiling allocates nothing and a
+/// block's range costs a few integer operations.  Block b covers units
+/// [b * base + min(b, longer), ...) -- base units, one more for the first
+/// `longer` blocks -- each unit standing for unitSize elements, except that
+/// the last unit of block shortBlock is shortfall elements short (the blocks
+/// after it shift down by as much).
+class BlockSplit {
+public:
+    /// An empty split (no block).
+    BlockSplit() noexcept = default;
 
-/// The "front-loaded" split: min(total, maxBlocks) blocks; the first
-/// total % blocks take ceil(total / blocks) units, the others floor.
-/// Returns no block for total == 0.
-std::vector<Range> split_front_loaded(int64_t total, int64_t maxBlocks);
+    /// The "block factor" split: every block takes factor = ceil(total /
+    /// maxBlocks) units, rounded up to a multiple of alignment, and the last
+    /// block the remainder; ceil(total / factor) blocks.  No block for
+    /// total == 0.
+    static BlockSplit by_factor(int64_t total, int64_t maxBlocks, int64_t alignment = 1) noexcept;
+
+    /// The "front-loaded" split: min(total, maxBlocks) blocks; the first
+    /// total % blocks take ceil(total / blocks) units, the others floor.  No
+    /// block for total == 0.
+    static BlockSplit front_loaded(int64_t total, int64_t maxBlocks) noexcept;
+
+    /// This split with each unit unitSize elements long, but block
+    /// shortBlock's last unit shortfall elements short.
+    BlockSplit in_units_of(int64_t unitSize, int64_t shortBlock, int64_t shortfall) const noexcept {
+        BlockSplit split = *this;
+        split.unitSize_ = unitSize;
+        split.shortBlock_ = shortBlock;
+        split.shortfall_ = shortfall;
+        return split;
+    }
+
+    int64_t count() const noexcept { return count_; }
+    /// Blocks that take one unit more than the others (front-loaded splits).
+    int64_t longer_blocks() const noexcept { return longer_; }
+
+    /// Block b's range of elements.  Precondition: 0 <= b < count().
+    Range block(int64_t b) const noexcept {
+        const int64_t firstUnit = b * base_ + (b < longer_ ? b : longer_);
+        const int64_t endUnit = firstUnit + base_ + (b < longer_ ? 1 : 0);
+        return {firstUnit * unitSize_ - (b > shortBlock_ ? shortfall_ : 0),
+                endUnit * unitSize_ - (b >= shortBlock_ ? shortfall_ : 0)};
+    }
+
+private:
+    int64_t count_ = 0;
+    int64_t base_ = 0;
+    int64_t longer_ = 0;
+    int64_t unitSize_ = 1;
+    int64_t shortBlock_ = 0;
+    int64_t shortfall_ = 0;
+};
 
 /// The elements of a UB chunk: floor(ubBytes / bytesPerElement), aligned
 /// down to alignment elements and capped at total aligned up to alignment.

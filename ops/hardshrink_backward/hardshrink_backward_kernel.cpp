@@ -1,20 +1,49 @@
-// acl-cpu: the HardShrinkGrad kernel.
+// acl-cpu: the HardShrinkGrad kernel, compiled for every SIMD target Highway
+// dispatches to at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "hardshrink_backward/hardshrink_backward_kernel.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include "common/elementwise-inl.h"
 #include "hardshrink_backward/hardshrink_backward_kernel.hpp"
 
-#include <cmath>
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu::ops::HWY_NAMESPACE {
+namespace {
 
+struct HardshrinkGrad {
+    float lambd;
+
+    template <class D, class V>
+    V operator()(D d, V gradOutput, V self) const {
+        return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, lambd)), gradOutput);
+    }
+};
+
+}  // namespace
+
+void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, float lambd) {
+    elementwise_block(job, blockIdx, HardshrinkGrad{lambd});
+}
+
+}  // namespace aclcpu::ops::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 namespace aclcpu::ops {
 
+HWY_EXPORT(hardshrink_backward_block);
+
 aclError HardshrinkBackwardKernel::launch(const LaunchArgs& args) const noexcept {
-    const float lambd = lambd_;
-    const auto chunk = [lambd](const std::array<const float*, 2>& in, float* out, int64_t n) {
-        const float* gradOutput = in[0];
-        const float* self = in[1];
-        for (int64_t i = 0; i < n; ++i) out[i] = std::fabs(self[i]) <= lambd ? 0.0f : gradOutput[i];
-    };
     const ElementwiseTiling& plan = tiling_.elementwise;
-    return run_elementwise(name(), plan, operands_, args,
-                           UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements)), chunk);
+    const ElementwiseJob<2> job{plan, operands_, args,
+                                UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements))};
+    return run_elementwise(name(), job, [this](const ElementwiseJob<2>& j, int64_t blockIdx) {
+        HWY_DYNAMIC_DISPATCH(hardshrink_backward_block)(j, blockIdx, lambd_);
+    });
 }
 
 }  // namespace aclcpu::ops
+#endif  // HWY_ONCE

@@ -26,7 +26,7 @@ HardshrinkBackwardTiling tile_hardshrink_backward(int64_t numel, aclDataType com
     const int64_t alignment = computeDtype == ACL_FLOAT16 ? 128 : 64;
     tiling.elementwise.chunkElements = ub_chunk_elements(
         soc.ubSize - kReservedUb, bytes_per_element(computeDtype, doubleBuffer), alignment, numel);
-    tiling.elementwise.blocks = split_by_factor(numel, soc.vectorCoreCount);
+    tiling.elementwise.blocks = BlockSplit::by_factor(numel, soc.vectorCoreCount);
     return tiling;
 }
 

@@ -47,7 +47,7 @@ aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* dy, double e
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
 
     LogitGradTiling tiling = tile_logit_grad(view_of(out).numel(), soc_profile());
-    const int64_t blockDim = static_cast<int64_t>(tiling.elementwise.blocks.size());
+    const int64_t blockDim = tiling.elementwise.blocks.count();
     if (UbStaging::workspace_bytes(blockDim, tiling.stagingBytesPerBlock) > static_cast<int64_t>(tiling.workspaceSize)) {
         report_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag,
                      "LogitGrad tiling failed: %lld blocks do not fit their UB staging in the workspace.",

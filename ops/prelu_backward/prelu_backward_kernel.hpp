@@ -17,6 +17,14 @@ struct PreluBackwardOperands {
     StridedLayout gradWeight;
 };
 
+/// One launch's update phase: what each update block reads (the weight is
+/// already fp32 in the workspace).
+struct PreluUpdateJob {
+    const PreluBackwardTiling& tiling;
+    const PreluBackwardOperands& operands;
+    const LaunchArgs& args;
+};
+
 /// PReluGradUpdate then PReluGradReduce, with w = weight[channel]:
 ///   gradInput = self > 0 ? gradOutput : w * gradOutput   (NaN self: w * gradOutput)
 ///   update    = self > 0 ? 0 : self * gradOutput, rounded to self's dtype

@@ -35,15 +35,13 @@ PreluBackwardTiling tile_prelu_backward(const PreluGeometry& geometry, aclDataTy
     t.geometry = geometry;
     t.dtype = dtype;
     const int64_t cores = std::max<int64_t>(soc.vectorCoreCount, 1);
-    t.updateBlocks = split_by_factor(geometry.elements, cores, kUbBlockBytes / element_size(dtype));
-    t.reduceBlocks = split_by_factor(geometry.channels, cores, kChannelsPerReduceRepeat);
+    t.updateBlocks = BlockSplit::by_factor(geometry.elements, cores, kUbBlockBytes / element_size(dtype));
+    t.reduceBlocks = BlockSplit::by_factor(geometry.channels, cores, kChannelsPerReduceRepeat);
     t.chunkElements = ub_chunk_elements(soc.ubSize - kUbReservedBytes, ub_bytes_per_element(dtype), kRepeatElements,
-                                        t.updateBlocks.front().size());
-    // A chunk meets at most ceil(chunk / inner) + 1 channel runs.
-    t.runCapacity = std::min(geometry.channels, ceil_div(t.chunkElements, geometry.inner) + 1);
-    t.stagingBytesPerBlock = elementwise_staging_bytes(2, t.chunkElements) + t.runCapacity * int64_t{sizeof(float)};
+                                        t.updateBlocks.block(0).size());
+    t.stagingBytesPerBlock = elementwise_staging_bytes(2, t.chunkElements);
 
-    const int64_t blocks = static_cast<int64_t>(t.updateBlocks.size());
+    const int64_t blocks = t.updateBlocks.count();
     t.weightOffset = 0;
     t.partialsOffset = t.weightOffset + slice(geometry.channels * int64_t{sizeof(float)});
     t.stagingOffset = t.partialsOffset + slice(blocks * geometry.channels * int64_t{sizeof(float)});

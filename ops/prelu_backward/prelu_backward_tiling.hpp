@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "acl/acl_base.h"
 #include "aclcpu/runtime.hpp"
@@ -25,10 +24,12 @@ struct PreluGeometry {
 /// elementwise pattern.
 ///
 /// Update phase: self's elements in block-factor shares (whole 32-byte UB
-/// blocks) over at most vectorCoreCount blocks, each walking its share
-/// chunkElements at a time.  Per chunk a block sums the update values of
-/// each channel run in UB (at most runCapacity sums) and adds them to its
-/// own fp32 partial sums in the workspace.
+/// blocks) over at most vectorCoreCount blocks.  A block walks its share
+/// one channel run (consecutive elements of one channel) at a time, each
+/// run chunkElements at a time; it sums a run's update values into 16
+/// running sums (element j of the run into sum j % 16, added in order), adds
+/// those as a fixed tree and the result to its own fp32 partial sum of the
+/// channel in the workspace.
 ///
 /// Reduce phase: channels in block-factor shares; a block adds, per
 /// channel, the partials of update blocks 0, 1, ... in that order.  Both
@@ -40,11 +41,10 @@ struct PreluGeometry {
 struct PreluBackwardTiling {
     PreluGeometry geometry;
     aclDataType dtype;
-    std::vector<Range> updateBlocks;  ///< element ranges
-    std::vector<Range> reduceBlocks;  ///< channel ranges
-    int64_t chunkElements;
-    int64_t runCapacity;
-    int64_t stagingBytesPerBlock;     ///< x, gradOutput, gradInput chunks and the run sums, fp32
+    BlockSplit updateBlocks;          ///< element ranges
+    BlockSplit reduceBlocks;          ///< channel ranges
+    int64_t chunkElements;            ///< a multiple of 64
+    int64_t stagingBytesPerBlock;     ///< x, gradOutput and gradInput chunks, fp32
     uint64_t weightOffset;
     uint64_t partialsOffset;
     uint64_t stagingOffset;

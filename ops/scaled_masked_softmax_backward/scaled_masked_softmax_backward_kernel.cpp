@@ -1,18 +1,23 @@
-// acl-cpu: the ScaledMaskedSoftmaxGradV2 kernel.
-#include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_kernel.hpp"
+// acl-cpu: the ScaledMaskedSoftmaxGradV2 kernel, compiled for every SIMD
+// target Highway dispatches to at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "scaled_masked_softmax_backward/scaled_masked_softmax_backward_kernel.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
+#include <cstring>
+
+#include <hwy/highway.h>
 
 #include "common/block_launch.hpp"
+#include "common/dtype.hpp"
+#include "common/simd-inl.h"
+#include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_kernel.hpp"
 
-namespace aclcpu::ops {
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu::ops::HWY_NAMESPACE {
 namespace {
-
-constexpr int64_t kRepeatFloats = 64;
-constexpr int64_t kUbBlockFloats = 8;
-constexpr int64_t kMaxRowRepeats = 4096 / kRepeatFloats;  // S2 <= 4096 on A2
 
 /// Adds values[0, count) as the vector unit's reduction tree does:
 /// neighbours pairwise, level by level, a zero appended to a level of odd
@@ -27,93 +32,188 @@ float tree_sum(float* values, int64_t count) {
     return values[0];
 }
 
-template <int64_t N>
-float tree_sum_of(const float* values) {
-    std::array<float, N> copy;
-    std::copy_n(values, N, copy.data());
-    return tree_sum(copy.data(), N);
-}
+constexpr int64_t kUbBlockFloats = 8;
+constexpr int64_t kRepeatBlocks = 8;  // 8-element blocks in a 64-element repeat
+constexpr int64_t kMaxLength = 4096;  // S2 <= 4096 on A2
 
-/// The sum of a zero-padded row (padded a multiple of 64) in the A2
-/// kernel's order.  kFoldedBlocksOf8 (SoftmaxGrad API): each 8-element block
-/// summed as a tree, the k-th block of every 64-element repeat folded in
-/// order into partial k, the 8 partials summed as a tree.  kBlocksOf64: each
-/// repeat summed as a tree (WholeReduceSum), then the repeat sums as a tree.
-float row_sum(const float* row, int64_t padded, RowReduction reduction) {
-    const int64_t repeats = padded / kRepeatFloats;
+/// The row sum in the A2 kernel's order from the sums of the row's
+/// 8-element blocks (each a tree), repeats of 64 elements in order.
+/// kFoldedBlocksOf8 (SoftmaxGrad API): the k-th block of every repeat folded
+/// in order into partial k, the 8 partials summed as a tree.  kBlocksOf64:
+/// each repeat summed as a tree (WholeReduceSum), then the repeat sums as a
+/// tree.  Overwrites blockSums.
+float row_sum_of_blocks(float* blockSums, int64_t repeats, RowReduction reduction) {
     if (reduction == RowReduction::kBlocksOf64) {
-        std::array<float, kMaxRowRepeats> sums;
-        for (int64_t r = 0; r < repeats; ++r) sums[r] = tree_sum_of<kRepeatFloats>(row + r * kRepeatFloats);
-        return tree_sum(sums.data(), repeats);
-    }
-    std::array<float, kRepeatFloats / kUbBlockFloats> partials;
-    for (int64_t k = 0; k < kRepeatFloats / kUbBlockFloats; ++k) {
-        float partial = tree_sum_of<kUbBlockFloats>(row + k * kUbBlockFloats);
-        for (int64_t r = 1; r < repeats; ++r) {
-            partial += tree_sum_of<kUbBlockFloats>(row + r * kRepeatFloats + k * kUbBlockFloats);
+        for (int64_t r = 0; r < repeats; ++r) {
+            blockSums[r] = tree_sum(blockSums + r * kRepeatBlocks, kRepeatBlocks);
         }
-        partials[k] = partial;
+        return tree_sum(blockSums, repeats);
     }
-    return tree_sum(partials.data(), static_cast<int64_t>(partials.size()));
+    for (int64_t r = 1; r < repeats; ++r) {
+        for (int64_t k = 0; k < kRepeatBlocks; ++k) blockSums[k] += blockSums[r * kRepeatBlocks + k];
+    }
+    return tree_sum(blockSums, kRepeatBlocks);
 }
 
-/// One row: gradOutput (zero-padded to padded) is replaced by the result in
-/// its first length elements.
-void softmax_grad_row(float* grad, const float* y, const float* mask, int64_t length, int64_t padded, float scale,
-                      RowReduction reduction) {
-    for (int64_t i = 0; i < padded; ++i) grad[i] *= y[i];
-    const float sum = row_sum(grad, padded, reduction);
-    for (int64_t i = 0; i < length; ++i) {
-        const float ySum = y[i] * sum;
-        grad[i] = grad[i] - ySum;
-    }
-    if (scale != 1.0f) {
-        for (int64_t i = 0; i < length; ++i) grad[i] *= scale;
-    }
-    for (int64_t i = 0; i < length; ++i) {
-        if (mask[i] != 0.0f) grad[i] = 0.0f;
+
+/// At most 8 lanes: a pairwise level then never needs more than the 16
+/// elements of two vectors, whatever the target.
+using RowTag = hn::CappedTag<float, 8>;
+
+/// Lanes i.. of a row of length elements at p as fp32, zero past its end.
+template <class T>
+HWY_INLINE hn::Vec<RowTag> row_lanes(const T* p, int64_t i, int64_t length) {
+    const RowTag d;
+    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+    if (HWY_LIKELY(i + lanes <= length)) return load_f32(d, p + i);
+    if (i >= length) return hn::Zero(d);
+    return load_f32_partial(d, p + i, static_cast<size_t>(length - i));
+}
+
+/// Lanes i.. of a mask row of length elements: true where masked.
+HWY_INLINE hn::Mask<RowTag> masked_lanes(const uint8_t* mask, int64_t i, int64_t length) {
+    const RowTag d;
+    const hn::RebindToUnsigned<RowTag> du;
+    const hn::Rebind<uint8_t, RowTag> d8;
+    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+    uint8_t tail[kMaxFloatLanes] = {};
+    const uint8_t* bytes = mask + i;
+    if (i + lanes > length) bytes = static_cast<const uint8_t*>(std::memcpy(tail, bytes, static_cast<size_t>(length - i)));
+    return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, hn::LoadU(d8, bytes)), hn::Zero(du)));
+}
+HWY_INLINE hn::Mask<RowTag> masked_lanes(const float* mask, int64_t i, int64_t length) {
+    return hn::Ne(row_lanes(mask, i, length), hn::Zero(RowTag()));
+}
+
+/// One pairwise level of a reduction tree over the elements of lo then hi:
+/// lane j of the result is element 2j plus element 2j + 1.
+HWY_INLINE hn::Vec<RowTag> add_neighbours(hn::Vec<RowTag> lo, hn::Vec<RowTag> hi) {
+#if HWY_TARGET == HWY_SCALAR
+    return hn::Add(lo, hi);
+#else
+    const RowTag d;
+    return hn::Add(hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo));
+#endif
+}
+
+/// One level over in[0, count): out[j] = in[2j] + in[2j+1].  count is a
+/// multiple of 16; out may be in.
+void add_neighbours(const float* in, int64_t count, float* out) {
+    const RowTag d;
+    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+    for (int64_t i = 0; i < count; i += 2 * lanes) {
+        hn::StoreU(add_neighbours(hn::LoadU(d, in + i), hn::LoadU(d, in + i + lanes)), d, out + i / 2);
     }
 }
 
-/// Loads row `line` of layout into dst and zero-fills dst up to padded.
-void stage_row(const StridedLayout& layout, const void* data, int64_t line, int64_t length, int64_t padded,
-               float* dst) {
-    gather(layout, data, line * length, length, dst);
-    std::fill(dst + length, dst + padded, 0.0f);
+/// One row (see ScaledMaskedSoftmaxBackwardKernel): gradOutput and y of
+/// type T, mask of type M (bytes or staged 0/1 floats), out of type U (may
+/// be gradOutput).
+template <class T, class M, class U>
+void softmax_grad_row(const T* gradOutput, const T* y, const M* mask, U* out,
+                      const ScaledMaskedSoftmaxBackwardTiling& tiling) {
+    const RowTag d;
+    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+    const int64_t length = tiling.shape.length;
+    const int64_t padded = tiling.paddedLength;
+
+    // Levels 1-3 of the tree over the zero-padded products give the sums of
+    // the row's 8-element blocks, in order.
+    float levels[kMaxLength / 2];
+    for (int64_t i = 0; i < padded; i += 2 * lanes) {
+        const auto lo = hn::Mul(row_lanes(gradOutput, i, length), row_lanes(y, i, length));
+        const auto hi = hn::Mul(row_lanes(gradOutput, i + lanes, length), row_lanes(y, i + lanes, length));
+        hn::StoreU(add_neighbours(lo, hi), d, levels + i / 2);
+    }
+    add_neighbours(levels, padded / 2, levels);
+    add_neighbours(levels, padded / 4, levels);
+    const float sum = row_sum_of_blocks(levels, padded / (kRepeatBlocks * kUbBlockFloats), tiling.reduction);
+
+    const auto sums = hn::Set(d, sum);
+    const auto scale = hn::Set(d, tiling.scale);
+    for (int64_t i = 0; i < length; i += lanes) {
+        const int64_t count = std::min(lanes, length - i);
+        const auto yv = row_lanes(y, i, length);
+        auto grad = hn::Sub(hn::Mul(row_lanes(gradOutput, i, length), yv), hn::Mul(yv, sums));
+        if (tiling.scale != 1.0f) grad = hn::Mul(grad, scale);
+        grad = hn::IfThenZeroElse(masked_lanes(mask, i, length), grad);
+        if (HWY_LIKELY(count == lanes)) {
+            store_f32(d, grad, out + i);
+        } else {
+            store_f32_partial(d, grad, out + i, static_cast<size_t>(count));
+        }
+    }
+}
+
+/// Row `line` of an operand whose rows are contiguous, as E*.
+template <class E>
+E* row_of(const void* data, const StridedLayout& layout, int64_t line, int64_t length) {
+    return static_cast<E*>(const_cast<void*>(data)) + layout.position_of(line * length);
+}
+
+/// The lines of one block with T the element type of the data's dtype.
+template <class T>
+void softmax_grad_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
+    const ScaledMaskedSoftmaxBackwardTiling& tiling = job.tiling;
+    const SoftmaxBackwardOperands& operands = job.operands;
+    const void* const* inputs = job.args.inputs;
+    void* outData = job.args.outputs[0];
+    const int64_t length = tiling.shape.length;
+    const bool contiguous = operands.gradOutput.has_contiguous_runs_of(length) &&
+                            operands.y.has_contiguous_runs_of(length) &&
+                            operands.mask.has_contiguous_runs_of(length) &&
+                            operands.out.has_contiguous_runs_of(length);
+    const Range lines = tiling.blocks.block(blockIdx);
+    if (contiguous) {
+        for (int64_t line = lines.begin; line < lines.end; ++line) {
+            softmax_grad_row(row_of<const T>(inputs[0], operands.gradOutput, line, length),
+                             row_of<const T>(inputs[1], operands.y, line, length),
+                             row_of<const uint8_t>(inputs[2], operands.mask, line, length),
+                             row_of<T>(outData, operands.out, line, length), tiling);
+        }
+        return;
+    }
+    const UbStaging staging = UbStaging::in_workspace(job.args.workspace, tiling.stagingBytesPerBlock);
+    std::byte* ub = staging.for_block(blockIdx);
+    const int64_t slot = UbStaging::workspace_stride(length * int64_t{sizeof(float)});
+    float* grad = reinterpret_cast<float*>(ub);
+    float* y = reinterpret_cast<float*>(ub + slot);
+    float* mask = reinterpret_cast<float*>(ub + 2 * slot);
+    for (int64_t line = lines.begin; line < lines.end; ++line) {
+        gather(operands.gradOutput, inputs[0], line * length, length, grad);
+        gather(operands.y, inputs[1], line * length, length, y);
+        gather(operands.mask, inputs[2], line * length, length, mask);
+        softmax_grad_row(grad, y, mask, grad, tiling);
+        scatter(grad, operands.out, outData, line * length, length);
+    }
 }
 
 }  // namespace
 
+void scaled_masked_softmax_backward_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
+    switch (job.operands.out.dtype()) {
+        case ACL_FLOAT16: return softmax_grad_block<half_t>(job, blockIdx);
+        case ACL_BF16: return softmax_grad_block<bf16_t>(job, blockIdx);
+        default: return softmax_grad_block<float>(job, blockIdx);
+    }
+}
+
+}  // namespace aclcpu::ops::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclcpu::ops {
+
+HWY_EXPORT(scaled_masked_softmax_backward_block);
+
 aclError ScaledMaskedSoftmaxBackwardKernel::launch(const LaunchArgs& args) const noexcept {
     const aclError status = check_tensor_addresses(name(), args, 3, 1);
     if (status != ACL_SUCCESS) return status;
-    const int64_t length = tiling_.shape.length;
-    const int64_t padded = tiling_.paddedLength;
-    const int64_t slot = UbStaging::workspace_stride(tiling_.linesPerLoop * padded * int64_t{sizeof(float)});
-    const UbStaging staging = UbStaging::in_workspace(args.workspace, tiling_.stagingBytesPerBlock);
-    const int64_t blockDim = static_cast<int64_t>(tiling_.blocks.size());
-    return launch_blocks(name(), blockDim, [&](int64_t blockIdx) {
-        std::byte* ub = staging.for_block(blockIdx);
-        float* grad = reinterpret_cast<float*>(ub);
-        float* y = reinterpret_cast<float*>(ub + slot);
-        float* mask = reinterpret_cast<float*>(ub + 2 * slot);
-        const Range lines = tiling_.blocks[static_cast<size_t>(blockIdx)];
-        for (int64_t first = lines.begin; first < lines.end; first += tiling_.linesPerLoop) {
-            const int64_t count = std::min(tiling_.linesPerLoop, lines.end - first);
-            for (int64_t r = 0; r < count; ++r) {
-                stage_row(operands_.gradOutput, args.inputs[0], first + r, length, padded, grad + r * padded);
-                stage_row(operands_.y, args.inputs[1], first + r, length, padded, y + r * padded);
-                stage_row(operands_.mask, args.inputs[2], first + r, length, padded, mask + r * padded);
-            }
-            for (int64_t r = 0; r < count; ++r) {
-                softmax_grad_row(grad + r * padded, y + r * padded, mask + r * padded, length, padded,
-                                 tiling_.scale, tiling_.reduction);
-            }
-            for (int64_t r = 0; r < count; ++r) {
-                scatter(grad + r * padded, operands_.out, args.outputs[0], (first + r) * length, length);
-            }
-        }
+    const SoftmaxBackwardJob job{tiling_, operands_, args};
+    return launch_blocks(name(), tiling_.blocks.count(), [&](int64_t blockIdx) {
+        HWY_DYNAMIC_DISPATCH(scaled_masked_softmax_backward_block)(job, blockIdx);
     });
 }
 
 }  // namespace aclcpu::ops
+#endif  // HWY_ONCE

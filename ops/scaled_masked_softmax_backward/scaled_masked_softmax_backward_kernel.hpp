@@ -16,12 +16,21 @@ struct SoftmaxBackwardOperands {
     StridedLayout out;
 };
 
+/// One launch: what each block reads.
+struct SoftmaxBackwardJob {
+    const ScaledMaskedSoftmaxBackwardTiling& tiling;
+    const SoftmaxBackwardOperands& operands;
+    const LaunchArgs& args;
+};
+
 /// Per row of S2, all in fp32 as the A2 kernel computes it:
 ///   p = gradOutput * y;  s = sum(p) in the kernel's order (RowReduction);
 ///   out = p - y * s;  out *= scale unless scale == 1;  out = mask ? 0 : out,
 /// then rounded to the dtype (nearest even).  Masked positions are exactly 0
 /// whatever the inputs.  Operands: inputs {gradOutput, y, mask}, output out.
-/// Each block stages its rows in its slice of the system workspace.
+/// Rows whose operands are all contiguous are computed straight from device
+/// memory; the others are staged, a row at a time, in the block's slice of
+/// the system workspace.
 class ScaledMaskedSoftmaxBackwardKernel final : public OpKernel {
 public:
     ScaledMaskedSoftmaxBackwardKernel(ScaledMaskedSoftmaxBackwardTiling tiling,

@@ -47,17 +47,17 @@ ScaledMaskedSoftmaxBackwardTiling tile_scaled_masked_softmax_backward(const Soft
                                                                       const SocProfile& soc) {
     ScaledMaskedSoftmaxBackwardTiling t{};
     t.shape = shape;
-    t.blocks = split_front_loaded(shape.batch * shape.heads * shape.rows, soc.vectorCoreCount);
+    t.blocks = BlockSplit::front_loaded(shape.batch * shape.heads * shape.rows, soc.vectorCoreCount);
     t.paddedLength = align_up(shape.length, kRepeatFloats);
     t.reduction = t.paddedLength <= kMaxFoldedLength ? RowReduction::kFoldedBlocksOf8 : RowReduction::kBlocksOf64;
     const int64_t ubLines = t.reduction == RowReduction::kFoldedBlocksOf8
                                 ? folded_lines_per_loop(t.paddedLength, dtype, soc.ubSize)
                                 : block_lines_per_loop(t.paddedLength, dtype, soc.ubSize);
-    t.linesPerLoop = std::max<int64_t>(1, std::min(ubLines, t.blocks.front().size()));
+    t.linesPerLoop = std::max<int64_t>(1, std::min(ubLines, t.blocks.block(0).size()));
     t.scale = static_cast<float>(scale);
     t.stagingBytesPerBlock = kStagedRows * UbStaging::workspace_stride(t.linesPerLoop * t.paddedLength * 4);
     const uint64_t staging =
-        static_cast<uint64_t>(UbStaging::workspace_bytes(static_cast<int64_t>(t.blocks.size()), t.stagingBytesPerBlock));
+        static_cast<uint64_t>(UbStaging::workspace_bytes(t.blocks.count(), t.stagingBytesPerBlock));
     t.workspaceSize = std::max(kSystemWorkspaceBytes, staging);
     return t;
 }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "acl/acl_base.h"
 #include "aclcpu/runtime.hpp"
@@ -26,12 +25,13 @@ enum class RowReduction : uint8_t { kFoldedBlocksOf8, kBlocksOf64 };
 /// Rows over cores as the A2 tiling splits them: B*N*S1 lines over
 /// min(lines, vectorCoreCount) blocks, each a contiguous run, the first
 /// lines % blockDim blocks taking one line more; a block walks its run
-/// linesPerLoop lines at a time (what fits in UB).  A loop's rows are staged
-/// as fp32, zero-padded to paddedLength, in the block's slice of the Ascend C
-/// system workspace.
+/// linesPerLoop lines at a time (what fits in UB).  The workspace is sized
+/// for a loop's rows as fp32 (zero-padded to paddedLength) per block, in the
+/// Ascend C system workspace; acl-cpu's kernel stages there, a row at a
+/// time, only the rows of operands that are not contiguous.
 struct ScaledMaskedSoftmaxBackwardTiling {
     SoftmaxBackwardShape shape;
-    std::vector<Range> blocks;    ///< line ranges
+    BlockSplit blocks;            ///< line ranges
     int64_t paddedLength;         ///< S2 rounded up to one fp32 repeat (64)
     int64_t linesPerLoop;
     RowReduction reduction;

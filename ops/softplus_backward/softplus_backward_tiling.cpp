@@ -14,7 +14,7 @@ SoftplusBackwardTiling tile_softplus_backward(int64_t numel, aclDataType compute
     tiling.elementwise.chunkElements =
         ub_chunk_elements(nodeBytes, kStagedBytes, kUbBlockBytes / kStagedBytes, numel);
     tiling.elementwise.blocks =
-        split_by_factor(numel, soc.vectorCoreCount, kUbBlockBytes / element_size(computeDtype));
+        BlockSplit::by_factor(numel, soc.vectorCoreCount, kUbBlockBytes / element_size(computeDtype));
     return tiling;
 }
 

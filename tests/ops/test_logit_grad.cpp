@@ -123,8 +123,10 @@ TEST_F(LogitGrad, KernelSpecialValues) {
 }
 
 TEST_F(LogitGrad, KernelStagesInTheWorkspace) {
+    // Dense operands stream straight through registers; a strided x is
+    // staged, and its staging must live in the workspace.
     const Shape shape{3000};
-    DeviceTensor x({shape, ACL_FLOAT}, uniform(3000, 0.1, 0.9, 9));
+    DeviceTensor x({shape, ACL_FLOAT, {2}}, uniform(3000, 0.1, 0.9, 9));
     DeviceTensor dy({shape, ACL_FLOAT}, uniform(3000, -1, 1, 10));
     auto out = DeviceTensor::output({shape, ACL_FLOAT});
     uint64_t workspaceSize = 0;

@@ -1,0 +1,91 @@
+// acl-cpu ops/common: the per-target block body of every elementwise
+// operator (a Highway "-inl" header; see simd-inl.h for how to include it).
+//
+// An operator's fp32 function is a functor called as op(d, v_0, ..., v_N-1)
+// on Highway fp32 vectors (descriptor d) and returning the result vector;
+// it must act lane by lane, so that a lane's result never depends on the
+// vector width or on which lanes are padding.
+#if defined(ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_
+#undef ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_
+#else
+#define ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "common/elementwise.hpp"
+#include "common/simd-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu::ops::HWY_NAMESPACE {
+
+/// out[i] = op(d, in_0[i], ...) for i < count, loading each input as fp32
+/// and storing rounded to Out, whole vectors and then one padded tail.
+template <class D, class Op, class Out, class... In>
+void map_lanes(D d, const Op& op, size_t count, Out* out, const In*... in) {
+    const size_t lanes = hn::Lanes(d);
+    size_t i = 0;
+    for (; i + lanes <= count; i += lanes) store_f32(d, op(d, load_f32(d, in + i)...), out + i);
+    if (i < count) store_f32_partial(d, op(d, load_f32_partial(d, in + i, count - i)...), out + i, count - i);
+}
+
+namespace detail {
+
+/// Element begin of a linear operand at data, as a T*.
+template <class T>
+T* linear_at(const void* data, const StridedLayout& layout, int64_t begin) {
+    return static_cast<T*>(const_cast<void*>(data)) + layout.offset() + begin;
+}
+
+/// A block whose operands are all dense T: streamed through registers.
+template <class T, size_t N, class Op, size_t... K>
+void map_dense(const ElementwiseJob<N>& job, Range block, const Op& op, std::index_sequence<K...>) {
+    const auto& operands = job.operands;
+    map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(block.size()),
+              linear_at<T>(job.args.outputs[0], operands.output, block.begin),
+              linear_at<const T>(job.args.inputs[K], operands.inputs[K], block.begin)...);
+}
+
+/// Any other block: per UB chunk, the inputs gathered into fp32 staging, the
+/// result computed into staging, rounded through the compute dtype and
+/// scattered into the output's view.
+template <size_t N, class Op, size_t... K>
+void map_staged(const ElementwiseJob<N>& job, int64_t blockIdx, Range block, const Op& op,
+                std::index_sequence<K...>) {
+    const auto& operands = job.operands;
+    const int64_t chunk = job.tiling.chunkElements;
+    const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(float)});
+    std::byte* ub = job.staging.for_block(blockIdx);
+    const auto staged = [&](size_t k) { return reinterpret_cast<float*>(ub + static_cast<int64_t>(k) * slot); };
+    float* out = staged(N);
+    for (int64_t begin = block.begin; begin < block.end; begin += chunk) {
+        const int64_t n = std::min(chunk, block.end - begin);
+        (gather(operands.inputs[K], job.args.inputs[K], begin, n, staged(K)), ...);
+        map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(n), out, static_cast<const float*>(staged(K))...);
+        if (operands.computeDtype != operands.output.dtype()) round_through(operands.computeDtype, out, n);
+        scatter(out, operands.output, job.args.outputs[0], begin, n);
+    }
+}
+
+}  // namespace detail
+
+/// Computes block blockIdx of job with op (see run_elementwise).
+template <size_t N, class Op>
+void elementwise_block(const ElementwiseJob<N>& job, int64_t blockIdx, const Op& op) {
+    const Range block = job.tiling.blocks.block(blockIdx);
+    constexpr auto inputs = std::make_index_sequence<N>();
+    switch (job.operands.dense_dtype()) {
+        case ACL_FLOAT: return detail::map_dense<float>(job, block, op, inputs);
+        case ACL_FLOAT16: return detail::map_dense<half_t>(job, block, op, inputs);
+        case ACL_BF16: return detail::map_dense<bf16_t>(job, block, op, inputs);
+        default: return detail::map_staged(job, blockIdx, block, op, inputs);
+    }
+}
+
+}  // namespace aclcpu::ops::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_
