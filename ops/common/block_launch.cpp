@@ -1,5 +1,6 @@
 // acl-cpu ops/common: block launcher and UB staging.
 #include "common/block_launch.hpp"
+#include "common/tiling.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -16,6 +17,10 @@
 namespace aclcpu::ops {
 
 namespace {
+
+/// Bytes a TBB task should move at least: scheduling a task costs about a
+/// microsecond, moving 128 KiB about five.
+constexpr int64_t kMinTaskBytes = 128 * 1024;
 
 struct AlignedDelete {
     void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kStagingAlignment}); }
@@ -40,11 +45,18 @@ std::byte* UbStaging::for_block(int64_t blockIdx) const {
     return worker_buffer(bytesPerBlock_);
 }
 
-aclError launch_blocks(const char* opName, int64_t blockDim, const std::function<void(int64_t)>& body) noexcept {
+aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
+                       const std::function<void(int64_t)>& body) noexcept {
+    const int64_t blocksPerTask = std::clamp<int64_t>(
+        ceil_div(blockDim * kMinTaskBytes, std::max<int64_t>(bytesMoved, 1)), 1, std::max<int64_t>(blockDim, 1));
     try {
+        if (blocksPerTask >= blockDim) {
+            for (int64_t b = 0; b < blockDim; ++b) body(b);
+            return ACL_SUCCESS;
+        }
         tbb::this_task_arena::isolate([&] {
             tbb::parallel_for(
-                tbb::blocked_range<int64_t>(0, blockDim, 1),
+                tbb::blocked_range<int64_t>(0, blockDim, static_cast<size_t>(blocksPerTask)),
                 [&](const tbb::blocked_range<int64_t>& blocks) {
                     for (int64_t b = blocks.begin(); b != blocks.end(); ++b) body(b);
                 },

@@ -52,13 +52,17 @@ private:
 
 /// Runs body(blockIdx) for every blockIdx in [0, blockDim), the blocks as
 /// TBB tasks of the calling thread's arena (launch() runs on a device
-/// worker).  The wait is isolated: while it waits, the calling worker runs
+/// worker).  A task takes several consecutive blocks when the launch moves
+/// few bytes (bytesMoved, the operator's bytes read + written), so that a
+/// task is worth scheduling; a small launch runs on the calling worker
+/// alone.  The wait is isolated: while it waits, the calling worker runs
 /// only this launch's blocks, never another stream's task (which could block
-/// on this one, or reuse its staging buffer).  Which thread runs a block
-/// never changes what the block computes.  An exception escaping a body is
-/// reported, with opName, as ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns
-/// ACL_SUCCESS.
-aclError launch_blocks(const char* opName, int64_t blockDim, const std::function<void(int64_t)>& body) noexcept;
+/// on this one, or reuse its staging buffer).  Which thread runs a block, or
+/// which blocks share a task, never changes what a block computes.  An
+/// exception escaping a body is reported, with opName, as
+/// ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns ACL_SUCCESS.
+aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
+                       const std::function<void(int64_t)>& body) noexcept;
 
 /// ACL_SUCCESS when the first `inputs` input and `outputs` output addresses
 /// of args are non-null; otherwise reports, for opName, the fault the device

@@ -81,7 +81,10 @@ struct ElementwiseJob {
 template <size_t N, class Block>
 aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const Block& block) noexcept {
     if (aclError status = check_tensor_addresses(opName, job.args, N, 1); status != ACL_SUCCESS) return status;
-    return launch_blocks(opName, job.tiling.blocks.count(), [&](int64_t blockIdx) { block(job, blockIdx); });
+    int64_t bytesPerElement = element_size(job.operands.output.dtype());
+    for (const StridedLayout& input : job.operands.inputs) bytesPerElement += element_size(input.dtype());
+    return launch_blocks(opName, job.tiling.blocks.count(), job.tiling.blocks.total() * bytesPerElement,
+                         [&](int64_t blockIdx) { block(job, blockIdx); });
 }
 
 }  // namespace aclcpu::ops

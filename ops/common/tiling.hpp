@@ -59,6 +59,8 @@ public:
     }
 
     int64_t count() const noexcept { return count_; }
+    /// Elements over all blocks (the end of the last block).
+    int64_t total() const noexcept { return count_ == 0 ? 0 : block(count_ - 1).end; }
     /// Blocks that take one unit more than the others (front-loaded splits).
     int64_t longer_blocks() const noexcept { return longer_; }
 

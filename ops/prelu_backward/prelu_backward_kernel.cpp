@@ -134,7 +134,9 @@ aclError PreluBackwardKernel::launch(const LaunchArgs& args) const noexcept {
 
 aclError PreluBackwardKernel::update(const LaunchArgs& args) const noexcept {
     const PreluUpdateJob job{tiling_, operands_, args};
-    return launch_blocks(name(), tiling_.updateBlocks.count(),
+    // gradOutput and self read, gradInput written.
+    const int64_t bytesMoved = tiling_.updateBlocks.total() * 3 * element_size(tiling_.dtype);
+    return launch_blocks(name(), tiling_.updateBlocks.count(), bytesMoved,
                          [&](int64_t blockIdx) { HWY_DYNAMIC_DISPATCH(prelu_update_block)(job, blockIdx); });
 }
 
@@ -142,7 +144,8 @@ aclError PreluBackwardKernel::reduce(const LaunchArgs& args) const noexcept {
     const int64_t updateBlocks = tiling_.updateBlocks.count();
     // Block 0's partials accumulate the others', in block order.
     float* total = tiling_.partials_of(args.workspace, 0);
-    return launch_blocks(name(), tiling_.reduceBlocks.count(), [&](int64_t blockIdx) {
+    const int64_t bytesMoved = tiling_.reduceBlocks.total() * updateBlocks * int64_t{sizeof(float)};
+    return launch_blocks(name(), tiling_.reduceBlocks.count(), bytesMoved, [&](int64_t blockIdx) {
         const Range channels = tiling_.reduceBlocks.block(blockIdx);
         for (int64_t b = 1; b < updateBlocks; ++b) {
             const float* partials = tiling_.partials_of(args.workspace, b);

@@ -210,7 +210,10 @@ aclError ScaledMaskedSoftmaxBackwardKernel::launch(const LaunchArgs& args) const
     const aclError status = check_tensor_addresses(name(), args, 3, 1);
     if (status != ACL_SUCCESS) return status;
     const SoftmaxBackwardJob job{tiling_, operands_, args};
-    return launch_blocks(name(), tiling_.blocks.count(), [&](int64_t blockIdx) {
+    // gradOutput, y and out rows of the data's dtype, plus the mask's bytes.
+    const int64_t bytesMoved =
+        tiling_.blocks.total() * tiling_.shape.length * (3 * element_size(operands_.gradOutput.dtype()) + 1);
+    return launch_blocks(name(), tiling_.blocks.count(), bytesMoved, [&](int64_t blockIdx) {
         HWY_DYNAMIC_DISPATCH(scaled_masked_softmax_backward_block)(job, blockIdx);
     });
 }
