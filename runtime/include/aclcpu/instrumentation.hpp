@@ -1,0 +1,134 @@
+// acl-cpu private interface: how the runtime tells observers (the timeline
+// trace, the stream race checker) what a host program does.
+//
+// The runtime calls the hooks below at fixed points; with no observer
+// installed each hook costs one well-predicted branch.  Observers are
+// installed by the runtime at aclInit (from ACLCPU_TRACE / ACLCPU_CHECK or
+// the aclInit JSON) and removed at the matching aclFinalize.
+//
+// Identities: a stream is named by its handle value (the default stream of a
+// context by that context's default-stream object), an event by its handle;
+// a "place" is the position of a work item in its stream (0, 1, 2, ...),
+// which is also the stream-order timestamp the race checker needs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclcpu/runtime.hpp"
+
+namespace aclcpu::instrument {
+
+using StreamId = const void*;
+using EventId = const void*;
+
+/// What a work item reads or writes: one contiguous byte range.
+struct MemoryAccess {
+    enum class Kind { kRead, kWrite };
+    const void* begin = nullptr;
+    uint64_t bytes = 0;
+    Kind kind = Kind::kRead;
+    const char* role = "";  ///< "input 0", "output 1", "workspace", "src", "dst", ...
+};
+
+/// A work item as submitted.  `accesses` are valid during the call only.
+struct WorkInfo {
+    const char* name = "";      ///< "aclnnSoftplusBackward", "aclrtMemcpyAsync", ...
+    const char* category = "";  ///< "op", "memcpy", "memset", "event_record", "event_wait", "callback", "host_func"
+    const MemoryAccess* accesses = nullptr;
+    size_t accessCount = 0;
+    /// Extra trace arguments as a JSON object body without braces (dtypes,
+    /// shapes, bytes, blockDim, workspace size); may be empty.
+    std::string details;
+};
+
+/// Receives the runtime's events.  Hooks marked "host" run on the calling
+/// host thread inside the API call; hooks marked "device" run on a device
+/// worker.  Every hook may be called concurrently from several threads.
+class Observer {
+public:
+    virtual ~Observer() = default;
+
+    /// host: an API call starts / ends (the calls that enqueue, synchronise,
+    /// allocate, free or copy).
+    virtual void on_api_begin(const char* /*api*/) {}
+    virtual void on_api_end(const char* /*api*/) {}
+
+    /// host: work takes place `place` of stream `stream` on device `device`.
+    virtual void on_submit(int32_t /*device*/, StreamId /*stream*/, uint64_t /*place*/, const WorkInfo& /*work*/) {}
+    /// device: the item at `place` starts / ends running on the calling worker.
+    virtual void on_work_begin(StreamId /*stream*/, uint64_t /*place*/) {}
+    virtual void on_work_end(StreamId /*stream*/, uint64_t /*place*/) {}
+    /// device: block `block` of `blockDim` of the running operator starts /
+    /// ends on the calling worker.
+    virtual void on_block_begin(const char* /*op*/, int64_t /*block*/, int64_t /*blockDim*/) {}
+    virtual void on_block_end(const char* /*op*/, int64_t /*block*/, int64_t /*blockDim*/) {}
+
+    /// host: `event` now captures `stream` up to and including `place`.
+    virtual void on_event_record(EventId /*event*/, StreamId /*stream*/, uint64_t /*place*/) {}
+    /// host: work after `place` on `waiter` waits for what `event` captured.
+    virtual void on_event_wait(StreamId /*waiter*/, uint64_t /*place*/, EventId /*event*/) {}
+    /// host: the event forgets its capture (aclrtResetEvent reached).
+    virtual void on_event_reset(EventId /*event*/) {}
+
+    /// host: the calling thread has waited for `stream` up to `place`
+    /// (synchronize, a pageable copy), for an event, or for a whole device.
+    virtual void on_host_waited_stream(StreamId /*stream*/, uint64_t /*place*/) {}
+    virtual void on_host_waited_event(EventId /*event*/) {}
+    virtual void on_host_waited_device(int32_t /*device*/) {}
+
+    /// host: the calling thread itself reads or writes device memory
+    /// (aclrtMemcpy, aclrtMemset) in API call `api`.
+    virtual void on_host_access(const MemoryAccess& /*access*/, const char* /*api*/) {}
+    /// host: device block [begin, begin+bytes) is freed.
+    virtual void on_free(const void* /*begin*/, uint64_t /*bytes*/) {}
+    /// any: device `device`'s pool now has `bytes` in use.
+    virtual void on_pool_usage(int32_t /*device*/, uint64_t /*bytes*/) {}
+    /// host: the runtime is finalising; flush everything.
+    virtual void on_finalize() {}
+};
+
+/// True when at least one observer is installed (the hooks' fast path).
+ACLCPU_EXPORT bool active() noexcept;
+
+/// Calls fn(observer) for every installed observer.
+template <typename Fn>
+void notify(Fn&& fn);
+
+/// Installs / removes an observer (the runtime does it at aclInit /
+/// aclFinalize; tests may install their own).
+ACLCPU_EXPORT void install(std::shared_ptr<Observer> observer);
+ACLCPU_EXPORT void uninstall(const Observer* observer);
+
+/// Scope of an API call: on_api_begin / on_api_end around it.
+class ApiScope {
+public:
+    explicit ApiScope(const char* api) : api_(active() ? api : nullptr) {
+        if (api_ != nullptr) notify([this](Observer& o) { o.on_api_begin(api_); });
+    }
+    ~ApiScope() {
+        if (api_ != nullptr) notify([this](Observer& o) { o.on_api_end(api_); });
+    }
+    ApiScope(const ApiScope&) = delete;
+    ApiScope& operator=(const ApiScope&) = delete;
+
+private:
+    const char* api_;
+};
+
+namespace detail {
+using ObserverList = std::vector<std::shared_ptr<Observer>>;
+/// The installed observers, as an immutable snapshot replaced on install.
+ACLCPU_EXPORT std::shared_ptr<const ObserverList> observers() noexcept;
+}  // namespace detail
+
+template <typename Fn>
+void notify(Fn&& fn) {
+    const auto snapshot = detail::observers();
+    if (!snapshot) return;
+    for (const auto& observer : *snapshot) fn(*observer);
+}
+
+}  // namespace aclcpu::instrument
