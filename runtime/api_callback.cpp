@@ -2,11 +2,14 @@
 #include <pthread.h>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
+#include "detail/observed.hpp"
 #include "detail/runtime_state.hpp"
 
 using aclcpu::DeviceTask;
 using aclcpu::detail::param_error;
+using aclcpu::detail::plain_work;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
 using aclcpu::detail::StreamLane;
@@ -38,11 +41,16 @@ private:
 };
 
 /// Enqueues a host call; with `blocking`, later work on the stream waits for it.
-void launch_host_call(Stream& stream, const char* api, HostCallTask::Dispatch dispatch, void (*function)(void*),
-                      void* data, bool blocking) {
+/// Observers see the call as `category`, and its gate as "host_wait".
+void launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
+                      void (*function)(void*), void* data, bool blocking) {
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
     const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1} : LateDelivery{};
+    if (aclcpu::instrument::active()) {
+        stream.announce(place, plain_work(api, category));
+        if (blocking) stream.announce(gate.place, plain_work(api, "host_wait"));
+    }
     const HostCall call{function, data, &stream.device(), &lane, api, gate};
     lane.deliver(place, std::make_unique<HostCallTask>(api, std::move(dispatch), call));
 }
@@ -92,6 +100,7 @@ aclError aclrtProcessReport(int32_t timeout) {
 }
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
+    const aclcpu::instrument::ApiScope scope("aclrtLaunchCallback");
     if (fn == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is null");
     if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
         return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type %d",
@@ -110,12 +119,13 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     }
     auto& hub = runtime.reports();
     launch_host_call(
-        *target, "aclrtLaunchCallback", [&hub, thread](const HostCall& call) { hub.post(thread, call); }, fn, userData,
-        blockType == ACL_CALLBACK_BLOCK);
+        *target, "aclrtLaunchCallback", "callback", [&hub, thread](const HostCall& call) { hub.post(thread, call); },
+        fn, userData, blockType == ACL_CALLBACK_BLOCK);
     return ACL_SUCCESS;
 }
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+    const aclcpu::instrument::ApiScope scope("aclrtLaunchHostFunc");
     if (fn == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: fn is null");
     std::shared_ptr<Stream> target;
     if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtLaunchHostFunc", target);
@@ -124,8 +134,8 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     }
     auto& worker = target->device().host_worker();
     launch_host_call(
-        *target, "aclrtLaunchHostFunc", [&worker](const HostCall& call) { worker.post([call] { call.run(); }); }, fn,
-        args, true);
+        *target, "aclrtLaunchHostFunc", "host_func",
+        [&worker](const HostCall& call) { worker.post([call] { call.run(); }); }, fn, args, true);
     return ACL_SUCCESS;
 }
 

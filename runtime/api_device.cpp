@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "acl/acl.h"
+#include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
+#include "detail/observed.hpp"
 #include "detail/runtime_state.hpp"
 
 using aclcpu::detail::param_error;
@@ -30,12 +32,14 @@ const SocProfile& soc_profile(aclrtStream stream) {
 namespace {
 
 aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
+    const aclcpu::instrument::ApiScope scope(api);
     aclcpu::detail::Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
     if (!device->synchronize(aclcpu::detail::deadline_after(timeoutMs))) {
         return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device %d still busy after %d ms",
                                              api, device->id(), timeoutMs);
     }
+    aclcpu::detail::observe_device_waited(device->id());
     return ACL_SUCCESS;
 }
 

@@ -1,10 +1,16 @@
 // acl-cpu runtime: device and host memory, copies and sets (acl_rt.h).
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <initializer_list>
+
+#include <string>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
 #include "detail/memcheck.hpp"
+#include "detail/observed.hpp"
 #include "detail/runtime_state.hpp"
 
 using aclcpu::DeviceAccess;
@@ -15,6 +21,9 @@ using aclcpu::detail::MemoryKind;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
+using aclcpu::instrument::ApiScope;
+using aclcpu::instrument::MemoryAccess;
+using aclcpu::instrument::WorkInfo;
 
 namespace {
 
@@ -153,7 +162,14 @@ aclError reject_free(void* devPtr) {
                        devPtr);
 }
 
+void observe_pool_usage(const Device& device) {
+    if (!aclcpu::instrument::active()) return;
+    const uint64_t used = device.pool().used();
+    aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_pool_usage(device.id(), used); });
+}
+
 aclError allocate_device(void** devPtr, size_t size, bool padded, const char* api) {
+    const ApiScope scope(api);
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
     if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
     Device* device = nullptr;
@@ -166,7 +182,39 @@ aclError allocate_device(void** devPtr, size_t size, bool padded, const char* ap
             static_cast<unsigned long long>(device->pool().capacity() - device->pool().used()),
             static_cast<unsigned long long>(device->pool().capacity()));
     }
+    observe_pool_usage(*device);
     return ACL_SUCCESS;
+}
+
+/// What observers see of an asynchronous copy or set: the ranges it reads and
+/// writes (host sides included: the host must not touch them before the
+/// stream is done) and its size.  Neither copied nor moved, so the WorkInfo
+/// keeps pointing at the accesses it holds.
+class ObservedTransfer {
+public:
+    ObservedTransfer(const char* name, const char* category, size_t bytes, std::initializer_list<MemoryAccess> accesses)
+        : work_(aclcpu::detail::plain_work(name, category)) {
+        std::copy(accesses.begin(), accesses.end(), accesses_.begin());
+        work_.accesses = accesses_.data();
+        work_.accessCount = accesses.size();
+        work_.details = "\"bytes\":" + std::to_string(bytes);
+    }
+    ObservedTransfer(const ObservedTransfer&) = delete;
+    ObservedTransfer& operator=(const ObservedTransfer&) = delete;
+
+    operator const WorkInfo&() const noexcept { return work_; }
+
+private:
+    std::array<MemoryAccess, 2> accesses_{};
+    WorkInfo work_;
+};
+
+MemoryAccess reading(const void* begin, size_t bytes, const char* role) {
+    return MemoryAccess{begin, bytes, MemoryAccess::Kind::kRead, role};
+}
+
+MemoryAccess writing(const void* begin, size_t bytes, const char* role) {
+    return MemoryAccess{begin, bytes, MemoryAccess::Kind::kWrite, role};
 }
 
 bool is_hbm(aclrtMemAttr attr) {
@@ -193,28 +241,46 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtFree(void* devPtr) {
+    const ApiScope scope("aclrtFree");
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
     Device* device = Runtime::instance().device_owning(devPtr, 1);
-    if (device == nullptr || !device->pool().release(devPtr)) return reject_free(devPtr);
+    if (device == nullptr) return reject_free(devPtr);
+    // Before the release: once released, another thread may be handed the block.
+    if (aclcpu::instrument::active()) {
+        const DevicePool::Lookup block = device->pool().inspect(devPtr, 1);
+        if (block.placement == DevicePool::Placement::kLive && block.block == reinterpret_cast<uintptr_t>(devPtr)) {
+            aclcpu::instrument::notify(
+                [&](aclcpu::instrument::Observer& o) { o.on_free(devPtr, block.blockSize); });
+        }
+    }
+    if (!device->pool().release(devPtr)) return reject_free(devPtr);
+    observe_pool_usage(*device);
     return ACL_SUCCESS;
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    const ApiScope scope("aclrtMallocHost");
     if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
     if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size is 0");
     return Runtime::instance().allocate_host(size, hostPtr);
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
+    const ApiScope scope("aclrtFreeHost");
     if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
     return Runtime::instance().free_host(hostPtr);
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    const ApiScope scope("aclrtMemcpy");
     if (count == 0) return ACL_SUCCESS;
     CopySides sides{};
     if (aclError status = check_copy(dst, destMax, src, count, kind, "aclrtMemcpy", sides); status != ACL_SUCCESS) {
         return status;
+    }
+    if (aclcpu::instrument::active()) {
+        aclcpu::detail::observe_host_access(src, count, MemoryAccess::Kind::kRead, "src", "aclrtMemcpy");
+        aclcpu::detail::observe_host_access(dst, count, MemoryAccess::Kind::kWrite, "dst", "aclrtMemcpy");
     }
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -222,6 +288,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
+    const ApiScope scope("aclrtMemcpyAsync");
     std::shared_ptr<Stream> target;
     if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemcpyAsync", target);
         status != ACL_SUCCESS) {
@@ -236,26 +303,38 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     DeviceRanges ranges;
     if (sides.dst == MemoryKind::kDevice) ranges.add(dst, count, "dst");
     if (sides.src == MemoryKind::kDevice) ranges.add(src, count, "src");
-    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count, ranges));
+    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count, ranges), [&] {
+        return ObservedTransfer("aclrtMemcpyAsync", "memcpy", count,
+                                {reading(src, count, "src"), writing(dst, count, "dst")});
+    });
     // Pageable host memory cannot be read or written by the device later: as
     // on CANN, such a copy is complete when the call returns.
     if (sides.touches_pageable_host()) {
         target->lane().progress()->counter().wait_until(place + 1, aclcpu::detail::ProgressCounter::Clock::time_point::max());
+        if (aclcpu::instrument::active()) {
+            aclcpu::instrument::notify(
+                [&](aclcpu::instrument::Observer& o) { o.on_host_waited_stream(target.get(), place); });
+        }
     }
     return ACL_SUCCESS;
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    const ApiScope scope("aclrtMemset");
     if (count == 0) return ACL_SUCCESS;
     MemoryKind kind{};
     if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemset", kind); status != ACL_SUCCESS) {
         return status;
+    }
+    if (aclcpu::instrument::active()) {
+        aclcpu::detail::observe_host_access(devPtr, count, MemoryAccess::Kind::kWrite, "dst", "aclrtMemset");
     }
     std::memset(devPtr, value, count);
     return ACL_SUCCESS;
 }
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    const ApiScope scope("aclrtMemsetAsync");
     std::shared_ptr<Stream> target;
     if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemsetAsync", target);
         status != ACL_SUCCESS) {
@@ -268,7 +347,9 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     }
     DeviceRanges ranges;
     if (kind == MemoryKind::kDevice) ranges.add(devPtr, count, "devPtr");
-    target->submit(std::make_unique<MemsetTask>(devPtr, value, count, ranges));
+    target->submit(std::make_unique<MemsetTask>(devPtr, value, count, ranges), [&] {
+        return ObservedTransfer("aclrtMemsetAsync", "memset", count, {writing(devPtr, count, "dst")});
+    });
     return ACL_SUCCESS;
 }
 

@@ -2,14 +2,20 @@
 #include <chrono>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
+#include "detail/observed.hpp"
 #include "detail/runtime_state.hpp"
 
 using aclcpu::DeviceTask;
+using aclcpu::instrument::ApiScope;
+using aclcpu::instrument::Observer;
+using aclcpu::instrument::WorkInfo;
 using aclcpu::detail::deadline_after;
 using aclcpu::detail::Event;
 using aclcpu::detail::LateDelivery;
 using aclcpu::detail::param_error;
+using aclcpu::detail::plain_work;
 using aclcpu::detail::ProgressCounter;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
@@ -48,7 +54,9 @@ public:
     ResetEventTask(std::shared_ptr<Event> event, uint64_t generation)
         : event_(std::move(event)), generation_(generation) {}
     aclError run() noexcept override {
-        event_->reset(generation_);
+        if (event_->reset(generation_) && aclcpu::instrument::active()) {
+            aclcpu::instrument::notify([this](Observer& o) { o.on_event_reset(event_.get()); });
+        }
         return ACL_SUCCESS;
     }
     const char* name() const noexcept override { return "aclrtResetEvent"; }
@@ -67,13 +75,24 @@ aclError resolve_event_and_stream(const char* api, aclrtEvent eventHandle, aclrt
     return runtime.resolve_stream(streamHandle, api, stream);
 }
 
+void observe_event_waited(const Event& event) {
+    if (!aclcpu::instrument::active()) return;
+    aclcpu::instrument::notify([&](Observer& o) { o.on_host_waited_event(&event); });
+}
+
 aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* api) {
+    const ApiScope scope(api);
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
-    return stream->synchronize(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    // synchronize() waits for at least the items submitted by now.
+    const uint64_t target = stream->lane().submitted();
+    const aclError status = stream->synchronize(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (status != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) aclcpu::detail::observe_stream_waited(&*stream, target);
+    return status;
 }
 
 aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api) {
+    const ApiScope scope(api);
     std::shared_ptr<Event> event;
     if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
     const Event::Capture capture = event->capture();
@@ -81,6 +100,7 @@ aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api
         return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p not reached within %d ms",
                                              api, handle, timeoutMs);
     }
+    observe_event_waited(*event);
     return ACL_SUCCESS;
 }
 
@@ -95,14 +115,27 @@ aclError create_event(aclrtEvent* event, uint32_t flag, const char* api) {
 }  // namespace
 
 namespace aclcpu {
+namespace {
 
-aclError enqueue(aclrtStream handle, std::unique_ptr<DeviceTask> task) {
+template <typename Describe>
+aclError enqueue_described(aclrtStream handle, std::unique_ptr<DeviceTask> task, Describe&& describe) {
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, task->name(), stream); status != ACL_SUCCESS) {
         return status;
     }
-    stream->submit(std::move(task));
+    stream->submit(std::move(task), std::forward<Describe>(describe));
     return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError enqueue(aclrtStream handle, std::unique_ptr<DeviceTask> task) {
+    const char* name = task->name();
+    return enqueue_described(handle, std::move(task), [name] { return plain_work(name, "task"); });
+}
+
+aclError instrument::enqueue(aclrtStream handle, std::unique_ptr<DeviceTask> task, const WorkInfo& work) {
+    return enqueue_described(handle, std::move(task), [&work]() -> const WorkInfo& { return work; });
 }
 
 }  // namespace aclcpu
@@ -140,7 +173,11 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     if (aclError error = Runtime::instance().resolve_stream(stream, "aclrtStreamQuery", resolved); error != ACL_SUCCESS) {
         return error;
     }
-    return resolved->query(*status);
+    // A stream found complete is synchronised with, as by aclrtSynchronizeStream.
+    const uint64_t target = resolved->lane().submitted();
+    const aclError error = resolved->query(*status);
+    if (*status == ACL_STREAM_STATUS_COMPLETE) aclcpu::detail::observe_stream_waited(&*resolved, target);
+    return error;
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
@@ -161,6 +198,7 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    const ApiScope scope("aclrtStreamWaitEvent");
     std::shared_ptr<Event> awaited;
     std::shared_ptr<Stream> waiter;
     if (aclError status = resolve_event_and_stream("aclrtStreamWaitEvent", event, stream, awaited, waiter);
@@ -173,6 +211,10 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     // by the recording lane's progress: an edge between the two queues, not
     // a worker blocked in a node.
     const LateDelivery gate{&waiter->lane(), waiter->lane().reserve()};
+    if (aclcpu::instrument::active()) {
+        waiter->announce(gate.place, plain_work("aclrtStreamWaitEvent", "event_wait"));
+        aclcpu::instrument::notify([&](Observer& o) { o.on_event_wait(waiter.get(), gate.place, awaited.get()); });
+    }
     capture.progress->when_reached(capture.count, [gate] { gate.deliver(); });
     return ACL_SUCCESS;
 }
@@ -193,6 +235,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    const ApiScope scope("aclrtRecordEvent");
     std::shared_ptr<Event> recorded;
     std::shared_ptr<Stream> target;
     if (aclError status = resolve_event_and_stream("aclrtRecordEvent", event, stream, recorded, target);
@@ -201,18 +244,24 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     }
     const uint64_t place = target->lane().reserve();
     const Event::Capture capture = recorded->record(*target, place);
+    if (aclcpu::instrument::active()) {
+        target->announce(place, plain_work("aclrtRecordEvent", "event_record"));
+        aclcpu::instrument::notify([&](Observer& o) { o.on_event_record(recorded.get(), target.get(), place); });
+    }
     target->lane().deliver(place, std::make_unique<RecordEventTask>(recorded, capture.generation));
     return ACL_SUCCESS;
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    const ApiScope scope("aclrtResetEvent");
     std::shared_ptr<Event> reset;
     std::shared_ptr<Stream> target;
     if (aclError status = resolve_event_and_stream("aclrtResetEvent", event, stream, reset, target);
         status != ACL_SUCCESS) {
         return status;
     }
-    target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation));
+    target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation),
+                   [] { return plain_work("aclrtResetEvent", "event_reset"); });
     return ACL_SUCCESS;
 }
 
@@ -223,6 +272,8 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
         return error;
     }
     *status = queried->is_complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    // An event found complete is synchronised with, as by aclrtSynchronizeEvent.
+    if (*status == ACL_EVENT_STATUS_COMPLETE) observe_event_waited(*queried);
     return ACL_SUCCESS;
 }
 
@@ -234,6 +285,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
         return error;
     }
     *status = queried->is_complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    if (*status == ACL_EVENT_RECORDED_STATUS_COMPLETE) observe_event_waited(*queried);
     return ACL_SUCCESS;
 }
 

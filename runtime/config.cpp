@@ -42,6 +42,13 @@ bool parse_bytes(const std::string& text, uint64_t& bytes) {
     return true;
 }
 
+/// "0"/"1" as in the environment, false/true as JSON has them.
+bool parse_switch(const std::string& text, bool& on) {
+    if (text != "0" && text != "1" && text != "false" && text != "true") return false;
+    on = text == "1" || text == "true";
+    return true;
+}
+
 bool parse_int(const std::string& text, int64_t low, int64_t high, int64_t& result) {
     errno = 0;
     char* end = nullptr;
@@ -73,6 +80,13 @@ public:
         } else if (key == "memcheck") {
             if (!parse_int(value, 0, 1, number)) return invalid(key, value);
             config_.memcheck = number == 1;
+        } else if (key == "trace") {
+            config_.tracePath = value;
+        } else if (key == "check") {
+            if (value != "race" && value != "none") return invalid(key, value);
+            config_.raceCheck = value == "race";
+        } else if (key == "check_fatal") {
+            if (!parse_switch(value, config_.checkFatal)) return invalid(key, value);
         } else if (key == "soc") {
             const SocProfile* profile = find_soc_profile(value);
             if (profile == nullptr) return invalid(key, value);
@@ -135,7 +149,10 @@ aclError apply_environment(RuntimeConfig& config) {
                       {"ACLCPU_SOC", "soc"},
                       {"ACLCPU_WORKER_THREADS", "worker_threads"},
                       {"ACLCPU_MEMORY_CAPACITY", "memory_capacity"},
-                      {"ACLCPU_MEMCHECK", "memcheck"}};
+                      {"ACLCPU_MEMCHECK", "memcheck"},
+                      {"ACLCPU_TRACE", "trace"},
+                      {"ACLCPU_CHECK", "check"},
+                      {"ACLCPU_CHECK_FATAL", "check_fatal"}};
     Settings settings(config, "ACLCPU environment", ACL_ERROR_INVALID_PARAM);
     for (const auto& entry : kVariables) {
         const char* value = std::getenv(entry.variable);

@@ -5,6 +5,7 @@ namespace aclcpu::detail {
 
 Device::Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity, bool memcheck)
     : id_(id), soc_(soc), pool_(memoryCapacity, memcheck), arena_(workerThreads, 0) {
+    if (instrument::active()) workerTagger_ = std::make_unique<WorkerTagger>(arena_, id_);
     // A graph attaches to the arena of the thread that constructs it.
     arena_.execute([this] { graph_ = std::make_unique<tbb::flow::graph>(); });
 }
@@ -17,6 +18,7 @@ Device::~Device() {
         lanes_.clear();
         graph_.reset();
     });
+    workerTagger_.reset();
 }
 
 StreamLane* Device::acquire_lane() {

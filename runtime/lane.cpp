@@ -2,6 +2,7 @@
 #include <exception>
 #include <vector>
 
+#include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
 #include "detail/lane.hpp"
 
@@ -87,17 +88,15 @@ void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
     order_.try_put(LaneItem{place, task.release()});
 }
 
-uint64_t StreamLane::submit(std::unique_ptr<DeviceTask> task) {
-    const uint64_t place = reserve();
-    deliver(place, std::move(task));
-    return place;
-}
-
 void StreamLane::run(const LaneItem& item) noexcept {
+    using instrument::Observer;
+    if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_begin(stream_, item.place); });
     std::unique_ptr<DeviceTask> task(item.task);
     const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
     if (task && !skip) run_task(*task);
     task.reset();
+    // Before completion: once it is published the stream may be destroyed and the lane rebound.
+    if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_end(stream_, item.place); });
     progress_->complete(item.place + 1);
 }
 

@@ -5,7 +5,7 @@
 namespace aclcpu::detail {
 
 Stream::~Stream() {
-    lane_->progress()->counter().wait_until(lane_->submitted(), ProgressCounter::Clock::time_point::max());
+    drain();
     device_.release_lane(lane_);
 }
 
@@ -16,12 +16,22 @@ aclError Stream::take_sticky_error() {
     return error;
 }
 
+void Stream::announce(uint64_t place, const instrument::WorkInfo& work) const {
+    instrument::notify([&](instrument::Observer& o) { o.on_submit(device_.id(), this, place, work); });
+}
+
 aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
     if (!lane_->progress()->counter().wait_until(lane_->submitted(), deadline)) {
         return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
                              static_cast<void*>(this));
     }
     return take_sticky_error();
+}
+
+uint64_t Stream::drain() {
+    const uint64_t submitted = lane_->submitted();
+    lane_->progress()->counter().wait_until(submitted, ProgressCounter::Clock::time_point::max());
+    return submitted;
 }
 
 aclError Stream::query(aclrtStreamStatus& status) {
@@ -57,12 +67,13 @@ void Event::stamp(uint64_t generation, int64_t nanoseconds) {
     if (generation == capture_.generation) timestamp_ = nanoseconds;
 }
 
-void Event::reset(uint64_t generation) {
+bool Event::reset(uint64_t generation) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (generation != capture_.generation) return;
+    if (generation != capture_.generation) return false;
     capture_.progress.reset();
     capture_.count = 0;
     timestamp_ = -1;
+    return true;
 }
 
 Event::Capture Event::capture() const {

@@ -4,8 +4,11 @@
 #include <thread>
 
 #include "detail/errors.hpp"
+#include "detail/observed.hpp"
 #include "detail/memcheck.hpp"
+#include "detail/race_checker.hpp"
 #include "detail/runtime_state.hpp"
+#include "trace_writer.hpp"
 
 namespace aclcpu::detail {
 namespace {
@@ -35,6 +38,7 @@ aclError Runtime::initialise(const char* configPath) {
     RuntimeConfig config;
     if (aclError status = load_config(configPath, config); status != ACL_SUCCESS) return status;
     config_ = config;
+    if (aclError status = install_observers(); status != ACL_SUCCESS) return status;
     enable_memcheck(config_.memcheck);
     // Every device arena gets its full worker count even past the number of
     // hardware threads (oneTBB's default cap).
@@ -65,12 +69,38 @@ aclError Runtime::finalise(uint64_t* remaining) {
         }
     }
     for (int32_t id : openIds) reset_device(id, true);
+    remove_observers();
     std::lock_guard<std::mutex> lock(mutex_);
     if (initCount_ == 0) {
         devices_.clear();
         parallelism_.reset();
     }
     return ACL_SUCCESS;
+}
+
+aclError Runtime::install_observers() {
+    if (!config_.tracePath.empty()) {
+        std::shared_ptr<TraceWriter> trace = TraceWriter::open(config_.tracePath);
+        if (!trace) {
+            return param_error(ACL_ERROR_INVALID_FILE, "aclInit: cannot write the trace file \"%s\"",
+                               config_.tracePath.c_str());
+        }
+        observers_.push_back(std::move(trace));
+    }
+    if (config_.raceCheck) observers_.push_back(make_race_checker(config_.checkFatal));
+    for (const auto& observer : observers_) instrument::install(observer);
+    return ACL_SUCCESS;
+}
+
+void Runtime::remove_observers() {
+    std::vector<std::shared_ptr<instrument::Observer>> installed;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (initCount_ != 0) return;  // Initialised again meanwhile: the new span owns them.
+        installed.swap(observers_);
+    }
+    instrument::notify([](instrument::Observer& o) { o.on_finalize(); });
+    for (const auto& observer : installed) instrument::uninstall(observer.get());
 }
 
 Device& Runtime::open_device_locked(int32_t id) {
@@ -138,6 +168,7 @@ aclError Runtime::reset_device(int32_t id, bool force) {
     contexts_.remove_if(ofDevice);
     defaultContext.reset();
     raw->synchronize(ProgressCounter::Clock::time_point::max());
+    observe_device_waited(id);
     reports_.end_discard(raw);
     report_leaks(*raw);
     device.reset();
@@ -223,6 +254,8 @@ aclError Runtime::destroy_stream(aclrtStream handle) {
                            "aclrtDestroyStream: %p is not a live stream (never created, or already destroyed)", handle);
     }
     if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
+    // Destroying drains: the host has then seen all of the stream's work.
+    observe_stream_waited(stream.get(), stream->drain());
     return ACL_SUCCESS;
 }
 

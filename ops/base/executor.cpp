@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <mutex>
 #include <new>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "aclcpu/instrumentation.hpp"
 #include "aclcpu/nnopbase.hpp"
 
 namespace {
@@ -35,6 +37,38 @@ TensorExtent extent_of(const aclTensor* tensor) {
     return TensorExtent{static_cast<uint64_t>(view.offset) * element, (lastStep + 1) * element};
 }
 
+/// `"dtypes":[...],"shapes":[[...],...]` of an operator's tensors, inputs
+/// first: what a timeline trace shows of them.
+std::string describe_tensors(std::initializer_list<const aclTensor*> inputs,
+                             std::initializer_list<const aclTensor*> outputs) {
+    std::string dtypes;
+    std::string shapes;
+    for (auto group : {inputs, outputs}) {
+        for (const aclTensor* tensor : group) {
+            const aclcpu::TensorView& view = aclcpu::view_of(tensor);
+            dtypes += dtypes.empty() ? "\"" : ",\"";
+            dtypes += aclcpu::dtype_name(view.dtype);
+            dtypes += '"';
+            shapes += shapes.empty() ? "[" : ",[";
+            for (size_t d = 0; d < view.shape.size(); ++d) {
+                if (d > 0) shapes += ',';
+                shapes += std::to_string(view.shape[d]);
+            }
+            shapes += ']';
+        }
+    }
+    return "\"dtypes\":[" + dtypes + "],\"shapes\":[" + shapes + "]";
+}
+
+/// Static names of the tensor roles an observer sees ("input 0", "output 1").
+const char* role_name(bool input, size_t index) noexcept {
+    static const char* const kInputs[] = {"input 0", "input 1", "input 2", "input 3",
+                                          "input 4", "input 5", "input 6", "input 7"};
+    static const char* const kOutputs[] = {"output 0", "output 1", "output 2", "output 3",
+                                           "output 4", "output 5", "output 6", "output 7"};
+    return input ? kInputs[index] : kOutputs[index];
+}
+
 }  // namespace
 
 struct aclOpExecutor {
@@ -48,7 +82,10 @@ struct aclOpExecutor {
     uint64_t workspaceSize = 0;
     bool repeatable = false;
     bool live = false;
+    std::string traceTensors;  ///< describe_tensors(), made in phase 1 only while instrumented.
 };
+
+static_assert(aclOpExecutor::kMaxTensors <= 8, "role_name names at most 8 inputs and 8 outputs");
 
 namespace {
 
@@ -158,6 +195,42 @@ public:
         return memcheck_ ? launch_checked(args) : kernel_->launch(args);
     }
     const char* name() const noexcept override { return kernel_->name(); }
+
+    /// What observers see of this run: its tensors' and workspace's byte
+    /// ranges, and `tensors` (phase 1's describe_tensors) with the bytes,
+    /// workspace size and the kernel's own details.
+    class Observed {
+    public:
+        Observed(const KernelRun& run, std::string tensors) {
+            work_.name = run.name();
+            work_.category = "op";
+            std::array<aclcpu::DeviceAccess, aclOpExecutor::kMaxTensors + 1> ranges{};
+            const size_t count = run.describe_accesses(ranges.data());
+            uint64_t tensorBytes = 0;
+            for (size_t i = 0; i < count; ++i) {
+                const bool workspace = i == run.tensorCount_;
+                const auto kind = workspace || i >= run.inputCount_ ? Kind::kWrite : Kind::kRead;
+                const char* role = workspace ? "workspace" : role_name(i < run.inputCount_, ranges[i].index);
+                accesses_[i] = aclcpu::instrument::MemoryAccess{ranges[i].address, ranges[i].bytes, kind, role};
+                if (!workspace) tensorBytes += ranges[i].bytes;
+            }
+            work_.accesses = accesses_.data();
+            work_.accessCount = count;
+            work_.details = std::move(tensors);
+            aclcpu::append_trace_arg(work_.details, "bytes", static_cast<int64_t>(tensorBytes));
+            aclcpu::append_trace_arg(work_.details, "workspace", static_cast<int64_t>(run.plannedWorkspace_));
+            run.kernel_->describe(work_.details);
+        }
+        Observed(const Observed&) = delete;
+        Observed& operator=(const Observed&) = delete;
+
+        const aclcpu::instrument::WorkInfo& work() const noexcept { return work_; }
+
+    private:
+        using Kind = aclcpu::instrument::MemoryAccess::Kind;
+        std::array<aclcpu::instrument::MemoryAccess, aclOpExecutor::kMaxTensors + 1> accesses_{};
+        aclcpu::instrument::WorkInfo work_;
+    };
 
 private:
     static constexpr size_t kTableEntryBytes = sizeof(void*) + sizeof(TensorExtent);
@@ -290,7 +363,16 @@ aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, std::initia
     }
     executor->inputCount = inputs.size();
     executor->workspaceSize = workspaceSize;
+    if (instrument::active()) executor->traceTensors = describe_tensors(inputs, outputs);
     return executor;
+}
+
+void append_trace_arg(std::string& details, const char* key, int64_t value) {
+    if (!details.empty()) details += ',';
+    details += '"';
+    details += key;
+    details += "\":";
+    details += std::to_string(value);
 }
 
 aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -299,13 +381,16 @@ aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspac
         report_error(ACLNN_ERR_PARAM_NULLPTR, kAclnnParamTag, "%s: executor is nullptr.", apiName);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
+    const instrument::ApiScope scope(apiName);
     // The run is snapshotted under the pool lock and enqueued after it.
     std::unique_ptr<KernelRun> run;
+    std::string traceTensors;
     const aclnnStatus status = executor_pool().with_live(apiName, executor, [&](aclOpExecutor& live) {
         const aclnnStatus workspaceStatus = check_workspace(apiName, live, workspace, workspaceSize);
         aclnnStatus result = workspaceStatus;
         if (result == ACLNN_SUCCESS && live.kernel != nullptr) {
             run = KernelRun::snapshot(live, workspace, workspaceSize);
+            if (instrument::active()) traceTensors = live.traceTensors;
             if (run == nullptr) {
                 report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: out of host memory.", apiName);
                 result = ACLNN_ERR_INNER;
@@ -316,7 +401,9 @@ aclnnStatus run_executor(const char* apiName, void* workspace, uint64_t workspac
         return result;
     });
     if (status != ACLNN_SUCCESS || run == nullptr) return status;
-    return enqueue(stream, std::move(run));
+    if (!instrument::active()) return enqueue(stream, std::move(run));
+    const KernelRun::Observed observed(*run, std::move(traceTensors));
+    return instrument::enqueue(stream, std::move(run), observed.work());
 }
 
 }  // namespace aclcpu

@@ -12,6 +12,7 @@
 #include <tbb/task_arena.h>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "aclcpu/instrumentation.hpp"
 #include "aclcpu/runtime.hpp"
 
 namespace aclcpu::ops {
@@ -49,16 +50,22 @@ aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
                        const std::function<void(int64_t)>& body) noexcept {
     const int64_t blocksPerTask = std::clamp<int64_t>(
         ceil_div(blockDim * kMinTaskBytes, std::max<int64_t>(bytesMoved, 1)), 1, std::max<int64_t>(blockDim, 1));
+    using instrument::Observer;
+    const auto run_block = [&](int64_t b) {
+        if (instrument::active()) instrument::notify([&](Observer& o) { o.on_block_begin(opName, b, blockDim); });
+        body(b);
+        if (instrument::active()) instrument::notify([&](Observer& o) { o.on_block_end(opName, b, blockDim); });
+    };
     try {
         if (blocksPerTask >= blockDim) {
-            for (int64_t b = 0; b < blockDim; ++b) body(b);
+            for (int64_t b = 0; b < blockDim; ++b) run_block(b);
             return ACL_SUCCESS;
         }
         tbb::this_task_arena::isolate([&] {
             tbb::parallel_for(
                 tbb::blocked_range<int64_t>(0, blockDim, static_cast<size_t>(blocksPerTask)),
                 [&](const tbb::blocked_range<int64_t>& blocks) {
-                    for (int64_t b = blocks.begin(); b != blocks.end(); ++b) body(b);
+                    for (int64_t b = blocks.begin(); b != blocks.end(); ++b) run_block(b);
                 },
                 tbb::simple_partitioner());
         });

@@ -9,29 +9,6 @@ bool contains(DtypeList list, aclDataType dtype) noexcept {
     return std::find(list.begin(), list.end(), dtype) != list.end();
 }
 
-const char* dtype_name(aclDataType dtype) noexcept {
-    switch (dtype) {
-        case ACL_FLOAT: return "DT_FLOAT";
-        case ACL_FLOAT16: return "DT_FLOAT16";
-        case ACL_INT8: return "DT_INT8";
-        case ACL_INT32: return "DT_INT32";
-        case ACL_UINT8: return "DT_UINT8";
-        case ACL_INT16: return "DT_INT16";
-        case ACL_UINT16: return "DT_UINT16";
-        case ACL_UINT32: return "DT_UINT32";
-        case ACL_INT64: return "DT_INT64";
-        case ACL_UINT64: return "DT_UINT64";
-        case ACL_DOUBLE: return "DT_DOUBLE";
-        case ACL_BOOL: return "DT_BOOL";
-        case ACL_STRING: return "DT_STRING";
-        case ACL_COMPLEX64: return "DT_COMPLEX64";
-        case ACL_COMPLEX128: return "DT_COMPLEX128";
-        case ACL_BF16: return "DT_BF16";
-        case ACL_COMPLEX32: return "DT_COMPLEX32";
-        default: return "DT_UNDEFINED";
-    }
-}
-
 std::string dtype_list_string(DtypeList list) {
     std::string text = "[";
     for (aclDataType dtype : list) {

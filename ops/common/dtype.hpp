@@ -10,6 +10,7 @@
 
 #include "acl/acl_base.h"
 #include "aclcpu/half.hpp"
+#include "aclcpu/nnopbase.hpp"
 
 namespace aclcpu::ops {
 
@@ -19,8 +20,7 @@ using DtypeList = std::initializer_list<aclDataType>;
 
 bool contains(DtypeList list, aclDataType dtype) noexcept;
 
-/// CANN's spelling of a dtype in messages ("DT_FLOAT", "DT_BF16", ...).
-const char* dtype_name(aclDataType dtype) noexcept;
+using aclcpu::dtype_name;
 /// "[DT_FLOAT,DT_FLOAT16,DT_BF16]"
 std::string dtype_list_string(DtypeList list);
 

@@ -17,6 +17,9 @@ public:
 
     const char* name() const noexcept override { return "aclnnHardshrinkBackward"; }
     aclError launch(const LaunchArgs& args) const noexcept override;
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.elementwise.blocks.count());
+    }
 
 private:
     HardshrinkBackwardTiling tiling_;

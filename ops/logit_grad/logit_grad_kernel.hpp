@@ -21,6 +21,9 @@ public:
 
     const char* name() const noexcept override { return "aclnnLogitGrad"; }
     aclError launch(const LaunchArgs& args) const noexcept override;
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.elementwise.blocks.count());
+    }
 
 private:
     LogitGradTiling tiling_;

@@ -40,6 +40,11 @@ public:
 
     const char* name() const noexcept override { return "aclnnPreluBackward"; }
     aclError launch(const LaunchArgs& args) const noexcept override;
+    /// Two launches: the update blocks, then the reduce blocks.
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.updateBlocks.count());
+        append_trace_arg(details, "reduceBlockDim", tiling_.reduceBlocks.count());
+    }
 
 private:
     aclError update(const LaunchArgs& args) const noexcept;

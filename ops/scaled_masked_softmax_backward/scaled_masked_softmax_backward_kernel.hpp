@@ -39,6 +39,9 @@ public:
 
     const char* name() const noexcept override { return "aclnnScaledMaskedSoftmaxBackward"; }
     aclError launch(const LaunchArgs& args) const noexcept override;
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
 
 private:
     ScaledMaskedSoftmaxBackwardTiling tiling_;

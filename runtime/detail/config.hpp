@@ -17,6 +17,9 @@ namespace aclcpu::detail {
 ///   worker_threads   ACLCPU_WORKER_THREADS    default: hardware threads
 ///   memory_capacity  ACLCPU_MEMORY_CAPACITY   default: the SoC's HBM (bytes)
 ///   memcheck         ACLCPU_MEMCHECK          0 or 1; default 1 in Debug builds
+///   trace            ACLCPU_TRACE             path of a Chrome trace-event JSON file to write
+///   check            ACLCPU_CHECK             "race": the stream race checker; "none" (default)
+///   check_fatal      ACLCPU_CHECK_FATAL       0 or 1 (or false/true): abort at the first report
 /// plus CANN's own {"defaultDevice": {"default_device": "N"}}.
 struct RuntimeConfig {
     int32_t deviceCount = 1;
@@ -31,6 +34,9 @@ struct RuntimeConfig {
 #else
     bool memcheck = true;
 #endif
+    std::string tracePath;  ///< Empty: no timeline trace.
+    bool raceCheck = false;
+    bool checkFatal = false;
 };
 
 /// Builds the configuration; on failure reports the error and returns its

@@ -14,6 +14,7 @@
 #include "detail/host_worker.hpp"
 #include "detail/lane.hpp"
 #include "detail/memory_pool.hpp"
+#include "detail/observed.hpp"
 #include "detail/progress_counter.hpp"
 
 namespace aclcpu::detail {
@@ -55,6 +56,7 @@ private:
     const SocProfile soc_;
     DevicePool pool_;
     tbb::task_arena arena_;
+    std::unique_ptr<WorkerTagger> workerTagger_;  ///< Only when instrumented at creation.
     std::unique_ptr<tbb::flow::graph> graph_;
     std::mutex lanesMutex_;
     std::vector<std::unique_ptr<StreamLane>> lanes_;

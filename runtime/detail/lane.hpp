@@ -79,12 +79,14 @@ public:
     StreamLane(const StreamLane&) = delete;
     StreamLane& operator=(const StreamLane&) = delete;
 
+    /// Names the stream this lane now serves to observers (on_work_begin/end).
+    /// Call while the lane is idle, before submitting to it.
+    void bind(const void* stream) noexcept { stream_ = stream; }
+
     /// Takes the next `count` consecutive places and returns the first; every
     /// place must be delivered exactly once.
     uint64_t reserve(uint64_t count = 1) noexcept { return next_.fetch_add(count, std::memory_order_acq_rel); }
     void deliver(uint64_t place, std::unique_ptr<DeviceTask> task);
-    /// reserve() + deliver(): enqueues task behind everything submitted so far.
-    uint64_t submit(std::unique_ptr<DeviceTask> task);
 
     /// Places taken so far: when progress reaches it, the lane is idle.
     uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
@@ -112,6 +114,7 @@ private:
     void run_task(DeviceTask& task) noexcept;
 
     std::atomic<uint64_t> next_{0};
+    const void* stream_ = nullptr;
     std::shared_ptr<LaneProgress> progress_ = std::make_shared<LaneProgress>();
     DevicePool& pool_;
     std::atomic<const char*> runningTask_{nullptr};

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "aclcpu/instrumentation.hpp"
 #include "detail/device.hpp"
 #include "detail/lane.hpp"
 
@@ -18,7 +19,9 @@ namespace aclcpu::detail {
 class Stream {
 public:
     Stream(Device& device, StreamLane* lane, uint32_t flags, bool isDefault)
-        : device_(device), lane_(lane), flags_(flags), isDefault_(isDefault) {}
+        : device_(device), lane_(lane), flags_(flags), isDefault_(isDefault) {
+        lane_->bind(this);
+    }
     ~Stream();
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
@@ -28,11 +31,24 @@ public:
     uint32_t flags() const noexcept { return flags_; }
     bool is_default() const noexcept { return isDefault_; }
 
-    uint64_t submit(std::unique_ptr<DeviceTask> task) { return lane_->submit(std::move(task)); }
+    /// Enqueues task behind everything submitted so far and returns its
+    /// place; while observers are installed they receive describe(), a
+    /// WorkInfo (or a reference to one) built only then.
+    template <typename Describe>
+    uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
+        const uint64_t place = lane_->reserve();
+        if (instrument::active()) announce(place, describe());
+        lane_->deliver(place, std::move(task));
+        return place;
+    }
+    /// Tells observers that `work` takes `place` (reserved, not yet delivered).
+    void announce(uint64_t place, const instrument::WorkInfo& work) const;
 
     /// Waits for the work submitted before the call; on success returns the
     /// stream's sticky error (reporting its message), on timeout `timeoutCode`.
     aclError synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode);
+    /// Waits for all work submitted so far and returns how many items that is.
+    uint64_t drain();
     /// ACL_STREAM_STATUS_COMPLETE when idle; the sticky error if one is pending.
     aclError query(aclrtStreamStatus& status);
 
@@ -96,8 +112,9 @@ public:
     /// `place`; the returned generation identifies this record to its task.
     Capture record(Stream& stream, uint64_t place);
     void stamp(uint64_t generation, int64_t nanoseconds);
-    /// Forgets the capture if generation is still the latest (aclrtResetEvent).
-    void reset(uint64_t generation);
+    /// Forgets the capture if generation is still the latest (aclrtResetEvent);
+    /// true if it did.
+    bool reset(uint64_t generation);
     Capture capture() const;
     bool is_complete() const;
     /// Nanosecond timestamp of the latest record, or -1 if it has not run.

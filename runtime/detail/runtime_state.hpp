@@ -10,6 +10,7 @@
 
 #include <oneapi/tbb/global_control.h>
 
+#include "aclcpu/instrumentation.hpp"
 #include "detail/config.hpp"
 #include "detail/device.hpp"
 #include "detail/handle_registry.hpp"
@@ -79,11 +80,16 @@ private:
     Device& open_device_locked(int32_t id);
     void close_device_locked(int32_t id);
     void report_leaks(const Device& device) const;
+    /// Installs the observers the configuration asks for (the trace, the race checker).
+    aclError install_observers();
+    /// Flushes every observer (on_finalize) and removes the ones installed at aclInit.
+    void remove_observers();
 
     mutable std::mutex mutex_;
     int initCount_ = 0;
     RuntimeConfig config_;
     std::unique_ptr<tbb::global_control> parallelism_;
+    std::vector<std::shared_ptr<instrument::Observer>> observers_;
     std::vector<std::unique_ptr<Device>> devices_;
     std::vector<int> deviceRefs_;
     std::vector<std::shared_ptr<Context>> defaultContexts_;

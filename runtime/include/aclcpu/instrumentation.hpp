@@ -12,6 +12,7 @@
 // which is also the stream-order timestamp the race checker needs.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,7 +37,11 @@ struct MemoryAccess {
 /// A work item as submitted.  `accesses` are valid during the call only.
 struct WorkInfo {
     const char* name = "";      ///< "aclnnSoftplusBackward", "aclrtMemcpyAsync", ...
-    const char* category = "";  ///< "op", "memcpy", "memset", "event_record", "event_wait", "callback", "host_func"
+    /// "op", "memcpy", "memset", "event_record", "event_wait", "event_reset",
+    /// "callback", "host_func", "host_wait" (the place after a blocking
+    /// callback or host function, reached when the host call returns), "task"
+    /// (any other DeviceTask).
+    const char* category = "";
     const MemoryAccess* accesses = nullptr;
     size_t accessCount = 0;
     /// Extra trace arguments as a JSON object body without braces (dtypes,
@@ -70,7 +75,8 @@ public:
     virtual void on_event_record(EventId /*event*/, StreamId /*stream*/, uint64_t /*place*/) {}
     /// host: work after `place` on `waiter` waits for what `event` captured.
     virtual void on_event_wait(StreamId /*waiter*/, uint64_t /*place*/, EventId /*event*/) {}
-    /// host: the event forgets its capture (aclrtResetEvent reached).
+    /// device: the event forgets its capture (the stream reached an
+    /// aclrtResetEvent, and the event was not recorded again since).
     virtual void on_event_reset(EventId /*event*/) {}
 
     /// host: the calling thread has waited for `stream` up to `place`
@@ -90,15 +96,38 @@ public:
     virtual void on_finalize() {}
 };
 
-/// True when at least one observer is installed (the hooks' fast path).
-ACLCPU_EXPORT bool active() noexcept;
+namespace detail {
+using ObserverList = std::vector<std::shared_ptr<Observer>>;
+/// The installed list as the hooks read it (nullptr: none); see install().
+ACLCPU_EXPORT extern std::atomic<const ObserverList*> gPublishedObservers;
+}  // namespace detail
+
+/// True when at least one observer is installed (the hooks' fast path: one
+/// relaxed load, inlined).
+inline bool active() noexcept {
+    return detail::gPublishedObservers.load(std::memory_order_relaxed) != nullptr;
+}
+
+/// Where the calling thread works for a device: the device's id and the
+/// thread's slot in the device's worker arena ("AI Core worker <slot>").
+/// Known for threads of a device opened while an observer was installed;
+/// false on host threads and otherwise.
+ACLCPU_EXPORT bool calling_worker(int32_t& device, int& slot) noexcept;
+
+/// aclcpu::enqueue for a task that observers see as `work` (its name,
+/// category, accesses and details); build `work` only when active().
+ACLCPU_EXPORT aclError enqueue(aclrtStream stream, std::unique_ptr<DeviceTask> task, const WorkInfo& work);
 
 /// Calls fn(observer) for every installed observer.
 template <typename Fn>
 void notify(Fn&& fn);
 
 /// Installs / removes an observer (the runtime does it at aclInit /
-/// aclFinalize; tests may install their own).
+/// aclFinalize; tests may install their own).  Hooks read the observer list
+/// without a lock, so uninstall() must not race with hooks that may still
+/// reach the observer: call it while no device work is in flight and no
+/// other host thread is inside an API call (aclFinalize drains every device
+/// first).
 ACLCPU_EXPORT void install(std::shared_ptr<Observer> observer);
 ACLCPU_EXPORT void uninstall(const Observer* observer);
 
@@ -119,15 +148,18 @@ private:
 };
 
 namespace detail {
-using ObserverList = std::vector<std::shared_ptr<Observer>>;
 /// The installed observers, as an immutable snapshot replaced on install.
 ACLCPU_EXPORT std::shared_ptr<const ObserverList> observers() noexcept;
+/// The current snapshot without taking ownership (one atomic load: the
+/// hooks' path); nullptr when none is installed.  Valid until the next
+/// install() or uninstall().
+ACLCPU_EXPORT const ObserverList* current_observers() noexcept;
 }  // namespace detail
 
 template <typename Fn>
 void notify(Fn&& fn) {
-    const auto snapshot = detail::observers();
-    if (!snapshot) return;
+    const detail::ObserverList* snapshot = detail::current_observers();
+    if (snapshot == nullptr) return;
     for (const auto& observer : *snapshot) fn(*observer);
 }
 

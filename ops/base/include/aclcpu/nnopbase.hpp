@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <initializer_list>
+#include <string>
 
 #include "aclcpu/dims.hpp"
 #include "aclcpu/runtime.hpp"
@@ -55,7 +56,17 @@ public:
     /// Runs the operator on a device worker.  Returns ACL_SUCCESS or a runtime
     /// code (507015 for a fault), which becomes the stream's sticky error.
     virtual aclError launch(const LaunchArgs& args) const noexcept = 0;
+    /// Appends what a timeline trace shows of the launch beyond its tensors
+    /// (blockDim, ...) with append_trace_arg.  Called on the submitting
+    /// thread, only while an observer is installed (aclcpu/instrumentation.hpp).
+    virtual void describe(std::string& /*details*/) const {}
 };
+
+/// Appends `,"key":value` to a trace's details (a JSON object body).
+ACLCPU_EXPORT void append_trace_arg(std::string& details, const char* key, int64_t value);
+
+/// CANN's spelling of a dtype in messages ("DT_FLOAT", "DT_BF16", ...).
+ACLCPU_EXPORT const char* dtype_name(aclDataType dtype) noexcept;
 
 /// Builds the executor phase 1 returns.  kernel == nullptr makes an empty
 /// executor (CANN's pattern for empty tensors): phase 2 launches nothing.

@@ -1,0 +1,74 @@
+// Race checker sample, planted race: stream A computes an operator's output
+// while stream B copies that output away, with nothing ordering the two.
+// On a device the copy may read the output before, during or after the
+// operator writes it.  Run with ACLCPU_CHECK=race: acl-cpu reports the race
+// when the copy is enqueued, whatever order the emulator happens to run the
+// two in.  race_fixed.cpp is the same program, correctly synchronised.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "sample_common.h"
+
+int main() {
+    const int32_t deviceId = 0;
+    aclrtStream computeStream = nullptr;
+    aclrtStream copyStream = nullptr;
+    CHECK_ACL(Init(deviceId, &computeStream));
+    CHECK_ACL(aclrtCreateStream(&copyStream));
+
+    const std::vector<int64_t> shape = {4, 256};
+    const int64_t count = GetShapeSize(shape);
+    const size_t bytes = static_cast<size_t>(count) * sizeof(float);
+    std::vector<float> gradOutputHost(static_cast<size_t>(count), 1.0f);
+    std::vector<float> selfHost(static_cast<size_t>(count), 0.5f);
+    std::vector<float> zeros(static_cast<size_t>(count), 0.0f);
+    void* gradOutputAddr = nullptr;
+    void* selfAddr = nullptr;
+    void* gradInputAddr = nullptr;
+    aclTensor* gradOutput = nullptr;
+    aclTensor* self = nullptr;
+    aclTensor* gradInput = nullptr;
+    CHECK_ACL(CreateAclTensor(gradOutputHost, shape, &gradOutputAddr, ACL_FLOAT, &gradOutput));
+    CHECK_ACL(CreateAclTensor(selfHost, shape, &selfAddr, ACL_FLOAT, &self));
+    CHECK_ACL(CreateAclTensor(zeros, shape, &gradInputAddr, ACL_FLOAT, &gradInput));
+    void* snapshotAddr = nullptr;
+    CHECK_ACL(aclrtMalloc(&snapshotAddr, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+
+    float betaValue = 1.0f;
+    float thresholdValue = 20.0f;
+    aclScalar* beta = aclCreateScalar(&betaValue, ACL_FLOAT);
+    aclScalar* threshold = aclCreateScalar(&thresholdValue, ACL_FLOAT);
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    CHECK_ACL(
+        aclnnSoftplusBackwardGetWorkspaceSize(gradOutput, self, beta, threshold, gradInput, &workspaceSize, &executor));
+    void* workspaceAddr = nullptr;
+    CHECK_ACL(LaunchAclnn(aclnnSoftplusBackward, workspaceSize, executor, computeStream, &workspaceAddr));
+
+    // The planted race: copyStream reads gradInput without waiting for computeStream.
+    CHECK_ACL(aclrtMemcpyAsync(snapshotAddr, bytes, gradInputAddr, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, copyStream));
+
+    CHECK_ACL(aclrtSynchronizeStream(computeStream));
+    CHECK_ACL(aclrtSynchronizeStream(copyStream));
+    std::vector<float> snapshot;
+    CHECK_ACL(CopyToHost(snapshotAddr, count, &snapshot));
+    LOG_PRINT("snapshot[0] = %f (0 if the copy ran first, %f if the operator did)\n", snapshot[0],
+              1.0 / (1.0 + std::exp(-0.5)));
+
+    aclDestroyTensor(gradOutput);
+    aclDestroyTensor(self);
+    aclDestroyTensor(gradInput);
+    aclDestroyScalar(beta);
+    aclDestroyScalar(threshold);
+    aclrtFree(gradOutputAddr);
+    aclrtFree(selfAddr);
+    aclrtFree(gradInputAddr);
+    aclrtFree(snapshotAddr);
+    if (workspaceSize > 0) aclrtFree(workspaceAddr);
+    aclrtDestroyStream(copyStream);
+    Finalize(deviceId, computeStream);
+    return 0;
+}

@@ -1,0 +1,361 @@
+// The timeline trace (ACLCPU_TRACE): a known program on two streams leaves a
+// Chrome trace-event file with the expected tracks, slices, flows, counters
+// and names, both after aclFinalize and after an exit without it.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "runtime/runtime_test_support.hpp"
+
+extern char** environ;
+
+namespace aclcpu::test {
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kRows = 4;
+constexpr int64_t kCols = 256;
+constexpr size_t kTensorBytes = kRows * kCols * sizeof(float);
+/// Set in the child process that exits without aclFinalize.
+constexpr const char* kChildVariable = "ACLCPU_TRACE_TEST_CHILD";
+
+std::string trace_path(const char* name) {
+    return (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) + name + "_" +
+           std::to_string(::getpid()) + ".json";
+}
+
+/// A row-major float tensor [kRows, kCols] over device memory.
+aclTensor* float_tensor(void* data) {
+    const int64_t shape[] = {kRows, kCols};
+    const int64_t strides[] = {kCols, 1};
+    return aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, data);
+}
+
+void callback(void* calls) { static_cast<CallProbe*>(calls)->calls += 1; }
+
+/// The known program, after aclInit and aclrtSetDevice:
+///   producer: memset(gradOutput) -> memcpy H2D(self) -> SoftplusBackward -> record `done`
+///   consumer: wait `done` -> memcpy D2D(gradInput -> copy) -> blocking callback
+/// then both streams are synchronised.
+void run_known_program() {
+    Stream producer;
+    Stream consumer;
+    Event done;
+    DeviceBuffer gradOutput(kTensorBytes);
+    DeviceBuffer self(kTensorBytes);
+    DeviceBuffer gradInput(kTensorBytes);
+    DeviceBuffer copy(kTensorBytes);
+    PinnedBuffer input(kTensorBytes);
+    std::fill(input.bytes(), input.bytes() + kTensorBytes, 0);
+    CallProbe calls;
+    ReportThread reporter(consumer.get());
+    ASSERT_ACL_OK(reporter.subscribe_result());
+
+    ASSERT_ACL_OK(aclrtMemsetAsync(gradOutput.get(), kTensorBytes, 0, kTensorBytes, producer.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(self.get(), kTensorBytes, input.bytes(), kTensorBytes,
+                                   ACL_MEMCPY_HOST_TO_DEVICE, producer.get()));
+    aclTensor* gradOutputTensor = float_tensor(gradOutput.get());
+    aclTensor* selfTensor = float_tensor(self.get());
+    aclTensor* gradInputTensor = float_tensor(gradInput.get());
+    float one = 1.0f;
+    float twenty = 20.0f;
+    aclScalar* beta = aclCreateScalar(&one, ACL_FLOAT);
+    aclScalar* threshold = aclCreateScalar(&twenty, ACL_FLOAT);
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_ACL_OK(aclnnSoftplusBackwardGetWorkspaceSize(gradOutputTensor, selfTensor, beta, threshold,
+                                                        gradInputTensor, &workspaceSize, &executor));
+    ASSERT_EQ(workspaceSize, 0u);
+    ASSERT_ACL_OK(aclnnSoftplusBackward(nullptr, 0, executor, producer.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(done.get(), producer.get()));
+
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer.get(), done.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(copy.get(), kTensorBytes, gradInput.get(), kTensorBytes,
+                                   ACL_MEMCPY_DEVICE_TO_DEVICE, consumer.get()));
+    ASSERT_ACL_OK(aclrtLaunchCallback(callback, &calls, ACL_CALLBACK_BLOCK, consumer.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(consumer.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(producer.get()));
+    EXPECT_EQ(calls.calls.load(), 1);
+    aclDestroyTensor(gradOutputTensor);
+    aclDestroyTensor(selfTensor);
+    aclDestroyTensor(gradInputTensor);
+    aclDestroyScalar(beta);
+    aclDestroyScalar(threshold);
+}
+
+json load_trace(const std::string& path) {
+    std::ifstream file(path);
+    EXPECT_TRUE(file.good()) << "no trace file at " << path;
+    return json::parse(file, nullptr, false);
+}
+
+/// The trace's tracks by name ("Stream 0", "Host thread 0", ...) and
+/// processes by name, from its metadata events.
+struct TraceIndex {
+    explicit TraceIndex(const json& trace) {
+        for (const json& event : trace["traceEvents"]) {
+            if (event["ph"] != "M") continue;
+            if (event["name"] == "process_name") processes[event["args"]["name"]] = event["pid"];
+            if (event["name"] == "thread_name") {
+                tracks[event["args"]["name"]] = {event["pid"].get<int>(), event["tid"].get<int>()};
+            }
+        }
+    }
+
+    /// The slices of one track in time order.
+    std::vector<json> slices_on(const json& trace, const std::string& track) const {
+        std::vector<json> slices;
+        const auto [pid, tid] = tracks.at(track);
+        for (const json& event : trace["traceEvents"]) {
+            if (event["ph"] == "X" && event["pid"] == pid && event["tid"] == tid) slices.push_back(event);
+        }
+        std::sort(slices.begin(), slices.end(),
+                  [](const json& a, const json& b) { return a["ts"].get<double>() < b["ts"].get<double>(); });
+        return slices;
+    }
+
+    std::map<std::string, int> processes;
+    std::map<std::string, std::pair<int, int>> tracks;
+};
+
+std::vector<std::string> names_of(const std::vector<json>& slices) {
+    std::vector<std::string> names;
+    for (const json& slice : slices) names.push_back(slice["name"]);
+    return names;
+}
+
+/// The flow events of a phase ('s' or 'f') by id.
+std::map<uint64_t, json> flows(const json& trace, const char* phase) {
+    std::map<uint64_t, json> found;
+    for (const json& event : trace["traceEvents"]) {
+        if (event["ph"] == phase) found[event["id"].get<uint64_t>()] = event;
+    }
+    return found;
+}
+
+/// True when a flow event sits on slice's track inside it.
+bool touches(const json& flow, const json& slice) {
+    const double begin = slice["ts"];
+    const double end = begin + slice["dur"].get<double>();
+    const double at = flow["ts"];
+    return flow["pid"] == slice["pid"] && flow["tid"] == slice["tid"] && at >= begin && at <= end;
+}
+
+bool any_touches(const std::map<uint64_t, json>& flows, const json& slice) {
+    return std::any_of(flows.begin(), flows.end(), [&](const auto& entry) { return touches(entry.second, slice); });
+}
+
+std::vector<double> counter_values(const json& trace, const std::string& name, const char* series) {
+    std::vector<std::pair<double, double>> samples;
+    for (const json& event : trace["traceEvents"]) {
+        if (event["ph"] == "C" && event["name"] == name) samples.emplace_back(event["ts"], event["args"][series]);
+    }
+    std::sort(samples.begin(), samples.end());
+    std::vector<double> values;
+    for (const auto& sample : samples) values.push_back(sample.second);
+    return values;
+}
+
+class TraceTest : public ::testing::Test {
+protected:
+    void TearDown() override { std::remove(path_.c_str()); }
+
+    /// Runs the known program traced to path_ and loads the trace.
+    json trace_known_program() {
+        DefaultEnvironment environment;
+        ScopedEnv trace("ACLCPU_TRACE", path_);
+        ScopedEnv workers("ACLCPU_WORKER_THREADS", std::string("4"));
+        EXPECT_ACL_OK(aclInit(nullptr));
+        EXPECT_ACL_OK(aclrtSetDevice(0));
+        run_known_program();
+        EXPECT_ACL_OK(aclrtResetDevice(0));
+        EXPECT_ACL_OK(aclFinalize());
+        return load_trace(path_);
+    }
+
+    std::string path_ = trace_path("acl_cpu_trace");
+};
+
+TEST_F(TraceTest, NamesProcessesAndTracks) {
+    const json trace = trace_known_program();
+    ASSERT_FALSE(trace.is_discarded()) << "the trace is not valid JSON";
+    const TraceIndex index(trace);
+    EXPECT_EQ(index.processes.count("Host API"), 1u);
+    EXPECT_EQ(index.processes.count("Device 0"), 1u);
+    // Streams are numbered as they first get work: the producer, then the consumer.
+    for (const char* track : {"Host thread 0", "Stream 0", "Stream 1"}) {
+        EXPECT_EQ(index.tracks.count(track), 1u) << track;
+    }
+    const bool worker = std::any_of(index.tracks.begin(), index.tracks.end(), [](const auto& track) {
+        return track.first.rfind("AI Core worker ", 0) == 0;
+    });
+    EXPECT_TRUE(worker) << "no AI Core worker track";
+}
+
+TEST_F(TraceTest, StreamTracksHoldEachItemWithItsArguments) {
+    const json trace = trace_known_program();
+    ASSERT_FALSE(trace.is_discarded());
+    const TraceIndex index(trace);
+    const std::vector<json> producer = index.slices_on(trace, "Stream 0");
+    const std::vector<json> consumer = index.slices_on(trace, "Stream 1");
+    EXPECT_EQ(names_of(producer), (std::vector<std::string>{"aclrtMemsetAsync", "aclrtMemcpyAsync",
+                                                            "aclnnSoftplusBackward", "aclrtRecordEvent"}));
+    EXPECT_EQ(names_of(consumer), (std::vector<std::string>{"aclrtStreamWaitEvent", "aclrtMemcpyAsync",
+                                                            "aclrtLaunchCallback", "aclrtLaunchCallback"}));
+    ASSERT_EQ(producer.size(), 4u);
+    ASSERT_EQ(consumer.size(), 4u);
+    EXPECT_EQ(producer[0]["cat"], "memset");
+    EXPECT_EQ(producer[0]["args"]["bytes"], kTensorBytes);
+    EXPECT_EQ(producer[1]["cat"], "memcpy");
+    const json& op = producer[2];
+    EXPECT_EQ(op["cat"], "op");
+    EXPECT_EQ(op["args"]["dtypes"], json({"DT_FLOAT", "DT_FLOAT", "DT_FLOAT"}));
+    EXPECT_EQ(op["args"]["shapes"], json({{kRows, kCols}, {kRows, kCols}, {kRows, kCols}}));
+    EXPECT_EQ(op["args"]["bytes"], 3 * kTensorBytes);
+    EXPECT_EQ(op["args"]["workspace"], 0);
+    EXPECT_GE(op["args"]["blockDim"].get<int64_t>(), 1);
+    EXPECT_EQ(producer[3]["cat"], "event_record");
+    EXPECT_EQ(consumer[0]["cat"], "event_wait");
+    EXPECT_EQ(consumer[2]["cat"], "callback");
+    EXPECT_EQ(consumer[3]["cat"], "host_wait");
+    // Stream order: each item starts after the previous one ended; the wait
+    // ends no earlier than the record it waited for began.
+    for (const auto* track : {&producer, &consumer}) {
+        for (size_t i = 1; i < track->size(); ++i) {
+            const json& before = (*track)[i - 1];
+            EXPECT_GE((*track)[i]["ts"].get<double>() + 1e-3,
+                      before["ts"].get<double>() + before["dur"].get<double>());
+        }
+    }
+    EXPECT_GE(consumer[0]["ts"].get<double>() + consumer[0]["dur"].get<double>() + 1e-3,
+              producer[3]["ts"].get<double>());
+
+    // One slice per block of the operator, each on a worker track.
+    int64_t blocks = 0;
+    for (const json& event : trace["traceEvents"]) {
+        if (event["ph"] != "X" || event["cat"] != "block") continue;
+        EXPECT_EQ(event["name"], "aclnnSoftplusBackward");
+        EXPECT_EQ(event["args"]["blockDim"], op["args"]["blockDim"]);
+        EXPECT_EQ(event["pid"], index.processes.at("Device 0"));
+        blocks += 1;
+    }
+    EXPECT_EQ(blocks, op["args"]["blockDim"].get<int64_t>());
+}
+
+TEST_F(TraceTest, FlowsLinkApiCallsToWorkAndRecordsToWaits) {
+    const json trace = trace_known_program();
+    ASSERT_FALSE(trace.is_discarded());
+    const TraceIndex index(trace);
+    const auto starts = flows(trace, "s");
+    const auto ends = flows(trace, "f");
+    for (const auto& [id, end] : ends) {
+        EXPECT_EQ(starts.count(id), 1u) << "flow " << id << " has no start";
+    }
+    std::vector<json> items = index.slices_on(trace, "Stream 0");
+    const std::vector<json> consumer = index.slices_on(trace, "Stream 1");
+    items.insert(items.end(), consumer.begin(), consumer.end());
+    for (const json& item : items) EXPECT_TRUE(any_touches(ends, item)) << item["name"] << " has no incoming flow";
+    // Every API call that enqueued work starts a flow.
+    for (const json& call : index.slices_on(trace, "Host thread 0")) {
+        const std::string name = call["name"];
+        const bool enqueues = name == "aclrtMemsetAsync" || name == "aclrtMemcpyAsync" ||
+                              name == "aclnnSoftplusBackward" || name == "aclrtRecordEvent" ||
+                              name == "aclrtStreamWaitEvent" || name == "aclrtLaunchCallback";
+        if (enqueues) {
+            EXPECT_TRUE(any_touches(starts, call)) << name << " starts no flow";
+        }
+    }
+    // The record on the producer starts the flow that ends at the consumer's wait.
+    const json record = index.slices_on(trace, "Stream 0")[3];
+    const json& wait = consumer[0];
+    const bool linked = std::any_of(ends.begin(), ends.end(), [&](const auto& entry) {
+        const auto start = starts.find(entry.first);
+        return start != starts.end() && touches(start->second, record) && touches(entry.second, wait);
+    });
+    EXPECT_TRUE(linked) << "no flow from the event record to the wait";
+}
+
+TEST_F(TraceTest, CountsDeviceMemoryAndQueueDepth) {
+    const json trace = trace_known_program();
+    ASSERT_FALSE(trace.is_discarded());
+    const std::vector<double> memory = counter_values(trace, "Device memory", "bytes in use");
+    ASSERT_FALSE(memory.empty());
+    // Four tensors of kTensorBytes (CANN rounds each request up by 32 bytes of padding).
+    EXPECT_GE(*std::max_element(memory.begin(), memory.end()), 4.0 * kTensorBytes);
+    EXPECT_EQ(memory.back(), 0.0);
+    for (const char* stream : {"Queue depth, Stream 0", "Queue depth, Stream 1"}) {
+        const std::vector<double> depth = counter_values(trace, stream, "items");
+        ASSERT_FALSE(depth.empty()) << stream;
+        EXPECT_GE(*std::max_element(depth.begin(), depth.end()), 1.0) << stream;
+        EXPECT_EQ(depth.back(), 0.0) << stream;
+    }
+}
+
+TEST_F(TraceTest, HostApiTrackHoldsTheCalls) {
+    const json trace = trace_known_program();
+    ASSERT_FALSE(trace.is_discarded());
+    const std::vector<std::string> calls = names_of(TraceIndex(trace).slices_on(trace, "Host thread 0"));
+    for (const char* api : {"aclrtMalloc", "aclrtMallocHost", "aclrtMemsetAsync", "aclnnSoftplusBackward",
+                            "aclrtSynchronizeStream", "aclrtFree"}) {
+        EXPECT_NE(std::find(calls.begin(), calls.end(), api), calls.end()) << api;
+    }
+    for (const json& event : trace["traceEvents"]) {
+        if (event.contains("ts")) {
+            EXPECT_GE(event["ts"].get<double>(), 0.0);
+        }
+    }
+}
+
+/// Runs in a child process only: the known program, then exit without
+/// aclFinalize (nor aclrtResetDevice).
+TEST(TraceExit, Child) {
+    if (std::getenv(kChildVariable) == nullptr) GTEST_SKIP() << "runs as the child of ValidAfterExitWithoutFinalize";
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) std::_Exit(2);
+    run_known_program();
+    std::exit(::testing::Test::HasFailure() ? 1 : 0);
+}
+
+TEST(TraceExit, ValidAfterExitWithoutFinalize) {
+    const std::string path = trace_path("acl_cpu_trace_exit");
+    DefaultEnvironment environment;
+    ScopedEnv trace("ACLCPU_TRACE", path);
+    ScopedEnv child(kChildVariable, std::string("1"));
+    std::string self(4096, '\0');
+    const ssize_t length = ::readlink("/proc/self/exe", self.data(), self.size() - 1);
+    ASSERT_GT(length, 0);
+    self.resize(static_cast<size_t>(length));
+    std::string filter = "--gtest_filter=TraceExit.Child";
+    char* argv[] = {self.data(), filter.data(), nullptr};
+    pid_t pid = 0;
+    ASSERT_EQ(::posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, environ), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+
+    const json loaded = load_trace(path);
+    std::remove(path.c_str());
+    ASSERT_FALSE(loaded.is_discarded()) << "the trace of a program that exits without aclFinalize is not valid JSON";
+    const TraceIndex index(loaded);
+    EXPECT_EQ(names_of(index.slices_on(loaded, "Stream 0")),
+              (std::vector<std::string>{"aclrtMemsetAsync", "aclrtMemcpyAsync", "aclnnSoftplusBackward",
+                                        "aclrtRecordEvent"}));
+}
+
+}  // namespace
+}  // namespace aclcpu::test
