@@ -50,10 +50,7 @@ public:
     /// Blocks until value() >= target or the deadline passes; true on success.
     /// Clock::time_point::max() waits forever.
     bool wait_until(uint64_t target, Clock::time_point deadline) const noexcept {
-        for (int spin = 0; spin < kSpinIterations; ++spin) {
-            if (value() >= target) return true;
-            cpu_relax();
-        }
+        if (spin_until(target)) return true;
         while (true) {
             sleepers_.fetch_add(1, std::memory_order_seq_cst);
             const uint32_t seen = wakeups_.load(std::memory_order_seq_cst);
@@ -66,7 +63,21 @@ public:
     }
 
 private:
-    static constexpr int kSpinIterations = 4000;
+    /// How long a waiter spins before sleeping: long enough for a tiny task's
+    /// round trip, short enough not to starve the workers of a small machine
+    /// (the host thread spinning competes with them for cores).
+    static constexpr auto kSpinBudget = std::chrono::microseconds(10);
+
+    bool spin_until(uint64_t target) const noexcept {
+        const auto end = Clock::now() + kSpinBudget;
+        while (true) {
+            for (int i = 0; i < 32; ++i) {
+                if (value() >= target) return true;
+                cpu_relax();
+            }
+            if (Clock::now() >= end) return false;
+        }
+    }
 
     void sleep(uint32_t seen, Clock::time_point deadline) const noexcept {
         timespec timeout{};
