@@ -15,6 +15,13 @@ if(ACLCPU_SANITIZE MATCHES "undefined")
   # Undefined behaviour aborts the process instead of printing and going on,
   # so the test that triggered it fails.
   list(APPEND ACLCPU_SANITIZE_FLAGS -fno-sanitize-recover=all)
+  # Not the vptr check: oneTBB's flow graph header (_flow_graph_impl.h,
+  # graph_task::destruct_and_deallocate) casts every finished task to its
+  # type after running its destructor.  That header is compiled into our
+  # libraries, and GCC's runtime ignores suppressions of vptr reports, so the
+  # check would fail every stream.  AddressSanitizer still catches any use of
+  # a destroyed object.
+  list(APPEND ACLCPU_SANITIZE_FLAGS -fno-sanitize=vptr)
 endif()
 add_compile_options(${ACLCPU_SANITIZE_FLAGS})
 add_link_options(${ACLCPU_SANITIZE_FLAGS})

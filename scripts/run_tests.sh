@@ -1,7 +1,31 @@
 #!/usr/bin/env bash
-# Builds acl-cpu and runs the whole test suite (unit tests, samples, install tree).
+# Builds acl-cpu and runs every check CI runs:
+#   1. the test suite (unit tests, stress, samples, install tree);
+#   2. the same suite and samples with the stream race checker on (no report allowed);
+#   3. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
+#   4. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 60) each.
+# ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 3 or 4.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+
+summary=()
+failed=0
+# step NAME COMMAND...: runs a step, recording its outcome and duration.
+step() {
+  local name="$1" start=$SECONDS outcome=passed
+  shift
+  "$@" || { outcome=FAILED; failed=1; }
+  summary+=("$name: $outcome ($((SECONDS - start)) s)")
+}
+
+step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+step "race checker on the suite and samples" "$root/scripts/run_race_checked.sh" "$build_dir"
+[[ "${ACLCPU_SANITIZERS:-1}" != 0 ]] &&
+  step "sanitizers (ASan+UBSan: all tests, TSan: concurrency tests)" "$root/scripts/run_sanitizers.sh"
+[[ "${ACLCPU_FUZZ:-1}" != 0 ]] && step "fuzzing" "$root/scripts/run_fuzzers.sh"
+
+echo "== summary"
+printf '   %s\n' "${summary[@]}"
+exit "$failed"
