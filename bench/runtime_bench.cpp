@@ -1,6 +1,7 @@
 // Runtime benchmarks: submit cost, launch-to-sync round trip, event
 // overhead, and the memory an idle stream or event costs.
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <fstream>
 #include <string>
@@ -11,31 +12,15 @@
 
 namespace {
 
+using aclcpu::bench::measure_submit;
 using aclcpu::bench::RuntimeSession;
-
-/// Runs `submit` once per iteration and reports its cost; the stream is
-/// drained outside the timing every few thousand submissions.
-template <typename Submit>
-void measure_submit(benchmark::State& state, RuntimeSession& session, Submit submit) {
-    int64_t submitted = 0;
-    for (auto _ : state) {
-        submit();
-        if (++submitted % 4096 == 0) {
-            state.PauseTiming();
-            aclrtSynchronizeStream(session.stream());
-            state.ResumeTiming();
-        }
-    }
-    aclrtSynchronizeStream(session.stream());
-    state.SetItemsProcessed(state.iterations());
-}
 
 /// Submit cost of an asynchronous memset of 64 bytes (the device work is tiny,
 /// so the figure is the API call).
 void BM_SubmitMemsetAsync(benchmark::State& state) {
     RuntimeSession session;
     void* device = session.device_buffer(4096);
-    measure_submit(state, session, [&] { aclrtMemsetAsync(device, 4096, 1, 64, session.stream()); });
+    measure_submit(state, session.stream(), [&] { aclrtMemsetAsync(device, 4096, 1, 64, session.stream()); });
 }
 BENCHMARK(BM_SubmitMemsetAsync);
 
@@ -44,7 +29,7 @@ void BM_SubmitMemcpyAsync(benchmark::State& state) {
     RuntimeSession session;
     void* source = session.device_buffer(4096);
     void* target = session.device_buffer(4096);
-    measure_submit(state, session, [&] {
+    measure_submit(state, session.stream(), [&] {
         aclrtMemcpyAsync(target, 4096, source, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, session.stream());
     });
 }
@@ -85,6 +70,9 @@ BENCHMARK(BM_EventRecordWaitSync)->UseRealTime();
 void BM_IdleStreamsAndEventsMemory(benchmark::State& state) {
     aclcpu::bench::ScopedEnv devices("ACLCPU_DEVICE_COUNT", "2");
     aclInit(nullptr);
+    // Give freed heap back first, or earlier benchmarks' buffers leaving
+    // during this one make the difference meaningless.
+    malloc_trim(0);
     const long before = aclcpu::bench::resident_kib();
     std::vector<aclrtStream> streams;
     std::vector<aclrtEvent> events;

@@ -12,13 +12,13 @@
 #       MemcheckTest.AsyncCopyIntoAFreedBlockFaultsAndWritesNothing, MemcheckTest.AsyncSetOfAFreedBlockFaults,
 #       MemcheckTest.FaultStaysOnItsStreamAndStopModeSkipsLaterWork
 #   - the checker's own tests and planted-race sample, which set the switches themselves:
-#       RaceChecker*, sample.race_planted
+#       RaceChecker*, sample.race_sample
 set -euo pipefail
 build_dir="${1:-${ACLCPU_BUILD_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build}}"
 racing_on_purpose='^(CallbackTest\.BlockingCallbackHoldsLaterWork|CallbackTest\.HostFuncRunsOnARuntimeThreadAndHoldsLaterWork'
 racing_on_purpose+='|EventTest\.StreamWaitEventOrdersTwoStreams|MemoryTest\.MemsetAsyncRunsOnTheStream'
 racing_on_purpose+='|ExecutorLifetime\.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith|MemcheckTest\.AsyncCopyIntoAFreedBlockFaultsAndWritesNothing'
 racing_on_purpose+='|MemcheckTest\.AsyncSetOfAFreedBlockFaults|MemcheckTest\.FaultStaysOnItsStreamAndStopModeSkipsLaterWork'
-racing_on_purpose+='|RaceChecker.*|sample\.race_planted)$'
+racing_on_purpose+='|RaceChecker.*|sample\.race_sample)$'
 echo "== race checker: whole suite and samples with ACLCPU_CHECK=race, fatal on the first report"
 ACLCPU_CHECK=race ACLCPU_CHECK_FATAL=1 ctest --test-dir "$build_dir" -E "$racing_on_purpose" --output-on-failure -j "$(nproc)"

@@ -1,18 +1,25 @@
-// Race checker sample, planted race: stream A computes an operator's output
-// while stream B copies that output away, with nothing ordering the two.
-// On a device the copy may read the output before, during or after the
-// operator writes it.  Run with ACLCPU_CHECK=race: acl-cpu reports the race
-// when the copy is enqueued, whatever order the emulator happens to run the
-// two in.  race_fixed.cpp is the same program, correctly synchronised.
+// Race checker sample.  Stream A computes an operator's output while stream
+// B copies that output away.
+//   race_sample          the planted race: nothing orders the copy after the
+//                        operator, so on a device it may read the output
+//                        before, during or after it is written.  Run with
+//                        ACLCPU_CHECK=race: acl-cpu reports the race when the
+//                        copy is enqueued, whatever order the emulator happens
+//                        to run the two in.
+//   race_sample --fixed  the fix: stream B waits for an event recorded after
+//                        the operator; no report, and the program exits
+//                        non-zero if the copy differs from the gradient.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "sample_common.h"
 
-int main() {
+int main(int argc, char** argv) {
+    const bool fixed = argc > 1 && std::strcmp(argv[1], "--fixed") == 0;
     const int32_t deviceId = 0;
     aclrtStream computeStream = nullptr;
     aclrtStream copyStream = nullptr;
@@ -48,15 +55,25 @@ int main() {
     void* workspaceAddr = nullptr;
     CHECK_ACL(LaunchAclnn(aclnnSoftplusBackward, workspaceSize, executor, computeStream, &workspaceAddr));
 
-    // The planted race: copyStream reads gradInput without waiting for computeStream.
+    aclrtEvent computed = nullptr;
+    CHECK_ACL(aclrtCreateEvent(&computed));
+    if (fixed) {
+        // copyStream waits for everything computeStream did before the record.
+        CHECK_ACL(aclrtRecordEvent(computed, computeStream));
+        CHECK_ACL(aclrtStreamWaitEvent(copyStream, computed));
+    }
     CHECK_ACL(aclrtMemcpyAsync(snapshotAddr, bytes, gradInputAddr, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, copyStream));
 
-    CHECK_ACL(aclrtSynchronizeStream(computeStream));
     CHECK_ACL(aclrtSynchronizeStream(copyStream));
+    CHECK_ACL(aclrtSynchronizeStream(computeStream));
     std::vector<float> snapshot;
     CHECK_ACL(CopyToHost(snapshotAddr, count, &snapshot));
-    LOG_PRINT("snapshot[0] = %f (0 if the copy ran first, %f if the operator did)\n", snapshot[0],
-              1.0 / (1.0 + std::exp(-0.5)));
+    // gradOutput * sigmoid(beta * self) with gradOutput = 1, beta = 1, self = 0.5.
+    const std::vector<double> expected(snapshot.size(), 1.0 / (1.0 + std::exp(-0.5)));
+    int mismatches = 0;
+    for (size_t i = 0; i < snapshot.size(); ++i) mismatches += IsClose(snapshot[i], expected[i], 1e-5) ? 0 : 1;
+    LOG_PRINT("copied %zu gradients %s, %d mismatches\n", snapshot.size(),
+              fixed ? "after the event" : "racing the operator", mismatches);
 
     aclDestroyTensor(gradOutput);
     aclDestroyTensor(self);
@@ -68,7 +85,9 @@ int main() {
     aclrtFree(gradInputAddr);
     aclrtFree(snapshotAddr);
     if (workspaceSize > 0) aclrtFree(workspaceAddr);
+    aclrtDestroyEvent(computed);
     aclrtDestroyStream(copyStream);
     Finalize(deviceId, computeStream);
-    return 0;
+    // Without the fix the copy may legitimately have read the output early.
+    return !fixed || mismatches == 0 ? 0 : 1;
 }

@@ -1,0 +1,50 @@
+// Operator throughput: each operator x dtype x size, launched as a host
+// program does (phase 1 + phase 2) and waited for, in bytes/s of the bytes
+// model (OperatorCase::bytes_moved).
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+
+#include "bench_support.hpp"
+#include "operator_cases.hpp"
+
+namespace {
+
+using namespace aclcpu::bench;
+
+/// One iteration is a launch and the synchronize that makes its result
+/// visible: the same contract as a PyTorch CPU kernel returning, so the two
+/// figures compare like for like.
+template <typename Case>
+void run_operator(benchmark::State& state, int64_t elements, aclDataType type) {
+    RuntimeSession session;
+    Case op(elements, type);
+    measure_round_trip(state, op, session.stream());
+    report_traffic(state, elements, op.bytes_moved());
+}
+
+/// Registers Op/<operator>/<dtype>/<elements> for every dtype and size.
+template <typename Case>
+void register_operator() {
+    for (const FloatType& type : kFloatTypes) {
+        for (const int64_t elements : operator_sizes()) {
+            const std::string name = std::string("Op/") + Case::kName + "/" + type.name + "/" + std::to_string(elements);
+            const aclDataType dataType = type.type;
+            benchmark::RegisterBenchmark(name.c_str(), [elements, dataType](benchmark::State& state) {
+                run_operator<Case>(state, elements, dataType);
+            })->UseManualTime()->Unit(benchmark::kMicrosecond);
+        }
+    }
+}
+
+const bool kRegistered = [] {
+    register_operator<SoftplusBackwardCase>();
+    register_operator<HardshrinkBackwardCase>();
+    register_operator<PreluBackwardCase>();
+    register_operator<LogitGradCase>();
+    register_operator<ScaledMaskedSoftmaxBackwardCase>();
+    return true;
+}();
+
+}  // namespace

@@ -1,0 +1,231 @@
+// The five operators as benchmark cases: operands of n elements in one
+// dtype, filled with data that exercises every branch of the kernel, and one
+// launch (phase 1 + phase 2) on a stream.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_prelu_backward.h"
+#include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "bench_support.hpp"
+
+namespace aclcpu::bench {
+
+/// Rows of this many elements: the last axis of every benchmark shape (and
+/// S2 of the softmax), so that every size in operator_sizes() divides evenly.
+inline constexpr int64_t kRowLength = 1024;
+/// Channels of PreluBackward (axis 1 of self, and the weight's length).
+inline constexpr int64_t kPreluChannels = 64;
+
+/// An operator with its operands on the device.
+///
+/// The bytes model: an operator moves each operand once, inputs read and
+/// outputs written, so bytes_moved() is the sum of the operands' sizes.
+/// That is the least traffic any implementation needs (staging, caches and
+/// write-allocate reads are not counted), the same convention as STREAM's.
+class OperatorCase {
+public:
+    virtual ~OperatorCase() = default;
+    /// Enqueues one launch on stream; the status of phase 1, else of phase 2.
+    virtual aclnnStatus launch(Workspace& workspace, aclrtStream stream) = 0;
+
+    int64_t bytes_moved() const {
+        int64_t bytes = 0;
+        for (const auto& operand : operands_) bytes += static_cast<int64_t>(operand->bytes());
+        return bytes;
+    }
+
+protected:
+    /// A new operand, counted in bytes_moved().
+    DeviceTensor& operand(std::vector<int64_t> shape, aclDataType type) {
+        operands_.push_back(std::make_unique<DeviceTensor>(std::move(shape), type));
+        return *operands_.back();
+    }
+    /// A new operand filled with values spread over [low, high).
+    const DeviceTensor& input(std::vector<int64_t> shape, aclDataType type, float low, float high) {
+        DeviceTensor& tensor = operand(std::move(shape), type);
+        tensor.fill(low, high);
+        return tensor;
+    }
+
+private:
+    std::vector<std::unique_ptr<DeviceTensor>> operands_;
+};
+
+/// gradInput = gradOutput * sigmoid(beta * self), or gradOutput above the threshold.
+class SoftplusBackwardCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = "SoftplusBackward";
+    SoftplusBackwardCase(int64_t elements, aclDataType type)
+        : gradOutput_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
+          // beta * self crosses the threshold for the top fifth of the values.
+          self_(input({elements / kRowLength, kRowLength}, type, -10.0f, 15.0f)),
+          gradInput_(operand({elements / kRowLength, kRowLength}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnSoftplusBackwardGetWorkspaceSize(gradOutput_.get(), self_.get(), beta_.get(),
+                                                             threshold_.get(), gradInput_.get(), size, executor);
+            },
+            aclnnSoftplusBackward, workspace, stream);
+    }
+
+private:
+    const DeviceTensor& gradOutput_;
+    const DeviceTensor& self_;
+    DeviceTensor& gradInput_;
+    FloatScalar beta_{1.0f};
+    FloatScalar threshold_{10.0f};
+};
+
+/// gradInput = |self| <= lambd ? 0 : gradOutput.
+class HardshrinkBackwardCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = "HardshrinkBackward";
+    HardshrinkBackwardCase(int64_t elements, aclDataType type)
+        : gradOutput_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
+          self_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
+          gradInput_(operand({elements / kRowLength, kRowLength}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnHardshrinkBackwardGetWorkspaceSize(gradOutput_.get(), self_.get(), lambd_.get(),
+                                                               gradInput_.get(), size, executor);
+            },
+            aclnnHardshrinkBackward, workspace, stream);
+    }
+
+private:
+    const DeviceTensor& gradOutput_;
+    const DeviceTensor& self_;
+    DeviceTensor& gradInput_;
+    FloatScalar lambd_{0.5f};
+};
+
+/// gradInput = self > 0 ? gradOutput : weight[c] * gradOutput, and
+/// gradWeight[c] = sum of self * gradOutput over the non-positive self of channel c.
+class PreluBackwardCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = "PreluBackward";
+    PreluBackwardCase(int64_t elements, aclDataType type)
+        : gradOutput_(input(shape(elements), type, -1.0f, 1.0f)),
+          self_(input(shape(elements), type, -1.0f, 1.0f)),
+          weight_(input({kPreluChannels}, type, 0.1f, 0.3f)),
+          gradInput_(operand(shape(elements), type)),
+          gradWeight_(operand({kPreluChannels}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnPreluBackwardGetWorkspaceSize(gradOutput_.get(), self_.get(), weight_.get(),
+                                                          gradInput_.get(), gradWeight_.get(), size, executor);
+            },
+            aclnnPreluBackward, workspace, stream);
+    }
+
+private:
+    /// [N, C, 64]: N samples of kPreluChannels channels of 64 values.
+    static std::vector<int64_t> shape(int64_t elements) {
+        constexpr int64_t kSpatial = 64;
+        return {elements / (kPreluChannels * kSpatial), kPreluChannels, kSpatial};
+    }
+
+    const DeviceTensor& gradOutput_;
+    const DeviceTensor& self_;
+    const DeviceTensor& weight_;
+    DeviceTensor& gradInput_;
+    DeviceTensor& gradWeight_;
+};
+
+/// out = dy / (x (1 - x)) inside [eps, 1 - eps], 0 outside.
+class LogitGradCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = "LogitGrad";
+    LogitGradCase(int64_t elements, aclDataType type)
+        : x_(input({elements / kRowLength, kRowLength}, type, 0.0f, 1.0f)),
+          dy_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
+          out_(operand({elements / kRowLength, kRowLength}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnLogitGradGetWorkspaceSize(x_.get(), dy_.get(), kEps, out_.get(), size, executor);
+            },
+            aclnnLogitGrad, workspace, stream);
+    }
+
+    /// Clamps a tenth of x on each side, so both branches run.
+    static constexpr double kEps = 0.1;
+
+private:
+    const DeviceTensor& x_;
+    const DeviceTensor& dy_;
+    DeviceTensor& out_;
+};
+
+/// Per row: out = scale * (gradOutput * y - sum(gradOutput * y) * y), 0 where mask.
+class ScaledMaskedSoftmaxBackwardCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = "ScaledMaskedSoftmaxBackward";
+    ScaledMaskedSoftmaxBackwardCase(int64_t elements, aclDataType type)
+        : gradOutput_(input(shape(elements), type, -1.0f, 1.0f)),
+          y_(input(shape(elements), type, 0.0f, 2.0f / kRowLength)),
+          mask_(operand(shape(elements), ACL_BOOL)),
+          out_(operand(shape(elements), type)) {
+        mask_.fill(0.0f, 1.0f, 0.1f);
+    }
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(gradOutput_.get(), y_.get(), mask_.get(),
+                                                                        kScale, false, out_.get(), size, executor);
+            },
+            aclnnScaledMaskedSoftmaxBackward, workspace, stream);
+    }
+
+    /// A scale of 1 would skip the multiply.
+    static constexpr double kScale = 0.125;
+
+private:
+    /// [B, N, S1, S2] = [1, 1, rows, kRowLength]: the kernel splits rows
+    /// across blocks whatever B and N are.
+    static std::vector<int64_t> shape(int64_t elements) { return {1, 1, elements / kRowLength, kRowLength}; }
+
+    const DeviceTensor& gradOutput_;
+    const DeviceTensor& y_;
+    DeviceTensor& mask_;
+    DeviceTensor& out_;
+};
+
+/// Times one launch of `op` on `stream` plus the aclrtSynchronizeStream that
+/// makes its result visible, per iteration (time_each_iteration).  One
+/// untimed launch first touches the output and workspace pages; before()
+/// runs untimed ahead of each iteration.
+template <typename Before>
+void measure_round_trip(benchmark::State& state, OperatorCase& op, aclrtStream stream, Before before) {
+    Workspace workspace;
+    if (!succeeded(state, op.launch(workspace, stream)) || !succeeded(state, aclrtSynchronizeStream(stream))) return;
+    time_each_iteration(
+        state,
+        [&] {
+            const aclnnStatus launched = op.launch(workspace, stream);
+            const aclError synchronized = aclrtSynchronizeStream(stream);
+            return succeeded(state, launched != 0 ? launched : synchronized);
+        },
+        before);
+}
+
+inline void measure_round_trip(benchmark::State& state, OperatorCase& op, aclrtStream stream) {
+    measure_round_trip(state, op, stream, [] {});
+}
+
+}  // namespace aclcpu::bench
