@@ -93,7 +93,7 @@ void StreamLane::run(const LaneItem& item) noexcept {
     if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_begin(stream_, item.place); });
     std::unique_ptr<DeviceTask> task(item.task);
     const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
-    if (task && !skip) run_task(*task);
+    if (task && !skip) run_task(*task, item.place);
     task.reset();
     // Before completion: once it is published the stream may be destroyed and the lane rebound.
     if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_end(stream_, item.place); });
@@ -102,30 +102,34 @@ void StreamLane::run(const LaneItem& item) noexcept {
 
 /// What a failing task reported on this worker (report_error) becomes part
 /// of its stream's sticky error, so the user sees why it failed.
-void StreamLane::run_task(DeviceTask& task) noexcept {
+void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
     const RunningScope scope(*this, runningTask_, task.name());
     take_thread_messages();
     try {
-        if (aclError status = task.run(); status != ACL_SUCCESS) fail(status, task.name(), take_thread_messages());
+        if (aclError status = task.run(); status != ACL_SUCCESS) {
+            fail(status, place, task.name(), take_thread_messages());
+        }
     } catch (const std::exception& error) {
-        fail(ACL_ERROR_RT_INTERNAL_ERROR, task.name(), error.what());
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), error.what());
     } catch (...) {
-        fail(ACL_ERROR_RT_INTERNAL_ERROR, task.name(), "unknown exception");
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), "unknown exception");
     }
 }
 
-void StreamLane::fail(aclError code, const char* task, const std::string& detail) {
+void StreamLane::fail(aclError code, uint64_t place, const char* task, const std::string& detail) {
     std::lock_guard<std::mutex> lock(errorMutex_);
     if (error_ != ACL_SUCCESS) return;
     error_ = code;
+    failedPlace_ = place;
     errorMessage_ = std::string("task ") + task + " failed with error " + std::to_string(code);
     if (!detail.empty()) errorMessage_ += ": " + detail;
     failed_.store(true, std::memory_order_release);
 }
 
-aclError StreamLane::take_error(std::string& message) {
+aclError StreamLane::take_error(std::string& message, uint64_t completed) {
     if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
     std::lock_guard<std::mutex> lock(errorMutex_);
+    if (completed <= failedPlace_) return ACL_SUCCESS;
     const aclError error = error_;
     message = std::move(errorMessage_);
     error_ = ACL_SUCCESS;
@@ -136,7 +140,7 @@ aclError StreamLane::take_error(std::string& message) {
 
 void StreamLane::recycle() {
     std::string discarded;
-    take_error(discarded);
+    take_error(discarded, UINT64_MAX);
     set_stop_on_failure(false);
 }
 

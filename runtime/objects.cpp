@@ -9,9 +9,9 @@ Stream::~Stream() {
     device_.release_lane(lane_);
 }
 
-aclError Stream::take_sticky_error() {
+aclError Stream::take_sticky_error(uint64_t completed) {
     std::string message;
-    const aclError error = lane_->take_error(message);
+    const aclError error = lane_->take_error(message, completed);
     if (error != ACL_SUCCESS) runtime_error(error, "stream %p: %s", static_cast<void*>(this), message.c_str());
     return error;
 }
@@ -25,7 +25,7 @@ aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclErr
         return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
                              static_cast<void*>(this));
     }
-    return take_sticky_error();
+    return take_sticky_error(lane_->progress()->completed());
 }
 
 uint64_t Stream::drain() {
@@ -35,9 +35,9 @@ uint64_t Stream::drain() {
 }
 
 aclError Stream::query(aclrtStreamStatus& status) {
-    status = lane_->progress()->completed() >= lane_->submitted() ? ACL_STREAM_STATUS_COMPLETE
-                                                                   : ACL_STREAM_STATUS_NOT_READY;
-    return take_sticky_error();
+    const uint64_t completed = lane_->progress()->completed();
+    status = completed >= lane_->submitted() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return take_sticky_error(completed);
 }
 
 void Context::set_option(aclSysParamOpt option, int64_t value) {

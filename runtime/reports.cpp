@@ -9,12 +9,15 @@
 namespace aclcpu::detail {
 
 void HostCall::run() const {
+    // A blocking call's failure belongs to its gate, the place later work
+    // waits on; a non-blocking one's to places already complete.
+    const uint64_t place = gate.lane != nullptr ? gate.place : 0;
     try {
         function(data);
     } catch (const std::exception& error) {
-        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, api, error.what());
+        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, place, api, error.what());
     } catch (...) {
-        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, api, "unknown exception");
+        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, place, api, "unknown exception");
     }
     gate.deliver();
 }

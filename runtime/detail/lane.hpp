@@ -101,17 +101,20 @@ public:
     /// With stop-on-failure, items after a failure are skipped until the
     /// sticky error has been taken.
     void set_stop_on_failure(bool stop) noexcept { stopOnFailure_.store(stop, std::memory_order_relaxed); }
-    /// Makes code the sticky error unless one is pending: `task` failed,
-    /// `detail` says how (may be empty).
-    void fail(aclError code, const char* task, const std::string& detail);
-    /// The first failure since the last call (ACL_SUCCESS if none), with its message.
-    aclError take_error(std::string& message);
+    /// Makes code the sticky error unless one is pending: `task`, the item at
+    /// `place`, failed; `detail` says how (may be empty).
+    void fail(aclError code, uint64_t place, const char* task, const std::string& detail);
+    /// The first failure since the last call (ACL_SUCCESS if none), with its
+    /// message, once its item is among the `completed` ones: a query never
+    /// hands out an error while the stream still reports the failing item as
+    /// running.
+    aclError take_error(std::string& message, uint64_t completed);
     /// Makes the lane fresh for a new stream (it must be idle).
     void recycle();
 
 private:
     void run(const LaneItem& item) noexcept;
-    void run_task(DeviceTask& task) noexcept;
+    void run_task(DeviceTask& task, uint64_t place) noexcept;
 
     std::atomic<uint64_t> next_{0};
     const void* stream_ = nullptr;
@@ -120,6 +123,7 @@ private:
     std::atomic<const char*> runningTask_{nullptr};
     std::atomic<bool> stopOnFailure_{false};
     std::atomic<bool> failed_{false};
+    uint64_t failedPlace_ = 0;  ///< Guarded by errorMutex_.
     std::mutex errorMutex_;
     aclError error_ = ACL_SUCCESS;
     std::string errorMessage_;

@@ -57,7 +57,8 @@ public:
     void set_report_thread(uint64_t thread) noexcept { reportThread_.store(thread, std::memory_order_release); }
 
 private:
-    aclError take_sticky_error();
+    /// The sticky error if its failing item is among the first `completed`.
+    aclError take_sticky_error(uint64_t completed);
 
     Device& device_;
     StreamLane* lane_;
