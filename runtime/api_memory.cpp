@@ -149,11 +149,9 @@ aclError check_set(void* devPtr, size_t maxCount, size_t count, const char* api,
     return ACL_SUCCESS;
 }
 
-/// Why aclrtFree refuses devPtr: with memory checking on, a block freed
-/// before is still known, so a double free is named as such.
-aclError reject_free(void* devPtr) {
-    DevicePool* pool = nullptr;
-    const DevicePool::Lookup where = Runtime::instance().locate_device_range(devPtr, 1, pool);
+/// Why aclrtFree refuses devPtr, found at `where`: with memory checking on,
+/// a block freed before is still known, so a double free is named as such.
+aclError reject_free(void* devPtr, const DevicePool::Lookup& where) {
     if (where.placement == DevicePool::Placement::kFreed && where.block == reinterpret_cast<uintptr_t>(devPtr)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: %p was already freed (double free)", devPtr);
     }
@@ -243,17 +241,17 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 aclError aclrtFree(void* devPtr) {
     const ApiScope scope("aclrtFree");
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
-    Device* device = Runtime::instance().device_owning(devPtr, 1);
-    if (device == nullptr) return reject_free(devPtr);
+    Device* device = nullptr;
+    const DevicePool::Lookup block = Runtime::instance().locate_device_range(devPtr, 1, device);
+    if (block.placement != DevicePool::Placement::kLive || block.block != reinterpret_cast<uintptr_t>(devPtr)) {
+        return reject_free(devPtr, block);
+    }
     // Before the release: once released, another thread may be handed the block.
     if (aclcpu::instrument::active()) {
-        const DevicePool::Lookup block = device->pool().inspect(devPtr, 1);
-        if (block.placement == DevicePool::Placement::kLive && block.block == reinterpret_cast<uintptr_t>(devPtr)) {
-            aclcpu::instrument::notify(
-                [&](aclcpu::instrument::Observer& o) { o.on_free(devPtr, block.blockSize); });
-        }
+        aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_free(devPtr, block.blockSize); });
     }
-    if (!device->pool().release(devPtr)) return reject_free(devPtr);
+    // A concurrent free of the same block may have won since the lookup.
+    if (!device->pool().release(devPtr)) return reject_free(devPtr, device->pool().inspect(devPtr, 1));
     observe_pool_usage(*device);
     return ACL_SUCCESS;
 }

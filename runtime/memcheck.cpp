@@ -28,7 +28,10 @@ DevicePool::Lookup locate(const DeviceAccess& access, DevicePool*& pool) {
         const DevicePool::Lookup found = pool->inspect(access.address, access.bytes);
         if (found.placement != Placement::kForeign) return found;
     }
-    return Runtime::instance().locate_device_range(access.address, access.bytes, pool);
+    Device* owner = nullptr;
+    const DevicePool::Lookup found = Runtime::instance().locate_device_range(access.address, access.bytes, owner);
+    pool = owner != nullptr ? &owner->pool() : nullptr;
+    return found;
 }
 
 /// "input 1", "workspace".

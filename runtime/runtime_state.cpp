@@ -306,25 +306,17 @@ aclError Runtime::resolve_event(aclrtEvent handle, const char* api, std::shared_
     return ACL_SUCCESS;
 }
 
-Device* Runtime::device_owning(const void* ptr, size_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& device : devices_) {
-        if (device && device->pool().contains(ptr, bytes)) return device.get();
-    }
-    return nullptr;
-}
-
-DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, DevicePool*& pool) {
+DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, Device*& owner) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& device : devices_) {
         if (!device) continue;
         const DevicePool::Lookup found = device->pool().inspect(ptr, bytes);
         if (found.placement != DevicePool::Placement::kForeign) {
-            pool = &device->pool();
+            owner = device.get();
             return found;
         }
     }
-    pool = nullptr;
+    owner = nullptr;
     return DevicePool::Lookup{DevicePool::Placement::kForeign, 0, 0};
 }
 
@@ -335,7 +327,8 @@ std::vector<std::shared_ptr<Stream>> Runtime::live_streams() const {
 }
 
 MemoryKind Runtime::classify(const void* ptr, size_t bytes) {
-    if (device_owning(ptr, bytes) != nullptr) return MemoryKind::kDevice;
+    Device* device = nullptr;
+    if (locate_device_range(ptr, bytes, device).placement == DevicePool::Placement::kLive) return MemoryKind::kDevice;
     const auto address = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(hostMutex_);
     auto it = pinnedHost_.upper_bound(address);

@@ -48,6 +48,14 @@ Object* create(const char* api, const Args&... args) noexcept {
     }
 }
 
+/// The aclDestroy* of every container: nullptr is fine, lists destroy their
+/// elements in their destructors.
+template <typename Container>
+aclnnStatus destroy(const Container* container) noexcept {
+    delete container;
+    return ACLNN_SUCCESS;
+}
+
 template <typename Container>
 aclnnStatus size_of(const char* api, const Container* container, uint64_t* size) {
     if (aclcpu::null_argument(api, container == nullptr || size == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
@@ -103,26 +111,11 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
     return create<aclScalarList>("aclCreateScalarList", value, size);
 }
 
-aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
-    delete array;
-    return ACLNN_SUCCESS;
-}
-aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) {
-    delete array;
-    return ACLNN_SUCCESS;
-}
-aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
-    delete array;
-    return ACLNN_SUCCESS;
-}
-aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
-    delete array;
-    return ACLNN_SUCCESS;
-}
-aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
-    delete array;
-    return ACLNN_SUCCESS;
-}
+aclnnStatus aclDestroyIntArray(const aclIntArray* array) { return destroy(array); }
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) { return destroy(array); }
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) { return destroy(array); }
+aclnnStatus aclDestroyTensorList(const aclTensorList* array) { return destroy(array); }
+aclnnStatus aclDestroyScalarList(const aclScalarList* array) { return destroy(array); }
 
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
     return size_of("aclGetIntArraySize", array, size);

@@ -61,11 +61,9 @@ public:
     aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
 
     // Memory.
-    /// The device whose pool owns [ptr, ptr+bytes), or nullptr.
-    Device* device_owning(const void* ptr, size_t bytes);
     /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
-    /// it (kForeign in none), and that pool.
-    DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, DevicePool*& pool);
+    /// it (kForeign in none), and that device (nullptr in none).
+    DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, Device*& owner);
     MemoryKind classify(const void* ptr, size_t bytes);
     aclError allocate_host(size_t size, void** ptr);
     aclError free_host(void* ptr);
