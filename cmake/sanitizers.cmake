@@ -15,6 +15,10 @@ if(ACLCPU_SANITIZE MATCHES "undefined")
   # Undefined behaviour aborts the process instead of printing and going on,
   # so the test that triggered it fails.
   list(APPEND ACLCPU_SANITIZE_FLAGS -fno-sanitize-recover=all)
+  # Loads of enum values outside the enum's range: a C caller may pass any
+  # integer where the API takes an enum, so entry points must read such
+  # codes as integers (aclcpu::code_of) before using them as enums.
+  list(APPEND ACLCPU_SANITIZE_FLAGS -fsanitize=enum)
   # Not the vptr check: oneTBB's flow graph header (_flow_graph_impl.h,
   # graph_task::destruct_and_deallocate) casts every finished task to its
   # type after running its destructor.  That header is compiled into our

@@ -5,6 +5,7 @@
 #include <limits>
 #include <new>
 
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/half.hpp"
 #include "aclcpu/nnopbase.hpp"
 #include "arguments.hpp"
@@ -19,13 +20,13 @@ namespace {
 
 /// Bytes aclCreateScalar copies for dtype; 0 for a dtype it refuses (the
 /// sub-byte, 6- and 4-bit float, string and unknown types).
-size_t scalar_size(aclDataType dtype) noexcept {
-    switch (dtype) {
+size_t scalar_size(int64_t dtypeCode) noexcept {
+    switch (dtypeCode) {
         case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_INT16: case ACL_UINT16: case ACL_INT32:
         case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_FLOAT16: case ACL_BF16: case ACL_FLOAT:
         case ACL_DOUBLE: case ACL_COMPLEX64: case ACL_COMPLEX128: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
         case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0:
-            return aclDataTypeSize(dtype);
+            return aclcpu::cann_dtype_size(dtypeCode);
         default:
             return 0;
     }
@@ -99,13 +100,14 @@ extern "C" {
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     if (aclcpu::null_argument("aclCreateScalar", value == nullptr)) return nullptr;
-    const size_t size = scalar_size(dataType);
+    const int64_t dtypeCode = aclcpu::code_of(dataType);
+    const size_t size = scalar_size(dtypeCode);
     if (size == 0) {
         aclcpu::report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
-                             "aclCreateScalar: no supported data type[%d].", static_cast<int>(dataType));
+                             "aclCreateScalar: no supported data type[%lld].", static_cast<long long>(dtypeCode));
         return nullptr;
     }
-    auto* scalar = new (std::nothrow) aclScalar{dataType, {}};
+    auto* scalar = new (std::nothrow) aclScalar{aclcpu::dtype_from_code(dtypeCode), {}};
     if (scalar == nullptr) {
         aclcpu::report_error(ACLNN_ERR_INNER, aclcpu::kAclnnInnerTag, "aclCreateScalar error: out of host memory.");
         return nullptr;

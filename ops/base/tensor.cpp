@@ -1,6 +1,7 @@
 // acl-cpu: aclTensor, a view (shape, strides, offset, dtype) over device
 // memory the tensor does not own.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -10,34 +11,17 @@
 struct aclTensor {
     aclcpu::TensorView view;
     aclcpu::Dims storageShape;
-    aclFormat format = ACL_FORMAT_UNDEFINED;
+    /// The codes the caller passed, which need not be enumerators (a C caller
+    /// may pass any integer): aclGetDataType and aclGetFormat hand them back,
+    /// while view.dtype and format_of() read an unknown code as UNDEFINED.
+    int32_t dtypeCode = ACL_DT_UNDEFINED;
+    int32_t formatCode = ACL_FORMAT_UNDEFINED;
     void* data = nullptr;
 };
+static_assert(sizeof(aclDataType) == sizeof(int32_t) && sizeof(aclFormat) == sizeof(int32_t),
+              "codes are handed back through the caller's enum variables");
 
 namespace aclcpu {
-
-const char* dtype_name(aclDataType dtype) noexcept {
-    switch (dtype) {
-        case ACL_FLOAT: return "DT_FLOAT";
-        case ACL_FLOAT16: return "DT_FLOAT16";
-        case ACL_INT8: return "DT_INT8";
-        case ACL_INT32: return "DT_INT32";
-        case ACL_UINT8: return "DT_UINT8";
-        case ACL_INT16: return "DT_INT16";
-        case ACL_UINT16: return "DT_UINT16";
-        case ACL_UINT32: return "DT_UINT32";
-        case ACL_INT64: return "DT_INT64";
-        case ACL_UINT64: return "DT_UINT64";
-        case ACL_DOUBLE: return "DT_DOUBLE";
-        case ACL_BOOL: return "DT_BOOL";
-        case ACL_STRING: return "DT_STRING";
-        case ACL_COMPLEX64: return "DT_COMPLEX64";
-        case ACL_COMPLEX128: return "DT_COMPLEX128";
-        case ACL_BF16: return "DT_BF16";
-        case ACL_COMPLEX32: return "DT_COMPLEX32";
-        default: return "DT_UNDEFINED";
-    }
-}
 
 int64_t TensorView::numel() const noexcept {
     // aclCreateTensor lets any non-negative dims through, so the product may
@@ -65,7 +49,18 @@ bool TensorView::is_contiguous() const noexcept {
 }
 
 const TensorView& view_of(const aclTensor* tensor) noexcept { return tensor->view; }
-aclFormat format_of(const aclTensor* tensor) noexcept { return tensor->format; }
+aclFormat format_of(const aclTensor* tensor) noexcept {
+    switch (tensor->formatCode) {
+        case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_ND: case ACL_FORMAT_NC1HWC0:
+        case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_HWCN: case ACL_FORMAT_NDHWC:
+        case ACL_FORMAT_FRACTAL_NZ: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D:
+        case ACL_FORMAT_NC: case ACL_FORMAT_NCL: case ACL_FORMAT_FRACTAL_NZ_C0_16: case ACL_FORMAT_FRACTAL_NZ_C0_32:
+        case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4: case ACL_FORMAT_FRACTAL_NZ_C0_8:
+            return static_cast<aclFormat>(tensor->formatCode);
+        default:
+            return ACL_FORMAT_UNDEFINED;
+    }
+}
 void* data_of(const aclTensor* tensor) noexcept { return tensor->data; }
 const Dims& storage_shape_of(const aclTensor* tensor) noexcept { return tensor->storageShape; }
 
@@ -97,8 +92,10 @@ aclcpu::Dims row_major_strides(const aclcpu::Dims& shape) {
 
 /// Validates the arguments of aclCreateTensor / aclInitTensor and, when they
 /// are valid, describes tensor with them.  tensor is left untouched on failure.
+/// dtypeCode and formatCode are the caller's enumeration arguments, read with
+/// code_of: they are kept as given, whatever their value.
 aclnnStatus describe(const char* api, aclTensor& tensor, const int64_t* viewDims, uint64_t viewDimsNum,
-                     aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format,
+                     int64_t dtypeCode, const int64_t* stride, int64_t offset, int64_t formatCode,
                      const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
     if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
         report_error(ACLNN_ERR_PARAM_NULLPTR, aclcpu::kAclnnParamTag,
@@ -116,7 +113,7 @@ aclnnStatus describe(const char* api, aclTensor& tensor, const int64_t* viewDims
         view.shape.assign(viewDims, viewDimsNum);
         view.strides = stride != nullptr ? aclcpu::Dims(stride, viewDimsNum) : row_major_strides(view.shape);
         view.offset = offset;
-        view.dtype = dataType;
+        view.dtype = aclcpu::dtype_from_code(dtypeCode);
         aclcpu::Dims storageShape(storageDims, storageDimsNum);
         tensor.view = view;
         tensor.storageShape = storageShape;
@@ -124,7 +121,8 @@ aclnnStatus describe(const char* api, aclTensor& tensor, const int64_t* viewDims
         report_error(ACLNN_ERR_INNER, aclcpu::kAclnnInnerTag, "%s error: out of host memory.", api);
         return ACLNN_ERR_INNER;
     }
-    tensor.format = format;
+    tensor.dtypeCode = static_cast<int32_t>(dtypeCode);
+    tensor.formatCode = static_cast<int32_t>(formatCode);
     tensor.data = tensorData;
     return ACLNN_SUCCESS;
 }
@@ -154,8 +152,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
         report_error(ACLNN_ERR_INNER, aclcpu::kAclnnInnerTag, "aclCreateTensor error: out of host memory.");
         return nullptr;
     }
-    if (describe("aclCreateTensor", *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                 storageDimsNum, tensorData) != ACLNN_SUCCESS) {
+    if (describe("aclCreateTensor", *tensor, viewDims, viewDimsNum, aclcpu::code_of(dataType), stride, offset,
+                 aclcpu::code_of(format), storageDims, storageDimsNum, tensorData) != ACLNN_SUCCESS) {
         delete tensor;
         return nullptr;
     }
@@ -166,8 +164,8 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                           uint64_t storageDimsNum, void* tensorData) {
     if (null_argument("aclInitTensor", tensor == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
-    return describe("aclInitTensor", *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                    storageDimsNum, tensorData);
+    return describe("aclInitTensor", *tensor, viewDims, viewDimsNum, aclcpu::code_of(dataType), stride, offset,
+                    aclcpu::code_of(format), storageDims, storageDimsNum, tensorData);
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
@@ -204,13 +202,13 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
     if (null_argument("aclGetFormat", tensor == nullptr || format == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
-    *format = tensor->format;
+    std::memcpy(format, &tensor->formatCode, sizeof tensor->formatCode);
     return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
     if (null_argument("aclGetDataType", tensor == nullptr || dataType == nullptr)) return ACLNN_ERR_PARAM_NULLPTR;
-    *dataType = tensor->view.dtype;
+    std::memcpy(dataType, &tensor->dtypeCode, sizeof tensor->dtypeCode);
     return ACLNN_SUCCESS;
 }
 

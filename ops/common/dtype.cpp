@@ -1,4 +1,4 @@
-// acl-cpu ops/common: dtype names, promotion and CanCast.
+// acl-cpu ops/common: dtype support lists, promotion and CanCast.
 #include "common/dtype.hpp"
 
 #include <algorithm>
@@ -16,41 +16,6 @@ std::string dtype_list_string(DtypeList list) {
         text += dtype_name(dtype);
     }
     return text + "]";
-}
-
-int64_t element_size(aclDataType dtype) noexcept {
-    switch (dtype) {
-        case ACL_INT8: case ACL_UINT8: case ACL_BOOL:
-            return 1;
-        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16:
-            return 2;
-        case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32:
-            return 4;
-        case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64:
-            return 8;
-        case ACL_COMPLEX128:
-            return 16;
-        default:
-            return 0;
-    }
-}
-
-bool is_floating(aclDataType dtype) noexcept {
-    return dtype == ACL_FLOAT16 || dtype == ACL_BF16 || dtype == ACL_FLOAT || dtype == ACL_DOUBLE;
-}
-
-bool is_complex(aclDataType dtype) noexcept {
-    return dtype == ACL_COMPLEX32 || dtype == ACL_COMPLEX64 || dtype == ACL_COMPLEX128;
-}
-
-bool is_integral(aclDataType dtype) noexcept {
-    switch (dtype) {
-        case ACL_INT8: case ACL_INT16: case ACL_INT32: case ACL_INT64:
-        case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64:
-            return true;
-        default:
-            return false;
-    }
 }
 
 namespace {

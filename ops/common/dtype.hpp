@@ -1,5 +1,5 @@
-// acl-cpu ops/common: dtype facts shared by the operators -- names as CANN
-// prints them, CANN's promotion and CanCast rules, and dispatch from an
+// acl-cpu ops/common: the operators' dtype rules -- support lists, CANN's
+// promotion and CanCast rules, and dispatch from an
 // aclDataType to the C++ type that holds one element in device memory.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "acl/acl_base.h"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/half.hpp"
 #include "aclcpu/nnopbase.hpp"
 
@@ -20,17 +21,8 @@ using DtypeList = std::initializer_list<aclDataType>;
 
 bool contains(DtypeList list, aclDataType dtype) noexcept;
 
-using aclcpu::dtype_name;
 /// "[DT_FLOAT,DT_FLOAT16,DT_BF16]"
 std::string dtype_list_string(DtypeList list);
-
-/// Bytes of one element of dtype; 0 for dtypes no operator here stores
-/// (strings, sub-byte and 8-bit float formats).
-int64_t element_size(aclDataType dtype) noexcept;
-
-bool is_floating(aclDataType dtype) noexcept;  ///< FLOAT16, BF16, FLOAT, DOUBLE
-bool is_complex(aclDataType dtype) noexcept;   ///< COMPLEX32/64/128
-bool is_integral(aclDataType dtype) noexcept;  ///< signed and unsigned integers, not BOOL
 
 /// CANN's tensor-tensor promotion (PyTorch's table): the dtype both operands
 /// are cast to, or ACL_DT_UNDEFINED when the pair does not promote (e.g.

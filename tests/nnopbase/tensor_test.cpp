@@ -1,11 +1,13 @@
 // aclTensor: creation rules, getters and their ownership, the private view.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
 
 #include "aclcpu/nnopbase.hpp"
+#include "c_caller.h"
 #include "test_support.hpp"
 
 namespace {
@@ -210,3 +212,40 @@ TEST(Tensor, RawAddressCanBeReplaced) {
 TEST(Tensor, DestroyingNullSucceeds) { EXPECT_EQ(aclDestroyTensor(nullptr), ACLNN_SUCCESS); }
 
 }  // namespace
+
+// A C caller may pass any integer as a data type or format: CANN stores what
+// it is given and an operator's dtype check refuses it later.  The code is
+// carried as an integer, never loaded as an out-of-range enum (which UBSan's
+// enum check, on in the sanitizer build, would report).
+TEST(Tensor, CodesThatAreNoEnumeratorAreKeptAndReadAsUndefined) {
+    int dtype = 0, format = 0;
+    ASSERT_EQ(c_caller_tensor_round_trip(99, 1000, &dtype, &format), 0);
+    EXPECT_EQ(dtype, 99);
+    EXPECT_EQ(format, 1000);
+    EXPECT_EQ(c_caller_tensor_round_trip(-77, -5, &dtype, &format), 0);
+    EXPECT_EQ(dtype, -77);
+    EXPECT_EQ(format, -5);
+}
+
+TEST(Tensor, UnknownCodesReachOperatorsAsUndefined) {
+    float storage[4] = {};
+    aclTensor* tensor = c_caller_create_tensor(99, 1000, storage);
+    ASSERT_NE(tensor, nullptr);
+    EXPECT_EQ(aclcpu::view_of(tensor).dtype, ACL_DT_UNDEFINED);
+    EXPECT_EQ(aclcpu::format_of(tensor), ACL_FORMAT_UNDEFINED);
+    EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+}
+
+TEST(Scalar, UnknownDtypeCodesAreRefusedWithAMessage) {
+    EXPECT_EQ(c_caller_create_scalar(ACL_FLOAT), 1);
+    EXPECT_EQ(c_caller_create_scalar(99), 0);
+    EXPECT_NE(take_error_message().find("no supported data type[99]"), std::string::npos);
+    EXPECT_EQ(c_caller_create_scalar(-1000), 0);
+    EXPECT_NE(take_error_message().find("no supported data type[-1000]"), std::string::npos);
+}
+
+TEST(DataTypeSize, UnknownCodesCountEightBytesAsCann) {
+    EXPECT_EQ(c_caller_dtype_size(99), 8u);
+    EXPECT_EQ(c_caller_dtype_size(-1000), 8u);
+    EXPECT_EQ(c_caller_dtype_size(ACL_BF16), 2u);
+}

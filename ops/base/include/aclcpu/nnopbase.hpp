@@ -16,6 +16,7 @@
 #include <string>
 
 #include "aclcpu/dims.hpp"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/runtime.hpp"
 #include "aclnn/acl_meta.h"
 
@@ -64,9 +65,6 @@ public:
 
 /// Appends `,"key":value` to a trace's details (a JSON object body).
 ACLCPU_EXPORT void append_trace_arg(std::string& details, const char* key, int64_t value);
-
-/// CANN's spelling of a dtype in messages ("DT_FLOAT", "DT_BF16", ...).
-ACLCPU_EXPORT const char* dtype_name(aclDataType dtype) noexcept;
 
 /// Builds the executor phase 1 returns.  kernel == nullptr makes an empty
 /// executor (CANN's pattern for empty tensors): phase 2 launches nothing.

@@ -1,7 +1,7 @@
-// acl-cpu: IEEE binary16 and bfloat16 <-> float conversions for kernels.
+// acl-cpu dtype layer: IEEE binary16 and bfloat16 <-> float conversions, for
+// the runtime's aclFloat16ToFloat/aclFloatToFloat16 and for the kernels.
 //
-// Header-only and free of library dependencies (the runtime includes it by
-// relative path).  Every conversion is constexpr and computes all its cases
+// Header-only and free of dependencies.  Every conversion is constexpr and computes all its cases
 // unconditionally, then picks one with a bit-mask select: no data-dependent
 // branch and no floating-point operation under a condition (which GCC will
 // not if-convert under -ftrapping-math), so a loop over a buffer vectorises.  The arithmetic never relies on float
