@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "acl/acl.h"
+#include "aclcpu/init.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "detail/errors.hpp"
 #include "detail/observed.hpp"

@@ -1,6 +1,7 @@
 // acl-cpu runtime: describe_pending_work, what a watchdog prints on a hang.
 #include <cstdio>
 
+#include "aclcpu/testing.hpp"
 #include "detail/runtime_state.hpp"
 
 namespace aclcpu {

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "detail/lane.hpp"
+#include "aclcpu/error_report.hpp"
 #include "detail/memcheck.hpp"
 #include "detail/runtime_state.hpp"
 

@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "aclcpu/device_task.hpp"
 #include "aclcpu/instrumentation.hpp"
+#include "aclcpu/memcheck.hpp"
 #include "aclcpu/nnopbase.hpp"
 
 namespace {

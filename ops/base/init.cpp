@@ -1,4 +1,5 @@
 // acl-cpu: aclnnInit / aclnnFinalize, the aclnn-only initialisation.
+#include "aclcpu/init.hpp"
 #include "aclcpu/nnopbase.hpp"
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"

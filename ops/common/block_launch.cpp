@@ -13,7 +13,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclcpu/instrumentation.hpp"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/error_report.hpp"
 
 namespace aclcpu::ops {
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "aclcpu/runtime.hpp"
+#include "acl/acl_base.h"
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
 #include "common/strided_layout.hpp"

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/soc_profile.hpp"
 #include "common/elementwise.hpp"
 
 namespace aclcpu::ops {

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/soc_profile.hpp"
 #include "common/tiling.hpp"
 
 namespace aclcpu::ops {

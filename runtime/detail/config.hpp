@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/memcheck.hpp"
+#include "aclcpu/soc_profile.hpp"
 
 namespace aclcpu::detail {
 

@@ -10,7 +10,7 @@
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/soc_profile.hpp"
 #include "detail/host_worker.hpp"
 #include "detail/lane.hpp"
 #include "detail/memory_pool.hpp"

@@ -3,7 +3,8 @@
 
 #include <string>
 
-#include "aclcpu/runtime.hpp"
+#include "acl/acl_base.h"
+#include "aclcpu/error_report.hpp"
 
 namespace aclcpu::detail {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <random>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/testing.hpp"
 
 namespace aclcpu::detail {
 

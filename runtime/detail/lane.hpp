@@ -11,7 +11,7 @@
 
 #include <oneapi/tbb/flow_graph.h>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
 #include "detail/progress_counter.hpp"
 
 namespace aclcpu::detail {

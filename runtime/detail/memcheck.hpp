@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/memcheck.hpp"
 
 namespace aclcpu::detail {
 

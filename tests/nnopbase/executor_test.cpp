@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclcpu/device_task.hpp"
 #include "aclcpu/nnopbase.hpp"
 #include "aclnn/aclnn_base.h"
 #include "test_support.hpp"

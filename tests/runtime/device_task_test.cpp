@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
 
 namespace {
 

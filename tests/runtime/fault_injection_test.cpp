@@ -9,7 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
+#include "aclcpu/testing.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
+#include "aclcpu/memcheck.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {

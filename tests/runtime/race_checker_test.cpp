@@ -15,7 +15,7 @@
 
 #include "detail/race_checker.hpp"
 #include "aclcpu/instrumentation.hpp"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {

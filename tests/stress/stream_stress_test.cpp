@@ -27,7 +27,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
+#include "aclcpu/testing.hpp"
 #include "aclnnop/aclnn_hardshrink_backward.h"
 
 namespace {

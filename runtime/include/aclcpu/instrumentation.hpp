@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/device_task.hpp"
 
 namespace aclcpu::instrument {
 

@@ -17,7 +17,8 @@
 
 #include "aclcpu/dims.hpp"
 #include "aclcpu/dtype.hpp"
-#include "aclcpu/runtime.hpp"
+#include "aclcpu/error_report.hpp"
+#include "aclcpu/export.hpp"
 #include "aclnn/acl_meta.h"
 
 namespace aclcpu {

@@ -1,0 +1,40 @@
+// acl-cpu runtime interface: device-memory checking (ACLCPU_MEMCHECK) as the
+// libraries that launch device work use it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "acl/acl_base.h"
+#include "aclcpu/export.hpp"
+
+namespace aclcpu {
+
+/// A device address range a task is about to touch, named for fault reports
+/// as `role` (and `index` unless it is negative): "input 1", "workspace".
+struct DeviceAccess {
+    const void* address;
+    uint64_t bytes;
+    const char* role;
+    int index;
+};
+
+/// True when device memory checking is on for the current aclInit span
+/// (ACLCPU_MEMCHECK=1/0; on by default in Debug builds).  Callers test it
+/// first so that the checks below cost one branch when it is off.
+ACLCPU_EXPORT bool memcheck_enabled() noexcept;
+
+/// Memory check before `task` runs: each access with bytes > 0 must lie
+/// inside the usable bytes of one live aclrtMalloc block.  An access that
+/// strays into a guard zone, touches a freed block or is not device memory
+/// is reported (naming task, role and buffer) and ACL_ERROR_RT_AICORE_EXCEPTION
+/// returned, as the device would raise an AI Core exception; the task must
+/// then leave memory untouched.
+ACLCPU_EXPORT aclError check_device_accesses(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
+
+/// Memory check after `task` ran: the guard zones of the blocks it accessed
+/// still hold their canaries.  A damaged zone is reported, re-armed and
+/// ACL_ERROR_RT_AICORE_EXCEPTION returned.
+ACLCPU_EXPORT aclError check_device_guards(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
+
+}  // namespace aclcpu

@@ -1,0 +1,39 @@
+// acl-cpu runtime interface for tests and watchdogs: fault injection and a
+// description of outstanding work.  Nothing here is used by the libraries.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "aclcpu/export.hpp"
+
+namespace aclcpu {
+
+/// One line per stream with work outstanding: what it has submitted and
+/// completed, the task it is running or, if none, that it waits for an
+/// event or a host callback.  For watchdogs; empty when every stream is idle.
+ACLCPU_EXPORT std::string describe_pending_work();
+
+namespace testing {
+
+/// Faults the runtime injects on purpose so that tests can drive its
+/// failure paths.  Decisions come from a generator seeded with `seed`.
+struct FaultPlan {
+    uint64_t seed = 0;
+    /// Probability that a device allocation fails as if the pool were
+    /// exhausted (ACL_ERROR_RT_MEMORY_ALLOCATION).
+    double allocationFailureRate = 0;
+};
+
+/// Faults injected since the plan was set.
+struct FaultCounts {
+    uint64_t allocationFailures = 0;
+};
+
+/// Replaces the plan (a default FaultPlan injects nothing) and zeroes the counts.
+ACLCPU_EXPORT void set_fault_plan(const FaultPlan& plan);
+ACLCPU_EXPORT FaultCounts injected_faults();
+
+}  // namespace testing
+
+}  // namespace aclcpu
