@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "detail/race_checker.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "aclcpu/device_task.hpp"
+#include "aclcpu/testing.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -110,7 +110,7 @@ protected:
         return ::testing::internal::GetCapturedStderr();
     }
 
-    std::shared_ptr<Observer> checker_ = detail::make_race_checker(false);
+    std::shared_ptr<Observer> checker_ = aclcpu::testing::make_race_checker(false);
 
 private:
     template <typename Fn>
@@ -360,7 +360,7 @@ TEST_F(RaceCheckerUnit, ReadersPerRunAreCapped) {
 
 TEST(RaceCheckerFatal, FirstReportAborts) {
     const auto program = [] {
-        auto checker = detail::make_race_checker(true);
+        auto checker = aclcpu::testing::make_race_checker(true);
         const auto a = reinterpret_cast<StreamId>(uintptr_t{0xa000});
         const auto b = reinterpret_cast<StreamId>(uintptr_t{0xb000});
         const MemoryAccess output = write(0, 64, "output 0");
@@ -434,7 +434,7 @@ protected:
 
 private:
     ScopedEnv noEnvironmentChecker_{"ACLCPU_CHECK", std::nullopt};
-    std::shared_ptr<Observer> checker_ = detail::make_race_checker(false);
+    std::shared_ptr<Observer> checker_ = aclcpu::testing::make_race_checker(false);
 };
 
 TEST_F(RaceCheckerRuntime, OperatorAgainstCopyOnAnotherStream) {

@@ -1,11 +1,14 @@
 // acl-cpu runtime interface for tests and watchdogs: fault injection and a
-// description of outstanding work.  Nothing here is used by the libraries.
+// description of outstanding work, a race checker to drive directly.
+// Nothing here is used by the libraries.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "aclcpu/export.hpp"
+#include "aclcpu/instrumentation.hpp"
 
 namespace aclcpu {
 
@@ -33,6 +36,10 @@ struct FaultCounts {
 /// Replaces the plan (a default FaultPlan injects nothing) and zeroes the counts.
 ACLCPU_EXPORT void set_fault_plan(const FaultPlan& plan);
 ACLCPU_EXPORT FaultCounts injected_faults();
+
+/// A stream race checker of its own (what ACLCPU_CHECK=race installs), for
+/// tests that install it with instrument::install and drive it directly.
+ACLCPU_EXPORT std::shared_ptr<instrument::Observer> make_race_checker(bool fatal);
 
 }  // namespace testing
 

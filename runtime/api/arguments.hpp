@@ -1,0 +1,29 @@
+// acl-cpu runtime API: argument checks shared by the C entry points.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "core/runtime_state.hpp"
+
+namespace aclcpu::api {
+
+/// CANN's timeouts: -1 waits for ever, a positive count of milliseconds bounds the wait.
+inline bool valid_timeout(int32_t timeoutMs) { return timeoutMs == -1 || timeoutMs > 0; }
+
+/// Resolves the event and stream handles of an event operation, reporting
+/// the first one that is not live.
+inline aclError resolve_event_and_stream(const char* api, aclrtEvent eventHandle, aclrtStream streamHandle,
+                                         std::shared_ptr<detail::Event>& event,
+                                         std::shared_ptr<detail::Stream>& stream) {
+    detail::Runtime& runtime = detail::Runtime::instance();
+    if (aclError status = runtime.resolve_event(eventHandle, api, event); status != ACL_SUCCESS) return status;
+    return runtime.resolve_stream(streamHandle, api, stream);
+}
+
+}  // namespace aclcpu::api

@@ -1,0 +1,111 @@
+// acl-cpu runtime API: devices and the emulated SoC (acl_base.h, acl_rt.h).
+#include "acl/acl.h"
+#include "aclcpu/instrumentation.hpp"
+#include "aclcpu/soc_profile.hpp"
+#include "api/arguments.hpp"
+#include "core/errors.hpp"
+#include "core/runtime_state.hpp"
+#include "observe/runtime_hooks.hpp"
+
+using aclcpu::api::valid_timeout;
+using aclcpu::detail::param_error;
+using aclcpu::detail::Runtime;
+
+namespace aclcpu {
+
+const SocProfile& soc_profile(aclrtStream stream) {
+    Runtime& runtime = Runtime::instance();
+    if (stream != nullptr) {
+        std::shared_ptr<detail::Stream> resolved;
+        if (runtime.resolve_stream(stream, "soc_profile", resolved) == ACL_SUCCESS) return resolved->device().soc();
+    } else if (auto context = runtime.current_context()) {
+        return context->device().soc();
+    }
+    return runtime.config().soc.name != nullptr ? runtime.config().soc : *detail::find_soc_profile("Ascend910B2");
+}
+
+}  // namespace aclcpu
+
+namespace {
+
+aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
+    const aclcpu::instrument::ApiScope scope(api);
+    aclcpu::detail::Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
+    if (!device->synchronize(aclcpu::detail::deadline_after(timeoutMs))) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device %d still busy after %d ms",
+                                             api, device->id(), timeoutMs);
+    }
+    aclcpu::detail::observe_device_waited(device->id());
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtSetDevice(int32_t deviceId) { return Runtime::instance().set_device(deviceId); }
+
+aclError aclrtResetDevice(int32_t deviceId) { return Runtime::instance().reset_device(deviceId, false); }
+
+aclError aclrtResetDeviceForce(int32_t deviceId) { return Runtime::instance().reset_device(deviceId, true); }
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+    if (deviceId == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null");
+    aclcpu::detail::Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device("aclrtGetDevice", device); status != ACL_SUCCESS) {
+        return status;
+    }
+    *deviceId = device->id();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+    if (count == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+    if (!Runtime::instance().initialised()) {
+        return param_error(ACL_ERROR_UNINITIALIZE, "aclrtGetDeviceCount: call aclInit first");
+    }
+    *count = static_cast<uint32_t>(Runtime::instance().config().deviceCount);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+    if (runMode == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is null");
+    *runMode = ACL_HOST;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void) { return synchronize_current_device(-1, "aclrtSynchronizeDevice"); }
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    if (!valid_timeout(timeout)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeDeviceWithTimeout: timeout %d is neither -1 nor > 0",
+                           timeout);
+    }
+    return synchronize_current_device(timeout, "aclrtSynchronizeDeviceWithTimeout");
+}
+
+const char* aclrtGetSocName() {
+    Runtime& runtime = Runtime::instance();
+    return runtime.initialised() ? runtime.config().soc.name : nullptr;
+}
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+    Runtime& runtime = Runtime::instance();
+    if (value == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: value is null");
+    if (!runtime.initialised()) return param_error(ACL_ERROR_UNINITIALIZE, "aclGetDeviceCapability: call aclInit first");
+    if (deviceId >= static_cast<uint32_t>(runtime.config().deviceCount)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: device id %u does not exist", deviceId);
+    }
+    const aclcpu::SocProfile& soc = runtime.config().soc;
+    switch (deviceInfo) {
+        case ACL_DEVICE_INFO_AI_CORE_NUM: *value = soc.aiCoreCount; return ACL_SUCCESS;
+        case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = soc.vectorCoreCount; return ACL_SUCCESS;
+        case ACL_DEVICE_INFO_L2_SIZE: *value = soc.l2Size; return ACL_SUCCESS;
+        default:
+            return param_error(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: unknown capability %d",
+                               static_cast<int>(deviceInfo));
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,72 @@
+// acl-cpu runtime: Device, one emulated NPU.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "aclcpu/soc_profile.hpp"
+#include "core/host_worker.hpp"
+#include "core/lane.hpp"
+#include "core/memory_pool.hpp"
+#include "observe/runtime_hooks.hpp"
+#include "core/progress_counter.hpp"
+
+namespace aclcpu::detail {
+
+/// Per-device limits of an Atlas A2.
+inline constexpr int kMaxStreamsPerDevice = 1984;  ///< Counting the default streams.
+inline constexpr int kMaxEventsPerDevice = 65536;
+
+/// One emulated NPU: its AI cores are the workers of a task_arena of the
+/// configured size, its streams are lanes of one flow graph attached to that
+/// arena, its HBM is a DevicePool.  Host threads never enter the arena: they
+/// submit with try_put and wait on lane progress counters.
+class Device {
+public:
+    Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t memoryCapacity, bool memcheck);
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    int32_t id() const noexcept { return id_; }
+    const SocProfile& soc() const noexcept { return soc_; }
+    DevicePool& pool() noexcept { return pool_; }
+    const DevicePool& pool() const noexcept { return pool_; }
+    HostWorker& host_worker() noexcept { return hostWorker_; }
+
+    /// A lane for a new stream, or nullptr past the stream limit.
+    StreamLane* acquire_lane();
+    /// Returns the lane of a destroyed (drained) stream to the pool.
+    void release_lane(StreamLane* lane);
+
+    bool try_reserve_event() noexcept;
+    void release_event() noexcept { events_.fetch_sub(1, std::memory_order_relaxed); }
+
+    /// Waits until every lane has run all the work submitted before the call.
+    bool synchronize(ProgressCounter::Clock::time_point deadline);
+
+private:
+    const int32_t id_;
+    const SocProfile soc_;
+    DevicePool pool_;
+    tbb::task_arena arena_;
+    std::unique_ptr<WorkerTagger> workerTagger_;  ///< Only when instrumented at creation.
+    std::unique_ptr<tbb::flow::graph> graph_;
+    std::mutex lanesMutex_;
+    std::vector<std::unique_ptr<StreamLane>> lanes_;
+    std::vector<StreamLane*> idleLanes_;
+    std::atomic<int> events_{0};
+    HostWorker hostWorker_;
+};
+
+}  // namespace aclcpu::detail

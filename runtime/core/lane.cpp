@@ -1,0 +1,147 @@
+// acl-cpu runtime: StreamLane and LaneProgress.
+#include <exception>
+#include <vector>
+
+#include "aclcpu/instrumentation.hpp"
+#include "core/errors.hpp"
+#include "core/lane.hpp"
+
+namespace aclcpu::detail {
+
+void LaneProgress::when_reached(uint64_t count, std::function<void()> action) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (completed() < count) {
+            actions_.emplace(count, std::move(action));
+            earliestAction_.store(actions_.begin()->first, std::memory_order_seq_cst);
+            action = nullptr;
+        }
+    }
+    if (action) {
+        action();
+        return;
+    }
+    // The completing worker may have published the count between our check
+    // and the store of earliestAction_ without seeing the new action; both
+    // sides use seq_cst, so at least one of them sees the other.
+    if (completed() >= earliestAction_.load(std::memory_order_seq_cst)) run_due_actions();
+}
+
+void LaneProgress::complete(uint64_t count) {
+    counter_.advance_to(count);
+    if (count >= earliestAction_.load(std::memory_order_seq_cst)) run_due_actions();
+}
+
+void LaneProgress::run_due_actions() {
+    std::vector<std::function<void()>> due;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const uint64_t done = completed();
+        auto end = actions_.upper_bound(done);
+        for (auto it = actions_.begin(); it != end; ++it) due.push_back(std::move(it->second));
+        actions_.erase(actions_.begin(), end);
+        earliestAction_.store(actions_.empty() ? UINT64_MAX : actions_.begin()->first, std::memory_order_seq_cst);
+    }
+    for (auto& action : due) action();
+}
+
+namespace {
+
+/// Stream work is prioritised so that a worker busy with the blocks of a long
+/// operator on one stream picks up another stream's next item at its next
+/// block boundary instead of after the whole operator.
+constexpr tbb::flow::node_priority_t kStreamPriority = 1;
+
+thread_local StreamLane* tRunningLane = nullptr;
+
+/// Marks the calling worker as running task on lane for the scope.
+class RunningScope {
+public:
+    RunningScope(StreamLane& lane, std::atomic<const char*>& runningTask, const char* task) noexcept
+        : runningTask_(runningTask) {
+        tRunningLane = &lane;
+        runningTask_.store(task, std::memory_order_release);
+    }
+    ~RunningScope() {
+        runningTask_.store(nullptr, std::memory_order_release);
+        tRunningLane = nullptr;
+    }
+    RunningScope(const RunningScope&) = delete;
+    RunningScope& operator=(const RunningScope&) = delete;
+
+private:
+    std::atomic<const char*>& runningTask_;
+};
+
+}  // namespace
+
+StreamLane* StreamLane::running() noexcept { return tRunningLane; }
+
+StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool)
+    : pool_(pool),
+      order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
+      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, kStreamPriority) {
+    tbb::flow::make_edge(order_, runner_);
+}
+
+void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
+    order_.try_put(LaneItem{place, task.release()});
+}
+
+void StreamLane::run(const LaneItem& item) noexcept {
+    using instrument::Observer;
+    if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_begin(stream_, item.place); });
+    std::unique_ptr<DeviceTask> task(item.task);
+    const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
+    if (task && !skip) run_task(*task, item.place);
+    task.reset();
+    // Before completion: once it is published the stream may be destroyed and the lane rebound.
+    if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_end(stream_, item.place); });
+    progress_->complete(item.place + 1);
+}
+
+/// What a failing task reported on this worker (report_error) becomes part
+/// of its stream's sticky error, so the user sees why it failed.
+void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
+    const RunningScope scope(*this, runningTask_, task.name());
+    take_thread_messages();
+    try {
+        if (aclError status = task.run(); status != ACL_SUCCESS) {
+            fail(status, place, task.name(), take_thread_messages());
+        }
+    } catch (const std::exception& error) {
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), error.what());
+    } catch (...) {
+        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), "unknown exception");
+    }
+}
+
+void StreamLane::fail(aclError code, uint64_t place, const char* task, const std::string& detail) {
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    if (error_ != ACL_SUCCESS) return;
+    error_ = code;
+    failedPlace_ = place;
+    errorMessage_ = std::string("task ") + task + " failed with error " + std::to_string(code);
+    if (!detail.empty()) errorMessage_ += ": " + detail;
+    failed_.store(true, std::memory_order_release);
+}
+
+aclError StreamLane::take_error(std::string& message, uint64_t completed) {
+    if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    if (completed <= failedPlace_) return ACL_SUCCESS;
+    const aclError error = error_;
+    message = std::move(errorMessage_);
+    error_ = ACL_SUCCESS;
+    errorMessage_.clear();
+    failed_.store(false, std::memory_order_release);
+    return error;
+}
+
+void StreamLane::recycle() {
+    std::string discarded;
+    take_error(discarded, UINT64_MAX);
+    set_stop_on_failure(false);
+}
+
+}  // namespace aclcpu::detail

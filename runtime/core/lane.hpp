@@ -1,0 +1,142 @@
+// acl-cpu runtime: StreamLane, the ordered oneTBB flow-graph queue behind a stream.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <oneapi/tbb/flow_graph.h>
+
+#include "aclcpu/device_task.hpp"
+#include "core/progress_counter.hpp"
+
+namespace aclcpu::detail {
+
+/// How far a lane has got: a count of completed items that outlives the lane,
+/// so events recorded on a stream stay queryable after it is destroyed.
+class LaneProgress {
+public:
+    const ProgressCounter& counter() const noexcept { return counter_; }
+    uint64_t completed() const noexcept { return counter_.value(); }
+
+    /// Runs action once `count` items have completed: at once (on the calling
+    /// thread) if they have, otherwise on the device worker that completes
+    /// item count-1.  The action must be short and must not block.
+    void when_reached(uint64_t count, std::function<void()> action);
+
+    /// Publishes `count` completed items and runs the actions now due.
+    void complete(uint64_t count);
+
+private:
+    void run_due_actions();
+
+    ProgressCounter counter_;
+    std::mutex mutex_;
+    std::multimap<uint64_t, std::function<void()>> actions_;
+    std::atomic<uint64_t> earliestAction_{UINT64_MAX};
+};
+
+/// One entry of a lane.  A null task is a marker: it runs nothing and exists
+/// to be delivered late, which is how a lane waits for an event or a
+/// callback without blocking a worker.
+struct LaneItem {
+    uint64_t place;
+    DeviceTask* task;  ///< Owned by the item until it runs.
+};
+
+class StreamLane;
+class DevicePool;
+
+/// A place reserved in a lane whose (empty) item someone delivers later:
+/// work behind it waits until then.  A default-constructed one is inert.
+struct LateDelivery {
+    StreamLane* lane = nullptr;
+    uint64_t place = 0;
+    void deliver() const;
+};
+
+/// The execution queue of a stream.
+///
+/// Work takes its place with reserve() at the API call (an atomic counter,
+/// so places reflect the order in which the calls happened, whatever thread
+/// made them).  deliver() hands the item for a place to a sequencer_node,
+/// which releases items strictly in place order to a serial function_node
+/// that runs them on the device arena.  A place whose item is delivered
+/// later (an event wait, a blocking callback) holds back everything after it
+/// without occupying a worker.
+///
+/// Lanes are pooled by their device and reused by later streams: flow-graph
+/// nodes cannot be destroyed while the graph may still touch them, and
+/// reuse keeps the cost of an idle stream to one parked lane.
+class StreamLane {
+public:
+    /// A lane of graph whose tasks access memory of pool.
+    StreamLane(tbb::flow::graph& graph, DevicePool& pool);
+    StreamLane(const StreamLane&) = delete;
+    StreamLane& operator=(const StreamLane&) = delete;
+
+    /// Names the stream this lane now serves to observers (on_work_begin/end).
+    /// Call while the lane is idle, before submitting to it.
+    void bind(const void* stream) noexcept { stream_ = stream; }
+
+    /// Takes the next `count` consecutive places and returns the first; every
+    /// place must be delivered exactly once.
+    uint64_t reserve(uint64_t count = 1) noexcept { return next_.fetch_add(count, std::memory_order_acq_rel); }
+    void deliver(uint64_t place, std::unique_ptr<DeviceTask> task);
+
+    /// Places taken so far: when progress reaches it, the lane is idle.
+    uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
+    const std::shared_ptr<LaneProgress>& progress() const noexcept { return progress_; }
+    DevicePool& pool() const noexcept { return pool_; }
+
+    /// The lane whose task the calling thread is running (nullptr outside tasks).
+    static StreamLane* running() noexcept;
+    /// The name of the task this lane is running, or nullptr between tasks.
+    const char* running_task() const noexcept { return runningTask_.load(std::memory_order_acquire); }
+
+    /// With stop-on-failure, items after a failure are skipped until the
+    /// sticky error has been taken.
+    void set_stop_on_failure(bool stop) noexcept { stopOnFailure_.store(stop, std::memory_order_relaxed); }
+    /// Makes code the sticky error unless one is pending: `task`, the item at
+    /// `place`, failed; `detail` says how (may be empty).
+    void fail(aclError code, uint64_t place, const char* task, const std::string& detail);
+    /// The first failure since the last call (ACL_SUCCESS if none), with its
+    /// message, once its item is among the `completed` ones: a query never
+    /// hands out an error while the stream still reports the failing item as
+    /// running.
+    aclError take_error(std::string& message, uint64_t completed);
+    /// Makes the lane fresh for a new stream (it must be idle).
+    void recycle();
+
+private:
+    void run(const LaneItem& item) noexcept;
+    void run_task(DeviceTask& task, uint64_t place) noexcept;
+
+    std::atomic<uint64_t> next_{0};
+    const void* stream_ = nullptr;
+    std::shared_ptr<LaneProgress> progress_ = std::make_shared<LaneProgress>();
+    DevicePool& pool_;
+    std::atomic<const char*> runningTask_{nullptr};
+    std::atomic<bool> stopOnFailure_{false};
+    std::atomic<bool> failed_{false};
+    uint64_t failedPlace_ = 0;  ///< Guarded by errorMutex_.
+    std::mutex errorMutex_;
+    aclError error_ = ACL_SUCCESS;
+    std::string errorMessage_;
+    tbb::flow::sequencer_node<LaneItem> order_;
+    tbb::flow::function_node<LaneItem> runner_;
+};
+
+inline void LateDelivery::deliver() const {
+    if (lane != nullptr) lane->deliver(place, nullptr);
+}
+
+}  // namespace aclcpu::detail

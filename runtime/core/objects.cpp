@@ -1,0 +1,94 @@
+// acl-cpu runtime: Stream, Context and Event.
+#include "core/errors.hpp"
+#include "core/objects.hpp"
+
+namespace aclcpu::detail {
+
+Stream::~Stream() {
+    drain();
+    device_.release_lane(lane_);
+}
+
+aclError Stream::take_sticky_error(uint64_t completed) {
+    std::string message;
+    const aclError error = lane_->take_error(message, completed);
+    if (error != ACL_SUCCESS) runtime_error(error, "stream %p: %s", static_cast<void*>(this), message.c_str());
+    return error;
+}
+
+void Stream::announce(uint64_t place, const instrument::WorkInfo& work) const {
+    instrument::notify([&](instrument::Observer& o) { o.on_submit(device_.id(), this, place, work); });
+}
+
+aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
+    if (!lane_->progress()->counter().wait_until(lane_->submitted(), deadline)) {
+        return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
+                             static_cast<void*>(this));
+    }
+    return take_sticky_error(lane_->progress()->completed());
+}
+
+uint64_t Stream::drain() {
+    const uint64_t submitted = lane_->submitted();
+    lane_->progress()->counter().wait_until(submitted, ProgressCounter::Clock::time_point::max());
+    return submitted;
+}
+
+aclError Stream::query(aclrtStreamStatus& status) {
+    const uint64_t completed = lane_->progress()->completed();
+    status = completed >= lane_->submitted() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return take_sticky_error(completed);
+}
+
+void Context::set_option(aclSysParamOpt option, int64_t value) {
+    std::lock_guard<std::mutex> lock(optionsMutex_);
+    options_[static_cast<int>(option)] = value;
+}
+
+bool Context::option(aclSysParamOpt option, int64_t& value) const {
+    std::lock_guard<std::mutex> lock(optionsMutex_);
+    auto it = options_.find(static_cast<int>(option));
+    if (it == options_.end()) return false;
+    value = it->second;
+    return true;
+}
+
+Event::Capture Event::record(Stream& stream, uint64_t place) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    capture_.progress = stream.lane().progress();
+    capture_.count = place + 1;
+    capture_.generation += 1;
+    timestamp_ = -1;
+    return capture_;
+}
+
+void Event::stamp(uint64_t generation, int64_t nanoseconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation == capture_.generation) timestamp_ = nanoseconds;
+}
+
+bool Event::reset(uint64_t generation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation != capture_.generation) return false;
+    capture_.progress.reset();
+    capture_.count = 0;
+    timestamp_ = -1;
+    return true;
+}
+
+Event::Capture Event::capture() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return capture_;
+}
+
+bool Event::is_complete() const {
+    const Capture current = capture();
+    return current.progress == nullptr || current.progress->completed() >= current.count;
+}
+
+int64_t Event::timestamp() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return timestamp_;
+}
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,136 @@
+// acl-cpu runtime: the objects behind aclrtContext, aclrtStream and aclrtEvent.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "aclcpu/instrumentation.hpp"
+#include "core/device.hpp"
+#include "core/lane.hpp"
+
+namespace aclcpu::detail {
+
+/// An aclrtStream: a lane of its device's flow graph plus the stream's
+/// attributes.  The default stream of a context is a Stream too; the user
+/// addresses it as nullptr.
+class Stream {
+public:
+    Stream(Device& device, StreamLane* lane, uint32_t flags, bool isDefault)
+        : device_(device), lane_(lane), flags_(flags), isDefault_(isDefault) {
+        lane_->bind(this);
+    }
+    ~Stream();
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+
+    Device& device() const noexcept { return device_; }
+    StreamLane& lane() const noexcept { return *lane_; }
+    uint32_t flags() const noexcept { return flags_; }
+    bool is_default() const noexcept { return isDefault_; }
+
+    /// Enqueues task behind everything submitted so far and returns its
+    /// place; while observers are installed they receive describe(), a
+    /// WorkInfo (or a reference to one) built only then.
+    template <typename Describe>
+    uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
+        const uint64_t place = lane_->reserve();
+        if (instrument::active()) announce(place, describe());
+        lane_->deliver(place, std::move(task));
+        return place;
+    }
+    /// Tells observers that `work` takes `place` (reserved, not yet delivered).
+    void announce(uint64_t place, const instrument::WorkInfo& work) const;
+
+    /// Waits for the work submitted before the call; on success returns the
+    /// stream's sticky error (reporting its message), on timeout `timeoutCode`.
+    aclError synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode);
+    /// Waits for all work submitted so far and returns how many items that is.
+    uint64_t drain();
+    /// ACL_STREAM_STATUS_COMPLETE when idle; the sticky error if one is pending.
+    aclError query(aclrtStreamStatus& status);
+
+    /// The thread bound by aclrtSubscribeReport (0: none).
+    uint64_t report_thread() const noexcept { return reportThread_.load(std::memory_order_acquire); }
+    void set_report_thread(uint64_t thread) noexcept { reportThread_.store(thread, std::memory_order_release); }
+
+private:
+    /// The sticky error if its failing item is among the first `completed`.
+    aclError take_sticky_error(uint64_t completed);
+
+    Device& device_;
+    StreamLane* lane_;
+    const uint32_t flags_;
+    const bool isDefault_;
+    std::atomic<uint64_t> reportThread_{0};
+};
+
+/// An aclrtContext: a device and a default stream.  Each device has one
+/// default context, shared by the threads that aclrtSetDevice it; more come
+/// from aclrtCreateContext.
+class Context {
+public:
+    Context(Device& device, bool isDefault) : device_(device), isDefault_(isDefault) {}
+
+    Device& device() const noexcept { return device_; }
+    bool is_default() const noexcept { return isDefault_; }
+    const std::shared_ptr<Stream>& default_stream() const noexcept { return defaultStream_; }
+    void set_default_stream(std::shared_ptr<Stream> stream) { defaultStream_ = std::move(stream); }
+
+    void set_option(aclSysParamOpt option, int64_t value);
+    bool option(aclSysParamOpt option, int64_t& value) const;
+
+private:
+    Device& device_;
+    const bool isDefault_;
+    std::shared_ptr<Stream> defaultStream_;
+    mutable std::mutex optionsMutex_;
+    std::map<int, int64_t> options_;
+};
+
+/// An aclrtEvent: the point of one stream's progress captured by its last
+/// record, and the time at which the device reached it.
+class Event {
+public:
+    /// What the last aclrtRecordEvent captured.
+    struct Capture {
+        std::shared_ptr<LaneProgress> progress;  ///< nullptr: never recorded (an empty set of work).
+        uint64_t count = 0;                      ///< Complete once progress reaches count.
+        uint64_t generation = 0;
+    };
+
+    Event(Device& device, uint32_t flags) : device_(device), flags_(flags) {}
+    ~Event() { device_.release_event(); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+
+    Device& device() const noexcept { return device_; }
+    uint32_t flags() const noexcept { return flags_; }
+
+    /// Captures the work of stream up to and including the record task at
+    /// `place`; the returned generation identifies this record to its task.
+    Capture record(Stream& stream, uint64_t place);
+    void stamp(uint64_t generation, int64_t nanoseconds);
+    /// Forgets the capture if generation is still the latest (aclrtResetEvent);
+    /// true if it did.
+    bool reset(uint64_t generation);
+    Capture capture() const;
+    bool is_complete() const;
+    /// Nanosecond timestamp of the latest record, or -1 if it has not run.
+    int64_t timestamp() const;
+
+private:
+    Device& device_;
+    const uint32_t flags_;
+    mutable std::mutex mutex_;
+    Capture capture_;
+    int64_t timestamp_ = -1;
+};
+
+}  // namespace aclcpu::detail

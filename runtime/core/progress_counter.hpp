@@ -1,0 +1,111 @@
+// acl-cpu runtime: ProgressCounter, how host threads wait for device work.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <ctime>
+
+namespace aclcpu::detail {
+
+/// Tells the core a spin-wait is in progress.
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/// A monotonic count of completed work items that host threads can wait on.
+///
+/// The device side only advances it; a waiter spins briefly (a launch-to-sync
+/// round trip of a tiny task is a few microseconds) and then sleeps on a
+/// futex, so neither side takes a lock and an advance with nobody waiting
+/// costs no system call.
+class ProgressCounter {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    uint64_t value() const noexcept { return value_.load(std::memory_order_acquire); }
+
+    /// Publishes that `value` items are complete and wakes the waiters.
+    void advance_to(uint64_t value) noexcept {
+        value_.store(value, std::memory_order_seq_cst);
+        wakeups_.fetch_add(1, std::memory_order_seq_cst);
+        if (sleepers_.load(std::memory_order_seq_cst) != 0) {
+            syscall(SYS_futex, &wakeups_, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+        }
+    }
+
+    /// Wakes the waiters without progress, so they re-check their own
+    /// conditions (used when a stream fails or is torn down).
+    void nudge() noexcept { advance_to(value()); }
+
+    /// Blocks until value() >= target or the deadline passes; true on success.
+    /// Clock::time_point::max() waits forever.
+    bool wait_until(uint64_t target, Clock::time_point deadline) const noexcept {
+        if (spin_until(target)) return true;
+        while (true) {
+            sleepers_.fetch_add(1, std::memory_order_seq_cst);
+            const uint32_t seen = wakeups_.load(std::memory_order_seq_cst);
+            const bool reached = value_.load(std::memory_order_seq_cst) >= target;
+            if (!reached) sleep(seen, deadline);
+            sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+            if (value() >= target) return true;
+            if (deadline != Clock::time_point::max() && Clock::now() >= deadline) return false;
+        }
+    }
+
+private:
+    /// How long a waiter spins before sleeping: long enough for a tiny task's
+    /// round trip, short enough not to starve the workers of a small machine
+    /// (the host thread spinning competes with them for cores).
+    static constexpr auto kSpinBudget = std::chrono::microseconds(10);
+
+    bool spin_until(uint64_t target) const noexcept {
+        const auto end = Clock::now() + kSpinBudget;
+        while (true) {
+            for (int i = 0; i < 32; ++i) {
+                if (value() >= target) return true;
+                cpu_relax();
+            }
+            if (Clock::now() >= end) return false;
+        }
+    }
+
+    void sleep(uint32_t seen, Clock::time_point deadline) const noexcept {
+        timespec timeout{};
+        timespec* timeoutPointer = nullptr;
+        if (deadline != Clock::time_point::max()) {
+            const auto left = deadline - Clock::now();
+            if (left <= Clock::duration::zero()) return;
+            const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+            timeout.tv_sec = static_cast<time_t>(nanos / 1000000000);
+            timeout.tv_nsec = static_cast<long>(nanos % 1000000000);
+            timeoutPointer = &timeout;
+        }
+        syscall(SYS_futex, &wakeups_, FUTEX_WAIT_PRIVATE, seen, timeoutPointer, nullptr, 0);
+    }
+
+    std::atomic<uint64_t> value_{0};
+    mutable std::atomic<uint32_t> wakeups_{0};
+    mutable std::atomic<uint32_t> sleepers_{0};
+};
+
+/// Deadline for an AscendCL timeout in milliseconds (-1: wait forever).
+inline ProgressCounter::Clock::time_point deadline_after(int32_t timeoutMs) {
+    if (timeoutMs < 0) return ProgressCounter::Clock::time_point::max();
+    return ProgressCounter::Clock::now() + std::chrono::milliseconds(timeoutMs);
+}
+
+}  // namespace aclcpu::detail

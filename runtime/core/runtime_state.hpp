@@ -1,0 +1,118 @@
+// acl-cpu runtime: Runtime, the process-wide state behind the C API.
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "aclcpu/instrumentation.hpp"
+#include "core/config.hpp"
+#include "core/device.hpp"
+#include "core/handle_registry.hpp"
+#include "core/objects.hpp"
+#include "core/reports.hpp"
+
+namespace aclcpu::detail {
+
+/// Where a pointer handed to a memory API lives.
+enum class MemoryKind { kDevice, kPinnedHost, kPageableHost };
+
+/// Attaches what a new aclInit span needs beyond the core -- the observers
+/// and checks its configuration asks for (runtime/observe implements it):
+/// fills `observers`, or reports and returns an error that fails aclInit.
+using AttachObservers = aclError (*)(const RuntimeConfig& config,
+                                     std::vector<std::shared_ptr<instrument::Observer>>& observers);
+
+/// The state of one aclInit..aclFinalize span: configuration, devices and the
+/// registries that validate every handle the user passes back.
+class Runtime {
+public:
+    static Runtime& instance();
+
+    /// Opens an aclInit span (or counts one more reference to it).  The first
+    /// reference reads the configuration and installs what attach returns;
+    /// the span's last finalise removes it again.
+    aclError initialise(const char* configPath, AttachObservers attach);
+    /// Drops one aclInit reference; the last one tears every device down.
+    /// remaining (optional) receives the references left.
+    aclError finalise(uint64_t* remaining = nullptr);
+    bool initialised() const;
+
+    const RuntimeConfig& config() const noexcept { return config_; }
+
+    // Devices.  set_device/reset_device keep CANN's per-device reference count.
+    aclError set_device(int32_t id);
+    aclError reset_device(int32_t id, bool force);
+    /// The device if it has been opened (by aclrtSetDevice or a context).
+    Device* open_device(int32_t id);
+
+    // Contexts.  The current context is per host thread.
+    std::shared_ptr<Context> current_context() const;
+    void set_current_context(std::shared_ptr<Context> context);
+    aclError create_context(int32_t deviceId, aclrtContext* handle);
+    aclError destroy_context(aclrtContext handle);
+    std::shared_ptr<Context> find_context(aclrtContext handle) const { return contexts_.find(handle); }
+
+    // Streams: a null handle means the current context's default stream.
+    aclError create_stream(uint32_t flags, aclrtStream* handle);
+    aclError destroy_stream(aclrtStream handle);
+    /// Resolves handle, reporting and returning an error code if it is not a live stream.
+    aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
+
+    // Events.
+    aclError create_event(uint32_t flags, aclrtEvent* handle);
+    aclError destroy_event(aclrtEvent handle);
+    aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
+
+    // Memory.
+    /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
+    /// it (kForeign in none), and that device (nullptr in none).
+    DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, Device*& owner);
+    MemoryKind classify(const void* ptr, size_t bytes);
+    aclError allocate_host(size_t size, void** ptr);
+    aclError free_host(void* ptr);
+
+    ReportHub& reports() noexcept { return reports_; }
+
+    /// Every live stream, the contexts' default streams included.
+    std::vector<std::shared_ptr<Stream>> live_streams() const;
+
+private:
+    Runtime() = default;
+    Device& open_device_locked(int32_t id);
+    void close_device_locked(int32_t id);
+    void report_leaks(const Device& device) const;
+    /// Installs the observers attach makes for the configuration.
+    aclError install_observers(AttachObservers attach);
+    /// Flushes every observer (on_finalize) and removes the ones installed at aclInit.
+    void remove_observers();
+
+    mutable std::mutex mutex_;
+    int initCount_ = 0;
+    RuntimeConfig config_;
+    std::unique_ptr<tbb::global_control> parallelism_;
+    std::vector<std::shared_ptr<instrument::Observer>> observers_;
+    std::vector<std::unique_ptr<Device>> devices_;
+    std::vector<int> deviceRefs_;
+    std::vector<std::shared_ptr<Context>> defaultContexts_;
+    HandleRegistry<Context> contexts_;
+    HandleRegistry<Stream> streams_;
+    HandleRegistry<Event> events_;
+    std::mutex hostMutex_;
+    std::map<uintptr_t, size_t> pinnedHost_;
+    ReportHub reports_;
+};
+
+/// The current context's device, or an error (reported) when no device is set.
+aclError current_device(const char* api, Device*& device);
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,25 @@
+// acl-cpu runtime: the observers and checks an aclInit span's configuration
+// asks for (ACLCPU_TRACE, ACLCPU_CHECK, ACLCPU_MEMCHECK).
+#pragma once
+
+#if !defined(ACLCPU_RUNTIME_INTERNAL)
+#error Do not #include this internal file directly; it is private to libascendcl.
+#endif
+
+#include <memory>
+#include <vector>
+
+#include "aclcpu/instrumentation.hpp"
+#include "core/config.hpp"
+
+namespace aclcpu::observe {
+
+/// Runtime::initialise's AttachObservers: switches device-memory checking to
+/// config.memcheck and appends to `observers` the timeline trace writer (when
+/// config.tracePath is set) and the stream race checker (when
+/// config.raceCheck).  A trace file that cannot be written is reported and
+/// fails with ACL_ERROR_INVALID_FILE.
+aclError attach_configured(const detail::RuntimeConfig& config,
+                           std::vector<std::shared_ptr<instrument::Observer>>& observers);
+
+}  // namespace aclcpu::observe
