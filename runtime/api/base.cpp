@@ -16,13 +16,14 @@ size_t aclDataTypeSize(aclDataType dataType) { return aclcpu::cann_dtype_size(ac
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
     static const char* const kLevelNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
-    if (logLevel < ACL_WARNING || logLevel > ACL_ERROR || fmt == nullptr) return;
+    const int64_t level = aclcpu::code_of(logLevel);
+    if (level < ACL_WARNING || level > ACL_ERROR || fmt == nullptr) return;
     char text[1024];
     va_list args;
     va_start(args, fmt);
     std::vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kLevelNames[logLevel], file ? file : "?", line, func ? func : "?",
+    std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kLevelNames[level], file ? file : "?", line, func ? func : "?",
                  text);
 }
 

@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
 #include "observe/runtime_hooks.hpp"
@@ -102,9 +103,10 @@ aclError aclrtProcessReport(int32_t timeout) {
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
     const aclcpu::instrument::ApiScope scope("aclrtLaunchCallback");
     if (fn == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is null");
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
+    const int64_t blockCode = aclcpu::code_of(blockType);
+    if (blockCode != ACL_CALLBACK_NO_BLOCK && blockCode != ACL_CALLBACK_BLOCK) {
         return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type %d",
-                           static_cast<int>(blockType));
+                           static_cast<int>(blockCode));
     }
     Runtime& runtime = Runtime::instance();
     std::shared_ptr<Stream> target;
@@ -120,7 +122,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     auto& hub = runtime.reports();
     launch_host_call(
         *target, "aclrtLaunchCallback", "callback", [&hub, thread](const HostCall& call) { hub.post(thread, call); },
-        fn, userData, blockType == ACL_CALLBACK_BLOCK);
+        fn, userData, blockCode == ACL_CALLBACK_BLOCK);
     return ACL_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 // acl-cpu runtime API: contexts and their system parameters (acl_rt.h).
 #include "acl/acl_rt.h"
+#include "aclcpu/dtype.hpp"
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
 
@@ -39,12 +40,14 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 }
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-    if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCtxSetSysParamOpt: unknown option %d", static_cast<int>(opt));
+    const int64_t option = aclcpu::code_of(opt);
+    if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCtxSetSysParamOpt: unknown option %lld",
+                           static_cast<long long>(option));
     }
     std::shared_ptr<aclcpu::detail::Context> current = Runtime::instance().current_context();
     if (!current) return param_error(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCtxSetSysParamOpt: no current context");
-    current->set_option(opt, value);
+    current->set_option(option, value);
     return ACL_SUCCESS;
 }
 
@@ -52,9 +55,10 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     if (value == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value is null");
     std::shared_ptr<aclcpu::detail::Context> current = Runtime::instance().current_context();
     if (!current) return param_error(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCtxGetSysParamOpt: no current context");
-    if (!current->option(opt, *value)) {
-        return param_error(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "aclrtCtxGetSysParamOpt: option %d was never set",
-                           static_cast<int>(opt));
+    const int64_t option = aclcpu::code_of(opt);
+    if (!current->option(option, *value)) {
+        return param_error(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "aclrtCtxGetSysParamOpt: option %lld was never set",
+                           static_cast<long long>(option));
     }
     return ACL_SUCCESS;
 }

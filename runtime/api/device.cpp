@@ -1,5 +1,6 @@
 // acl-cpu runtime API: devices and the emulated SoC (acl_base.h, acl_rt.h).
 #include "acl/acl.h"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "aclcpu/soc_profile.hpp"
 #include "api/arguments.hpp"
@@ -98,13 +99,14 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         return param_error(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: device id %u does not exist", deviceId);
     }
     const aclcpu::SocProfile& soc = runtime.config().soc;
-    switch (deviceInfo) {
+    const int64_t info = aclcpu::code_of(deviceInfo);
+    switch (info) {
         case ACL_DEVICE_INFO_AI_CORE_NUM: *value = soc.aiCoreCount; return ACL_SUCCESS;
         case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = soc.vectorCoreCount; return ACL_SUCCESS;
         case ACL_DEVICE_INFO_L2_SIZE: *value = soc.l2Size; return ACL_SUCCESS;
         default:
             return param_error(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: unknown capability %d",
-                               static_cast<int>(deviceInfo));
+                               static_cast<int>(info));
     }
 }
 

@@ -7,11 +7,12 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
+#include "core/runtime_state.hpp"
 #include "observe/memcheck.hpp"
 #include "observe/runtime_hooks.hpp"
-#include "core/runtime_state.hpp"
 
 using aclcpu::DeviceAccess;
 using aclcpu::DeviceTask;
@@ -88,12 +89,12 @@ aclError check_stray(const char* api, const void* address, size_t bytes, const c
     return aclcpu::detail::check_not_stray(api, DeviceAccess{address, bytes, role, -1});
 }
 
-bool names_device_destination(aclrtMemcpyKind kind) {
+bool names_device_destination(int64_t kind) {
     return kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
            kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
 }
 
-bool names_device_source(aclrtMemcpyKind kind) {
+bool names_device_source(int64_t kind) {
     return kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
 }
 
@@ -107,16 +108,16 @@ struct CopySides {
 };
 
 /// CANN's checks of a copy with count > 0.  The direction comes from the
-/// addresses; `kind` only has to be a known one, and a side it names as
+/// addresses; `kind` (an aclrtMemcpyKind code) only has to be a known one, and a side it names as
 /// device memory must lie inside a live device block.
-aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, const char* api,
+aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, int64_t kind, const char* api,
                     CopySides& sides) {
     if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
     if (count > destMax) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", api, count, destMax);
     }
     if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %d", api, static_cast<int>(kind));
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %lld", api, static_cast<long long>(kind));
     }
     if (aclError fault = check_stray(api, dst, count, "dst"); fault != ACL_SUCCESS) return fault;
     if (aclError fault = check_stray(api, src, count, "src"); fault != ACL_SUCCESS) return fault;
@@ -215,7 +216,7 @@ MemoryAccess writing(const void* begin, size_t bytes, const char* role) {
     return MemoryAccess{begin, bytes, MemoryAccess::Kind::kWrite, role};
 }
 
-bool is_hbm(aclrtMemAttr attr) {
+bool is_hbm(int64_t attr) {
     return attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
            attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL || attr == ACL_HBM_MEM_HUGE1G ||
            attr == ACL_HBM_MEM_P2P_HUGE1G;
@@ -226,11 +227,11 @@ bool is_hbm(aclrtMemAttr attr) {
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return allocate_device(devPtr, size, DevicePool::pads(policy), "aclrtMalloc");
+    return allocate_device(devPtr, size, DevicePool::pads(aclcpu::code_of(policy)), "aclrtMalloc");
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return allocate_device(devPtr, size, DevicePool::pads(policy), "aclrtMallocCached");
+    return allocate_device(devPtr, size, DevicePool::pads(aclcpu::code_of(policy)), "aclrtMallocCached");
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -273,7 +274,8 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
     const ApiScope scope("aclrtMemcpy");
     if (count == 0) return ACL_SUCCESS;
     CopySides sides{};
-    if (aclError status = check_copy(dst, destMax, src, count, kind, "aclrtMemcpy", sides); status != ACL_SUCCESS) {
+    if (aclError status = check_copy(dst, destMax, src, count, aclcpu::code_of(kind), "aclrtMemcpy", sides);
+        status != ACL_SUCCESS) {
         return status;
     }
     if (aclcpu::instrument::active()) {
@@ -294,7 +296,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     }
     if (count == 0) return ACL_SUCCESS;
     CopySides sides{};
-    if (aclError status = check_copy(dst, destMax, src, count, kind, "aclrtMemcpyAsync", sides);
+    if (aclError status = check_copy(dst, destMax, src, count, aclcpu::code_of(kind), "aclrtMemcpyAsync", sides);
         status != ACL_SUCCESS) {
         return status;
     }
@@ -355,15 +357,17 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     if (free == nullptr || total == nullptr) {
         return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free or total is null");
     }
-    if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_HUGE1G) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: unknown attribute %d", static_cast<int>(attr));
+    const int64_t attribute = aclcpu::code_of(attr);
+    if (attribute < ACL_DDR_MEM || attribute > ACL_HBM_MEM_P2P_HUGE1G) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: unknown attribute %lld",
+                           static_cast<long long>(attribute));
     }
     Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device("aclrtGetMemInfo", device); status != ACL_SUCCESS) {
         return status;
     }
     // An Atlas A2 has HBM and exposes no DDR to the host: DDR queries give 0/0.
-    const bool hbm = is_hbm(attr);
+    const bool hbm = is_hbm(attribute);
     *total = hbm ? static_cast<size_t>(device->pool().capacity()) : 0;
     *free = hbm ? static_cast<size_t>(device->pool().capacity() - device->pool().used()) : 0;
     return ACL_SUCCESS;

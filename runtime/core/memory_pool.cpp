@@ -26,8 +26,8 @@ bool holds_canary(uintptr_t begin, size_t bytes) {
 
 DevicePool::~DevicePool() { release_all(); }
 
-bool DevicePool::pads(aclrtMemMallocPolicy policy) noexcept {
-    const int base = static_cast<int>(policy) & 0xff;
+bool DevicePool::pads(int64_t policy) noexcept {
+    const int64_t base = policy & 0xff;
     return base != ACL_MEM_MALLOC_HUGE1G_ONLY && base != ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 

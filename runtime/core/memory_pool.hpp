@@ -72,7 +72,7 @@ public:
     /// bytes of padding when `padded` (aclrtMalloc outside the 1 GiB page
     /// policies; aclrtMallocAlign32 never pads).
     static uint64_t rounded_size(size_t size, bool padded) noexcept;
-    static bool pads(aclrtMemMallocPolicy policy) noexcept;
+    static bool pads(int64_t policy) noexcept;
 
     bool memcheck() const noexcept { return memcheck_; }
 

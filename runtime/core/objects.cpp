@@ -40,14 +40,14 @@ aclError Stream::query(aclrtStreamStatus& status) {
     return take_sticky_error(completed);
 }
 
-void Context::set_option(aclSysParamOpt option, int64_t value) {
+void Context::set_option(int64_t option, int64_t value) {
     std::lock_guard<std::mutex> lock(optionsMutex_);
-    options_[static_cast<int>(option)] = value;
+    options_[option] = value;
 }
 
-bool Context::option(aclSysParamOpt option, int64_t& value) const {
+bool Context::option(int64_t option, int64_t& value) const {
     std::lock_guard<std::mutex> lock(optionsMutex_);
-    auto it = options_.find(static_cast<int>(option));
+    auto it = options_.find(option);
     if (it == options_.end()) return false;
     value = it->second;
     return true;

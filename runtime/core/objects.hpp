@@ -83,15 +83,16 @@ public:
     const std::shared_ptr<Stream>& default_stream() const noexcept { return defaultStream_; }
     void set_default_stream(std::shared_ptr<Stream> stream) { defaultStream_ = std::move(stream); }
 
-    void set_option(aclSysParamOpt option, int64_t value);
-    bool option(aclSysParamOpt option, int64_t& value) const;
+    /// Options by aclSysParamOpt code (checked by the caller when set).
+    void set_option(int64_t option, int64_t value);
+    bool option(int64_t option, int64_t& value) const;
 
 private:
     Device& device_;
     const bool isDefault_;
     std::shared_ptr<Stream> defaultStream_;
     mutable std::mutex optionsMutex_;
-    std::map<int, int64_t> options_;
+    std::map<int64_t, int64_t> options_;
 };
 
 /// An aclrtEvent: the point of one stream's progress captured by its last

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/c_enum_codes.h"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -269,6 +270,48 @@ TEST_F(ErrorTest, StreamCallsWithoutAContextAreContextNull) {
         EXPECT_ACL_FAILS(aclrtMalloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
         EXPECT_ACL_FAILS(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_CONTEXT_NULL);
     });
+}
+
+}  // namespace
+}  // namespace aclcpu::test
+
+namespace aclcpu::test {
+namespace {
+
+// A C caller may pass any integer where the API takes an enum.  CANN checks
+// such arguments and answers ACL_ERROR_INVALID_PARAM (acl_rt.h: "a
+// parameter is invalid"); the runtime must read them as integers, never
+// load them as out-of-range enums (UBSan's enum check, on in the sanitizer
+// build, reports such a load).
+TEST_F(ErrorTest, EnumerationCodesOutsideTheEnumsAreInvalidParam) {
+    DeviceBuffer device(64);
+    std::vector<unsigned char> host(64);
+    Stream stream;
+    for (int code : {99, -99, 1 << 20}) {
+        SCOPED_TRACE(code);
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_memcpy(device.get(), host.data(), 64, code)),
+                                {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_memcpy_async(device.get(), host.data(), 64, code, stream.get())),
+                                {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_get_mem_info(code)), {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_device_capability(code)), {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_set_sys_param(code)), {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_get_sys_param(code)), {ACL_ERROR_RT_SYSPARAMOPT_NOT_SET}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_get_last_error(code)), {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_peek_last_error(code)), {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_launch_callback(code, stream.get())),
+                                {ACL_ERROR_INVALID_PARAM}));
+        c_enum_app_log(code);  // Ignored: no level to print it at.
+    }
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+}
+
+// aclrtMalloc's policy is a bit set (a huge-page choice OR'ed with a memory
+// type), so codes outside the enum's enumerators are ordinary there.
+TEST_F(ErrorTest, MallocPolicyIsReadAsABitSet) {
+    void* ptr = nullptr;
+    ASSERT_ACL_OK(c_enum_malloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH));
+    EXPECT_ACL_OK(aclrtFree(ptr));
 }
 
 }  // namespace
