@@ -9,12 +9,17 @@
 #include <memory>
 
 #include "acl/acl_base.h"
+#include "core/errors.hpp"
 #include "core/runtime_state.hpp"
 
 namespace aclcpu::api {
 
-/// CANN's timeouts: -1 waits for ever, a positive count of milliseconds bounds the wait.
-inline bool valid_timeout(int32_t timeoutMs) { return timeoutMs == -1 || timeoutMs > 0; }
+/// CANN's timeouts: -1 waits for ever, a positive count of milliseconds
+/// bounds the wait; anything else is reported as ACL_ERROR_INVALID_PARAM.
+inline aclError check_timeout(int32_t timeoutMs, const char* api) {
+    if (timeoutMs == -1 || timeoutMs > 0) return ACL_SUCCESS;
+    return detail::param_error(ACL_ERROR_INVALID_PARAM, "%s: timeout %d is neither -1 nor > 0", api, timeoutMs);
+}
 
 /// Resolves the event and stream handles of an event operation, reporting
 /// the first one that is not live.

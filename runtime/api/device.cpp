@@ -8,7 +8,7 @@
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
 
-using aclcpu::api::valid_timeout;
+using aclcpu::api::check_timeout;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
 
@@ -30,6 +30,7 @@ const SocProfile& soc_profile(aclrtStream stream) {
 namespace {
 
 aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
+    if (aclError status = check_timeout(timeoutMs, api); status != ACL_SUCCESS) return status;
     const aclcpu::instrument::ApiScope scope(api);
     aclcpu::detail::Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
@@ -79,10 +80,6 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 aclError aclrtSynchronizeDevice(void) { return synchronize_current_device(-1, "aclrtSynchronizeDevice"); }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
-    if (!valid_timeout(timeout)) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeDeviceWithTimeout: timeout %d is neither -1 nor > 0",
-                           timeout);
-    }
     return synchronize_current_device(timeout, "aclrtSynchronizeDeviceWithTimeout");
 }
 

@@ -10,7 +10,7 @@
 
 using aclcpu::DeviceTask;
 using aclcpu::api::resolve_event_and_stream;
-using aclcpu::api::valid_timeout;
+using aclcpu::api::check_timeout;
 using aclcpu::detail::deadline_after;
 using aclcpu::detail::Event;
 using aclcpu::detail::param_error;
@@ -71,6 +71,7 @@ void observe_event_waited(const Event& event) {
 }
 
 aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api) {
+    if (aclError status = check_timeout(timeoutMs, api); status != ACL_SUCCESS) return status;
     const ApiScope scope(api);
     std::shared_ptr<Event> event;
     if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
@@ -168,10 +169,6 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 aclError aclrtSynchronizeEvent(aclrtEvent event) { return synchronize_event(event, -1, "aclrtSynchronizeEvent"); }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-    if (!valid_timeout(timeout)) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEventWithTimeout: timeout %d is neither -1 nor > 0",
-                           timeout);
-    }
     return synchronize_event(event, timeout, "aclrtSynchronizeEventWithTimeout");
 }
 

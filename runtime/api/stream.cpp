@@ -7,7 +7,7 @@
 #include "observe/runtime_hooks.hpp"
 
 using aclcpu::api::resolve_event_and_stream;
-using aclcpu::api::valid_timeout;
+using aclcpu::api::check_timeout;
 using aclcpu::detail::deadline_after;
 using aclcpu::detail::Event;
 using aclcpu::detail::LateDelivery;
@@ -21,6 +21,7 @@ using aclcpu::instrument::Observer;
 namespace {
 
 aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* api) {
+    if (aclError status = check_timeout(timeoutMs, api); status != ACL_SUCCESS) return status;
     const ApiScope scope(api);
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
@@ -53,10 +54,6 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) { return Runtime::instance(
 aclError aclrtSynchronizeStream(aclrtStream stream) { return synchronize_stream(stream, -1, "aclrtSynchronizeStream"); }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
-    if (!valid_timeout(timeout)) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout %d is neither -1 nor > 0",
-                           timeout);
-    }
     return synchronize_stream(stream, timeout, "aclrtSynchronizeStreamWithTimeout");
 }
 

@@ -10,12 +10,6 @@ namespace {
 
 using CallbackTest = RuntimeTest;
 
-aclrtStreamStatus query(aclrtStream stream) {
-    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
-    EXPECT_ACL_OK(aclrtStreamQuery(stream, &status));
-    return status;
-}
-
 TEST_F(CallbackTest, CallbacksRunOnTheSubscribedThread) {
     Stream stream;
     ReportThread reporter(stream.get());
@@ -39,18 +33,18 @@ TEST_F(CallbackTest, BlockingCallbackHoldsLaterWork) {
     ReportThread reporter(stream.get());
     ASSERT_ACL_OK(reporter.subscribe_result());
     DeviceBuffer buffer(4096);
-    ASSERT_ACL_OK(aclrtMemset(buffer.get(), buffer.size(), 0, buffer.size()));
+    buffer.fill(0);
     Gate gate;
     ASSERT_ACL_OK(gate.hold_callback(stream.get(), ACL_CALLBACK_BLOCK));
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x1F, buffer.size(), stream.get()));
     ASSERT_TRUE(gate.wait_until_reached());
     EXPECT_EQ(reporter.id(), gate.holder_thread());
     // While the callback runs the stream is busy and the memset has not run.
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(stream.get()));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
     gate.open();
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
-    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, stream_status(stream.get()));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0x1F), buffer.read());
     EXPECT_FALSE(gate.expired());
 }
@@ -63,7 +57,7 @@ TEST_F(CallbackTest, CallbackNeverRunsWithoutProcessReport) {
     ASSERT_ACL_OK(aclrtLaunchCallback(&CallProbe::record, &probe, ACL_CALLBACK_BLOCK, stream.get()));
     EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kAbsenceWindowMs),
                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(stream.get()));
     EXPECT_EQ(0, probe.calls.load());
 
     EXPECT_ACL_OK(aclrtProcessReport(kBoundedWaitMs));
@@ -139,7 +133,7 @@ TEST_F(CallbackTest, OneThreadServesSeveralStreams) {
 TEST_F(CallbackTest, HostFuncRunsOnARuntimeThreadAndHoldsLaterWork) {
     Stream stream;
     DeviceBuffer buffer(4096);
-    ASSERT_ACL_OK(aclrtMemset(buffer.get(), buffer.size(), 0, buffer.size()));
+    buffer.fill(0);
     Gate gate;
     ASSERT_ACL_OK(gate.hold(stream.get()));
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x3E, buffer.size(), stream.get()));
@@ -147,7 +141,7 @@ TEST_F(CallbackTest, HostFuncRunsOnARuntimeThreadAndHoldsLaterWork) {
     ASSERT_ACL_OK(aclrtLaunchHostFunc(stream.get(), &CallProbe::record, &after));
     ASSERT_TRUE(gate.wait_until_reached());
     EXPECT_NE(std::this_thread::get_id(), gate.holder_thread());
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(stream.get()));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
     EXPECT_EQ(0, after.calls.load());
     gate.open();

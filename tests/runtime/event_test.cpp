@@ -12,18 +12,6 @@ using EventTest = RuntimeTest;
 /// Events per device on an A2.
 constexpr int kEventLimit = 65536;
 
-aclrtEventRecordedStatus recorded_status(aclrtEvent event) {
-    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    EXPECT_ACL_OK(aclrtQueryEventStatus(event, &status));
-    return status;
-}
-
-aclrtEventStatus legacy_status(aclrtEvent event) {
-    aclrtEventStatus status = ACL_EVENT_STATUS_RESERVED;
-    EXPECT_ACL_OK(aclrtQueryEvent(event, &status));
-    return status;
-}
-
 TEST_F(EventTest, EveryCreationFlavourWorks) {
     aclrtEvent plain = nullptr;
     ASSERT_ACL_OK(aclrtCreateEvent(&plain));
@@ -34,7 +22,7 @@ TEST_F(EventTest, EveryCreationFlavourWorks) {
     for (aclrtEvent event : {plain, timeline, extended}) {
         EXPECT_ACL_OK(aclrtRecordEvent(event, nullptr));
         EXPECT_ACL_OK(aclrtSynchronizeEvent(event));
-        EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, recorded_status(event));
+        EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(event));
         EXPECT_ACL_OK(aclrtDestroyEvent(event));
     }
 }
@@ -42,10 +30,10 @@ TEST_F(EventTest, EveryCreationFlavourWorks) {
 TEST_F(EventTest, UnrecordedEventIsComplete) {
     Event event;
     // The two query functions encode "complete" differently: 1 and 0.
-    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, recorded_status(event.get()));
-    EXPECT_EQ(1, static_cast<int>(recorded_status(event.get())));
-    EXPECT_EQ(ACL_EVENT_STATUS_COMPLETE, legacy_status(event.get()));
-    EXPECT_EQ(0, static_cast<int>(legacy_status(event.get())));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(event.get()));
+    EXPECT_EQ(1, static_cast<int>(event_recorded_status(event.get())));
+    EXPECT_EQ(ACL_EVENT_STATUS_COMPLETE, event_status(event.get()));
+    EXPECT_EQ(0, static_cast<int>(event_status(event.get())));
     EXPECT_ACL_OK(aclrtSynchronizeEventWithTimeout(event.get(), kBoundedWaitMs));
 }
 
@@ -55,13 +43,13 @@ TEST_F(EventTest, RecordedEventCompletesWithTheCapturedWork) {
     Gate gate;
     ASSERT_ACL_OK(gate.hold(stream.get()));
     ASSERT_ACL_OK(aclrtRecordEvent(event.get(), stream.get()));
-    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, recorded_status(event.get()));
-    EXPECT_EQ(ACL_EVENT_STATUS_NOT_READY, legacy_status(event.get()));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, event_recorded_status(event.get()));
+    EXPECT_EQ(ACL_EVENT_STATUS_NOT_READY, event_status(event.get()));
     EXPECT_ACL_FAILS(aclrtSynchronizeEventWithTimeout(event.get(), kAbsenceWindowMs), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
     gate.open();
     EXPECT_ACL_OK(aclrtSynchronizeEvent(event.get()));
-    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, recorded_status(event.get()));
-    EXPECT_EQ(ACL_EVENT_STATUS_COMPLETE, legacy_status(event.get()));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(event.get()));
+    EXPECT_EQ(ACL_EVENT_STATUS_COMPLETE, event_status(event.get()));
     EXPECT_FALSE(gate.expired());
 }
 
@@ -73,7 +61,7 @@ TEST_F(EventTest, RecordCapturesOnlyEarlierWork) {
     ASSERT_ACL_OK(gate.hold(stream.get()));
     // Work queued after the record does not hold the event back.
     EXPECT_ACL_OK(aclrtSynchronizeEventWithTimeout(event.get(), kBoundedWaitMs));
-    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, recorded_status(event.get()));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(event.get()));
     gate.open();
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
     EXPECT_FALSE(gate.expired());
@@ -85,7 +73,7 @@ TEST_F(EventTest, StreamWaitEventOrdersTwoStreams) {
     Event event;
     DeviceBuffer source(kMiB);
     DeviceBuffer target(kMiB);
-    ASSERT_ACL_OK(aclrtMemset(target.get(), target.size(), 0, target.size()));
+    target.fill(0);
     Gate gate;
     ASSERT_ACL_OK(gate.hold(producer.get()));
     ASSERT_ACL_OK(aclrtMemsetAsync(source.get(), source.size(), 0x5A, source.size(), producer.get()));

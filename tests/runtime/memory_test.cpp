@@ -241,7 +241,7 @@ TEST_F(MemoryTest, MemsetIsBytewiseAndBounded) {
 TEST_F(MemoryTest, MemsetAsyncRunsOnTheStream) {
     Stream stream;
     DeviceBuffer buffer(4096);
-    ASSERT_ACL_OK(aclrtMemset(buffer.get(), buffer.size(), 0, buffer.size()));
+    buffer.fill(0);
     Gate gate;
     ASSERT_ACL_OK(gate.hold(stream.get()));
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x99, buffer.size(), stream.get()));

@@ -114,6 +114,26 @@ std::vector<uint8_t> DeviceBuffer::read() const {
     return contents;
 }
 
+void DeviceBuffer::fill(uint8_t value) const { EXPECT_ACL_OK(aclrtMemset(ptr_, size_, value, size_)); }
+
+aclrtStreamStatus stream_status(aclrtStream stream) {
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_ACL_OK(aclrtStreamQuery(stream, &status));
+    return status;
+}
+
+aclrtEventStatus event_status(aclrtEvent event) {
+    aclrtEventStatus status = ACL_EVENT_STATUS_RESERVED;
+    EXPECT_ACL_OK(aclrtQueryEvent(event, &status));
+    return status;
+}
+
+aclrtEventRecordedStatus event_recorded_status(aclrtEvent event) {
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    EXPECT_ACL_OK(aclrtQueryEventStatus(event, &status));
+    return status;
+}
+
 PinnedBuffer::PinnedBuffer(size_t size) : size_(size) {
     const aclError result = aclrtMallocHost(&ptr_, size);
     if (result != ACL_SUCCESS) {

@@ -37,6 +37,12 @@ inline constexpr int32_t kGateHoldLimitMs = 5000;
 
 inline constexpr size_t kMiB = size_t{1} << 20;
 
+/// The status aclrtStreamQuery / aclrtQueryEvent / aclrtQueryEventStatus
+/// report (each call expected to succeed).
+aclrtStreamStatus stream_status(aclrtStream stream);
+aclrtEventStatus event_status(aclrtEvent event);
+aclrtEventRecordedStatus event_recorded_status(aclrtEvent event);
+
 /// The calling thread's pending messages from aclGetRecentErrMsg ("" when
 /// there are none); reading them clears them.
 std::string take_error_message();
@@ -129,6 +135,8 @@ public:
     /// The buffer's contents, copied with the synchronous aclrtMemcpy (which
     /// does not wait for any stream).
     std::vector<uint8_t> read() const;
+    /// Sets every byte with the synchronous aclrtMemset.
+    void fill(uint8_t value) const;
 
 private:
     void* ptr_ = nullptr;

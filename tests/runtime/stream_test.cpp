@@ -14,12 +14,6 @@ using StreamTest = RuntimeTest;
 /// Streams per device on an A2, the default stream included.
 constexpr int kStreamLimit = 1984;
 
-aclrtStreamStatus query(aclrtStream stream) {
-    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
-    EXPECT_ACL_OK(aclrtStreamQuery(stream, &status));
-    return status;
-}
-
 TEST_F(StreamTest, CreateSubmitSynchronizeDestroy) {
     aclrtStream stream = nullptr;
     ASSERT_ACL_OK(aclrtCreateStream(&stream));
@@ -48,11 +42,11 @@ TEST_F(StreamTest, CreateWithConfigAcceptsEveryFlag) {
 TEST_F(StreamTest, NullStreamIsTheDefaultStream) {
     Gate gate;
     ASSERT_ACL_OK(gate.hold(nullptr));
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(nullptr));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(nullptr));
     EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(nullptr, kAbsenceWindowMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     gate.open();
     EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
-    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, query(nullptr));
+    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, stream_status(nullptr));
     EXPECT_FALSE(gate.expired());
 }
 
@@ -63,17 +57,17 @@ TEST_F(StreamTest, DestroyingTheDefaultStreamIsRejected) {
 
 TEST_F(StreamTest, QueryIsNotReadyWhileWorkIsPendingAndCompleteAfter) {
     Stream stream;
-    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, stream_status(stream.get()));
     Gate gate;
     ASSERT_ACL_OK(gate.hold(stream.get()));
     DeviceBuffer buffer(kMiB);
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 1, buffer.size(), stream.get()));
     ASSERT_TRUE(gate.wait_until_reached());
     // The stream is inside a running host function: still busy.
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(stream.get()));
     gate.open();
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
-    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, query(stream.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, stream_status(stream.get()));
     EXPECT_FALSE(gate.expired());
 }
 
@@ -99,7 +93,7 @@ TEST_F(StreamTest, SynchronizingOneStreamDoesNotWaitForAnother) {
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x42, buffer.size(), idle.get()));
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(idle.get(), kBoundedWaitMs));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0x42), buffer.read());
-    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, query(held.get()));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, stream_status(held.get()));
     gate.open();
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(held.get(), kBoundedWaitMs));
     EXPECT_FALSE(gate.expired());
