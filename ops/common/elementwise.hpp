@@ -14,9 +14,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/acl_base.h"
+#include "aclcpu/nnopbase.hpp"
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
 #include "common/strided_layout.hpp"
@@ -86,5 +88,44 @@ aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const
     return launch_blocks(opName, job.tiling.blocks.count(), job.tiling.blocks.total() * bytesPerElement,
                          [&](int64_t blockIdx) { block(job, blockIdx); });
 }
+
+/// The planned launch of an elementwise operator with N inputs: what its
+/// phase 1 hands to the executor.  The operator supplies only Block, its
+/// per-block function (a Highway dispatcher computing block blockIdx of the
+/// job with the operator's Params), so every elementwise operator shares
+/// this one kernel class.  Immutable; launch() may run concurrently.
+template <size_t N, class Params, void (*Block)(const ElementwiseJob<N>&, int64_t blockIdx, const Params&)>
+class ElementwiseKernel final : public OpKernel {
+public:
+    /// Blocks stage in a buffer of their worker when workspaceStagingBytes is
+    /// 0, otherwise each in its slice of that many bytes of the phase-2
+    /// workspace (phase 1 checked that the slices fit).
+    ElementwiseKernel(const char* name, ElementwiseTiling tiling, ElementwiseOperands<N> operands, Params params,
+                      int64_t workspaceStagingBytes = 0) noexcept
+        : name_(name), tiling_(tiling), operands_(operands), params_(params),
+          workspaceStagingBytes_(workspaceStagingBytes) {}
+
+    const char* name() const noexcept override { return name_; }
+
+    aclError launch(const LaunchArgs& args) const noexcept override {
+        const UbStaging staging = workspaceStagingBytes_ > 0
+                                      ? UbStaging::in_workspace(args.workspace, workspaceStagingBytes_)
+                                      : UbStaging::per_worker(elementwise_staging_bytes(N, tiling_.chunkElements));
+        const ElementwiseJob<N> job{tiling_, operands_, args, staging};
+        return run_elementwise(name_, job,
+                               [this](const ElementwiseJob<N>& j, int64_t blockIdx) { Block(j, blockIdx, params_); });
+    }
+
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
+
+private:
+    const char* name_;
+    ElementwiseTiling tiling_;
+    ElementwiseOperands<N> operands_;
+    Params params_;
+    int64_t workspaceStagingBytes_;
+};
 
 }  // namespace aclcpu::ops

@@ -59,9 +59,9 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
         promoted};
     const float lambdValue = to_float(lambd);
     return hand_back_kernel<HardshrinkBackwardKernel>(
-        {gradOutput, self}, {gradInput}, 0, workspaceSize, executor,
-        tile_hardshrink_backward(view_of(gradInput).numel(), promoted, soc_profile()), operands,
-        lambdValue < 0.0f ? 0.0f : lambdValue);
+        {gradOutput, self}, {gradInput}, 0, workspaceSize, executor, "aclnnHardshrinkBackward",
+        tile_hardshrink_backward(view_of(gradInput).numel(), promoted, soc_profile()).elementwise, operands,
+        HardshrinkBackwardParams{lambdValue < 0.0f ? 0.0f : lambdValue});
 }
 
 }  // namespace

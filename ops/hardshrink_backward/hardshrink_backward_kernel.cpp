@@ -24,8 +24,8 @@ struct HardshrinkGrad {
 
 }  // namespace
 
-void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, float lambd) {
-    elementwise_block(job, blockIdx, HardshrinkGrad{lambd});
+void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const HardshrinkBackwardParams& params) {
+    elementwise_block(job, blockIdx, HardshrinkGrad{params.lambd});
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
@@ -36,13 +36,8 @@ namespace aclcpu::ops {
 
 HWY_EXPORT(hardshrink_backward_block);
 
-aclError HardshrinkBackwardKernel::launch(const LaunchArgs& args) const noexcept {
-    const ElementwiseTiling& plan = tiling_.elementwise;
-    const ElementwiseJob<2> job{plan, operands_, args,
-                                UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements))};
-    return run_elementwise(name(), job, [this](const ElementwiseJob<2>& j, int64_t blockIdx) {
-        HWY_DYNAMIC_DISPATCH(hardshrink_backward_block)(j, blockIdx, lambd_);
-    });
+void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const HardshrinkBackwardParams& params) {
+    HWY_DYNAMIC_DISPATCH(hardshrink_backward_block)(job, blockIdx, params);
 }
 
 }  // namespace aclcpu::ops

@@ -59,8 +59,10 @@ aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* dy, double e
                                           view_of(out).dtype};
     const uint64_t workspaceBytes = tiling.workspaceSize;
     // The tiling data holds eps as a float.
-    return hand_back_kernel<LogitGradKernel>({x, dy}, {out}, workspaceBytes, workspaceSize, executor,
-                                             std::move(tiling), operands, static_cast<float>(eps));
+    return hand_back_kernel<LogitGradKernel>({x, dy}, {out}, workspaceBytes, workspaceSize, executor, "aclnnLogitGrad",
+                                             tiling.elementwise, operands,
+                                             LogitGradParams::for_eps(static_cast<float>(eps)),
+                                             tiling.stagingBytesPerBlock);
 }
 
 }  // namespace

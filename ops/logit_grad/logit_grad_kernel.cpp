@@ -4,8 +4,6 @@
 #define HWY_TARGET_INCLUDE "logit_grad/logit_grad_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
-#include <limits>
-
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
@@ -31,8 +29,8 @@ struct LogitGradOp {
 
 }  // namespace
 
-void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, float lo, float hi, float invalid) {
-    elementwise_block(job, blockIdx, LogitGradOp{lo, hi, invalid});
+void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, const LogitGradParams& params) {
+    elementwise_block(job, blockIdx, LogitGradOp{params.lo, params.hi, params.invalid});
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
@@ -43,18 +41,8 @@ namespace aclcpu::ops {
 
 HWY_EXPORT(logit_grad_block);
 
-// run_executor guarantees a workspace of the tiling's 16 MiB, and phase 1
-// checked that every block's staging fits in it.
-aclError LogitGradKernel::launch(const LaunchArgs& args) const noexcept {
-    const bool bounded = eps_ >= 0.0f;
-    const float lo = bounded ? eps_ : 0.0f;
-    const float hi = 1.0f - lo;
-    const float invalid = bounded ? 0.0f : std::numeric_limits<float>::quiet_NaN();
-    const ElementwiseJob<2> job{tiling_.elementwise, operands_, args,
-                                UbStaging::in_workspace(args.workspace, tiling_.stagingBytesPerBlock)};
-    return run_elementwise(name(), job, [=](const ElementwiseJob<2>& j, int64_t blockIdx) {
-        HWY_DYNAMIC_DISPATCH(logit_grad_block)(j, blockIdx, lo, hi, invalid);
-    });
+void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, const LogitGradParams& params) {
+    HWY_DYNAMIC_DISPATCH(logit_grad_block)(job, blockIdx, params);
 }
 
 }  // namespace aclcpu::ops

@@ -75,9 +75,9 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
         StridedLayout::of(view_of(gradInput)),
         computeDtype};
     return hand_back_kernel<SoftplusBackwardKernel>(
-        {gradOutput, self}, {gradInput}, 0, workspaceSize, executor,
-        tile_softplus_backward(view_of(gradInput).numel(), computeDtype, soc_profile()), operands, to_float(beta),
-        to_float(threshold));
+        {gradOutput, self}, {gradInput}, 0, workspaceSize, executor, "aclnnSoftplusBackward",
+        tile_softplus_backward(view_of(gradInput).numel(), computeDtype, soc_profile()).elementwise, operands,
+        SoftplusBackwardParams{to_float(beta), to_float(threshold)});
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ struct SoftplusGrad {
 
 }  // namespace
 
-void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, float beta, float threshold) {
-    elementwise_block(job, blockIdx, SoftplusGrad{beta, threshold});
+void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const SoftplusBackwardParams& params) {
+    elementwise_block(job, blockIdx, SoftplusGrad{params.beta, params.threshold});
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
@@ -51,13 +51,8 @@ namespace aclcpu::ops {
 
 HWY_EXPORT(softplus_backward_block);
 
-aclError SoftplusBackwardKernel::launch(const LaunchArgs& args) const noexcept {
-    const ElementwiseTiling& plan = tiling_.elementwise;
-    const ElementwiseJob<2> job{plan, operands_, args,
-                                UbStaging::per_worker(elementwise_staging_bytes(2, plan.chunkElements))};
-    return run_elementwise(name(), job, [this](const ElementwiseJob<2>& j, int64_t blockIdx) {
-        HWY_DYNAMIC_DISPATCH(softplus_backward_block)(j, blockIdx, beta_, threshold_);
-    });
+void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const SoftplusBackwardParams& params) {
+    HWY_DYNAMIC_DISPATCH(softplus_backward_block)(job, blockIdx, params);
 }
 
 }  // namespace aclcpu::ops
