@@ -129,3 +129,20 @@ private:
 };
 
 }  // namespace aclcpu::ops
+
+/// The two halves of an elementwise operator's block function in its
+/// kernel.cpp, which Highway's foreach_target.h compiles once per SIMD
+/// target.  Inside HWY_NAMESPACE, ACLCPU_ELEMENTWISE_TARGET_BLOCK defines
+/// `name` for the target: block blockIdx of the job computed with the
+/// functor Op{params}.  Inside `#if HWY_ONCE`, ACLCPU_ELEMENTWISE_DISPATCH
+/// exports the targets' versions and defines aclcpu::ops::name, the
+/// dispatcher that ElementwiseKernel<N, Params, name> calls.
+#define ACLCPU_ELEMENTWISE_TARGET_BLOCK(name, N, Params, Op)                        \
+    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) { \
+        elementwise_block(job, blockIdx, Op{params});                               \
+    }
+#define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                \
+    HWY_EXPORT(name);                                                               \
+    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) { \
+        HWY_DYNAMIC_DISPATCH(name)(job, blockIdx, params);                          \
+    }

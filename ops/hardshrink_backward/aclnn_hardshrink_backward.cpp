@@ -60,7 +60,7 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
     const float lambdValue = to_float(lambd);
     return hand_back_kernel<HardshrinkBackwardKernel>(
         {gradOutput, self}, {gradInput}, 0, workspaceSize, executor, "aclnnHardshrinkBackward",
-        tile_hardshrink_backward(view_of(gradInput).numel(), promoted, soc_profile()).elementwise, operands,
+        tile_hardshrink_backward(view_of(gradInput).numel(), promoted, soc_profile()), operands,
         HardshrinkBackwardParams{lambdValue < 0.0f ? 0.0f : lambdValue});
 }
 

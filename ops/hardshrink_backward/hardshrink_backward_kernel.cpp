@@ -14,19 +14,17 @@ namespace aclcpu::ops::HWY_NAMESPACE {
 namespace {
 
 struct HardshrinkGrad {
-    float lambd;
+    HardshrinkBackwardParams p;
 
     template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
-        return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, lambd)), gradOutput);
+        return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, p.lambd)), gradOutput);
     }
 };
 
 }  // namespace
 
-void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const HardshrinkBackwardParams& params) {
-    elementwise_block(job, blockIdx, HardshrinkGrad{params.lambd});
-}
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardshrink_backward_block, 2, HardshrinkBackwardParams, HardshrinkGrad)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -34,11 +32,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace aclcpu::ops {
 
-HWY_EXPORT(hardshrink_backward_block);
-
-void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const HardshrinkBackwardParams& params) {
-    HWY_DYNAMIC_DISPATCH(hardshrink_backward_block)(job, blockIdx, params);
-}
+ACLCPU_ELEMENTWISE_DISPATCH(hardshrink_backward_block, 2, HardshrinkBackwardParams)
 
 }  // namespace aclcpu::ops
 #endif  // HWY_ONCE

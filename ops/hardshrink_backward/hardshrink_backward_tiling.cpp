@@ -20,13 +20,13 @@ int64_t bytes_per_element(aclDataType dtype, bool doubleBuffer) {
 
 }  // namespace
 
-HardshrinkBackwardTiling tile_hardshrink_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc) {
-    HardshrinkBackwardTiling tiling;
+ElementwiseTiling tile_hardshrink_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc) {
+    ElementwiseTiling tiling;
     const bool doubleBuffer = numel > kDoubleBufferThreshold;
     const int64_t alignment = computeDtype == ACL_FLOAT16 ? 128 : 64;
-    tiling.elementwise.chunkElements = ub_chunk_elements(
+    tiling.chunkElements = ub_chunk_elements(
         soc.ubSize - kReservedUb, bytes_per_element(computeDtype, doubleBuffer), alignment, numel);
-    tiling.elementwise.blocks = BlockSplit::by_factor(numel, soc.vectorCoreCount);
+    tiling.blocks = BlockSplit::by_factor(numel, soc.vectorCoreCount);
     return tiling;
 }
 

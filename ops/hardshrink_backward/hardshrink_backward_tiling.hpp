@@ -14,10 +14,6 @@ namespace aclcpu::ops {
 /// bytesPerElement is fp16 12, fp32 24, bf16 20 when double-buffered
 /// (N > 1024) and 6 / 12 / 14 otherwise, aligned down to 128 (fp16) or 64
 /// elements and capped at N rounded up to that alignment.  No workspace.
-struct HardshrinkBackwardTiling {
-    ElementwiseTiling elementwise;
-};
-
-HardshrinkBackwardTiling tile_hardshrink_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc);
+ElementwiseTiling tile_hardshrink_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc);
 
 }  // namespace aclcpu::ops

@@ -15,23 +15,19 @@ namespace {
 
 /// dy / (x * (1 - x)) inside [lo, hi], `invalid` outside it and for NaN x.
 struct LogitGradOp {
-    float lo;
-    float hi;
-    float invalid;
+    LogitGradParams p;
 
     template <class D, class V>
     V operator()(D d, V x, V dy) const {
         const V grad = hn::Div(dy, hn::Mul(x, hn::Sub(hn::Set(d, 1.0f), x)));
-        const auto inside = hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi)));
-        return hn::IfThenElse(inside, grad, hn::Set(d, invalid));
+        const auto inside = hn::And(hn::Ge(x, hn::Set(d, p.lo)), hn::Le(x, hn::Set(d, p.hi)));
+        return hn::IfThenElse(inside, grad, hn::Set(d, p.invalid));
     }
 };
 
 }  // namespace
 
-void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, const LogitGradParams& params) {
-    elementwise_block(job, blockIdx, LogitGradOp{params.lo, params.hi, params.invalid});
-}
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(logit_grad_block, 2, LogitGradParams, LogitGradOp)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -39,11 +35,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace aclcpu::ops {
 
-HWY_EXPORT(logit_grad_block);
-
-void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, const LogitGradParams& params) {
-    HWY_DYNAMIC_DISPATCH(logit_grad_block)(job, blockIdx, params);
-}
+ACLCPU_ELEMENTWISE_DISPATCH(logit_grad_block, 2, LogitGradParams)
 
 }  // namespace aclcpu::ops
 #endif  // HWY_ONCE

@@ -76,7 +76,7 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
         computeDtype};
     return hand_back_kernel<SoftplusBackwardKernel>(
         {gradOutput, self}, {gradInput}, 0, workspaceSize, executor, "aclnnSoftplusBackward",
-        tile_softplus_backward(view_of(gradInput).numel(), computeDtype, soc_profile()).elementwise, operands,
+        tile_softplus_backward(view_of(gradInput).numel(), computeDtype, soc_profile()), operands,
         SoftplusBackwardParams{to_float(beta), to_float(threshold)});
 }
 

@@ -26,22 +26,19 @@ hn::Vec<D> exp_ieee(D d, hn::Vec<D> x) {
 }
 
 struct SoftplusGrad {
-    float beta;
-    float threshold;
+    SoftplusBackwardParams p;
 
     template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
-        const V t = hn::Mul(hn::Set(d, beta), self);
+        const V t = hn::Mul(hn::Set(d, p.beta), self);
         const V smooth = hn::Div(gradOutput, hn::Add(hn::Set(d, 1.0f), exp_ieee(d, hn::Neg(t))));
-        return hn::IfThenElse(hn::Gt(t, hn::Set(d, threshold)), gradOutput, smooth);
+        return hn::IfThenElse(hn::Gt(t, hn::Set(d, p.threshold)), gradOutput, smooth);
     }
 };
 
 }  // namespace
 
-void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const SoftplusBackwardParams& params) {
-    elementwise_block(job, blockIdx, SoftplusGrad{params.beta, params.threshold});
-}
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_backward_block, 2, SoftplusBackwardParams, SoftplusGrad)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -49,11 +46,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace aclcpu::ops {
 
-HWY_EXPORT(softplus_backward_block);
-
-void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const SoftplusBackwardParams& params) {
-    HWY_DYNAMIC_DISPATCH(softplus_backward_block)(job, blockIdx, params);
-}
+ACLCPU_ELEMENTWISE_DISPATCH(softplus_backward_block, 2, SoftplusBackwardParams)
 
 }  // namespace aclcpu::ops
 #endif  // HWY_ONCE

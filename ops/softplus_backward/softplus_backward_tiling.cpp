@@ -8,12 +8,12 @@ constexpr int64_t kStagedNodes = 3;
 constexpr int64_t kStagedBytes = sizeof(float);
 }  // namespace
 
-SoftplusBackwardTiling tile_softplus_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc) {
-    SoftplusBackwardTiling tiling;
+ElementwiseTiling tile_softplus_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc) {
+    ElementwiseTiling tiling;
     const int64_t nodeBytes = align_down(soc.ubSize / kStagedNodes, kUbBlockBytes);
-    tiling.elementwise.chunkElements =
+    tiling.chunkElements =
         ub_chunk_elements(nodeBytes, kStagedBytes, kUbBlockBytes / kStagedBytes, numel);
-    tiling.elementwise.blocks =
+    tiling.blocks =
         BlockSplit::by_factor(numel, soc.vectorCoreCount, kUbBlockBytes / element_size(computeDtype));
     return tiling;
 }

@@ -13,10 +13,6 @@ namespace aclcpu::ops {
 /// 32-byte aligned; blocks take ceil(N / vectorCoreCount) elements rounded
 /// up to one 32-byte block of computeDtype, the last block the rest.
 /// No workspace.
-struct SoftplusBackwardTiling {
-    ElementwiseTiling elementwise;
-};
-
-SoftplusBackwardTiling tile_softplus_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc);
+ElementwiseTiling tile_softplus_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc);
 
 }  // namespace aclcpu::ops
