@@ -183,4 +183,35 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
                          static_cast<long long>(view.offset), static_cast<long long>(storageElements));
 }
 
+namespace {
+
+/// The first failure of check over args, in their order.
+template <class Check>
+aclnnStatus first_failure(NamedArgs args, const Check& check) {
+    for (const NamedArg& arg : args) ACLCPU_RETURN_IF_ERROR(check(arg));
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus check_not_null(NamedArgs args) {
+    return first_failure(args, [](const NamedArg& arg) {
+        return arg.isScalar ? check_not_null(arg.scalar, arg.name) : check_not_null(arg.tensor, arg.name);
+    });
+}
+
+aclnnStatus check_dtype_supported(NamedArgs tensors, DtypeList supported) {
+    return first_failure(tensors, [supported](const NamedArg& arg) {
+        return check_dtype_supported(arg.tensor, arg.name, supported);
+    });
+}
+
+aclnnStatus check_max_dim(NamedArgs tensors) {
+    return first_failure(tensors, [](const NamedArg& arg) { return check_max_dim(arg.tensor, arg.name); });
+}
+
+aclnnStatus check_view_in_storage(NamedArgs tensors) {
+    return first_failure(tensors, [](const NamedArg& arg) { return check_view_in_storage(arg.tensor, arg.name); });
+}
+
 }  // namespace aclcpu::ops

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "aclcpu/nnopbase.hpp"
@@ -74,6 +75,27 @@ bool broadcast_shapes(const Dims& a, const Dims& b, Dims* result);
 /// into *result; not broadcastable -> 161002.
 aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
                             Dims* result);
+
+/// An argument and its name in messages, for the checks over several
+/// arguments below: each applies one check to the arguments in the order
+/// given and returns the first failure, as the same single checks in a row.
+struct NamedArg {
+    NamedArg(const aclTensor* t, const char* n) noexcept : tensor(t), name(n) {}
+    NamedArg(const aclScalar* s, const char* n) noexcept : scalar(s), name(n), isScalar(true) {}
+    const aclTensor* tensor = nullptr;
+    const aclScalar* scalar = nullptr;
+    const char* name;
+    bool isScalar = false;
+};
+using NamedArgs = std::initializer_list<NamedArg>;
+
+/// check_not_null of each argument, tensor or scalar.
+aclnnStatus check_not_null(NamedArgs args);
+/// check_dtype_supported / check_max_dim / check_view_in_storage of each
+/// tensor argument.
+aclnnStatus check_dtype_supported(NamedArgs tensors, DtypeList supported);
+aclnnStatus check_max_dim(NamedArgs tensors);
+aclnnStatus check_view_in_storage(NamedArgs tensors);
 
 /// acl-cpu's own guard, run last in phase 1 so that a kernel never touches
 /// memory outside a tensor: a non-empty view must stay inside its storage

@@ -21,18 +21,13 @@ constexpr DtypeList kDtypes = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
 
 aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd,
                          const aclTensor* gradInput, aclDataType* promoted) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(lambd, "lambd"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null(
+        {{gradOutput, "gradOutput"}, {self, "self"}, {lambd, "lambd"}, {gradInput, "gradInput"}}));
 
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(gradOutput, "gradOutput", kDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(gradInput, "gradInput", kDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(
+        {{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}, kDtypes));
 
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}));
 
     ACLCPU_RETURN_IF_ERROR(check_promote_dtype(gradOutput, "gradOutput", self, "self", kDtypes, promoted));
     return check_can_cast(*promoted, view_of(gradInput).dtype);
@@ -49,9 +44,8 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast(gradOutput, "gradOutput", self, "self", &shape));
     ACLCPU_RETURN_IF_ERROR(check_shape_is(gradInput, "gradInput", shape));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(
+        {{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}));
 
     const ElementwiseOperands<2> operands{
         {StridedLayout::broadcast_to(view_of(gradOutput), shape), StridedLayout::broadcast_to(view_of(self), shape)},

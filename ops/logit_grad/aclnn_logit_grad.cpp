@@ -19,22 +19,16 @@ constexpr const char* kApi = "aclnnLogitGrad";
 constexpr DtypeList kDtypes = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
 
 aclnnStatus check_params(const aclTensor* x, const aclTensor* dy, const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(x, "x"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(dy, "dy"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(out, "out"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{x, "x"}, {dy, "dy"}, {out, "out"}}));
 
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(x, "x", kDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(dy, "dy", kDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{x, "x"}, {dy, "dy"}, {out, "out"}}, kDtypes));
 
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(x, "x", dy, "dy"));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(x, "x", out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(x, "x", dy, "dy"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(x, "x", out, "out"));
 
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(x, "x"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(dy, "dy"));
-    return check_max_dim(out, "out");
+    return check_max_dim({{x, "x"}, {dy, "dy"}, {out, "out"}});
 }
 
 aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* out,
@@ -42,9 +36,7 @@ aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* dy, double e
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_params(x, dy, out));
     if (is_empty(x)) return hand_back_empty_executor({x, dy}, {out}, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(x, "x"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(dy, "dy"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{x, "x"}, {dy, "dy"}, {out, "out"}}));
 
     LogitGradTiling tiling = tile_logit_grad(view_of(out).numel(), soc_profile());
     const int64_t blockDim = tiling.elementwise.blocks.count();

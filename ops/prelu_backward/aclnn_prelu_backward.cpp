@@ -48,11 +48,9 @@ aclnnStatus check_gradoutput_broadcast(const aclTensor* gradOutput, const aclTen
 
 aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight,
                          const aclTensor* gradInput, const aclTensor* gradWeight) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(weight, "weight"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradInput, "gradInput"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradWeight, "gradWeight"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({
+        {gradOutput, "gradOutput"}, {self, "self"}, {weight, "weight"}, {gradInput, "gradInput"},
+        {gradWeight, "gradWeight"}}));
 
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kDtypes));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(gradOutput, "gradOutput", self, "self"));
@@ -60,11 +58,9 @@ aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* self, con
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(gradInput, "gradInput", self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(gradWeight, "gradWeight", self, "self"));
 
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(weight, "weight"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradInput, "gradInput"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradWeight, "gradWeight"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({
+        {gradOutput, "gradOutput"}, {self, "self"}, {weight, "weight"}, {gradInput, "gradInput"},
+        {gradWeight, "gradWeight"}}));
 
     ACLCPU_RETURN_IF_ERROR(check_same_shape(gradInput, "gradInput", self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_weight(self, weight, gradWeight));
@@ -87,11 +83,9 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
     if (is_empty(gradOutput) || is_empty(self) || is_empty(weight)) {
         return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     }
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(weight, "weight"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradInput, "gradInput"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradWeight, "gradWeight"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({
+        {gradOutput, "gradOutput"}, {self, "self"}, {weight, "weight"}, {gradInput, "gradInput"},
+        {gradWeight, "gradWeight"}}));
 
     const TensorView& selfView = view_of(self);
     PreluBackwardTiling tiling =

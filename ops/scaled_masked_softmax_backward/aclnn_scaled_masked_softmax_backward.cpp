@@ -94,13 +94,9 @@ aclnnStatus check_shape(const aclTensor* gradOutput, const aclTensor* y, const a
 
 aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* y, const aclTensor* mask,
                          const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(y, "y"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(mask, "mask"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(out, "out"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{gradOutput, "gradOutput"}, {y, "y"}, {mask, "mask"}, {out, "out"}}));
 
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(gradOutput, "gradOutput", kDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(y, "y", kDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{gradOutput, "gradOutput"}, {y, "y"}}, kDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(mask, "mask", kMaskDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kDtypes));
 
@@ -144,10 +140,7 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* y, 
     // An empty mask implies empty data (its dims 0-1 match or are 1).
     if (is_empty(gradOutput)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_tiling_dtype(gradOutput, y));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(y, "y"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(mask, "mask"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{gradOutput, "gradOutput"}, {y, "y"}, {mask, "mask"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_out_fits_as(out, view_of(gradOutput).dtype));
 
     const TensorView& data = view_of(gradOutput);

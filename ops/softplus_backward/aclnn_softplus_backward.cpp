@@ -32,12 +32,9 @@ aclnnStatus check_kernel_castable(const aclTensor* tensor) {
 
 aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta,
                          const aclScalar* threshold, const aclTensor* gradInput) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}));
     // CANN dereferences beta and threshold unchecked; its doc promises 161001.
-    ACLCPU_RETURN_IF_ERROR(check_not_null(beta, "beta"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null(threshold, "threshold"));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{beta, "beta"}, {threshold, "threshold"}}));
 
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(gradOutput, "gradOutput", kGradDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kSelfDtypes));
@@ -45,9 +42,7 @@ aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* self, con
     ACLCPU_RETURN_IF_ERROR(check_kernel_castable(gradOutput));
     ACLCPU_RETURN_IF_ERROR(check_kernel_castable(self));
 
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}));
 
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", gradOutput, "gradOutput"));
     return check_same_shape(self, "self", gradInput, "gradInput");
@@ -65,9 +60,8 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* sel
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_params(gradOutput, self, beta, threshold, gradInput));
     if (is_empty(gradOutput)) return hand_back_empty_executor({gradOutput, self}, {gradInput}, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradOutput, "gradOutput"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(gradInput, "gradInput"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(
+        {{gradOutput, "gradOutput"}, {self, "self"}, {gradInput, "gradInput"}}));
 
     const aclDataType computeDtype = compute_dtype(gradOutput, self);
     const ElementwiseOperands<2> operands{
