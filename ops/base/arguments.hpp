@@ -2,6 +2,10 @@
 // to ops/base.
 #pragma once
 
+#if !defined(ACLCPU_NNOPBASE_INTERNAL)
+#error Do not #include this internal file directly; it is private to libnnopbase.
+#endif
+
 #include "aclcpu/nnopbase.hpp"
 
 namespace aclcpu {

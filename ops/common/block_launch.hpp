@@ -2,6 +2,10 @@
 // and the UB staging memory each block works in.
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -10,6 +10,10 @@
 // vector function.
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cstddef>

@@ -9,6 +9,10 @@
 //     ...
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>

@@ -2,6 +2,10 @@
 // handed back through the caller's out-parameters.
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstdint>
 #include <initializer_list>
 #include <memory>

@@ -10,6 +10,10 @@
 // ViewCopy), touching only elements of that view.
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstdint>
 
 #include "aclcpu/nnopbase.hpp"

@@ -1,6 +1,10 @@
 // acl-cpu: the LogitGrad kernel (aclnnLogitGrad).
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <limits>
 
 #include "common/elementwise.hpp"

@@ -1,6 +1,10 @@
 // acl-cpu: tiling of LogitGrad (aclnnLogitGrad).
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstdint>
 
 #include "aclcpu/soc_profile.hpp"

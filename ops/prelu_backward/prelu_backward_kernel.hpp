@@ -1,6 +1,10 @@
 // acl-cpu: the PreluBackward kernel (aclnnPreluBackward).
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include "aclcpu/nnopbase.hpp"
 #include "common/strided_layout.hpp"
 #include "prelu_backward/prelu_backward_tiling.hpp"

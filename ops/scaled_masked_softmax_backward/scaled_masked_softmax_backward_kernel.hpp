@@ -1,6 +1,10 @@
 // acl-cpu: the ScaledMaskedSoftmaxGradV2 kernel (aclnnScaledMaskedSoftmaxBackward).
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include "aclcpu/nnopbase.hpp"
 #include "common/strided_layout.hpp"
 #include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_tiling.hpp"

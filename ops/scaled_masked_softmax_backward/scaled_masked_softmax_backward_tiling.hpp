@@ -1,6 +1,10 @@
 // acl-cpu: the A2 tiling of ScaledMaskedSoftmaxGradV2 (aclnnScaledMaskedSoftmaxBackward).
 #pragma once
 
+#if !defined(ACLCPU_OPAPI_INTERNAL)
+#error Do not #include this internal file directly; it is private to the operator libraries.
+#endif
+
 #include <cstdint>
 
 #include "acl/acl_base.h"
