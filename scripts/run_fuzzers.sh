@@ -9,8 +9,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${ACLCPU_FUZZ_SECONDS:-60}"
-targets=(fuzz_tensor fuzz_scalar fuzz_softplus_backward fuzz_hardshrink_backward
-         fuzz_scaled_masked_softmax_backward fuzz_prelu_backward fuzz_logit_grad)
+# corpus_of TARGET: the seed corpus of a target -- an operator's in its
+# folder (ops/<name>/tests/corpus), the others' under tests/fuzz/corpus.
+declare -A corpus_of=([fuzz_tensor]="$root/tests/fuzz/corpus/fuzz_tensor"
+                      [fuzz_scalar]="$root/tests/fuzz/corpus/fuzz_scalar")
+for source in "$root"/ops/*/tests/fuzz_*.cpp; do
+  corpus_of[$(basename "$source" .cpp)]="$(dirname "$source")/corpus"
+done
+targets=("${!corpus_of[@]}")
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_BUILD_FUZZERS=ON \
   -DACLCPU_BUILD_TESTS=OFF -DACLCPU_BUILD_SAMPLES=OFF -DACLCPU_BUILD_BENCH=OFF >/dev/null
@@ -23,7 +29,7 @@ mkdir -p "$work" "$artifacts"
 failed=()
 for target in "${targets[@]}"; do
   corpus="$work/$target"
-  cp -r "$root/tests/fuzz/corpus/$target" "$corpus"
+  cp -r "${corpus_of[$target]}" "$corpus"
   log="$work/$target.log"
   status=0
   "$build_dir/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the fuzz targets, tests/fuzz/corpus/<target>/.
+"""Writes the seed corpora of the fuzz targets: tests/fuzz/corpus/<target>/
+for the object targets, ops/<operator>/tests/corpus/ for each operator's.
 
 Each seed is built with Seed, an encoder of the grammar fuzz_support.hpp's
 Decoder reads (keep the two in step).  Per target the seeds reach every
@@ -489,8 +490,7 @@ def scalar_seeds():
     return seeds
 
 
-def write(corpus, target, seeds):
-    folder = corpus / target
+def write(folder, seeds):
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for name, seed in sorted(seeds.items()):
@@ -498,14 +498,15 @@ def write(corpus, target, seeds):
 
 
 def main():
-    corpus = pathlib.Path(__file__).resolve().parent / 'corpus'
-    write(corpus, 'fuzz_tensor', tensor_seeds())
-    write(corpus, 'fuzz_scalar', scalar_seeds())
-    write(corpus, 'fuzz_softplus_backward', softplus_seeds())
-    write(corpus, 'fuzz_hardshrink_backward', hardshrink_seeds())
-    write(corpus, 'fuzz_scaled_masked_softmax_backward', softmax_seeds())
-    write(corpus, 'fuzz_prelu_backward', prelu_seeds())
-    write(corpus, 'fuzz_logit_grad', logit_seeds())
+    here = pathlib.Path(__file__).resolve().parent
+    ops = here.parent.parent / 'ops'
+    write(here / 'corpus' / 'fuzz_tensor', tensor_seeds())
+    write(here / 'corpus' / 'fuzz_scalar', scalar_seeds())
+    write(ops / 'softplus_backward' / 'tests' / 'corpus', softplus_seeds())
+    write(ops / 'hardshrink_backward' / 'tests' / 'corpus', hardshrink_seeds())
+    write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
+    write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
+    write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
 
 
 if __name__ == '__main__':
