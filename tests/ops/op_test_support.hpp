@@ -373,10 +373,30 @@ inline aclnnStatus run_phase2(Phase2 phase2, uint64_t workspaceSize, aclOpExecut
     return aclrtSynchronizeStream(stream);
 }
 
+/// Phase 1 as phase1(&workspaceSize, &executor), then, when it succeeds,
+/// phase 2 through run_phase2, which must succeed.  Returns phase 1's status;
+/// *workspace (optional) receives the size phase 1 asked for.
+template <class Phase1>
+aclnnStatus run_two_phases(const Phase1& phase1, Phase2 phase2, aclrtStream stream, uint64_t* workspace) {
+    uint64_t workspaceSize = 99;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = phase1(&workspaceSize, &executor);
+    if (workspace != nullptr) *workspace = workspaceSize;
+    if (status != ACLNN_SUCCESS) return status;
+    EXPECT_EQ(run_phase2(phase2, workspaceSize, executor, stream), ACLNN_SUCCESS);
+    return status;
+}
+
 /// True when the call that just failed left a message for aclGetRecentErrMsg.
 inline bool has_error_message() {
     const char* message = aclGetRecentErrMsg();
     return message != nullptr && message[0] != '\0';
+}
+
+/// A call that must fail with code and leave a message for aclGetRecentErrMsg.
+inline void expect_error(aclnnStatus status, aclnnStatus code) {
+    EXPECT_EQ(status, code);
+    EXPECT_TRUE(has_error_message());
 }
 
 // ---------------------------------------------------------------------------

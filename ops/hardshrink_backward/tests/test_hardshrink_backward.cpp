@@ -36,14 +36,12 @@ protected:
     aclnnStatus run(const DeviceTensor& gradOutput, const DeviceTensor& self, float lambd, DeviceTensor& gradInput,
                     uint64_t* workspace = nullptr) {
         Scalar l(lambd);
-        uint64_t workspaceSize = 99;
-        aclOpExecutor* executor = nullptr;
-        const aclnnStatus status = aclnnHardshrinkBackwardGetWorkspaceSize(gradOutput.get(), self.get(), l.get(),
-                                                                           gradInput.get(), &workspaceSize, &executor);
-        if (workspace != nullptr) *workspace = workspaceSize;
-        if (status != ACLNN_SUCCESS) return status;
-        EXPECT_EQ(run_phase2(aclnnHardshrinkBackward, workspaceSize, executor, stream_), ACLNN_SUCCESS);
-        return status;
+        return run_two_phases(
+            [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
+                return aclnnHardshrinkBackwardGetWorkspaceSize(gradOutput.get(), self.get(), l.get(), gradInput.get(),
+                                                               workspaceSize, executor);
+            },
+            aclnnHardshrinkBackward, stream_, workspace);
     }
 
     void check(const TensorSpec& dySpec, const TensorSpec& xSpec, const TensorSpec& outSpec, float lambd,
@@ -160,10 +158,6 @@ TEST_F(HardshrinkBackward, ErrorsCarryCannCodesAndMessages) {
     Scalar lambd(0.5f);
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    const auto expect_error = [&](aclnnStatus status, aclnnStatus code) {
-        EXPECT_EQ(status, code);
-        EXPECT_TRUE(has_error_message());
-    };
     expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), lambd.get(), out->get(), nullptr, &ex),
                  ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), lambd.get(), out->get(), &ws, nullptr),

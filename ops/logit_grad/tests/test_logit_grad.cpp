@@ -27,14 +27,11 @@ class LogitGrad : public AclTest {
 protected:
     aclnnStatus run(const DeviceTensor& x, const DeviceTensor& dy, double eps, DeviceTensor& out,
                     uint64_t* workspace = nullptr) {
-        uint64_t workspaceSize = 0;
-        aclOpExecutor* executor = nullptr;
-        const aclnnStatus status =
-            aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), eps, out.get(), &workspaceSize, &executor);
-        if (workspace != nullptr) *workspace = workspaceSize;
-        if (status != ACLNN_SUCCESS) return status;
-        EXPECT_EQ(run_phase2(aclnnLogitGrad, workspaceSize, executor, stream_), ACLNN_SUCCESS);
-        return status;
+        return run_two_phases(
+            [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
+                return aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), eps, out.get(), workspaceSize, executor);
+            },
+            aclnnLogitGrad, stream_, workspace);
     }
 
     void check(const TensorSpec& xSpec, const TensorSpec& dySpec, const TensorSpec& outSpec, double eps,
@@ -158,10 +155,6 @@ TEST_F(LogitGrad, ErrorsCarryCannCodesAndMessages) {
     auto out = DeviceTensor::output({shape, ACL_FLOAT});
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    const auto expect_error = [&](aclnnStatus status, aclnnStatus code) {
-        EXPECT_EQ(status, code);
-        EXPECT_TRUE(has_error_message());
-    };
     expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, out->get(), nullptr, &ex),
                  ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, out->get(), &ws, nullptr),

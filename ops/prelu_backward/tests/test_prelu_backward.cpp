@@ -68,15 +68,12 @@ protected:
     /// Runs the operator; returns phase 1's status (phase 2 must then succeed).
     aclnnStatus run(const DeviceTensor& gradOutput, const DeviceTensor& self, const DeviceTensor& weight,
                     DeviceTensor& gradInput, DeviceTensor& gradWeight, uint64_t* workspace = nullptr) {
-        uint64_t workspaceSize = 99;
-        aclOpExecutor* executor = nullptr;
-        const aclnnStatus status = aclnnPreluBackwardGetWorkspaceSize(gradOutput.get(), self.get(), weight.get(),
-                                                                      gradInput.get(), gradWeight.get(),
-                                                                      &workspaceSize, &executor);
-        if (workspace != nullptr) *workspace = workspaceSize;
-        if (status != ACLNN_SUCCESS) return status;
-        EXPECT_EQ(run_phase2(aclnnPreluBackward, workspaceSize, executor, stream_), ACLNN_SUCCESS);
-        return status;
+        return run_two_phases(
+            [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
+                return aclnnPreluBackwardGetWorkspaceSize(gradOutput.get(), self.get(), weight.get(), gradInput.get(),
+                                                          gradWeight.get(), workspaceSize, executor);
+            },
+            aclnnPreluBackward, stream_, workspace);
     }
 
     /// Runs on the given specs (gradOutput broadcast to self) and checks both outputs.
@@ -276,10 +273,6 @@ TEST_F(PreluBackward, ErrorsCarryCannCodesAndMessages) {
                           const DeviceTensor* gw) {
         const auto raw = [](const DeviceTensor* t) { return t == nullptr ? nullptr : t->get(); };
         return aclnnPreluBackwardGetWorkspaceSize(raw(g), raw(s), raw(wt), raw(gi), raw(gw), &ws, &ex);
-    };
-    const auto expect_error = [&](aclnnStatus status, aclnnStatus code) {
-        EXPECT_EQ(status, code);
-        EXPECT_TRUE(has_error_message());
     };
     // 1. null tensors
     expect_error(call(nullptr, &x, &w, dx.get(), dw.get()), ACLNN_ERR_PARAM_NULLPTR);
