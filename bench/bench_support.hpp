@@ -1,6 +1,7 @@
-// Shared set-up for the benchmarks: a runtime session, device tensors filled
-// with reproducible data, the two-phase aclnn launch, and the counters every
-// figure carries into the JSON output that bench/compare_pytorch.py reads.
+// Shared set-up for the benchmarks: a runtime session, the two-phase aclnn
+// launch, and the counters every figure carries into the JSON output that
+// bench/compare_pytorch.py reads.  Device tensors filled with reproducible
+// data come from the testkit the tests use too (aclcpu_testkit/device_data.hpp).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -18,8 +19,12 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclcpu_testkit/device_data.hpp"
 
 namespace aclcpu::bench {
+
+using testkit::DeviceTensor;
+using testkit::Scalar;
 
 /// aclInit + device 0 + one stream for the life of a benchmark; device
 /// buffers made through it are freed with it, so each benchmark case gives
@@ -132,100 +137,6 @@ inline std::vector<int64_t> operator_sizes() {
     for (int64_t n = int64_t{4} << 10; n <= int64_t{64} << 20; n *= 4) sizes.push_back(n);
     return sizes;
 }
-
-/// float -> bfloat16 bits, rounding to nearest even as the kernels do.
-inline uint16_t to_bf16(float value) {
-    uint32_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    bits += 0x7FFFu + ((bits >> 16) & 1u);
-    return static_cast<uint16_t>(bits >> 16);
-}
-
-/// A device buffer holding a contiguous tensor, and its aclTensor; both are
-/// released with it.
-class DeviceTensor {
-public:
-    DeviceTensor(std::vector<int64_t> shape, aclDataType type) : shape_(std::move(shape)), type_(type) {
-        std::vector<int64_t> strides(shape_.size(), 1);
-        for (size_t axis = shape_.size(); axis-- > 1;) strides[axis - 1] = strides[axis] * shape_[axis];
-        aclrtMalloc(&data_, std::max<size_t>(1, bytes()), ACL_MEM_MALLOC_HUGE_FIRST);
-        tensor_ = aclCreateTensor(shape_.data(), shape_.size(), type_, strides.data(), 0, ACL_FORMAT_ND,
-                                  shape_.data(), shape_.size(), data_);
-    }
-    ~DeviceTensor() {
-        aclDestroyTensor(tensor_);
-        aclrtFree(data_);
-    }
-    DeviceTensor(const DeviceTensor&) = delete;
-    DeviceTensor& operator=(const DeviceTensor&) = delete;
-
-    aclTensor* get() const { return tensor_; }
-    int64_t elements() const {
-        int64_t count = 1;
-        for (int64_t dim : shape_) count *= dim;
-        return count;
-    }
-    size_t bytes() const { return static_cast<size_t>(elements()) * aclDataTypeSize(type_); }
-
-    /// Fills the tensor with values evenly spread over [low, high) in a
-    /// scrambled order (so branchy kernels see both sides of their branches
-    /// unpredictably); the same on every run.  A BOOL tensor gets 1 where the
-    /// value is below low + (high - low) * trueFraction.
-    void fill(float low, float high, float trueFraction = 0.0f) {
-        // The pattern repeats every kPeriod elements: generating 64 Mi
-        // values one by one would dominate the set-up time.
-        constexpr int64_t kPeriod = 1 << 16;
-        const int64_t period = std::min(elements(), kPeriod);
-        const size_t elementBytes = aclDataTypeSize(type_);
-        std::vector<unsigned char> pattern(static_cast<size_t>(period) * elementBytes);
-        for (int64_t i = 0; i < period; ++i) {
-            const double unit = std::fmod(static_cast<double>(i) * 0.6180339887498949, 1.0);
-            const float value = static_cast<float>(low + (high - low) * unit);
-            store(pattern.data() + i * elementBytes, value, static_cast<float>(low + (high - low) * trueFraction));
-        }
-        std::vector<unsigned char> host(bytes());
-        for (size_t offset = 0; offset < host.size(); offset += pattern.size())
-            std::memcpy(host.data() + offset, pattern.data(), std::min(pattern.size(), host.size() - offset));
-        aclrtMemcpy(data_, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE);
-    }
-
-private:
-    void store(unsigned char* target, float value, float trueBelow) const {
-        switch (type_) {
-        case ACL_FLOAT: std::memcpy(target, &value, sizeof value); break;
-        case ACL_FLOAT16: {
-            const aclFloat16 half = aclFloatToFloat16(value);
-            std::memcpy(target, &half, sizeof half);
-            break;
-        }
-        case ACL_BF16: {
-            const uint16_t brain = to_bf16(value);
-            std::memcpy(target, &brain, sizeof brain);
-            break;
-        }
-        default: *target = value < trueBelow ? 1 : 0; break;
-        }
-    }
-
-    std::vector<int64_t> shape_;
-    aclDataType type_;
-    void* data_ = nullptr;
-    aclTensor* tensor_ = nullptr;
-};
-
-/// An aclScalar of type FLOAT, destroyed with it.
-class FloatScalar {
-public:
-    explicit FloatScalar(float value) : value_(value), scalar_(aclCreateScalar(&value_, ACL_FLOAT)) {}
-    ~FloatScalar() { aclDestroyScalar(scalar_); }
-    FloatScalar(const FloatScalar&) = delete;
-    FloatScalar& operator=(const FloatScalar&) = delete;
-    const aclScalar* get() const { return scalar_; }
-
-private:
-    float value_;
-    aclScalar* scalar_;
-};
 
 /// The phase-2 workspace: grows to the largest size phase 1 asked for and
 /// is reused, as a host program keeps one workspace for repeated launches.

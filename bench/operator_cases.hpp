@@ -37,20 +37,20 @@ public:
 
     int64_t bytes_moved() const {
         int64_t bytes = 0;
-        for (const auto& operand : operands_) bytes += static_cast<int64_t>(operand->bytes());
+        for (const auto& operand : operands_) bytes += static_cast<int64_t>(operand->view_bytes());
         return bytes;
     }
 
 protected:
     /// A new operand, counted in bytes_moved().
     DeviceTensor& operand(std::vector<int64_t> shape, aclDataType type) {
-        operands_.push_back(std::make_unique<DeviceTensor>(std::move(shape), type));
+        operands_.push_back(std::make_unique<DeviceTensor>(testkit::TensorSpec(std::move(shape), type)));
         return *operands_.back();
     }
     /// A new operand filled with values spread over [low, high).
     const DeviceTensor& input(std::vector<int64_t> shape, aclDataType type, float low, float high) {
         DeviceTensor& tensor = operand(std::move(shape), type);
-        tensor.fill(low, high);
+        tensor.fill_pattern(low, high);
         return tensor;
     }
 
@@ -81,8 +81,8 @@ private:
     const DeviceTensor& gradOutput_;
     const DeviceTensor& self_;
     DeviceTensor& gradInput_;
-    FloatScalar beta_{1.0f};
-    FloatScalar threshold_{10.0f};
+    Scalar beta_{1.0f};
+    Scalar threshold_{10.0f};
 };
 
 /// gradInput = |self| <= lambd ? 0 : gradOutput.
@@ -107,7 +107,7 @@ private:
     const DeviceTensor& gradOutput_;
     const DeviceTensor& self_;
     DeviceTensor& gradInput_;
-    FloatScalar lambd_{0.5f};
+    Scalar lambd_{0.5f};
 };
 
 /// gradInput = self > 0 ? gradOutput : weight[c] * gradOutput, and
@@ -180,7 +180,7 @@ public:
           y_(input(shape(elements), type, 0.0f, 2.0f / kRowLength)),
           mask_(operand(shape(elements), ACL_BOOL)),
           out_(operand(shape(elements), type)) {
-        mask_.fill(0.0f, 1.0f, 0.1f);
+        mask_.fill_pattern(0.0, 1.0, 0.1);
     }
 
     aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {

@@ -29,7 +29,7 @@ SOURCE_SUFFIXES = {".h", ".hpp", ".c", ".cc", ".cpp"}
 SCANNED = ("include", "runtime", "ops", "tests", "bench", "samples")
 # Folders a quoted include is looked up in, after the including file's own.
 INCLUDE_ROOTS = ("include", "include/aclnnop", "runtime", "runtime/include", "runtime/dtype/include", "ops",
-                 "ops/base/include", "tests", "bench", "samples")
+                 "ops/base/include", "tests", "tests/support", "bench", "samples")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 
 ALLOWED = {

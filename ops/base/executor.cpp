@@ -435,23 +435,17 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
     });
 }
 
-aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("aclSetInputTensorAddr", TensorGroup::inputs, executor, index, tensor, addr);
-}
-aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("aclSetOutputTensorAddr", TensorGroup::outputs, executor, index, tensor, addr);
-}
-aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("aclSetTensorAddr", TensorGroup::all, executor, index, tensor, addr);
-}
-aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("AclSetInputTensorAddr", TensorGroup::inputs, executor, index, tensor, addr);
-}
-aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("AclSetOutputTensorAddr", TensorGroup::outputs, executor, index, tensor, addr);
-}
-aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-    return set_tensor_addr("AclSetTensorAddr", TensorGroup::all, executor, index, tensor, addr);
-}
+// The six spellings CANN exports of "re-point tensor `index` of a
+// repeatable executor": inputs, outputs, or both counted together.
+#define ACLCPU_DEFINE_SET_TENSOR_ADDR(name, group)                                                 \
+    aclnnStatus name(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) { \
+        return set_tensor_addr(#name, TensorGroup::group, executor, index, tensor, addr);          \
+    }
+ACLCPU_DEFINE_SET_TENSOR_ADDR(aclSetInputTensorAddr, inputs)
+ACLCPU_DEFINE_SET_TENSOR_ADDR(aclSetOutputTensorAddr, outputs)
+ACLCPU_DEFINE_SET_TENSOR_ADDR(aclSetTensorAddr, all)
+ACLCPU_DEFINE_SET_TENSOR_ADDR(AclSetInputTensorAddr, inputs)
+ACLCPU_DEFINE_SET_TENSOR_ADDR(AclSetOutputTensorAddr, outputs)
+ACLCPU_DEFINE_SET_TENSOR_ADDR(AclSetTensorAddr, all)
 
 }  // extern "C"

@@ -2,9 +2,7 @@
 // and the UB staging memory each block works in.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,9 +3,7 @@
 // aclDataType to the C++ type that holds one element in device memory.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -68,12 +66,27 @@ decltype(auto) visit_loadable(aclDataType dtype, Visit&& visit, Fallback&& fallb
 /// FLOAT16, BF16, DOUBLE.
 template <class Visit, class Fallback>
 decltype(auto) visit_storable(aclDataType dtype, Visit&& visit, Fallback&& fallback) {
+    return visit_loadable(
+        dtype,
+        [&](auto tag) -> decltype(auto) {
+            using T = decltype(tag);
+            if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
+                return visit(tag);
+            } else {
+                return fallback();
+            }
+        },
+        fallback);
+}
+
+/// Calls visit(T{}) with T the element type a vector kernel computing in
+/// `dtype` stores: half_t for FLOAT16, bf16_t for BF16, float otherwise.
+template <class Visit>
+decltype(auto) visit_compute_dtype(aclDataType dtype, Visit&& visit) {
     switch (dtype) {
-        case ACL_FLOAT: return visit(float{});
         case ACL_FLOAT16: return visit(half_t{});
         case ACL_BF16: return visit(bf16_t{});
-        case ACL_DOUBLE: return visit(double{});
-        default: return fallback();
+        default: return visit(float{});
     }
 }
 

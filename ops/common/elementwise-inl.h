@@ -5,9 +5,7 @@
 // on Highway fp32 vectors (descriptor d) and returning the result vector;
 // it must act lane by lane, so that a lane's result never depends on the
 // vector width or on which lanes are padding.
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #if defined(ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_

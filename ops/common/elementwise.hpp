@@ -10,9 +10,7 @@
 // vector function.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <algorithm>
 #include <array>
@@ -138,15 +136,18 @@ private:
 /// kernel.cpp, which Highway's foreach_target.h compiles once per SIMD
 /// target.  Inside HWY_NAMESPACE, ACLCPU_ELEMENTWISE_TARGET_BLOCK defines
 /// `name` for the target: block blockIdx of the job computed with the
-/// functor Op{params}.  Inside `#if HWY_ONCE`, ACLCPU_ELEMENTWISE_DISPATCH
-/// exports the targets' versions and defines aclcpu::ops::name, the
-/// dispatcher that ElementwiseKernel<N, Params, name> calls.
+/// functor Op{params}.  Inside `#if HWY_ONCE`, at global scope,
+/// ACLCPU_ELEMENTWISE_DISPATCH exports the targets' versions and defines
+/// aclcpu::ops::name, the dispatcher that ElementwiseKernel<N, Params, name>
+/// calls.
 #define ACLCPU_ELEMENTWISE_TARGET_BLOCK(name, N, Params, Op)                        \
     void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) { \
         elementwise_block(job, blockIdx, Op{params});                               \
     }
-#define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                \
-    HWY_EXPORT(name);                                                               \
-    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) { \
-        HWY_DYNAMIC_DISPATCH(name)(job, blockIdx, params);                          \
+#define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                    \
+    namespace aclcpu::ops {                                                             \
+    HWY_EXPORT(name);                                                                   \
+    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) {   \
+        HWY_DYNAMIC_DISPATCH(name)(job, blockIdx, params);                              \
+    }                                                                                   \
     }

@@ -2,9 +2,7 @@
 // handed back through the caller's out-parameters.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <cstdint>
 #include <initializer_list>

@@ -12,9 +12,7 @@
 // for fp16 (same results); the others, and bf16 everywhere, use integer ops,
 // because Highway's own emulations truncate.
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #if defined(ACLCPU_OPS_COMMON_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLCPU_OPS_COMMON_SIMD_INL_H_

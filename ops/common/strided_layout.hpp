@@ -10,9 +10,7 @@
 // ViewCopy), touching only elements of that view.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <cstdint>
 

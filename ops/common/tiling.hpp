@@ -4,9 +4,7 @@
 // tiling, and with it every result, never depends on the host's threads.
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include <cstdint>
 

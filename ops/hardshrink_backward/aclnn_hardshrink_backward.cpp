@@ -9,13 +9,12 @@
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "hardshrink_backward/hardshrink_backward_kernel.hpp"
 #include "hardshrink_backward/hardshrink_backward_tiling.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-constexpr const char* kApi = "aclnnHardshrinkBackward";
 
 constexpr DtypeList kDtypes = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
 
@@ -67,7 +66,4 @@ extern "C" aclnnStatus aclnnHardshrinkBackwardGetWorkspaceSize(const aclTensor* 
     return aclcpu::ops::get_workspace_size(gradOutput, self, lambd, gradInput, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnHardshrinkBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                               const aclrtStream stream) {
-    return aclcpu::run_executor(aclcpu::ops::kApi, workspace, workspaceSize, executor, stream);
-}
+ACLCPU_DEFINE_PHASE2(aclnnHardshrinkBackward)

@@ -30,9 +30,5 @@ ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardshrink_backward_block, 2, HardshrinkBackward
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace aclcpu::ops {
-
 ACLCPU_ELEMENTWISE_DISPATCH(hardshrink_backward_block, 2, HardshrinkBackwardParams)
-
-}  // namespace aclcpu::ops
 #endif  // HWY_ONCE

@@ -1,9 +1,7 @@
 // acl-cpu: the HardShrinkGrad kernel (aclnnHardshrinkBackward).
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include "common/elementwise.hpp"
 

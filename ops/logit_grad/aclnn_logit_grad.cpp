@@ -8,13 +8,12 @@
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "logit_grad/logit_grad_kernel.hpp"
 #include "logit_grad/logit_grad_tiling.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-constexpr const char* kApi = "aclnnLogitGrad";
 
 constexpr DtypeList kDtypes = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
 
@@ -66,7 +65,4 @@ extern "C" aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const 
     return aclcpu::ops::get_workspace_size(x, dy, eps, out, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnLogitGrad(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                      aclrtStream stream) {
-    return aclcpu::run_executor(aclcpu::ops::kApi, workspace, workspaceSize, executor, stream);
-}
+ACLCPU_DEFINE_PHASE2(aclnnLogitGrad)

@@ -33,9 +33,5 @@ ACLCPU_ELEMENTWISE_TARGET_BLOCK(logit_grad_block, 2, LogitGradParams, LogitGradO
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace aclcpu::ops {
-
 ACLCPU_ELEMENTWISE_DISPATCH(logit_grad_block, 2, LogitGradParams)
-
-}  // namespace aclcpu::ops
 #endif  // HWY_ONCE

@@ -10,13 +10,12 @@
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "prelu_backward/prelu_backward_kernel.hpp"
 #include "prelu_backward/prelu_backward_tiling.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-constexpr const char* kApi = "aclnnPreluBackward";
 
 // SocVersion ASCEND910B..ASCEND910E, which the emulated A2/A3 SoCs are.
 constexpr DtypeList kDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
@@ -108,7 +107,4 @@ extern "C" aclnnStatus aclnnPreluBackwardGetWorkspaceSize(const aclTensor* gradO
     return aclcpu::ops::get_workspace_size(gradOutput, self, weight, gradInput, gradWeight, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnPreluBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                          aclrtStream stream) {
-    return aclcpu::run_executor(aclcpu::ops::kApi, workspace, workspaceSize, executor, stream);
-}
+ACLCPU_DEFINE_PHASE2(aclnnPreluBackward)

@@ -108,11 +108,7 @@ void update_block(const PreluUpdateJob& job, int64_t blockIdx) {
 }  // namespace
 
 void prelu_update_block(const PreluUpdateJob& job, int64_t blockIdx) {
-    switch (job.tiling.dtype) {
-        case ACL_FLOAT16: return update_block<half_t>(job, blockIdx);
-        case ACL_BF16: return update_block<bf16_t>(job, blockIdx);
-        default: return update_block<float>(job, blockIdx);
-    }
+    visit_compute_dtype(job.tiling.dtype, [&](auto tag) { update_block<decltype(tag)>(job, blockIdx); });
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE

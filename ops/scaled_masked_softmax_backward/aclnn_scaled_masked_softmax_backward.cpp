@@ -13,13 +13,12 @@
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_kernel.hpp"
 #include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_tiling.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-constexpr const char* kApi = "aclnnScaledMaskedSoftmaxBackward";
 
 constexpr DtypeList kDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeList kMaskDtypes = {ACL_BOOL};
@@ -168,7 +167,4 @@ extern "C" aclnnStatus aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(const ac
     return aclcpu::ops::get_workspace_size(gradOutput, y, mask, scale, fixTriuMask, out, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnScaledMaskedSoftmaxBackward(void* workspace, uint64_t workspaceSize,
-                                                        aclOpExecutor* executor, const aclrtStream stream) {
-    return aclcpu::run_executor(aclcpu::ops::kApi, workspace, workspaceSize, executor, stream);
-}
+ACLCPU_DEFINE_PHASE2(aclnnScaledMaskedSoftmaxBackward)

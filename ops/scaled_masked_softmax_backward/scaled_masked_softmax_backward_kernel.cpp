@@ -191,11 +191,8 @@ void softmax_grad_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
 }  // namespace
 
 void scaled_masked_softmax_backward_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
-    switch (job.operands.out.dtype()) {
-        case ACL_FLOAT16: return softmax_grad_block<half_t>(job, blockIdx);
-        case ACL_BF16: return softmax_grad_block<bf16_t>(job, blockIdx);
-        default: return softmax_grad_block<float>(job, blockIdx);
-    }
+    visit_compute_dtype(job.operands.out.dtype(),
+                        [&](auto tag) { softmax_grad_block<decltype(tag)>(job, blockIdx); });
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE

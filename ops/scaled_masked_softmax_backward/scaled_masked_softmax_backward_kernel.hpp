@@ -1,9 +1,7 @@
 // acl-cpu: the ScaledMaskedSoftmaxGradV2 kernel (aclnnScaledMaskedSoftmaxBackward).
 #pragma once
 
-#if !defined(ACLCPU_OPAPI_INTERNAL)
-#error Do not #include this internal file directly; it is private to the operator libraries.
-#endif
+#include "common/internal.hpp"
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/strided_layout.hpp"

@@ -10,13 +10,12 @@
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "softplus_backward/softplus_backward_kernel.hpp"
 #include "softplus_backward/softplus_backward_tiling.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-constexpr const char* kApi = "aclnnSoftplusBackward";
 
 constexpr DtypeList kGradDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
 constexpr DtypeList kSelfDtypes = {ACL_INT8,  ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_UINT8,
@@ -84,7 +83,4 @@ extern "C" aclnnStatus aclnnSoftplusBackwardGetWorkspaceSize(const aclTensor* gr
     return aclcpu::ops::get_workspace_size(gradOutput, self, beta, threshold, gradInput, workspaceSize, executor);
 }
 
-extern "C" aclnnStatus aclnnSoftplusBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                             aclrtStream stream) {
-    return aclcpu::run_executor(aclcpu::ops::kApi, workspace, workspaceSize, executor, stream);
-}
+ACLCPU_DEFINE_PHASE2(aclnnSoftplusBackward)

@@ -44,9 +44,5 @@ ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_backward_block, 2, SoftplusBackwardPara
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace aclcpu::ops {
-
 ACLCPU_ELEMENTWISE_DISPATCH(softplus_backward_block, 2, SoftplusBackwardParams)
-
-}  // namespace aclcpu::ops
 #endif  // HWY_ONCE

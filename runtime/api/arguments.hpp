@@ -1,9 +1,7 @@
 // acl-cpu runtime API: argument checks shared by the C entry points.
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <cstdint>
 #include <memory>

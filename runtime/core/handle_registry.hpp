@@ -1,9 +1,7 @@
 // acl-cpu runtime: HandleRegistry, validation of the void* handles of the C API.
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <memory>
 #include <shared_mutex>

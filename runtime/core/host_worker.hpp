@@ -1,9 +1,7 @@
 // acl-cpu runtime: HostWorker, a runtime-owned thread for host functions.
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <condition_variable>
 #include <deque>

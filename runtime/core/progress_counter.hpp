@@ -1,9 +1,7 @@
 // acl-cpu runtime: ProgressCounter, how host threads wait for device work.
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <linux/futex.h>
 #include <sys/syscall.h>

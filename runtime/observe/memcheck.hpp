@@ -1,9 +1,7 @@
 // acl-cpu runtime: the device memory checker (ACLCPU_MEMCHECK).
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <cstddef>
 

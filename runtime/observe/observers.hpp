@@ -2,9 +2,7 @@
 // asks for (ACLCPU_TRACE, ACLCPU_CHECK, ACLCPU_MEMCHECK).
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <memory>
 #include <vector>

@@ -2,9 +2,7 @@
 // (aclcpu/instrumentation.hpp) beyond the hooks themselves.
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <cstdint>
 

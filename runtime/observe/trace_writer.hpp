@@ -1,9 +1,7 @@
 // acl-cpu runtime: TraceWriter, the timeline trace (ACLCPU_TRACE=path.json).
 #pragma once
 
-#if !defined(ACLCPU_RUNTIME_INTERNAL)
-#error Do not #include this internal file directly; it is private to libascendcl.
-#endif
+#include "core/internal.hpp"
 
 #include <chrono>
 #include <cstdio>

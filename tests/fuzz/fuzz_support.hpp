@@ -156,6 +156,16 @@ public:
     /// every tensor is on the device, else destroys the executor.
     void run(const char* api, Decoder& in, const Phase1& phase1, Phase2 phase2);
 
+    /// run() for an aclnn pair whose phase 1 takes args followed by the
+    /// workspace size and executor out-parameters; ACLCPU_FUZZ_API(aclnnXxx)
+    /// names the pair: call.run(ACLCPU_FUZZ_API(aclnnXxx), in, args...).
+    template <class... Params, class... Args>
+    void run(const char* api, aclnnStatus (*phase1)(Params...), Phase2 phase2, Decoder& in, Args... args) {
+        run(api, in, [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return phase1(args..., workspaceSize, executor);
+        }, phase2);
+    }
+
 private:
     struct Operand;
 
@@ -170,4 +180,13 @@ private:
     std::vector<std::unique_ptr<Operand>> operands_;
 };
 
+/// One input of an operator's fuzz target: builds its arguments from in
+/// through call, then call.run()s the operator.  Each operator's
+/// tests/fuzz_*.cpp defines it; fuzz_operator_main.cpp is the libFuzzer
+/// entry point that makes the Decoder and the OperatorCall around it.
+void fuzz_operator(Decoder& in, OperatorCall& call);
+
 }  // namespace aclcpu::fuzz
+
+/// The API name and the two phases of aclnn operator `op`, as OperatorCall::run takes them.
+#define ACLCPU_FUZZ_API(op) #op "GetWorkspaceSize", op##GetWorkspaceSize, op

@@ -2,19 +2,10 @@
 #include "aclnnop/aclnn_logit_grad.h"
 #include "fuzz_support.hpp"
 
-using namespace aclcpu::fuzz;
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Decoder in(data, size);
-    OperatorCall call(in);
+void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     const aclTensor* x = call.input(in.tensor());
     const aclTensor* dy = call.input(in.tensor());
     aclTensor* out = call.output(in.tensor());
     const double eps = in.real();
-    call.run("aclnnLogitGradGetWorkspaceSize", in,
-             [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-                 return aclnnLogitGradGetWorkspaceSize(x, dy, eps, out, workspaceSize, executor);
-             },
-             aclnnLogitGrad);
-    return 0;
+    call.run(ACLCPU_FUZZ_API(aclnnLogitGrad), in, x, dy, eps, out);
 }

@@ -36,18 +36,12 @@ protected:
 
     void check(const TensorSpec& xSpec, const TensorSpec& dySpec, const TensorSpec& outSpec, double eps,
                std::vector<double> x, std::vector<double> dy) {
-        x = representable(x, xSpec.dtype);
-        dy = representable(dy, dySpec.dtype);
-        DeviceTensor xt(xSpec, x);
-        DeviceTensor dyt(dySpec, dy);
-        auto out = DeviceTensor::output(outSpec);
-        uint64_t workspace = 0;
-        ASSERT_EQ(run(xt, dyt, eps, *out, &workspace), ACLNN_SUCCESS);
-        EXPECT_EQ(workspace, kWorkspace);
-        std::vector<double> expected;
-        for (size_t i = 0; i < x.size(); ++i) expected.push_back(logit_grad(x[i], dy[i], eps));
-        expect_close(out->read(), expected, tolerance_for(outSpec.dtype));
-        EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
+        const auto launch = [&](const DeviceTensor& xt, const DeviceTensor& dyt, DeviceTensor& out, uint64_t* ws) {
+            return run(xt, dyt, eps, out, ws);
+        };
+        const auto reference = [&](double xi, double dyi) { return logit_grad(xi, dyi, eps); };
+        check_binary(launch, {xSpec, std::move(x)}, {dySpec, std::move(dy)}, outSpec, reference,
+                     tolerance_for(outSpec.dtype), kWorkspace);
     }
 };
 

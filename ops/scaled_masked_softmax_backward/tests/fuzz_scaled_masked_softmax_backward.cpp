@@ -3,11 +3,7 @@
 #include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
 #include "fuzz_support.hpp"
 
-using namespace aclcpu::fuzz;
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    Decoder in(data, size);
-    OperatorCall call(in);
+void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     const TensorSpec gradOutputSpec = in.tensor();
     const aclTensor* gradOutput = call.input(gradOutputSpec);
     const aclTensor* y = call.input(in.tensor());
@@ -16,11 +12,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     aclTensor* out = call.output(in.tensor(), gradOutputSpec.dtype);
     const double scale = in.real();
     const bool fixTriuMask = in.rare();
-    call.run("aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize", in,
-             [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-                 return aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(gradOutput, y, mask, scale, fixTriuMask, out,
-                                                                         workspaceSize, executor);
-             },
-             aclnnScaledMaskedSoftmaxBackward);
-    return 0;
+    call.run(ACLCPU_FUZZ_API(aclnnScaledMaskedSoftmaxBackward), in, gradOutput, y, mask, scale, fixTriuMask, out);
 }
