@@ -5,14 +5,14 @@
 set(ACLCPU_LIBDIR lib64)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
-install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn
+install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi
   EXPORT acl-cpu-targets
   LIBRARY DESTINATION ${ACLCPU_LIBDIR}
   INCLUDES DESTINATION include)
-set_target_properties(ascendcl nnopbase opapi_nn PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi PROPERTIES INSTALL_RPATH "$ORIGIN")
 
-# Alternative library names CANN programs link with: links to the real ones.
-foreach(alias_pair "acl_rt;ascendcl" "opapi;opapi_nn" "opapi_math;opapi_nn")
+# libacl_rt: the name CANN programs that use only the runtime link with, a link to libascendcl.
+foreach(alias_pair "acl_rt;ascendcl")
   list(GET alias_pair 0 alias)
   list(GET alias_pair 1 target)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink lib${target}.so

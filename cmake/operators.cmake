@@ -1,12 +1,13 @@
 # aclcpu_add_operator(<name> LIBRARY <library>)
 #
-# An operator is one folder, ops/<name>/, built into <library> (opapi_nn,
-# opapi_math, ...), holding:
+# An operator (or a family of operators) is one folder, ops/<name>/, built
+# into <library> (opapi_nn, opapi_math; libopapi holds them all), holding:
 #   aclnn_*.h          its public header: visible to the build as
 #                      aclnnop/aclnn_*.h, installed into include/aclnnop/
 #   *.cpp              its API entry (checks), tiling and kernel
 #   tests/test_*.cpp   its GoogleTest cases, built into ops_tests
-#   tests/fuzz_*.cpp   its libFuzzer target, seeded from tests/corpus/
+#   tests/fuzz_*.cpp   its libFuzzer targets, each seeded from tests/corpus/ or,
+#                      in a family with several, tests/corpus/<target>/
 #   README.md          what it computes and the rules worth knowing
 # so adding an operator is its folder and one call of this function.
 set(ACLCPU_GENERATED_INCLUDE ${PROJECT_BINARY_DIR}/include)
@@ -18,7 +19,7 @@ function(aclcpu_add_operator name)
   endif()
   set(folder ${CMAKE_CURRENT_SOURCE_DIR}/${name})
   file(GLOB sources CONFIGURE_DEPENDS ${folder}/*.cpp)
-  target_sources(${arg_LIBRARY} PRIVATE ${sources})
+  target_sources(${arg_LIBRARY}_objects PRIVATE ${sources})
   file(GLOB headers CONFIGURE_DEPENDS ${folder}/aclnn_*.h)
   foreach(header IN LISTS headers)
     get_filename_component(file ${header} NAME)

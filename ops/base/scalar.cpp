@@ -1,6 +1,8 @@
 // acl-cpu: aclScalar, a host value of any dtype CANN's aclScalar accepts,
 // copied at creation.
 #include <cmath>
+#include <array>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -93,6 +95,35 @@ namespace aclcpu {
 aclDataType dtype_of(const aclScalar* scalar) noexcept { return scalar->dtype; }
 float to_float(const aclScalar* scalar) noexcept { return convert<float>(scalar); }
 double to_double(const aclScalar* scalar) noexcept { return convert<double>(scalar); }
+
+int64_t to_int64(const aclScalar* scalar) noexcept {
+    switch (scalar->dtype) {
+        case ACL_INT64: return stored<int64_t>(scalar);
+        case ACL_UINT64: return static_cast<int64_t>(stored<uint64_t>(scalar));
+        case ACL_COMPLEX64: case ACL_COMPLEX128: return static_cast<int64_t>(to_complex(scalar).real());
+        default: break;
+    }
+    const double value = to_double(scalar);
+    // Saturate instead of the undefined conversion of NaN or an out-of-range double.
+    if (!(value == value)) return 0;
+    if (value >= 0x1p63) return std::numeric_limits<int64_t>::max();
+    if (value < -0x1p63) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(value);
+}
+
+std::complex<double> to_complex(const aclScalar* scalar) noexcept {
+    switch (scalar->dtype) {
+        case ACL_COMPLEX64: {
+            const auto parts = stored<std::array<float, 2>>(scalar);
+            return {parts[0], parts[1]};
+        }
+        case ACL_COMPLEX128: {
+            const auto parts = stored<std::array<double, 2>>(scalar);
+            return {parts[0], parts[1]};
+        }
+        default: return {to_double(scalar), 0.0};
+    }
+}
 
 }  // namespace aclcpu
 

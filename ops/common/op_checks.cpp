@@ -7,10 +7,7 @@
 
 namespace aclcpu::ops {
 
-namespace {
-
-/// Reports a parameter error with a printf-style message; returns code.
-__attribute__((format(printf, 2, 3))) aclnnStatus param_error(aclnnStatus code, const char* format, ...) {
+aclnnStatus param_error(aclnnStatus code, const char* format, ...) {
     char message[512];
     va_list args;
     va_start(args, format);
@@ -19,8 +16,6 @@ __attribute__((format(printf, 2, 3))) aclnnStatus param_error(aclnnStatus code, 
     report_error(code, kAclnnParamTag, "%s", message);
     return code;
 }
-
-}  // namespace
 
 std::string shape_string(const Dims& shape) {
     std::string text = "[";

@@ -27,6 +27,11 @@
 
 namespace aclcpu::ops {
 
+/// Reports a parameter error with a printf-style message, as CANN's
+/// OP_LOGE does (aclGetRecentErrMsg returns it); returns code.  For the
+/// checks an operator words itself.
+__attribute__((format(printf, 2, 3))) aclnnStatus param_error(aclnnStatus code, const char* format, ...);
+
 /// "[2,3,4]"
 std::string shape_string(const Dims& shape);
 

@@ -12,6 +12,7 @@
 
 #include "common/internal.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "aclcpu/nnopbase.hpp"
@@ -68,6 +69,48 @@ private:
     int64_t sizes_[kMaxDims] = {};
     int64_t strides_[kMaxDims] = {};
 };
+
+/// Calls run(position, length, stride, done) for each maximal run of
+/// elements [begin, begin + count) that lies along the innermost dimension:
+/// the run's elements are at position + j * stride (j < length) and are
+/// elements begin + done + j of the iteration space.  The multi-index is
+/// decomposed once per call, not per element.
+template <class Run>
+void for_each_run(const StridedLayout& layout, int64_t begin, int64_t count, Run&& run) {
+    if (layout.is_linear()) {
+        run(layout.offset() + begin, count, int64_t{1}, int64_t{0});
+        return;
+    }
+    const int inner = layout.rank() - 1;
+    int64_t index[kMaxDims];
+    int64_t position = layout.offset();
+    int64_t rest = begin;
+    for (int d = inner; d >= 0; --d) {
+        index[d] = rest % layout.size(d);
+        rest /= layout.size(d);
+        position += index[d] * layout.stride(d);
+    }
+    const int64_t innerSize = layout.size(inner);
+    const int64_t innerStride = layout.stride(inner);
+    int64_t done = 0;
+    while (done < count) {
+        const int64_t length = std::min(innerSize - index[inner], count - done);
+        run(position, length, innerStride, done);
+        done += length;
+        index[inner] += length;
+        position += length * innerStride;
+        if (index[inner] < innerSize) continue;
+        // Carry into the outer dims, odometer-style.
+        position -= innerSize * innerStride;
+        index[inner] = 0;
+        for (int d = inner - 1; d >= 0; --d) {
+            position += layout.stride(d);
+            if (++index[d] < layout.size(d)) break;
+            position -= layout.size(d) * layout.stride(d);
+            index[d] = 0;
+        }
+    }
+}
 
 /// Loads elements [begin, begin + count) of the iteration space from an
 /// operand laid out as layout at data (the tensor's data pointer, before the

@@ -10,6 +10,7 @@
 //            that moment, then frees a single-use executor.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <initializer_list>
@@ -93,5 +94,10 @@ ACLCPU_EXPORT aclDataType dtype_of(const aclScalar* scalar) noexcept;
 /// The value converted as CANN's aclScalar::ToFloat / ToDouble convert it.
 ACLCPU_EXPORT float to_float(const aclScalar* scalar) noexcept;
 ACLCPU_EXPORT double to_double(const aclScalar* scalar) noexcept;
+/// The value as a 64-bit integer: exact for integer dtypes, floating values
+/// truncated toward zero and saturated (NaN gives 0), a complex's real part.
+ACLCPU_EXPORT int64_t to_int64(const aclScalar* scalar) noexcept;
+/// The value as a complex number: (value, 0) for a real dtype.
+ACLCPU_EXPORT std::complex<double> to_complex(const aclScalar* scalar) noexcept;
 
 }  // namespace aclcpu

@@ -1,0 +1,146 @@
+// acl-cpu: aclnnAdd, aclnnAdds, aclnnInplaceAdd, aclnnInplaceAdds,
+// aclnnAddV3 and aclnnInplaceAddV3 -- out = self + alpha * other.
+//
+// Phase 1 checks in the order of CANN's A2 op_api code (null arguments, the
+// support list, promotion with alpha and out, shapes), hands back an empty
+// executor for empty tensors, and plans the graph CANN runs on A2: both
+// operands cast to the promoted dtype, then Add when alpha is 1, Axpy in
+// fp32 for FLOAT and FLOAT16, else Mul(other, alpha) and Add in the promoted
+// dtype; the result cast into out.
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_v3.h"
+
+#include "arithmetic/arithmetic_dtypes.hpp"
+#include "arithmetic/arithmetic_phase1.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase2.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+constexpr DtypeList kAddDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64,  ACL_FLOAT16, ACL_INT16,     ACL_INT8,
+                                  ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16,    ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr DtypeList kAddV3Dtypes = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_BF16, ACL_INT8};
+/// Where CANN's A2 graph uses Axpy.  CANN lists INT32 too; with the integer
+/// alpha its checks demand, Mul then Add computes the same exactly.
+constexpr DtypeList kAxpyDtypes = {ACL_FLOAT, ACL_FLOAT16};
+
+/// CheckPromoteType of Add, Adds and AddV3.
+aclnnStatus check_add_dtypes(aclDataType self, aclDataType other, const aclScalar* alpha, const aclTensor* out,
+                             aclDataType promoted) {
+    ACLCPU_RETURN_IF_ERROR(check_promotable(self, other, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_alpha_castable(alpha, promoted));
+    const aclDataType outDtype = view_of(out).dtype;
+    if (can_cast(promoted, outDtype)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Promote dtype %s can't be cast to the desired output type %s.",
+                       dtype_name(promoted), dtype_name(outDtype));
+}
+
+ArithmeticPlan add_plan(aclDataType computeDtype, const aclScalar* alpha) {
+    ArithmeticPlan plan;
+    plan.op = ArithmeticOp::add;
+    plan.computeDtype = computeDtype;
+    apply_alpha(plan, alpha, alpha_is_one(alpha), kAxpyDtypes);
+    return plan;
+}
+
+aclnnStatus add(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}}, kAddDtypes));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType otherDtype = view_of(other).dtype;
+    const aclDataType promoted = promote_types(selfDtype, otherDtype);
+    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, otherDtype, alpha, out, promoted));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    if (is_empty(self) || is_empty(other)) {
+        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
+    }
+    ArithmeticPlan plan = add_plan(promoted, alpha);
+    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
+    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+}
+
+aclnnStatus adds(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kAddDtypes));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType promoted = add_sub_scalar_promotion(selfDtype, dtype_of(other), view_of(out).dtype);
+    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, dtype_of(other), alpha, out, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    ArithmeticPlan plan = add_plan(promoted, alpha);
+    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar_operand(other, promoted)};
+    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+}
+
+aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
+                   const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(other, "other", kAddV3Dtypes));
+    const aclDataType otherDtype = view_of(other).dtype;
+    const aclDataType promoted = add_v3_promotion(dtype_of(self), otherDtype, view_of(out).dtype);
+    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(otherDtype, dtype_of(self), alpha, out, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(other, "other"));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(other, "self", out, "out"));
+    if (is_empty(other)) return hand_back_empty_executor({other}, {out}, workspaceSize, executor);
+    ArithmeticPlan plan = add_plan(promoted, alpha);
+    plan.operands = {scalar_operand(self, promoted), tensor_operand(other, 0, view_of(other).shape)};
+    return hand_back_arithmetic(api, plan, {other}, out, workspaceSize, executor);
+}
+
+}  // namespace
+}  // namespace aclcpu::ops
+
+using namespace aclcpu::ops;
+
+extern "C" {
+
+aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return add("aclnnAdd", self, other, alpha, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return adds("aclnnAdds", self, other, alpha, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_inplace(selfRef, other));
+    return add("aclnnInplaceAdd", selfRef, other, alpha, selfRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
+                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+    return adds("aclnnInplaceAdds", selfRef, other, alpha, selfRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
+                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return add_v3("aclnnAddV3", self, other, alpha, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
+                                              const aclScalar* alpha, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+    return add_v3("aclnnInplaceAddV3", selfRef, other, alpha, other, workspaceSize, executor);
+}
+
+}  // extern "C"
+
+ACLCPU_DEFINE_PHASE2(aclnnAdd)
+ACLCPU_DEFINE_PHASE2(aclnnAdds)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceAdds)
+ACLCPU_DEFINE_PHASE2(aclnnAddV3)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceAddV3)

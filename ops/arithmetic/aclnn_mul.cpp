@@ -1,0 +1,131 @@
+// acl-cpu: aclnnMul, aclnnMuls, aclnnInplaceMul, aclnnInplaceMuls --
+// out = self * other.
+//
+// Phase 1 checks in the order of CANN's A2 op_api code: Mul is the one
+// family member that checks out's dtype against its list; on A2, Muls and
+// InplaceMuls check neither promotion nor the cast into out (an integer out
+// of a FLOAT product takes CANN's Cast: toward zero, saturating).  The
+// product is computed in the promoted dtype (Muls: CANN's
+// InferTensorScalarDtype) and cast into out.  On BOOL it is a logical and.
+// CANN leaves Muls' and InplaceMul's rank unchecked; acl-cpu refuses more
+// than 8 dims there too, as every other entry does, rather than fault.
+#include "aclnnop/aclnn_mul.h"
+
+#include "arithmetic/arithmetic_dtypes.hpp"
+#include "arithmetic/arithmetic_phase1.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase2.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+constexpr DtypeList kMulDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE,     ACL_INT8,      ACL_UINT8,
+                                  ACL_INT16, ACL_INT64,   ACL_BOOL,  ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
+
+aclnnStatus check_mul_promotable(const char* api, aclDataType self, aclDataType other, aclDataType promoted) {
+    if (promoted != ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID,
+                       "Expected %s self dtype [%s] and other dtype [%s] to be promotable but check failed.", api,
+                       dtype_name(self), dtype_name(other));
+}
+
+aclnnStatus plan_mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                     aclDataType promoted, const Dims& shape, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    if (is_empty(self) || is_empty(other)) {
+        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
+    }
+    ArithmeticPlan plan;
+    plan.op = ArithmeticOp::mul;
+    plan.computeDtype = promoted;
+    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
+    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+}
+
+aclnnStatus mul(const aclTensor* self, const aclTensor* other, const aclTensor* out, uint64_t* workspaceSize,
+                aclOpExecutor** executor) {
+    constexpr const char* kApi = "aclnnMul";
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}, {out, "out"}}, kMulDtypes));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType otherDtype = view_of(other).dtype;
+    const aclDataType promoted = promote_types(selfDtype, otherDtype);
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    return plan_mul(kApi, self, other, out, promoted, shape, workspaceSize, executor);
+}
+
+aclnnStatus inplace_mul(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                        aclOpExecutor** executor) {
+    constexpr const char* kApi = "aclnnInplaceMul";
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{selfRef, "selfRef"}, {other, "other"}}, kMulDtypes));
+    const aclDataType selfDtype = view_of(selfRef).dtype;
+    const aclDataType otherDtype = view_of(other).dtype;
+    const aclDataType promoted = promote_types(selfDtype, otherDtype);
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, selfRef, "selfRef", &shape));
+    return plan_mul(kApi, selfRef, other, selfRef, promoted, shape, workspaceSize, executor);
+}
+
+aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
+                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kMulDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    const aclDataType selfDtype = view_of(self).dtype;
+    ArithmeticPlan plan;
+    plan.op = ArithmeticOp::mul;
+    plan.computeDtype = muls_compute_dtype(selfDtype, dtype_of(other), view_of(out).dtype);
+    ArithmeticOperand scalar = scalar_operand(other, plan.computeDtype);
+    if (selfDtype == ACL_BF16 && dtype_of(other) == ACL_DOUBLE) {
+        // CANN's A2 Muls kernel: BF16 in and out, the scalar a float attribute.
+        plan.computeDtype = ACL_BF16;
+        plan.roundOperands = false;
+    }
+    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar};
+    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+}
+
+}  // namespace
+}  // namespace aclcpu::ops
+
+using namespace aclcpu::ops;
+
+extern "C" {
+
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return mul(self, other, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return muls("aclnnMuls", self, other, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+    return inplace_mul(selfRef, other, workspaceSize, executor);
+}
+
+// CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
+aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+    return muls("aclnnInplaceMuls", selfRef, other, selfRef, workspaceSize, executor);
+}
+
+}  // extern "C"
+
+ACLCPU_DEFINE_PHASE2(aclnnMul)
+ACLCPU_DEFINE_PHASE2(aclnnMuls)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceMul)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceMuls)

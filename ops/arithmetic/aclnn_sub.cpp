@@ -1,0 +1,164 @@
+// acl-cpu: aclnnSub, aclnnSubs, aclnnInplaceSub, aclnnInplaceSubs
+// (out = self - alpha * other) and aclnnRsub, aclnnRsubs
+// (out = other - alpha * self).
+//
+// Phase 1 checks in the order of CANN's A2 op_api code and plans its A2
+// graph: Sub when alpha is 1; otherwise Sub computes FLOAT16 and BF16 in
+// FLOAT and uses Axpy(-alpha) for the floats, Mul then Sub for the rest;
+// Subs keeps its compute dtype; Rsub and Rsubs always Mul then Sub.  On BOOL
+// a subtraction is an exclusive or.
+#include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_sub.h"
+
+#include "arithmetic/arithmetic_dtypes.hpp"
+#include "arithmetic/arithmetic_phase1.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase2.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+constexpr DtypeList kSubDtypes = {ACL_FLOAT, ACL_INT32,  ACL_INT64, ACL_FLOAT16, ACL_INT16,     ACL_INT8,
+                                  ACL_UINT8, ACL_DOUBLE, ACL_BF16,  ACL_BOOL,    ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr DtypeList kRsubDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64,     ACL_INT32,      ACL_INT8, ACL_UINT8,
+                                   ACL_INT16, ACL_DOUBLE,  ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+constexpr DtypeList kAxpyDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeList kNoAxpy = {};
+
+/// CheckPromoteType of the Sub family; Rsub has no BOOL rule for alpha.
+aclnnStatus check_sub_dtypes(aclDataType self, aclDataType other, const aclScalar* alpha, const aclTensor* out,
+                             aclDataType promoted, bool reversed) {
+    ACLCPU_RETURN_IF_ERROR(check_promotable(self, other, promoted));
+    if (reversed) {
+        ACLCPU_RETURN_IF_ERROR(check_can_cast(dtype_of(alpha), promoted));
+    } else {
+        ACLCPU_RETURN_IF_ERROR(check_alpha_castable(alpha, promoted));
+    }
+    return check_can_cast(promoted, view_of(out).dtype);
+}
+
+/// Rsub's test of alpha == 1 (IsScalarOne): exact, and never for a BOOL or
+/// complex alpha.
+bool rsub_alpha_is_one(const aclScalar* alpha) {
+    const aclDataType dtype = dtype_of(alpha);
+    if (dtype == ACL_BOOL || is_complex(dtype)) return false;
+    return is_integral(dtype) ? to_int64(alpha) == 1 : to_float(alpha) == 1.0f;
+}
+
+ArithmeticPlan sub_plan(aclDataType computeDtype, const aclScalar* alpha, bool one, DtypeList axpyDtypes) {
+    ArithmeticPlan plan;
+    plan.op = ArithmeticOp::sub;
+    plan.computeDtype = computeDtype;
+    apply_alpha(plan, alpha, one, axpyDtypes);
+    return plan;
+}
+
+/// Sub with reversed == false, Rsub (other - alpha * self) with reversed == true.
+aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}}, reversed ? kRsubDtypes : kSubDtypes));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType otherDtype = view_of(other).dtype;
+    aclDataType promoted = promote_types(selfDtype, otherDtype);
+    ACLCPU_RETURN_IF_ERROR(check_sub_dtypes(selfDtype, otherDtype, alpha, out, promoted, reversed));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    if (is_empty(self) || is_empty(other)) {
+        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
+    }
+    ArithmeticPlan plan;
+    if (reversed) {
+        plan = sub_plan(promoted, alpha, rsub_alpha_is_one(alpha), kNoAxpy);
+        plan.operands = {tensor_operand(other, 1, shape), tensor_operand(self, 0, shape)};
+    } else {
+        const bool one = alpha_is_one(alpha);
+        // With alpha != 1, CANN's A2 Sub computes FLOAT16 and BF16 in FLOAT.
+        if (!one && is_floating(promoted) && promoted != ACL_DOUBLE) promoted = ACL_FLOAT;
+        plan = sub_plan(promoted, alpha, one, kAxpyDtypes);
+        plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
+    }
+    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+}
+
+/// Subs with reversed == false, Rsubs (other - alpha * self) with reversed == true.
+aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                 const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType otherDtype = dtype_of(other);
+    const aclDataType outDtype = view_of(out).dtype;
+    if (reversed) {
+        ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kRsubDtypes));
+        ACLCPU_RETURN_IF_ERROR(check_scalar_dtype_supported(other, "other", kRsubDtypes));
+    } else {
+        ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kSubDtypes));
+    }
+    const aclDataType promoted = reversed ? rsub_scalar_promotion(selfDtype, otherDtype)
+                                          : add_sub_scalar_promotion(selfDtype, otherDtype, outDtype);
+    ACLCPU_RETURN_IF_ERROR(check_sub_dtypes(selfDtype, otherDtype, alpha, out, promoted, reversed));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", self, "self"));
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    const ArithmeticOperand tensor = tensor_operand(self, 0, view_of(self).shape);
+    const ArithmeticOperand scalar = scalar_operand(other, promoted);
+    ArithmeticPlan plan;
+    if (reversed) {
+        plan = sub_plan(promoted, alpha, rsub_alpha_is_one(alpha), kNoAxpy);
+        plan.operands = {scalar, tensor};
+    } else {
+        plan = sub_plan(promoted, alpha, alpha_is_one(alpha), kAxpyDtypes);
+        plan.operands = {tensor, scalar};
+    }
+    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+}
+
+}  // namespace
+}  // namespace aclcpu::ops
+
+using namespace aclcpu::ops;
+
+extern "C" {
+
+aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return sub("aclnnSub", self, other, alpha, out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return subs("aclnnSubs", self, other, alpha, out, false, workspaceSize, executor);
+}
+
+// CANN's own in-place check never fails (it returns false, which is
+// ACLNN_SUCCESS); Sub's checks on out = selfRef give the codes.
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return sub("aclnnInplaceSub", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return subs("aclnnInplaceSubs", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return sub("aclnnRsub", self, other, alpha, out, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return subs("aclnnRsubs", self, other, alpha, out, true, workspaceSize, executor);
+}
+
+}  // extern "C"
+
+ACLCPU_DEFINE_PHASE2(aclnnSub)
+ACLCPU_DEFINE_PHASE2(aclnnSubs)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceSub)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceSubs)
+ACLCPU_DEFINE_PHASE2(aclnnRsub)
+ACLCPU_DEFINE_PHASE2(aclnnRsubs)

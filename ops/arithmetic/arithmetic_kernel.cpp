@@ -1,0 +1,413 @@
+// acl-cpu: the arithmetic family's typed kernel, and the choice between it
+// and the vector kernel.
+#include "arithmetic/arithmetic_kernel.hpp"
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "common/block_launch.hpp"
+#include "common/dtype.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+using complex64_t = std::complex<float>;
+using complex128_t = std::complex<double>;
+
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class T>
+inline constexpr bool is_complex_v<std::complex<T>> = true;
+
+/// Calls visit(T{}) with T the element type of a dtype the family reads or
+/// writes (phase 1 admits no other).
+template <class Visit>
+decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
+    switch (dtype) {
+        case ACL_FLOAT16: return visit(half_t{});
+        case ACL_BF16: return visit(bf16_t{});
+        case ACL_DOUBLE: return visit(double{});
+        case ACL_INT8: return visit(int8_t{});
+        case ACL_INT16: return visit(int16_t{});
+        case ACL_INT32: return visit(int32_t{});
+        case ACL_INT64: return visit(int64_t{});
+        case ACL_UINT8: return visit(uint8_t{});
+        case ACL_BOOL: return visit(bool8_t{});
+        case ACL_COMPLEX64: return visit(complex64_t{});
+        case ACL_COMPLEX128: return visit(complex128_t{});
+        default: return visit(float{});
+    }
+}
+
+/// A real element as the widest real that holds it.
+template <class T>
+auto real_value(T x) {
+    if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) return static_cast<float>(x);
+    else if constexpr (std::is_same_v<T, bool8_t>) return int64_t{x.value != 0};
+    else return x;
+}
+
+/// CANN's Cast of a floating value to an integer: toward zero, saturating,
+/// NaN to 0.
+template <class I>
+I saturating_integer(double value) {
+    if (std::isnan(value)) return 0;
+    if (value <= static_cast<double>(std::numeric_limits<I>::lowest())) return std::numeric_limits<I>::lowest();
+    if (value >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    return static_cast<I>(value);
+}
+
+/// CANN's Cast of one element x to type To.  Integers narrow by wrapping,
+/// floating values round to nearest even, anything to BOOL is x != 0, a real
+/// to complex is (x, 0).  Complex to real keeps the real part (phase 1's
+/// CanCast never asks for it).
+template <class To, class From>
+To cast_element(From x) {
+    if constexpr (is_complex_v<From>) {
+        if constexpr (is_complex_v<To>) {
+            return To(static_cast<typename To::value_type>(x.real()), static_cast<typename To::value_type>(x.imag()));
+        } else {
+            return cast_element<To>(x.real());
+        }
+    } else if constexpr (is_complex_v<To>) {
+        return To(static_cast<typename To::value_type>(real_value(x)), 0);
+    } else if constexpr (std::is_same_v<To, bool8_t>) {
+        return bool8_t{static_cast<uint8_t>(real_value(x) != 0)};
+    } else if constexpr (std::is_same_v<To, half_t> || std::is_same_v<To, bf16_t>) {
+        return To::from_float(static_cast<float>(real_value(x)));
+    } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<decltype(real_value(x))>) {
+        return saturating_integer<To>(static_cast<double>(real_value(x)));
+    } else {
+        return static_cast<To>(real_value(x));
+    }
+}
+
+/// The arithmetic of one compute dtype on lanes of type V: float for FLOAT,
+/// FLOAT16 and BF16 (rounded to the dtype after every step), double,
+/// int64_t for the integers and BOOL (wrapped to the dtype after every
+/// step, so a narrow type's overflow wraps as on the device), and the two
+/// complex types.
+template <class V>
+class LaneArithmetic {
+public:
+    LaneArithmetic(const ArithmeticPlan& plan) : plan_(plan), dtype_(plan.computeDtype) {}  // NOLINT
+
+    /// A loaded or computed value as the compute dtype holds it.
+    V round(V v) const {
+        if constexpr (std::is_same_v<V, float>) {
+            if (dtype_ == ACL_FLOAT16) return static_cast<float>(half_t::from_float(v));
+            if (dtype_ == ACL_BF16) return static_cast<float>(bf16_t::from_float(v));
+            return v;
+        } else if constexpr (std::is_same_v<V, int64_t>) {
+            switch (dtype_) {
+                case ACL_INT8: return static_cast<int8_t>(v);
+                case ACL_INT16: return static_cast<int16_t>(v);
+                case ACL_INT32: return static_cast<int32_t>(v);
+                case ACL_UINT8: return static_cast<uint8_t>(v);
+                case ACL_BOOL: return v != 0;
+                default: return v;
+            }
+        } else {
+            return v;
+        }
+    }
+
+    V value(const ComputeValue& value) const {
+        if constexpr (std::is_same_v<V, int64_t>) return value.integer;
+        else if constexpr (is_complex_v<V>) return V(value.real, value.imag);
+        else return static_cast<V>(value.real);
+    }
+
+    V apply(V a, V b) const {
+        switch (plan_.op) {
+            case ArithmeticOp::add: return round(add(a, scaled(b)));
+            case ArithmeticOp::sub: return plan_.alphaStep == AlphaStep::fused ? round(add(a, scaled(b)))
+                                                                               : round(subtract(a, scaled(b)));
+            case ArithmeticOp::mul: return round(multiply(a, b));
+            case ArithmeticOp::div: return round(divide(a, b));
+        }
+        return a;
+    }
+
+private:
+    bool is_bool() const { return dtype_ == ACL_BOOL; }
+
+    /// alpha * b as the plan's alpha step computes it (the fused step's
+    /// product is in fp32, with alpha already negated for sub).
+    V scaled(V b) const {
+        switch (plan_.alphaStep) {
+            case AlphaStep::none: return b;
+            case AlphaStep::fused:
+                if constexpr (std::is_same_v<V, float>) return plan_.alphaFloat * b;
+                else return multiply(value(plan_.alpha), b);
+            case AlphaStep::separate: return round(multiply(value(plan_.alpha), b));
+        }
+        return b;
+    }
+
+    V add(V a, V b) const {
+        if constexpr (std::is_same_v<V, int64_t>) {
+            if (is_bool()) return a | b;
+            return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+        } else {
+            return a + b;
+        }
+    }
+    V subtract(V a, V b) const {
+        if constexpr (std::is_same_v<V, int64_t>) {
+            if (is_bool()) return a ^ b;
+            return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+        } else {
+            return a - b;
+        }
+    }
+    V multiply(V a, V b) const {
+        if constexpr (std::is_same_v<V, int64_t>) {
+            if (is_bool()) return a & b;
+            return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+        } else {
+            return a * b;
+        }
+    }
+    V divide(V a, V b) const {
+        if constexpr (std::is_same_v<V, int64_t>) {
+            return divide_integers(a, b);
+        } else if constexpr (is_complex_v<V>) {
+            return a / b;
+        } else {
+            const V quotient = a / b;
+            if (plan_.rounding == DivRounding::trunc) return std::trunc(quotient);
+            if (plan_.rounding == DivRounding::floor) return std::floor(quotient);
+            return quotient;
+        }
+    }
+
+    /// Integer division rounded toward zero or down.  By zero, the result is
+    /// what the floating-point quotient (+-inf, or NaN for 0/0) becomes when
+    /// cast to the dtype: its max, its min, or 0.
+    int64_t divide_integers(int64_t a, int64_t b) const {
+        if (b == 0) {
+            if (a == 0) return 0;
+            return visit_element(dtype_, [&](auto tag) -> int64_t {
+                using T = decltype(tag);
+                if constexpr (std::is_integral_v<T>) {
+                    return a > 0 ? int64_t{std::numeric_limits<T>::max()} : int64_t{std::numeric_limits<T>::lowest()};
+                } else {
+                    return a > 0;
+                }
+            });
+        }
+        // -2^63 / -1 overflows: wrap as the narrower dtypes do.
+        if (b == -1) return static_cast<int64_t>(0 - static_cast<uint64_t>(a));
+        int64_t quotient = a / b;
+        const bool inexact = a % b != 0;
+        if (plan_.rounding == DivRounding::floor && inexact && ((a < 0) != (b < 0))) --quotient;
+        return quotient;
+    }
+
+    const ArithmeticPlan& plan_;
+    aclDataType dtype_;
+};
+
+/// Lanes of an operand for output elements [begin, begin + count): a
+/// tensor's elements cast to V (and rounded to the compute dtype unless the
+/// plan computes on the operands as they are), or the scalar repeated.
+template <class V>
+void load_lanes(const LaneArithmetic<V>& arithmetic, bool roundOperands, const ArithmeticOperand& operand,
+                const LaunchArgs& args, int64_t begin, int64_t count, V* lanes) {
+    if (operand.isScalar) {
+        std::fill(lanes, lanes + count, arithmetic.value(operand.value));
+        return;
+    }
+    visit_element(operand.layout.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        const T* data = static_cast<const T*>(args.inputs[operand.input]);
+        for_each_run(operand.layout, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+            for (int64_t j = 0; j < length; ++j) {
+                const V lane = cast_element<V>(data[position + j * stride]);
+                lanes[done + j] = roundOperands ? arithmetic.round(lane) : lane;
+            }
+        });
+    });
+}
+
+/// Stores lanes into output elements [begin, begin + count), cast to the output's dtype.
+template <class V>
+void store_lanes(const V* lanes, const StridedLayout& out, void* data, int64_t begin, int64_t count) {
+    visit_element(out.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        T* target = static_cast<T*>(data);
+        for_each_run(out, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+            for (int64_t j = 0; j < length; ++j) target[position + j * stride] = cast_element<T>(lanes[done + j]);
+        });
+    });
+}
+
+/// Calls visit(V{}) with V the lane type of computeDtype.
+template <class Visit>
+decltype(auto) visit_lane_type(aclDataType computeDtype, Visit&& visit) {
+    switch (computeDtype) {
+        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: return visit(float{});
+        case ACL_DOUBLE: return visit(double{});
+        case ACL_COMPLEX64: return visit(complex64_t{});
+        case ACL_COMPLEX128: return visit(complex128_t{});
+        default: return visit(int64_t{});
+    }
+}
+
+int64_t lane_bytes(aclDataType computeDtype) {
+    return visit_lane_type(computeDtype, [](auto tag) { return int64_t{sizeof(tag)}; });
+}
+
+/// The typed kernel: a plan run through lanes of its compute dtype's lane
+/// type, per UB chunk.  Immutable; launch() may run concurrently.
+class TypedArithmeticKernel final : public OpKernel {
+public:
+    TypedArithmeticKernel(const char* name, const ArithmeticPlan& plan, const ElementwiseTiling& tiling)
+        : name_(name), plan_(plan), tiling_(tiling) {}
+
+    const char* name() const noexcept override { return name_; }
+
+    aclError launch(const LaunchArgs& args) const noexcept override {
+        const aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(plan_.tensor_inputs()), 1);
+        if (status != ACL_SUCCESS) return status;
+        return visit_lane_type(plan_.computeDtype, [&](auto tag) { return launch_as<decltype(tag)>(args); });
+    }
+
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
+
+private:
+    template <class V>
+    aclError launch_as(const LaunchArgs& args) const noexcept {
+        const int64_t chunk = tiling_.chunkElements;
+        const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(V)});
+        const UbStaging staging = UbStaging::per_worker(3 * slot);
+        int64_t bytesPerElement = element_size(plan_.out.dtype());
+        for (const ArithmeticOperand& operand : plan_.operands) {
+            if (!operand.isScalar) bytesPerElement += element_size(operand.layout.dtype());
+        }
+        return launch_blocks(name_, tiling_.blocks.count(), tiling_.blocks.total() * bytesPerElement,
+                             [&](int64_t blockIdx) {
+                                 std::byte* ub = staging.for_block(blockIdx);
+                                 run_block(args, blockIdx, reinterpret_cast<V*>(ub), reinterpret_cast<V*>(ub + slot),
+                                           reinterpret_cast<V*>(ub + 2 * slot));
+                             });
+    }
+
+    template <class V>
+    void run_block(const LaunchArgs& args, int64_t blockIdx, V* a, V* b, V* result) const {
+        const LaneArithmetic<V> arithmetic(plan_);
+        const Range block = tiling_.blocks.block(blockIdx);
+        for (int64_t begin = block.begin; begin < block.end; begin += tiling_.chunkElements) {
+            const int64_t n = std::min(tiling_.chunkElements, block.end - begin);
+            load_lanes(arithmetic, plan_.roundOperands, plan_.operands[0], args, begin, n, a);
+            load_lanes(arithmetic, plan_.roundOperands, plan_.operands[1], args, begin, n, b);
+            for (int64_t i = 0; i < n; ++i) result[i] = arithmetic.apply(a[i], b[i]);
+            store_lanes(result, plan_.out, args.outputs[0], begin, n);
+        }
+    }
+
+    const char* name_;
+    ArithmeticPlan plan_;
+    ElementwiseTiling tiling_;
+};
+
+/// True when dtype converts into the vector kernel's fp32 lanes exactly as
+/// CANN's Cast to computeDtype would (or, when the plan does not round its
+/// operands, is one of the 16- and 32-bit floats the fp32 lanes hold as they are).
+bool vector_loads_exactly(aclDataType dtype, aclDataType computeDtype, bool roundOperands) {
+    if (dtype == computeDtype || dtype == ACL_BOOL || dtype == ACL_INT8 || dtype == ACL_UINT8) return true;
+    if (!roundOperands) return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
+    // One rounding to fp32 is CANN's Cast to FLOAT.
+    return computeDtype == ACL_FLOAT && dtype != ACL_COMPLEX64 && dtype != ACL_COMPLEX128;
+}
+
+bool vector_kernel_fits(const ArithmeticPlan& plan) {
+    const aclDataType compute = plan.computeDtype;
+    if (compute != ACL_FLOAT && compute != ACL_FLOAT16 && compute != ACL_BF16) return false;
+    const aclDataType out = plan.out.dtype();
+    if (out != ACL_FLOAT && out != ACL_FLOAT16 && out != ACL_BF16 && out != ACL_DOUBLE) return false;
+    for (const ArithmeticOperand& operand : plan.operands) {
+        if (!operand.isScalar && !vector_loads_exactly(operand.layout.dtype(), compute, plan.roundOperands)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+VectorArithmeticParams vector_params(const ArithmeticPlan& plan) {
+    VectorArithmeticParams params;
+    params.computeDtype = plan.computeDtype;
+    params.rounding = plan.rounding;
+    params.swapOperands = plan.operands[0].isScalar || plan.operands[0].input == 1;
+    const ArithmeticOperand& scalar = plan.operands[0].isScalar ? plan.operands[0] : plan.operands[1];
+    params.scalar = static_cast<float>(scalar.value.real);
+    switch (plan.alphaStep) {
+        case AlphaStep::none: params.alpha = 1; break;
+        case AlphaStep::fused: params.alpha = plan.alphaFloat; break;
+        case AlphaStep::separate:
+            params.alpha = static_cast<float>(plan.alpha.real);
+            params.roundProduct = plan.computeDtype != ACL_FLOAT;
+            break;
+    }
+    // The fused step carries sub's sign in alpha already.
+    if (plan.op == ArithmeticOp::sub && plan.alphaStep != AlphaStep::fused) params.alpha = -params.alpha;
+    return params;
+}
+
+template <size_t N>
+using VectorBlock = void (*)(const ElementwiseJob<N>&, int64_t, const VectorArithmeticParams&);
+
+template <size_t N, VectorBlock<N> Block>
+std::shared_ptr<const OpKernel> make_vector_kernel(const char* apiName, const ArithmeticPlan& plan,
+                                                   const ElementwiseTiling& tiling) {
+    ElementwiseOperands<N> operands;
+    operands.output = plan.out;
+    operands.computeDtype = plan.computeDtype;
+    size_t k = 0;
+    // Launch inputs in declaration order; the params say whether they swap.
+    for (int input = 0; input < 2; ++input) {
+        for (const ArithmeticOperand& operand : plan.operands) {
+            if (!operand.isScalar && operand.input == input) operands.inputs[k++] = operand.layout;
+        }
+    }
+    return std::make_shared<const ElementwiseKernel<N, VectorArithmeticParams, Block>>(apiName, tiling, operands,
+                                                                                       vector_params(plan));
+}
+
+}  // namespace
+
+std::shared_ptr<const OpKernel> make_typed_arithmetic_kernel(const char* apiName, const ArithmeticPlan& plan,
+                                                             const ElementwiseTiling& tiling) {
+    return std::make_shared<const TypedArithmeticKernel>(apiName, plan, tiling);
+}
+
+std::shared_ptr<const OpKernel> make_arithmetic_kernel(const char* apiName, const ArithmeticPlan& plan,
+                                                       const ElementwiseTiling& tiling) {
+    if (!vector_kernel_fits(plan)) return make_typed_arithmetic_kernel(apiName, plan, tiling);
+    const bool binary = plan.tensor_inputs() == 2;
+    switch (plan.op) {
+        case ArithmeticOp::add:
+        case ArithmeticOp::sub:
+            return binary ? make_vector_kernel<2, vector_axpy_block>(apiName, plan, tiling)
+                          : make_vector_kernel<1, vector_axpy_scalar_block>(apiName, plan, tiling);
+        case ArithmeticOp::mul:
+            return binary ? make_vector_kernel<2, vector_mul_block>(apiName, plan, tiling)
+                          : make_vector_kernel<1, vector_mul_scalar_block>(apiName, plan, tiling);
+        case ArithmeticOp::div:
+            return binary ? make_vector_kernel<2, vector_div_block>(apiName, plan, tiling)
+                          : make_vector_kernel<1, vector_div_scalar_block>(apiName, plan, tiling);
+    }
+    return make_typed_arithmetic_kernel(apiName, plan, tiling);
+}
+
+int64_t arithmetic_lane_bytes(const ArithmeticPlan& plan) {
+    return vector_kernel_fits(plan) ? int64_t{sizeof(float)} : lane_bytes(plan.computeDtype);
+}
+
+}  // namespace aclcpu::ops

@@ -1,0 +1,129 @@
+// acl-cpu: what the arithmetic family's phase 1 entries share.
+#include "arithmetic/arithmetic_phase1.hpp"
+
+#include <new>
+
+#include "aclcpu/half.hpp"
+#include "aclcpu/soc_profile.hpp"
+#include "arithmetic/arithmetic_tiling.hpp"
+#include "common/op_checks.hpp"
+
+namespace aclcpu::ops {
+
+aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* name, DtypeList supported) {
+    const aclDataType dtype = dtype_of(scalar);
+    if (contains(supported, dtype)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Tensor %s not implemented for %s, should be in dtype support list %s.",
+                       name, dtype_name(dtype), dtype_list_string(supported).c_str());
+}
+
+aclnnStatus check_promotable(aclDataType self, aclDataType other, aclDataType promoted) {
+    if (promoted != ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Self dtype %s and other dtype %s can not promote dtype.",
+                       dtype_name(self), dtype_name(other));
+}
+
+aclnnStatus check_alpha_castable(const aclScalar* alpha, aclDataType promoted) {
+    const aclDataType dtype = dtype_of(alpha);
+    const bool castable = promoted == ACL_BOOL ? dtype == ACL_BOOL || is_integral(dtype) : can_cast(dtype, promoted);
+    if (castable) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Alpha dtype %s can't be cast to the promote dtype %s.",
+                       dtype_name(dtype), dtype_name(promoted));
+}
+
+aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                                 const char* outName, Dims* shape) {
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {other, "other"}}));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", other, "other", shape));
+    if (view_of(out).shape == *shape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected tensor for %s to have same size as %s, but got %s.", outName,
+                       shape_string(*shape).c_str(), shape_string(view_of(out).shape).c_str());
+}
+
+aclnnStatus check_inplace(const aclTensor* selfRef, const aclTensor* other) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(selfRef, "selfRef", other, "other", &shape));
+    if (view_of(selfRef).shape == shape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected shape of selfRef should be %s, but got %s.",
+                       shape_string(shape).c_str(), shape_string(view_of(selfRef).shape).c_str());
+}
+
+bool alpha_is_one(const aclScalar* alpha) noexcept {
+    const float value = to_float(alpha);
+    return !(value > 1.0f || value < 1.0f);
+}
+
+ComputeValue compute_value(const aclScalar* scalar, aclDataType dtype) noexcept {
+    ComputeValue value;
+    switch (dtype) {
+        case ACL_FLOAT: value.real = to_float(scalar); break;
+        case ACL_FLOAT16: value.real = static_cast<float>(half_t::from_float(to_float(scalar))); break;
+        case ACL_BF16: value.real = static_cast<float>(bf16_t::from_float(to_float(scalar))); break;
+        case ACL_DOUBLE: value.real = to_double(scalar); break;
+        case ACL_COMPLEX64: {
+            const std::complex<double> z = to_complex(scalar);
+            value.real = static_cast<float>(z.real());
+            value.imag = static_cast<float>(z.imag());
+            break;
+        }
+        case ACL_COMPLEX128: {
+            const std::complex<double> z = to_complex(scalar);
+            value.real = z.real();
+            value.imag = z.imag();
+            break;
+        }
+        case ACL_BOOL: value.integer = to_int64(scalar) != 0; break;
+        // Narrower integers wrap as the typed kernel's lanes do.
+        default: value.integer = to_int64(scalar); break;
+    }
+    return value;
+}
+
+ArithmeticOperand tensor_operand(const aclTensor* tensor, int input, const Dims& shape) noexcept {
+    ArithmeticOperand operand;
+    operand.input = input;
+    operand.layout = StridedLayout::broadcast_to(view_of(tensor), shape);
+    return operand;
+}
+
+ArithmeticOperand scalar_operand(const aclScalar* scalar, aclDataType dtype) noexcept {
+    ArithmeticOperand operand;
+    operand.isScalar = true;
+    operand.value = compute_value(scalar, dtype);
+    return operand;
+}
+
+void apply_alpha(ArithmeticPlan& plan, const aclScalar* alpha, bool one, DtypeList axpyDtypes) noexcept {
+    if (one) {
+        plan.alphaStep = AlphaStep::none;
+    } else if (contains(axpyDtypes, plan.computeDtype)) {
+        plan.alphaStep = AlphaStep::fused;
+        // Axpy adds: a subtraction passes -alpha.
+        plan.alphaFloat = plan.op == ArithmeticOp::sub ? -to_float(alpha) : to_float(alpha);
+    } else {
+        plan.alphaStep = AlphaStep::separate;
+        plan.alpha = compute_value(alpha, plan.computeDtype);
+    }
+}
+
+aclnnStatus hand_back_arithmetic(const char* apiName, ArithmeticPlan& plan, TensorList inputs, const aclTensor* out,
+                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const char* const inputNames[] = {"self", "other"};
+    const char* const* name = inputNames;
+    for (const aclTensor* tensor : inputs) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, *name++));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
+    plan.out = StridedLayout::of(view_of(out));
+    const ElementwiseTiling tiling =
+        tile_arithmetic(plan.out.numel(), plan.out.dtype(), arithmetic_lane_bytes(plan), soc_profile());
+    std::shared_ptr<const OpKernel> kernel;
+    try {
+        kernel = make_arithmetic_kernel(apiName, plan, tiling);
+    } catch (const std::bad_alloc&) {
+        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
+        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    }
+    return hand_back_executor(std::move(kernel), inputs, {out}, 0, workspaceSize, executor);
+}
+
+}  // namespace aclcpu::ops
