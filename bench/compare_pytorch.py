@@ -30,8 +30,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SIZES_IN_README = (1 << 20, 16 << 20)
 DTYPES = ("fp32", "fp16", "bf16")
-OPERATORS = ("SoftplusBackward", "HardshrinkBackward", "PreluBackward", "LogitGrad",
-             "ScaledMaskedSoftmaxBackward")
+BACKWARD_OPERATORS = ("SoftplusBackward", "HardshrinkBackward", "PreluBackward", "LogitGrad",
+                      "ScaledMaskedSoftmaxBackward")
+# The arithmetic family; "Row" cases broadcast one [ROW_LENGTH] row of `other` over the rows.
+ARITHMETIC_OPERATORS = ("Add", "AddRow", "Sub", "Mul", "MulRow", "Div")
+OPERATORS = BACKWARD_OPERATORS + ARITHMETIC_OPERATORS
 
 # The targets; ratios of figures measured side by side in one run.
 TARGET_FP32_OF_TRIAD = 0.8
@@ -164,6 +167,12 @@ def pytorch_calls(torch, operator, dtype, elements):
         out = torch.empty_like(grad)
         return (lambda: aten._softmax_backward_data(grad, y, -1, dtype),
                 lambda: aten._softmax_backward_data.out(grad, y, -1, dtype, grad_input=out))
+    if operator in ARITHMETIC_OPERATORS:
+        function = getattr(torch, operator.removesuffix("Row").lower())
+        other_shape = (ROW_LENGTH,) if operator.endswith("Row") else rows
+        a, b = spread(torch, rows, dtype, -1, 1), spread(torch, other_shape, dtype, 0.5, 2)
+        out = torch.empty_like(a)
+        return lambda: function(a, b), lambda: function(a, b, out=out)
     raise ValueError(operator)
 
 
@@ -247,11 +256,14 @@ def target_rows(rows, launch, threads):
         where = f"{row['operator']} {row['dtype']} {size_label(row['elements'])}"
         return row[key], f"worst {fmt(row[key], digits, suffix)} ({where})"
 
-    def large(*dtypes):
-        return lambda row: row["dtype"] in dtypes and row["elements"] >= TARGET_LARGE_ELEMENTS
+    def large(family, *dtypes):
+        return lambda row: (row["operator"] in family and row["dtype"] in dtypes
+                            and row["elements"] >= TARGET_LARGE_ELEMENTS)
 
-    fp32, fp32_text = worst_figure(large("fp32"), "of_triad")
-    half, half_text = worst_figure(large("fp16", "bf16"), "of_triad")
+    fp32, fp32_text = worst_figure(large(BACKWARD_OPERATORS, "fp32"), "of_triad")
+    half, half_text = worst_figure(large(BACKWARD_OPERATORS, "fp16", "bf16"), "of_triad")
+    arithmetic_fp32, arithmetic_fp32_text = worst_figure(large(ARITHMETIC_OPERATORS, "fp32"), "of_triad")
+    arithmetic_half, arithmetic_half_text = worst_figure(large(ARITHMETIC_OPERATORS, "fp16", "bf16"), "of_triad")
     def at_least_1_mi(row):
         return row["elements"] >= TARGET_SPEEDUP_ELEMENTS
 
@@ -261,10 +273,14 @@ def target_rows(rows, launch, threads):
     idle, beside = launch["round_trip_us"], launch["beside_long_job_us"]
     slowdown = beside / idle if idle and beside else None
     return [
-        (f"each operator, >= 16 Mi fp32 elements: >= {TARGET_FP32_OF_TRIAD} of triad", fp32_text,
+        (f"each backward operator, >= 16 Mi fp32 elements: >= {TARGET_FP32_OF_TRIAD} of triad", fp32_text,
          verdict(fp32, TARGET_FP32_OF_TRIAD)),
-        (f"fp16/bf16, >= 16 Mi elements: >= {TARGET_HALF_OF_TRIAD} of triad", half_text,
+        (f"backward operators fp16/bf16, >= 16 Mi elements: >= {TARGET_HALF_OF_TRIAD} of triad", half_text,
          verdict(half, TARGET_HALF_OF_TRIAD)),
+        (f"Add, Sub, Mul, Div (and `[N, C] + [C]` rows), >= 16 Mi fp32 elements: >= {TARGET_FP32_OF_TRIAD} "
+         "of triad", arithmetic_fp32_text, verdict(arithmetic_fp32, TARGET_FP32_OF_TRIAD)),
+        (f"Add, Sub, Mul, Div fp16/bf16, >= 16 Mi elements: >= {TARGET_HALF_OF_TRIAD} of triad",
+         arithmetic_half_text, verdict(arithmetic_half, TARGET_HALF_OF_TRIAD)),
         (f">= 1 Mi elements: >= {TARGET_SPEEDUP:.0f}x PyTorch's GB/s (functional call, as autograd makes it)",
          speedup_text, verdict(speedup, TARGET_SPEEDUP)),
         (f">= 1 Mi elements: >= {TARGET_SPEEDUP:.0f}x PyTorch's GB/s (out= overload, preallocated output)",
@@ -293,9 +309,11 @@ def plot(rows, triad, title, path):
     except ImportError:
         print("compare_pytorch: python3-matplotlib is not installed; no plot written")
         return False
-    figure, axes = pyplot.subplots(len(DTYPES), len(OPERATORS), figsize=(22, 11), sharex=True, sharey=True)
+    operators = [operator for operator in OPERATORS if any(row["operator"] == operator for row in rows)]
+    figure, axes = pyplot.subplots(len(DTYPES), len(operators), figsize=(4 * len(operators) + 2, 11),
+                                   sharex=True, sharey=True, squeeze=False)
     for r, dtype in enumerate(DTYPES):
-        for c, operator in enumerate(OPERATORS):
+        for c, operator in enumerate(operators):
             axis = axes[r][c]
             series = sorted((row for row in rows if row["operator"] == operator and row["dtype"] == dtype),
                             key=lambda row: row["elements"])

@@ -29,7 +29,8 @@ template <typename Case>
 void register_operator() {
     for (const FloatType& type : kFloatTypes) {
         for (const int64_t elements : operator_sizes()) {
-            const std::string name = std::string("Op/") + Case::kName + "/" + type.name + "/" + std::to_string(elements);
+            const std::string name =
+                std::string("Op/") + std::string(Case::kName) + "/" + type.name + "/" + std::to_string(elements);
             const aclDataType dataType = type.type;
             benchmark::RegisterBenchmark(name.c_str(), [elements, dataType](benchmark::State& state) {
                 run_operator<Case>(state, elements, dataType);
@@ -44,6 +45,12 @@ const bool kRegistered = [] {
     register_operator<PreluBackwardCase>();
     register_operator<LogitGradCase>();
     register_operator<ScaledMaskedSoftmaxBackwardCase>();
+    register_operator<ArithmeticCase<AddOp>>();
+    register_operator<ArithmeticCase<AddOp, true>>();
+    register_operator<ArithmeticCase<SubOp>>();
+    register_operator<ArithmeticCase<MulOp>>();
+    register_operator<ArithmeticCase<MulOp, true>>();
+    register_operator<ArithmeticCase<DivOp>>();
     return true;
 }();
 

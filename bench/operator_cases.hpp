@@ -1,18 +1,23 @@
-// The five operators as benchmark cases: operands of n elements in one
-// dtype, filled with data that exercises every branch of the kernel, and one
-// launch (phase 1 + phase 2) on a stream.
+// The operators as benchmark cases: operands of n elements in one dtype,
+// filled with data that exercises every branch of the kernel, and one launch
+// (phase 1 + phase 2) on a stream.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_hardshrink_backward.h"
 #include "aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
 #include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_sub.h"
 #include "bench_support.hpp"
 
 namespace aclcpu::bench {
@@ -204,6 +209,70 @@ private:
     const DeviceTensor& y_;
     DeviceTensor& mask_;
     DeviceTensor& out_;
+};
+
+/// The binary arithmetic operators: phase 1 of each over (self, other,
+/// alpha, out); Mul and Div take no alpha.
+struct AddOp {
+    static constexpr const char* kName = "Add";
+    static constexpr auto phase2 = aclnnAdd;
+    static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                              uint64_t* size, aclOpExecutor** executor) {
+        return aclnnAddGetWorkspaceSize(self, other, alpha, out, size, executor);
+    }
+};
+struct SubOp {
+    static constexpr const char* kName = "Sub";
+    static constexpr auto phase2 = aclnnSub;
+    static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                              uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSubGetWorkspaceSize(self, other, alpha, out, size, executor);
+    }
+};
+struct MulOp {
+    static constexpr const char* kName = "Mul";
+    static constexpr auto phase2 = aclnnMul;
+    static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar*, aclTensor* out,
+                              uint64_t* size, aclOpExecutor** executor) {
+        return aclnnMulGetWorkspaceSize(self, other, out, size, executor);
+    }
+};
+struct DivOp {
+    static constexpr const char* kName = "Div";
+    static constexpr auto phase2 = aclnnDiv;
+    static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar*, aclTensor* out,
+                              uint64_t* size, aclOpExecutor** executor) {
+        return aclnnDivGetWorkspaceSize(self, other, out, size, executor);
+    }
+};
+
+/// out = self (Op) other on [rows, kRowLength] operands, alpha 1; with
+/// kRowOperand, other is one [kRowLength] row broadcast over the rows (a
+/// bias add), named <Op>Row.
+template <class Op, bool kRowOperand = false>
+class ArithmeticCase final : public OperatorCase {
+public:
+    static inline const std::string kName = std::string(Op::kName) + (kRowOperand ? "Row" : "");
+    ArithmeticCase(int64_t elements, aclDataType type)
+        : self_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
+          other_(input(kRowOperand ? std::vector<int64_t>{kRowLength} : std::vector<int64_t>{elements / kRowLength,
+                                                                                             kRowLength},
+                       type, 0.5f, 2.0f)),
+          out_(operand({elements / kRowLength, kRowLength}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return Op::phase1(self_.get(), other_.get(), alpha_.get(), out_.get(), size, executor);
+            },
+            Op::phase2, workspace, stream);
+    }
+
+private:
+    const DeviceTensor& self_;
+    const DeviceTensor& other_;
+    DeviceTensor& out_;
+    Scalar alpha_{1.0};
 };
 
 /// Times one launch of `op` on `stream` plus the aclrtSynchronizeStream that

@@ -3,12 +3,15 @@
 # runs all of it, then compares the operators with PyTorch's CPU kernels (skipped, with
 # a message, when Debian's python3-torch is missing).  Results: bench/results/.
 # ACLCPU_WORKER_THREADS (default: nproc) sets the threads of acl-cpu, STREAM and PyTorch;
-# ACLCPU_BENCH_MIN_TIME (default 0.5) the seconds each case is timed for.
+# ACLCPU_BENCH_MIN_TIME (default 0.5) the seconds each case is timed for;
+# ACLCPU_BENCH_FILTER (default: every case) a Google Benchmark filter, e.g.
+# '^(Op/(Add|Sub|Mul|Div)|Stream)/' for the arithmetic family and the triad it is measured against.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_BENCH_BUILD_DIR:-$root/build-bench}"
 results="$root/bench/results"
 min_time="${ACLCPU_BENCH_MIN_TIME:-0.5}"
+filter="${ACLCPU_BENCH_FILTER:-.}"
 export ACLCPU_WORKER_THREADS="${ACLCPU_WORKER_THREADS:-$(nproc)}"
 
 "$root/scripts/install_deps.sh"
@@ -17,7 +20,7 @@ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build_dir" -j "$(nproc)" --target aclcpu_bench
 
 mkdir -p "$results"
-"$build_dir/bench/aclcpu_bench" --benchmark_min_time="$min_time" \
+"$build_dir/bench/aclcpu_bench" --benchmark_min_time="$min_time" --benchmark_filter="$filter" \
   --benchmark_out="$results/aclcpu_bench.json" --benchmark_out_format=json
 # Debian's interpreter: the python3 first on PATH may be another one, without torch.
 if [[ -x /usr/bin/python3 ]]; then
