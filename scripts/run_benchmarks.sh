@@ -5,11 +5,12 @@
 # ACLCPU_WORKER_THREADS (default: nproc) sets the threads of acl-cpu, STREAM and PyTorch;
 # ACLCPU_BENCH_MIN_TIME (default 0.5) the seconds each case is timed for;
 # ACLCPU_BENCH_FILTER (default: every case) a Google Benchmark filter, e.g.
-# '^(Op/(Add|Sub|Mul|Div)|Stream)/' for the arithmetic family and the triad it is measured against.
+# '^(Op/(Add|Sub|Mul|Div)|Stream)/' for the arithmetic family and the triad it is measured against;
+# ACLCPU_BENCH_RESULTS (default bench/results) where the results go.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_BENCH_BUILD_DIR:-$root/build-bench}"
-results="$root/bench/results"
+results="${ACLCPU_BENCH_RESULTS:-$root/bench/results}"
 min_time="${ACLCPU_BENCH_MIN_TIME:-0.5}"
 filter="${ACLCPU_BENCH_FILTER:-.}"
 export ACLCPU_WORKER_THREADS="${ACLCPU_WORKER_THREADS:-$(nproc)}"

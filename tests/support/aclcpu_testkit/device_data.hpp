@@ -8,11 +8,13 @@
 // Values travel as double on the host: a test builds inputs as doubles,
 // DeviceTensor encodes them into the tensor's dtype through its view, and
 // read() decodes the view back, so references can be computed in double
-// precision from exactly the values the device saw.
+// precision from exactly the values the device saw.  A complex element
+// travels as a std::complex<double> (write_complex / read_complex).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,7 @@
 namespace aclcpu::testkit {
 
 using Shape = std::vector<int64_t>;
+using Complex = std::complex<double>;
 
 /// Where fail() sends its message; the default prints it and aborts.
 using FailureHandler = void (*)(const std::string& message);
@@ -118,7 +121,8 @@ inline size_t dtype_bytes(aclDataType dtype) {
         case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
         case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
         case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-        case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: return 8;
+        case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+        case ACL_COMPLEX128: return 16;
         default: fail("dtype " + std::to_string(dtype) + " has no host encoding"); return 1;
     }
 }
@@ -143,6 +147,9 @@ inline void encode_at(uint8_t* at, aclDataType dtype, double value) {
         case ACL_UINT8: put(at, static_cast<uint8_t>(value)); break;
         case ACL_UINT16: put(at, static_cast<uint16_t>(value)); break;
         case ACL_BOOL: put(at, static_cast<uint8_t>(value != 0)); break;
+        // A real value as a complex element: (value, 0).
+        case ACL_COMPLEX64: put(at, static_cast<float>(value)); put(at + 4, 0.0f); break;
+        case ACL_COMPLEX128: put(at, value); put(at + 8, 0.0); break;
         default: fail("cannot encode dtype " + std::to_string(dtype));
     }
 }
@@ -160,7 +167,37 @@ inline double decode_at(const uint8_t* at, aclDataType dtype) {
         case ACL_UINT8: return get<uint8_t>(at);
         case ACL_UINT16: return get<uint16_t>(at);
         case ACL_BOOL: return get<uint8_t>(at) != 0 ? 1.0 : 0.0;
+        case ACL_COMPLEX64: case ACL_COMPLEX128:
+            fail("a complex element does not decode to a double: use decode_complex_at / read_complex");
+            return 0;
         default: fail("cannot decode dtype " + std::to_string(dtype)); return 0;
+    }
+}
+
+inline bool is_complex_dtype(aclDataType dtype) { return dtype == ACL_COMPLEX64 || dtype == ACL_COMPLEX128; }
+
+/// Writes value as one element of dtype: both parts of a COMPLEX64 /
+/// COMPLEX128, the real part (encode_at) of any other dtype.
+inline void encode_complex_at(uint8_t* at, aclDataType dtype, Complex value) {
+    switch (dtype) {
+        case ACL_COMPLEX64:
+            put(at, static_cast<float>(value.real()));
+            put(at + 4, static_cast<float>(value.imag()));
+            break;
+        case ACL_COMPLEX128:
+            put(at, value.real());
+            put(at + 8, value.imag());
+            break;
+        default: encode_at(at, dtype, value.real());
+    }
+}
+
+/// One element of dtype as a complex number: (value, 0) for a real dtype.
+inline Complex decode_complex_at(const uint8_t* at, aclDataType dtype) {
+    switch (dtype) {
+        case ACL_COMPLEX64: return {get<float>(at), get<float>(at + 4)};
+        case ACL_COMPLEX128: return {get<double>(at), get<double>(at + 8)};
+        default: return {decode_at(at, dtype), 0.0};
     }
 }
 
@@ -174,6 +211,18 @@ inline double representable(double value, aclDataType dtype) {
 /// values rounded to what dtype can hold (so a reference sees the device's inputs).
 inline std::vector<double> representable(std::vector<double> values, aclDataType dtype) {
     for (double& v : values) v = representable(v, dtype);
+    return values;
+}
+
+/// value as the nearest element of dtype holds it (a real dtype keeps the real part).
+inline Complex representable(Complex value, aclDataType dtype) {
+    uint8_t element[16];
+    encode_complex_at(element, dtype, value);
+    return decode_complex_at(element, dtype);
+}
+
+inline std::vector<Complex> representable(std::vector<Complex> values, aclDataType dtype) {
+    for (Complex& v : values) v = representable(v, dtype);
     return values;
 }
 
@@ -302,6 +351,18 @@ public:
         }
         buffer_.upload(initial_);
     }
+    /// write() for complex values: both parts into a COMPLEX64 / COMPLEX128
+    /// view, the real parts into any other.
+    void write_complex(const std::vector<Complex>& values) {
+        const std::vector<int64_t> positions = this->positions();
+        if (values.size() != positions.size()) fail("values do not match the view");
+        initial_ = buffer_.download();
+        const size_t width = dtype_bytes(spec_.dtype);
+        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
+            encode_complex_at(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
+        }
+        buffer_.upload(initial_);
+    }
 
     /// Fills a contiguous tensor with values evenly spread over [low, high)
     /// in a scrambled order (so branchy kernels see both sides of their
@@ -334,6 +395,16 @@ public:
         std::vector<double> values;
         for (int64_t position : positions()) {
             values.push_back(decode_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
+        }
+        return values;
+    }
+    /// read() for any dtype: the view's elements as complex numbers ((value, 0) for a real dtype).
+    std::vector<Complex> read_complex() const {
+        const std::vector<uint8_t> bytes = buffer_.download();
+        std::vector<Complex> values;
+        for (int64_t position : positions()) {
+            values.push_back(
+                decode_complex_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
         }
         return values;
     }
@@ -388,8 +459,15 @@ private:
 class Scalar {
 public:
     Scalar(double value, aclDataType dtype = ACL_FLOAT) {  // NOLINT: implicit by design
-        uint8_t element[8] = {};
+        uint8_t element[16] = {};
         encode_at(element, dtype, value);
+        scalar_ = aclCreateScalar(element, dtype);
+        if (scalar_ == nullptr) fail("aclCreateScalar refused the scalar");
+    }
+    /// A COMPLEX64 / COMPLEX128 scalar (a real dtype takes the real part).
+    Scalar(Complex value, aclDataType dtype) {
+        uint8_t element[16] = {};
+        encode_complex_at(element, dtype, value);
         scalar_ = aclCreateScalar(element, dtype);
         if (scalar_ == nullptr) fail("aclCreateScalar refused the scalar");
     }
