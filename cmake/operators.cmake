@@ -6,6 +6,8 @@
 #                      aclnnop/aclnn_*.h, installed into include/aclnnop/
 #   *.cpp              its API entry (checks), tiling and kernel
 #   tests/test_*.cpp   its GoogleTest cases, built into ops_tests
+#   tests/tiling_*.cpp white-box tests of its tiling, built into
+#                      ops_tiling_tests with the libraries' objects
 #   tests/fuzz_*.cpp   its libFuzzer targets, each seeded from tests/corpus/ or,
 #                      in a family with several, tests/corpus/<target>/
 #   README.md          what it computes and the rules worth knowing
@@ -28,6 +30,8 @@ function(aclcpu_add_operator name)
   install(FILES ${headers} DESTINATION include/aclnnop)
   file(GLOB tests CONFIGURE_DEPENDS ${folder}/tests/test_*.cpp)
   set_property(GLOBAL APPEND PROPERTY ACLCPU_OPERATOR_TESTS ${tests})
+  file(GLOB tilingTests CONFIGURE_DEPENDS ${folder}/tests/tiling_*.cpp)
+  set_property(GLOBAL APPEND PROPERTY ACLCPU_OPERATOR_TILING_TESTS ${tilingTests})
   file(GLOB fuzzers CONFIGURE_DEPENDS ${folder}/tests/fuzz_*.cpp)
   set_property(GLOBAL APPEND PROPERTY ACLCPU_OPERATOR_FUZZERS ${fuzzers})
 endfunction()

@@ -11,6 +11,8 @@ The layers, bottom up (docs/architecture.md draws them):
   nnopbase     ops/base (the rest): private to libnnopbase
   operators    ops/ (the rest): private to the operator libraries
   tests        tests/, ops/*/tests/, bench/: reach interfaces, never privates
+  tiling-tests ops/*/tests/tiling_*.cpp and ops/common/tests/: white-box tests
+               of the operators' tilings, which reach the operators' privates
   samples      samples/: CANN's public headers only, as a user's program
 
 Within runtime/, core/ reaches observe/ only through its hooks
@@ -41,6 +43,7 @@ ALLOWED = {
     "nnopbase": {"public", "dtype", "runtime-if", "nnopbase-if", "nnopbase"},
     "operators": {"public", "dtype", "runtime-if", "nnopbase-if", "operators"},
     "tests": {"public", "dtype", "runtime-if", "nnopbase-if", "tests"},
+    "tiling-tests": {"public", "dtype", "runtime-if", "nnopbase-if", "operators", "tiling-tests"},
     "samples": {"public", "samples"},
 }
 
@@ -52,6 +55,8 @@ def layer_of(path: pathlib.Path) -> str:
         return "public"
     if top == "samples":
         return "samples"
+    if top == "ops" and "tests" in parts and (parts[1] == "common" or parts[-1].startswith("tiling_")):
+        return "tiling-tests"
     if top in ("tests", "bench") or (top == "ops" and "tests" in parts):
         return "tests"
     if top == "runtime":

@@ -21,6 +21,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/acl_base.h"
 #include "aclcpu/nnopbase.hpp"
+#include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
 #include "common/strided_layout.hpp"
@@ -35,6 +36,21 @@ struct ElementwiseTiling {
     BlockSplit blocks;
     int64_t chunkElements = 0;
 };
+
+/// The flat tiling of CANN's A2 elementwise vector kernels that stage three
+/// nodes (two operands and the result) in UB, a third of UB each, 32-byte
+/// aligned, in chunks of laneBytes per element; blocks take
+/// ceil(N / vectorCoreCount) elements rounded up to one 32-byte UB block of
+/// blockDtype, the last block the rest.
+inline ElementwiseTiling tile_three_node_elementwise(int64_t numel, aclDataType blockDtype, int64_t laneBytes,
+                                                    const SocProfile& soc) {
+    constexpr int64_t kStagedNodes = 3;
+    const int64_t nodeBytes = align_down(soc.ubSize / kStagedNodes, kUbBlockBytes);
+    ElementwiseTiling tiling;
+    tiling.chunkElements = ub_chunk_elements(nodeBytes, laneBytes, kUbBlockBytes / laneBytes, numel);
+    tiling.blocks = BlockSplit::by_factor(numel, soc.vectorCoreCount, kUbBlockBytes / element_size(blockDtype));
+    return tiling;
+}
 
 /// The operands of an elementwise operator with N inputs: each input read
 /// over the output's shape (StridedLayout::broadcast_to), and the output.
