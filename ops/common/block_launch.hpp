@@ -13,6 +13,16 @@
 
 namespace aclcpu::ops {
 
+/// One launch of a kernel as each of its blocks sees it: the tiling, the
+/// operands' layouts and the launch's addresses, all borrowed for the
+/// launch's duration.
+template <class Tiling, class Operands>
+struct KernelJob {
+    const Tiling& tiling;
+    const Operands& operands;
+    const LaunchArgs& args;
+};
+
 /// Alignment of every block's staging buffer (a cache line; more than the
 /// 32-byte UB block).
 inline constexpr int64_t kStagingAlignment = 64;

@@ -120,8 +120,7 @@ namespace aclcpu::ops {
 HWY_EXPORT(prelu_update_block);
 
 aclError PreluBackwardKernel::launch(const LaunchArgs& args) const noexcept {
-    const aclError status = check_tensor_addresses(name(), args, 3, 2);
-    if (status != ACL_SUCCESS) return status;
+    if (aclError status = check_tensor_addresses(name(), args, 3, 2); status != ACL_SUCCESS) return status;
     gather(operands_.weight, args.inputs[2], 0, tiling_.geometry.channels,
            reinterpret_cast<float*>(static_cast<std::byte*>(args.workspace) + tiling_.weightOffset));
     const aclError updated = update(args);

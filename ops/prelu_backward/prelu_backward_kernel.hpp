@@ -4,6 +4,7 @@
 #include "common/internal.hpp"
 
 #include "aclcpu/nnopbase.hpp"
+#include "common/block_launch.hpp"
 #include "common/strided_layout.hpp"
 #include "prelu_backward/prelu_backward_tiling.hpp"
 
@@ -19,13 +20,8 @@ struct PreluBackwardOperands {
     StridedLayout gradWeight;
 };
 
-/// One launch's update phase: what each update block reads (the weight is
-/// already fp32 in the workspace).
-struct PreluUpdateJob {
-    const PreluBackwardTiling& tiling;
-    const PreluBackwardOperands& operands;
-    const LaunchArgs& args;
-};
+/// One launch's update phase (the weight is already fp32 in the workspace).
+using PreluUpdateJob = KernelJob<PreluBackwardTiling, PreluBackwardOperands>;
 
 /// PReluGradUpdate then PReluGradReduce, with w = weight[channel]:
 ///   gradInput = self > 0 ? gradOutput : w * gradOutput   (NaN self: w * gradOutput)

@@ -204,8 +204,7 @@ namespace aclcpu::ops {
 HWY_EXPORT(scaled_masked_softmax_backward_block);
 
 aclError ScaledMaskedSoftmaxBackwardKernel::launch(const LaunchArgs& args) const noexcept {
-    const aclError status = check_tensor_addresses(name(), args, 3, 1);
-    if (status != ACL_SUCCESS) return status;
+    if (aclError status = check_tensor_addresses(name(), args, 3, 1); status != ACL_SUCCESS) return status;
     const SoftmaxBackwardJob job{tiling_, operands_, args};
     // gradOutput, y and out rows of the data's dtype, plus the mask's bytes.
     const int64_t bytesMoved =

@@ -4,6 +4,7 @@
 #include "common/internal.hpp"
 
 #include "aclcpu/nnopbase.hpp"
+#include "common/block_launch.hpp"
 #include "common/strided_layout.hpp"
 #include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_tiling.hpp"
 
@@ -18,12 +19,7 @@ struct SoftmaxBackwardOperands {
     StridedLayout out;
 };
 
-/// One launch: what each block reads.
-struct SoftmaxBackwardJob {
-    const ScaledMaskedSoftmaxBackwardTiling& tiling;
-    const SoftmaxBackwardOperands& operands;
-    const LaunchArgs& args;
-};
+using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxBackwardOperands>;
 
 /// Per row of S2, all in fp32 as the A2 kernel computes it:
 ///   p = gradOutput * y;  s = sum(p) in the kernel's order (RowReduction);
