@@ -23,23 +23,15 @@ template <class T>
 inline constexpr bool is_complex_v<std::complex<T>> = true;
 
 /// Calls visit(T{}) with T the element type of a dtype the family reads or
-/// writes (phase 1 admits no other).
+/// writes: visit_loadable's types and the two complex ones (phase 1 admits
+/// no other; any other would be visited as float).
 template <class Visit>
 decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
-    switch (dtype) {
-        case ACL_FLOAT16: return visit(half_t{});
-        case ACL_BF16: return visit(bf16_t{});
-        case ACL_DOUBLE: return visit(double{});
-        case ACL_INT8: return visit(int8_t{});
-        case ACL_INT16: return visit(int16_t{});
-        case ACL_INT32: return visit(int32_t{});
-        case ACL_INT64: return visit(int64_t{});
-        case ACL_UINT8: return visit(uint8_t{});
-        case ACL_BOOL: return visit(bool8_t{});
-        case ACL_COMPLEX64: return visit(complex64_t{});
-        case ACL_COMPLEX128: return visit(complex128_t{});
-        default: return visit(float{});
-    }
+    return visit_loadable(dtype, visit, [&]() -> decltype(auto) {
+        if (dtype == ACL_COMPLEX64) return visit(complex64_t{});
+        if (dtype == ACL_COMPLEX128) return visit(complex128_t{});
+        return visit(float{});
+    });
 }
 
 /// A real element as the widest real that holds it.
@@ -272,8 +264,8 @@ public:
     const char* name() const noexcept override { return name_; }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        const aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(plan_.tensor_inputs()), 1);
-        if (status != ACL_SUCCESS) return status;
+        const auto inputs = static_cast<size_t>(plan_.tensor_inputs());
+        if (aclError status = check_tensor_addresses(name_, args, inputs, 1); status != ACL_SUCCESS) return status;
         return visit_lane_type(plan_.computeDtype, [&](auto tag) { return launch_as<decltype(tag)>(args); });
     }
 

@@ -146,6 +146,8 @@ inline void encode_at(uint8_t* at, aclDataType dtype, double value) {
         case ACL_INT64: put(at, static_cast<int64_t>(value)); break;
         case ACL_UINT8: put(at, static_cast<uint8_t>(value)); break;
         case ACL_UINT16: put(at, static_cast<uint16_t>(value)); break;
+        case ACL_UINT32: put(at, static_cast<uint32_t>(value)); break;
+        case ACL_UINT64: put(at, static_cast<uint64_t>(value)); break;
         case ACL_BOOL: put(at, static_cast<uint8_t>(value != 0)); break;
         // A real value as a complex element: (value, 0).
         case ACL_COMPLEX64: put(at, static_cast<float>(value)); put(at + 4, 0.0f); break;
@@ -166,6 +168,8 @@ inline double decode_at(const uint8_t* at, aclDataType dtype) {
         case ACL_INT64: return static_cast<double>(get<int64_t>(at));
         case ACL_UINT8: return get<uint8_t>(at);
         case ACL_UINT16: return get<uint16_t>(at);
+        case ACL_UINT32: return get<uint32_t>(at);
+        case ACL_UINT64: return static_cast<double>(get<uint64_t>(at));
         case ACL_BOOL: return get<uint8_t>(at) != 0 ? 1.0 : 0.0;
         case ACL_COMPLEX64: case ACL_COMPLEX128:
             fail("a complex element does not decode to a double: use decode_complex_at / read_complex");
