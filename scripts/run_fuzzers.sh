@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/ (or
 # $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-60}
-# seconds on a copy of its seed corpus, tests/fuzz/corpus/<target>/.
+# seconds on a copy of its seed corpus (see corpus_of below).
 # Prints the executions per target; fails if any target crashed, hung
 # (-timeout) or ran out of memory.  A crashing input is left in
 # $build_dir/fuzz-artifacts/ to be added to the seed corpus.
@@ -10,11 +10,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${ACLCPU_FUZZ_SECONDS:-60}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
-# folder (ops/<name>/tests/corpus), the others' under tests/fuzz/corpus.
+# folder: ops/<name>/tests/corpus/<target> in a family with several targets
+# (when that folder exists), else ops/<name>/tests/corpus; the object
+# targets' under tests/fuzz/corpus.
 declare -A corpus_of=([fuzz_tensor]="$root/tests/fuzz/corpus/fuzz_tensor"
                       [fuzz_scalar]="$root/tests/fuzz/corpus/fuzz_scalar")
 for source in "$root"/ops/*/tests/fuzz_*.cpp; do
-  corpus_of[$(basename "$source" .cpp)]="$(dirname "$source")/corpus"
+  target=$(basename "$source" .cpp)
+  corpus="$(dirname "$source")/corpus"
+  [[ -d "$corpus/$target" ]] && corpus="$corpus/$target"
+  corpus_of[$target]="$corpus"
 done
 targets=("${!corpus_of[@]}")
 

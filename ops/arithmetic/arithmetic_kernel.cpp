@@ -23,14 +23,20 @@ template <class T>
 inline constexpr bool is_complex_v<std::complex<T>> = true;
 
 /// Calls visit(T{}) with T the element type of a dtype the family reads or
-/// writes: visit_loadable's types and the two complex ones (phase 1 admits
-/// no other; any other would be visited as float).
+/// writes: visit_loadable's types, the two complex ones, and the unsigned
+/// integers an out may have (phase 1 admits no other; any other would be
+/// visited as float).
 template <class Visit>
 decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
     return visit_loadable(dtype, visit, [&]() -> decltype(auto) {
-        if (dtype == ACL_COMPLEX64) return visit(complex64_t{});
-        if (dtype == ACL_COMPLEX128) return visit(complex128_t{});
-        return visit(float{});
+        switch (dtype) {
+            case ACL_COMPLEX64: return visit(complex64_t{});
+            case ACL_COMPLEX128: return visit(complex128_t{});
+            case ACL_UINT16: return visit(uint16_t{});
+            case ACL_UINT32: return visit(uint32_t{});
+            case ACL_UINT64: return visit(uint64_t{});
+            default: return visit(float{});
+        }
     });
 }
 
@@ -186,7 +192,9 @@ private:
             return visit_element(dtype_, [&](auto tag) -> int64_t {
                 using T = decltype(tag);
                 if constexpr (std::is_integral_v<T>) {
-                    return a > 0 ? int64_t{std::numeric_limits<T>::max()} : int64_t{std::numeric_limits<T>::lowest()};
+                    // (T is a compute dtype: never an unsigned type wider than UINT8.)
+                    return a > 0 ? static_cast<int64_t>(std::numeric_limits<T>::max())
+                                 : static_cast<int64_t>(std::numeric_limits<T>::lowest());
                 } else {
                     return a > 0;
                 }

@@ -107,8 +107,21 @@ void apply_alpha(ArithmeticPlan& plan, const aclScalar* alpha, bool one, DtypeLi
     }
 }
 
+namespace {
+
+/// The dtypes the kernel writes (arithmetic_kernel.cpp's visit_element).
+/// can_cast also admits COMPLEX32 and codes of no size into an out, which
+/// CANN would cast into; acl-cpu has no kernel for them and refuses them
+/// (161002) rather than write past the out's elements.
+constexpr DtypeList kWritableDtypes = {ACL_FLOAT,  ACL_FLOAT16, ACL_BF16,   ACL_DOUBLE, ACL_INT8,
+                                       ACL_INT16,  ACL_INT32,   ACL_INT64,  ACL_UINT8,  ACL_UINT16,
+                                       ACL_UINT32, ACL_UINT64,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128};
+
+}  // namespace
+
 aclnnStatus hand_back_arithmetic(const char* apiName, ArithmeticPlan& plan, TensorList inputs, const aclTensor* out,
                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kWritableDtypes));
     const char* const inputNames[] = {"self", "other"};
     const char* const* name = inputNames;
     for (const aclTensor* tensor : inputs) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, *name++));

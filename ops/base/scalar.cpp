@@ -97,13 +97,13 @@ float to_float(const aclScalar* scalar) noexcept { return convert<float>(scalar)
 double to_double(const aclScalar* scalar) noexcept { return convert<double>(scalar); }
 
 int64_t to_int64(const aclScalar* scalar) noexcept {
+    double value = 0;
     switch (scalar->dtype) {
         case ACL_INT64: return stored<int64_t>(scalar);
         case ACL_UINT64: return static_cast<int64_t>(stored<uint64_t>(scalar));
-        case ACL_COMPLEX64: case ACL_COMPLEX128: return static_cast<int64_t>(to_complex(scalar).real());
-        default: break;
+        case ACL_COMPLEX64: case ACL_COMPLEX128: value = to_complex(scalar).real(); break;
+        default: value = to_double(scalar); break;
     }
-    const double value = to_double(scalar);
     // Saturate instead of the undefined conversion of NaN or an out-of-range double.
     if (!(value == value)) return 0;
     if (value >= 0x1p63) return std::numeric_limits<int64_t>::max();

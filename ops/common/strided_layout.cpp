@@ -13,16 +13,21 @@ StridedLayout StridedLayout::broadcast_to(const TensorView& view, const Dims& it
     layout.offset_ = view.offset;
     const size_t rank = iterationShape.size();
     const size_t lead = rank - view.shape.size();
-    // Walk outer to inner, appending each dim or folding it into the previous one.
+    // Walk outer to inner, appending each dim or folding it into the previous one.  The
+    // products saturate (numel) or keep dims apart (folding): a caller may build a layout
+    // before check_view_in_storage rejects a view whose size overflows int64.
     for (size_t d = 0; d < rank; ++d) {
         const int64_t size = iterationShape[d];
-        layout.numel_ *= size;
+        if (__builtin_mul_overflow(layout.numel_, size, &layout.numel_)) layout.numel_ = INT64_MAX;
         if (size == 1) continue;
         const bool broadcast = d < lead || view.shape[d - lead] == 1;
         const int64_t stride = broadcast ? 0 : view.strides[d - lead];
         const int last = layout.rank_ - 1;
-        if (last >= 0 && layout.strides_[last] == stride * size) {
-            layout.sizes_[last] *= size;
+        int64_t span = 0;
+        int64_t merged = 0;
+        if (last >= 0 && !__builtin_mul_overflow(stride, size, &span) && layout.strides_[last] == span &&
+            !__builtin_mul_overflow(layout.sizes_[last], size, &merged)) {
+            layout.sizes_[last] = merged;
             layout.strides_[last] = stride;
         } else {
             layout.sizes_[layout.rank_] = size;

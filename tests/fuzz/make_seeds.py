@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets: tests/fuzz/corpus/<target>/
-for the object targets, ops/<operator>/tests/corpus/ for each operator's.
+for the object targets, ops/<operator>/tests/corpus/ for each operator's, and
+ops/<family>/tests/corpus/<target>/ for a family with several targets (the
+arithmetic family's fuzz_add, fuzz_sub, fuzz_mul and fuzz_div).
 
 Each seed is built with Seed, an encoder of the grammar fuzz_support.hpp's
 Decoder reads (keep the two in step).  Per target the seeds reach every
@@ -22,7 +24,9 @@ SPECIAL_DIMS = [-1, -2**63, 2**63 - 1, 2**62, 2**32, 2**31, 2**40, 3037000500, 1
 RAW_DIM = 224 + 31
 
 FLOAT, FLOAT16, INT8, INT32, UINT8, INT16, UINT16, INT64, DOUBLE, BOOL, BF16 = 0, 1, 2, 3, 4, 6, 7, 9, 11, 12, 27
+UINT32, UINT64, COMPLEX64, COMPLEX128, COMPLEX32 = 8, 10, 16, 17, 33
 NZ = 29
+NCHW = 0
 ON_DEVICE, PHASE1_ONLY = 0, 1
 
 
@@ -403,6 +407,244 @@ def prelu_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the arithmetic family
+
+
+def value_of(dtype, value):
+    """The bytes of an aclScalar of dtype holding value (complex: a pair)."""
+    if dtype in (COMPLEX64, COMPLEX128):
+        z = complex(value)
+        fmt = '<ff' if dtype == COMPLEX64 else '<dd'
+        return struct.pack(fmt, z.real, z.imag)
+    if dtype == FLOAT:
+        return f32(value)
+    if dtype == DOUBLE:
+        return f64(value)
+    if dtype == FLOAT16:
+        return struct.pack('<e', value)
+    if dtype == BF16:
+        return f32(value)[2:]
+    if dtype == BOOL:
+        return bytes([1 if value else 0])
+    sizes = {INT8: 1, UINT8: 1, INT16: 2, UINT16: 2, INT32: 4, UINT32: 4, INT64: 8, UINT64: 8}
+    return (int(value) & (2**(8 * sizes[dtype]) - 1)).to_bytes(sizes[dtype], 'little')
+
+
+# Ordered as fuzz_arithmetic.hpp's kSpecialModes; the last reads a raw word.
+SPECIAL_MODES = [-1, 3, 4, -2, -2**31, 2**31 - 1, 255, 256, -256, 65536, -2**31 + 1, 2**31 - 2, 100, -100, 7, 0]
+
+# Per target, its entry points in the order of the selector byte: (name,
+# tensor kind, the scalars after the tensors with their default value, mode).
+ARITH_TARGETS = {
+    'fuzz_add': [('add', 'pair_out', ['alpha'], False), ('adds', 'one_out', ['other', 'alpha'], False),
+                 ('inplace_add', 'inplace_pair', ['alpha'], False),
+                 ('inplace_adds', 'inplace_one', ['other', 'alpha'], False),
+                 ('add_v3', 'one_out', ['self', 'alpha'], False),
+                 ('inplace_add_v3', 'inplace_one', ['self', 'alpha'], False)],
+    'fuzz_sub': [('sub', 'pair_out', ['alpha'], False), ('subs', 'one_out', ['other', 'alpha'], False),
+                 ('inplace_sub', 'inplace_pair', ['alpha'], False),
+                 ('inplace_subs', 'inplace_one', ['other', 'alpha'], False),
+                 ('rsub', 'pair_out', ['alpha'], False), ('rsubs', 'one_out', ['other', 'alpha'], False)],
+    'fuzz_mul': [('mul', 'pair_out', [], False), ('muls', 'one_out', ['other'], False),
+                 ('inplace_mul', 'inplace_pair', [], False), ('inplace_muls', 'inplace_one', ['other'], False)],
+    'fuzz_div': [('div', 'pair_out', [], False), ('divs', 'one_out', ['other'], False),
+                 ('inplace_div', 'inplace_pair', [], False), ('inplace_divs', 'inplace_one', ['other'], False),
+                 ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
+                 ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True)],
+}
+SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0)}
+ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
+
+
+def arith_out(s, out):
+    """fuzz_arithmetic.hpp's out%8: a tensor (dict), ('broadcast', dtype or
+    None for self's), 'self' or 'other'."""
+    if isinstance(out, dict):
+        s.byte(0)
+        s.tensor(**out)
+    elif out == 'self':
+        s.byte(6)
+    elif out == 'other':
+        s.byte(7)
+    else:
+        s.byte(5)
+        s.bit(out[1] is not None)
+        if out[1] is not None:
+            s.dtype(out[1])
+
+
+def arith_mode(s, mode):
+    if 0 <= mode <= 2:
+        s.byte(mode)
+    elif mode in SPECIAL_MODES[:-1]:
+        s.byte(240 + SPECIAL_MODES.index(mode))
+    else:
+        s.byte(255)
+        s.word(mode)
+
+
+def arith_seed(entry, kind, scalar_names, has_mode, self=None, other=None, out=None, scalars=None, mode=0,
+               place=ON_DEVICE, run=(False, False)):
+    """One call of entry point number `entry`: tensors as Seed.tensor's
+    arguments (other 'self' aliases an in-place selfRef), scalars by name as
+    (dtype, value), None (a null scalar) or 'null_value'."""
+    s = Seed()
+    s.byte(place)
+    s.byte(entry)
+    s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
+    if kind == 'pair_out':
+        s.tensor(**(other or dict(copy=0, dtype=None)))
+        arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+    elif kind == 'one_out':
+        arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+    elif kind == 'inplace_pair':
+        if other == 'self':
+            s.byte(7)
+        else:
+            s.byte(0)
+            s.tensor(**(other or dict(copy=0, dtype=None)))
+    scalars = scalars or {}
+    for name in scalar_names:
+        spec = scalars.get(name, SCALAR_DEFAULTS[name])
+        if spec is None:
+            s.scalar(kind='null')
+        elif spec == 'null_value':
+            s.scalar(FLOAT, kind='null_value')
+        else:
+            s.scalar(spec[0], value_of(*spec))
+    if has_mode:
+        arith_mode(s, mode)
+    s.run(*run)
+    return s
+
+
+def arithmetic_seeds(target):
+    """Per entry point: valid launches of every dtype of the family, of
+    broadcast shapes, strided and aliased operands, and the errors of each
+    check (nulls, dtypes, shapes, formats, storage, modes)."""
+    seeds = {}
+    for entry, (api, kind, scalar_names, has_mode) in enumerate(ARITH_TARGETS[target]):
+        def add(name, **kwargs):
+            seeds[f'{api}_{name}'] = arith_seed(entry, kind, scalar_names, has_mode, **kwargs)
+
+        pair = kind in ('pair_out', 'inplace_pair')
+        has_out = kind in ('pair_out', 'one_out')
+        int_scalars = {name: (INT64, 2) for name in scalar_names}
+        for dtype in ARITH_DTYPES:
+            add(f'ok_{dtype}', self=dict(shape=(2, 3), dtype=dtype),
+                scalars=int_scalars if dtype not in (FLOAT, FLOAT16, BF16, DOUBLE, COMPLEX64, COMPLEX128) else None)
+        add('ok_alpha_2_5', scalars={name: (FLOAT, 2.5) for name in scalar_names})
+        add('ok_alpha_nan', scalars={name: (DOUBLE, float('nan')) for name in scalar_names})
+        add('ok_scalar_complex', scalars={name: (COMPLEX64, 1 + 2j) for name in scalar_names})
+        add('ok_scalar_bool', self=dict(shape=(2, 3), dtype=BOOL), scalars={name: (BOOL, 1) for name in scalar_names})
+        add('ok_scalar_half', self=dict(shape=(2, 3), dtype=FLOAT16),
+            scalars={name: (FLOAT16, 0.5) for name in scalar_names})
+        add('ok_rank0', self=dict(shape=()))
+        add('ok_rank8', self=dict(shape=(1, 2, 1, 2, 1, 2, 1, 2)))
+        add('ok_4097', self=dict(shape=(4097,), dtype=FLOAT16))
+        add('ok_8193', self=dict(shape=(8193,)))
+        add('ok_phase1_only', place=PHASE1_ONLY)
+        add('ok_empty', self=dict(shape=(0, 3)))
+        add('ok_strided_self', self=dict(shape=(2, 3), strides='col'))
+        add('ok_offset_self', self=dict(shape=(2, 3), offset=3, storage=5))
+        add('ok_strides_self', self=dict(shape=(2, 3), strides=[8, 2], storage=4))
+        add('ok_nchw', self=dict(shape=(1, 2, 2, 3), fmt=NCHW))
+        add('nz_format', self=dict(shape=(2, 3), fmt=NZ))
+        add('rank9', self=dict(shape=(1,) * 9))
+        add('unsupported_dtype', self=dict(shape=(2, 3), dtype=UINT16))
+        add('uint32', self=dict(shape=(2, 3), dtype=UINT32))
+        add('complex32', self=dict(shape=(2, 3), dtype=COMPLEX32))
+        add('unknown_dtype', self=dict(shape=(2, 3), dtype=255))
+        add('short_storage', self=dict(shape=(2, 3), storage='short'))
+        add('negative_dim', self=dict(shape=(-1, 3)))
+        add('huge_dims', self=dict(shape=(2**62, 2**62)))
+        add('huge_stride', self=dict(shape=(2, 3), strides=[2**63 - 1, 1]))
+        add('huge_offset', self=dict(shape=(2, 3), offset=2**63 - 1))
+        add('null_self', self=dict(null=True))
+        add('null_workspace_size', run=(True, False))
+        add('null_executor', run=(False, True))
+        for name in scalar_names:
+            add(f'null_{name}', scalars={name: None})
+            add(f'null_value_{name}', scalars={name: 'null_value'})
+            add(f'bad_dtype_{name}', scalars={name: (UINT16, 1)})
+            add(f'bool_{name}_int_self', self=dict(shape=(2, 3), dtype=BOOL), scalars={name: (FLOAT, 0.5)})
+            # A complex scalar whose real part no int64 holds, into an integer compute dtype (Rsubs: the fuzzer
+            # found to_int64 converting it without saturating).
+            add(f'int_self_huge_complex_{name}', self=dict(shape=(2, 3), dtype=INT32),
+                scalars={**int_scalars, name: (COMPLEX128, complex(3e296, 1))})
+            add(f'int_self_nan_complex_{name}', self=dict(shape=(2, 3), dtype=INT64),
+                scalars={**int_scalars, name: (COMPLEX64, complex(float('nan'), 0))})
+        if pair:
+            add('ok_broadcast_other', self=dict(shape=(2, 3, 4)), other=dict(broadcast=(0, 1, {1})))
+            add('ok_broadcast_rank0_other', self=dict(shape=(2, 3)), other=dict(shape=(), dtype=FLOAT))
+            add('ok_mixed_dtypes', self=dict(shape=(2, 3), dtype=FLOAT16), other=dict(copy=0, dtype=FLOAT),
+                out=dict(copy=0, dtype=FLOAT))
+            add('ok_int_float', self=dict(shape=(2, 3), dtype=INT32), other=dict(copy=0, dtype=FLOAT),
+                out=dict(copy=0, dtype=FLOAT))
+            add('ok_bool_int8', self=dict(shape=(2, 3), dtype=BOOL), other=dict(copy=0, dtype=INT8),
+                out=dict(copy=0, dtype=INT8), scalars=int_scalars)
+            add('ok_strided_other', other=dict(copy=0, dtype=None, strides=[1, 2], storage=2))
+            add('not_broadcastable', self=dict(shape=(2, 3)), other=dict(shape=(2, 4), dtype=FLOAT))
+            add('other_rank9', other=dict(shape=(1,) * 8 + (3,), dtype=FLOAT))
+            add('null_other', other=dict(null=True))
+            add('other_unknown_dtype', other=dict(copy=0, dtype=-2))
+            add('other_short_storage', other=dict(copy=0, dtype=None, storage='short'))
+            add('other_huge', other=dict(shape=(2**40, 1), dtype=FLOAT))
+        if kind == 'pair_out':
+            add('ok_mutual_broadcast', self=dict(shape=(2, 1, 4)), other=dict(shape=(3, 1), dtype=FLOAT),
+                out=('broadcast', None))
+            add('ok_mutual_broadcast_f16_out', self=dict(shape=(2, 1, 4), dtype=FLOAT16),
+                other=dict(shape=(3, 1), dtype=FLOAT16), out=('broadcast', FLOAT))
+            add('ok_other_bigger', self=dict(shape=(4,)), other=dict(shape=(2, 3, 4), dtype=FLOAT),
+                out=dict(copy=1, dtype=None))
+            add('ok_out_is_self', out='self')
+            add('ok_out_is_other', out='other')
+            add('ok_out_is_self_broadcast_other', self=dict(shape=(2, 3, 4)), other=dict(broadcast=(0, 2, set())),
+                out='self')
+            add('out_is_broadcast_other', self=dict(shape=(2, 3, 4)), other=dict(broadcast=(0, 2, set())),
+                out='other')
+            add('out_shape', out=dict(shape=(3, 2), dtype=FLOAT))
+            add('out_broadcast_to_self_only', self=dict(shape=(2, 1, 4)), other=dict(shape=(3, 1), dtype=FLOAT),
+                out=dict(copy=0, dtype=None))
+        if kind == 'inplace_pair':
+            add('ok_other_is_self', other='self')
+            add('self_needs_broadcast', self=dict(shape=(3, 1)), other=dict(shape=(2, 3, 4), dtype=FLOAT))
+            add('ok_inplace_int_self_float_other', self=dict(shape=(2, 3), dtype=INT32),
+                other=dict(copy=0, dtype=FLOAT))
+        if kind == 'one_out':
+            add('ok_out_is_self', out='self')
+            add('ok_contiguous_out', self=dict(shape=(2, 3), strides='col'), out=('broadcast', None))
+            add('ok_contiguous_out_double', out=('broadcast', DOUBLE))
+        if has_out:
+            add('null_out', out=dict(null=True))
+            add('ok_out_col_major', out=dict(copy=0, dtype=None, strides='col'))
+            add('ok_out_offset', out=dict(copy=0, dtype=None, offset=2, storage=3))
+            add('ok_out_float16', out=dict(copy=0, dtype=FLOAT16))
+            add('out_int_from_float', out=dict(copy=0, dtype=INT32))
+            add('out_bool_from_float', out=dict(copy=0, dtype=BOOL))
+            add('out_unknown_dtype', out=dict(copy=0, dtype=255))
+            # Dtypes can_cast admits from an integer but the kernel cannot write (refused since the fuzzer found
+            # UINT16 written as FLOAT past its storage, and a division by zero in the tiling for sizeless codes).
+            for dtype, name in ((UINT16, 'uint16'), (UINT32, 'uint32'), (UINT64, 'uint64'), (COMPLEX32, 'complex32'),
+                                (13, 'string'), (29, 'int4')):
+                add(f'out_{name}_from_int32', self=dict(shape=(2, 3), dtype=INT32), out=dict(copy=0, dtype=dtype),
+                    scalars=int_scalars)
+            add('out_short_storage', out=dict(copy=0, dtype=None, storage='short'))
+            add('out_nz', out=dict(copy=0, dtype=None, fmt=NZ))
+            add('out_zero_stride', out=dict(copy=0, dtype=None, strides=[0, 1], storage=3))
+        if has_mode:
+            for mode in SPECIAL_MODES[:-1] + [2**40 + 5]:
+                add(f'mode_{mode}', mode=mode)
+            for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, INT16, BOOL, COMPLEX64):
+                for mode in (1, 2):
+                    add(f'ok_{dtype}_mode{mode}', self=dict(shape=(2, 3), dtype=dtype), mode=mode,
+                        scalars=int_scalars if dtype not in (FLOAT, FLOAT16, BF16, DOUBLE, COMPLEX64) else None)
+            add('empty_complex_mode1', self=dict(shape=(0,), dtype=COMPLEX64), mode=1)
+            add('ok_mode2_zero_divisor', self=dict(shape=(2, 3), dtype=INT32),
+                scalars={name: (INT32, 0) for name in scalar_names}, mode=2)
+    return seeds
+
+
 # ---------------------------------------------------------------------------- objects
 
 
@@ -507,6 +749,8 @@ def main():
     write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
     write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
+    for target in ARITH_TARGETS:
+        write(ops / 'arithmetic' / 'tests' / 'corpus' / target, arithmetic_seeds(target))
 
 
 if __name__ == '__main__':

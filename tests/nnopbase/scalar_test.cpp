@@ -86,6 +86,27 @@ TEST(Scalar, ComplexIsAcceptedAndReadsAsZero) {
     expect_reads(std::complex<double>(3.0, 4.0), ACL_COMPLEX128, 0.0, 0.0f);
 }
 
+TEST(Scalar, ComplexToInt64SaturatesItsRealPart) {
+    // The integer an integer kernel takes from a complex scalar: the real
+    // part, truncated, saturated, NaN as 0, as for a real scalar (a real
+    // part of 3e296 was an undefined conversion, found by fuzzing).
+    const auto to_int64 = [](std::complex<double> value) {
+        aclScalar* scalar = aclCreateScalar(&value, ACL_COMPLEX128);
+        const int64_t integer = aclcpu::to_int64(scalar);
+        aclDestroyScalar(scalar);
+        return integer;
+    };
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    EXPECT_EQ(to_int64({-2.75, 9.0}), -2);
+    EXPECT_EQ(to_int64({3e296, 0.0}), kMax);
+    EXPECT_EQ(to_int64({-3e296, 0.0}), std::numeric_limits<int64_t>::min());
+    EXPECT_EQ(to_int64({std::nan(""), 1.0}), 0);
+    std::complex<float> single(1e30f, 0.0f);
+    aclScalar* scalar = aclCreateScalar(&single, ACL_COMPLEX64);
+    EXPECT_EQ(aclcpu::to_int64(scalar), kMax);
+    aclDestroyScalar(scalar);
+}
+
 TEST(Scalar, EightBitFloatsDecodeAsOcpSpecifies) {
     expect_reads(uint8_t{0x3C}, ACL_FLOAT8_E5M2, 1.0, 1.0f);            // 0 01111 00
     expect_reads(uint8_t{0xC1}, ACL_FLOAT8_E5M2, -std::ldexp(1.25, 1), -2.5f);

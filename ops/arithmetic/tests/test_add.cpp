@@ -166,6 +166,24 @@ TEST_F(Add, PromotedDtypeThatCannotCastIntoOutIsRefused) {
     }
 }
 
+// CanCast admits an integer sum into an unsigned out: the sum is wrapped
+// into it.  Such outs were once written as FLOAT, past their elements
+// (found by fuzzing).  COMPLEX32, which CanCast admits too, has no kernel
+// in acl-cpu and is refused.
+TEST_F(Add, IntegerSumIntoAnUnsignedOutWraps) {
+    const Scalar alpha(1.0, ACL_INT64);
+    const auto plus = [](auto a, auto b) { return a + b; };
+    for (const aclDataType outDtype : {ACL_UINT16, ACL_UINT32}) {
+        SCOPED_TRACE(name(outDtype));
+        check_tensors(add(alpha), input({{5}, ACL_INT32}, {-3, -1, 0, 70000, 2}),
+                      input({{5}, ACL_INT32}, {1, 0, 0, 1, -5}), {{5}, outDtype}, ACL_INT32, plus);
+    }
+    check_tensors(add(alpha), input({{3}, ACL_INT64}, {0, 1, 1e15}), input({{3}, ACL_INT64}, {5, 7, 3}),
+                  {{3}, ACL_UINT64}, ACL_INT64, plus);
+    const DeviceTensor self({{2}, ACL_INT32}), complex32({{2}, ACL_COMPLEX32});
+    expect_error_naming(add_phase1(self, self, alpha, complex32), ACLNN_ERR_PARAM_INVALID, "out");
+}
+
 TEST_F(Add, DtypeOutsideTheSupportListIsRefused) {
     const Scalar alpha(1.0);
     const DeviceTensor f32({{2}, ACL_FLOAT}), u16({{2}, ACL_UINT16}), u32({{2}, ACL_UINT32});

@@ -222,6 +222,24 @@ TEST_F(Mul, ShapeErrorsNameTheirCause) {
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
 }
 
+// A selfRef of 2^62 x 2^62 elements overflows int64 in bytes: 161002.  Its
+// layout is built before the storage check, and once overflowed there
+// (UBSan; found by fuzzing).
+TEST_F(Mul, InplaceMulOfAViewWhoseSizeOverflowsIsRefused) {
+    DeviceBuffer storage(64);
+    const int64_t huge = int64_t{1} << 62;
+    const int64_t shape[] = {huge, huge};
+    const int64_t strides[] = {huge, 1};
+    aclTensor* selfRef =
+        aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage.get());
+    ASSERT_NE(selfRef, nullptr);
+    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
+                            return aclnnInplaceMulGetWorkspaceSize(selfRef, selfRef, ws, e);
+                        }),
+                        ACLNN_ERR_PARAM_INVALID, "overflows");
+    aclDestroyTensor(selfRef);
+}
+
 TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
     const DeviceTensor selfRef({{2}, ACL_INT32}), other({{2}, ACL_FLOAT});
     expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {

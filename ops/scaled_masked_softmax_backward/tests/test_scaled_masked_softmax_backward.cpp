@@ -379,6 +379,29 @@ TEST_F(ScaledMaskedSoftmaxBackward, ErrorsCarryCannCodesAndMessages) {
     expect_error(call(dy.get(), outside.get(), mask.get(), out->get()), ACLNN_ERR_PARAM_INVALID);
 }
 
+TEST_F(ScaledMaskedSoftmaxBackward, OutWhoseBytesAsGradOutputsDtypeOverflowIsRefused) {
+    // A FLOAT16 out whose storage (2^61 + 2 elements) fits int64 bytes, but
+    // whose last element written as FLOAT (byte 4 * (2^61 + 2)) does not:
+    // 161002, not a signed overflow (found by fuzzing).
+    const Shape shape{1, 1, 1, 2};
+    DeviceTensor gradOutput({shape, ACL_FLOAT}, {1.0, 2.0});
+    DeviceTensor y({shape, ACL_FLOAT}, {0.5, 0.5});
+    DeviceTensor mask({shape, ACL_BOOL}, {0.0, 0.0});
+    DeviceBuffer storage(64);
+    const int64_t stride = (int64_t{1} << 61) + 1;
+    const int64_t strides[] = {2 * stride, 2 * stride, 2 * stride, stride};
+    const int64_t storageShape[] = {stride + 1};
+    aclTensor* out = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT16, strides, 0, ACL_FORMAT_ND, storageShape,
+                                     1, storage.get());
+    ASSERT_NE(out, nullptr);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    expect_error(aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(gradOutput.get(), y.get(), mask.get(), 1.0, false,
+                                                                  out, &ws, &ex),
+                 ACLNN_ERR_PARAM_INVALID);
+    aclDestroyTensor(out);
+}
+
 TEST_F(ScaledMaskedSoftmaxBackward, TooSmallWorkspaceIsRefusedAndWritesNothing) {
     const Shape shape{1, 1, 2, 16};
     DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(32, 1.0));

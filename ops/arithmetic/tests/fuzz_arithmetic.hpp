@@ -1,0 +1,211 @@
+// What the arithmetic family's four fuzz targets (fuzz_add, fuzz_sub,
+// fuzz_mul, fuzz_div) share: decoding the tensor operands of the
+// out-of-place, scalar and in-place forms -- aliasing included -- and
+// DivMod's rounding mode.  Each target's fuzz_operator() reads one byte that
+// selects the entry point, then the tensors through one of the functions
+// below, then its scalars (in.scalar(), in parameter order), then the mode,
+// then OperatorCall::run's flags.  The grammar, which
+// tests/fuzz/make_seeds.py encodes (keep the two in step):
+//
+//   pair + out:  tensor self, tensor other, out%8:
+//                  0-4 tensor out
+//                  5   out contiguous over the broadcast shape of self and
+//                      other (self's view when they do not broadcast),
+//                      bit: 0 self's dtype, 1 reads a dtype
+//                  6   out is self (the same aclTensor)
+//                  7   out is other
+//   one + out:   tensor self, out%8: as above, 5 over self's view, 6-7 out is self
+//   in-place pair: tensor selfRef, other%8: 7 other is selfRef, else tensor other
+//   in-place one:  tensor selfRef
+//   mode:        b < 240: b%3 (0 none, 1 trunc, 2 floor), else kSpecialModes[b-240],
+//                the last of which reads a raw 8-byte word (its low 32 bits)
+//
+// A tensor the operator writes -- out, selfRef, or self/other when out
+// aliases it -- is made with OperatorCall::output, so that phase 2 may
+// write it and only through its view.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_support.hpp"
+
+namespace aclcpu::fuzz::arithmetic {
+
+/// The tensor arguments of an out-of-place call (other stays null in the scalar forms).
+struct Tensors {
+    const aclTensor* self = nullptr;
+    const aclTensor* other = nullptr;
+    aclTensor* out = nullptr;
+};
+
+/// The tensor arguments of an in-place tensor call.
+struct InplaceTensors {
+    aclTensor* selfRef = nullptr;
+    const aclTensor* other = nullptr;
+};
+
+/// The broadcast of two views (right-aligned, a dim of 1 stretching), or
+/// fallback when they do not broadcast.
+inline std::vector<int64_t> broadcast_shape(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                            const std::vector<int64_t>& fallback) {
+    std::vector<int64_t> shape(std::max(a.size(), b.size()));
+    for (size_t i = 0; i < shape.size(); ++i) {
+        const int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
+        const int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
+        if (x != y && x != 1 && y != 1) return fallback;
+        shape[shape.size() - 1 - i] = x == 1 ? y : x;
+    }
+    return shape;
+}
+
+/// Where out comes from (the out%8 choice).
+enum class OutSource { decoded, broadcast, self, other };
+
+inline OutSource out_source(Decoder& in, bool hasOther) {
+    const uint8_t choice = in.byte() % 8;
+    if (choice < 5) return OutSource::decoded;
+    if (choice == 5) return OutSource::broadcast;
+    return choice == 7 && hasOther ? OutSource::other : OutSource::self;
+}
+
+/// A contiguous out over shape, of self's dtype or a decoded one.
+inline TensorSpec contiguous_out(Decoder& in, const std::vector<int64_t>& shape, aclDataType selfDtype) {
+    const aclDataType dtype = in.bit() ? in.dtype() : selfDtype;
+    return TensorSpec::contiguous(shape, dtype);
+}
+
+/// self, other and out of Add, Sub, Rsub, Mul, Div, DivMod (and AddV3's
+/// other and out, with other passed as "self").
+inline Tensors pair_and_out(Decoder& in, OperatorCall& call) {
+    const TensorSpec self = in.tensor();
+    const TensorSpec other = in.tensor();
+    Tensors tensors;
+    switch (out_source(in, true)) {
+        case OutSource::self:
+            tensors.out = call.output(self);
+            tensors.self = tensors.out;
+            tensors.other = call.input(other);
+            break;
+        case OutSource::other:
+            tensors.self = call.input(self);
+            tensors.out = call.output(other);
+            tensors.other = tensors.out;
+            break;
+        case OutSource::broadcast: {
+            const TensorSpec out = contiguous_out(in, broadcast_shape(self.view, other.view, self.view), self.dtype);
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+        case OutSource::decoded: {
+            const TensorSpec out = in.tensor();
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+    }
+    return tensors;
+}
+
+/// self and out of the scalar forms (Adds, Subs, Rsubs, Muls, Divs, DivMods;
+/// AddV3's tensor other and out, as self and out).
+inline Tensors one_and_out(Decoder& in, OperatorCall& call) {
+    const TensorSpec self = in.tensor();
+    Tensors tensors;
+    switch (out_source(in, false)) {
+        case OutSource::self:
+        case OutSource::other:
+            tensors.out = call.output(self);
+            tensors.self = tensors.out;
+            break;
+        case OutSource::broadcast: {
+            const TensorSpec out = contiguous_out(in, self.view, self.dtype);
+            tensors.self = call.input(self);
+            tensors.out = call.output(out);
+            break;
+        }
+        case OutSource::decoded: {
+            const TensorSpec out = in.tensor();
+            tensors.self = call.input(self);
+            tensors.out = call.output(out);
+            break;
+        }
+    }
+    return tensors;
+}
+
+/// selfRef (written) and other of the in-place tensor forms; other may be selfRef itself.
+inline InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
+    InplaceTensors tensors;
+    tensors.selfRef = call.output(in.tensor());
+    tensors.other = in.byte() % 8 == 7 ? tensors.selfRef : call.input(in.tensor());
+    return tensors;
+}
+
+/// selfRef (written) of the in-place scalar forms.
+inline aclTensor* inplace_one(Decoder& in, OperatorCall& call) { return call.output(in.tensor()); }
+
+/// DivMod's rounding mode: mostly 0-2, sometimes out of range.
+inline int rounding_mode(Decoder& in) {
+    static constexpr int kSpecialModes[16] = {-1, 3, 4, -2, INT_MIN, INT_MAX, 255, 256, -256, 65536, INT_MIN + 1,
+                                              INT_MAX - 1, 100, -100, 7, 0};
+    const uint8_t choice = in.byte();
+    if (choice < 240) return choice % 3;
+    if (choice < 255) return kSpecialModes[choice - 240];
+    return static_cast<int>(static_cast<uint32_t>(in.word()));
+}
+
+/// One entry point as OperatorCall::run takes it: its name, phase 1 and phase 2.
+template <class Phase1>
+struct Api {
+    const char* name;
+    Phase1 phase1;
+    OperatorCall::Phase2 phase2;
+};
+#define ACLCPU_ARITHMETIC_API(op) \
+    aclcpu::fuzz::arithmetic::Api<decltype(&op##GetWorkspaceSize)> { ACLCPU_FUZZ_API(op) }
+
+/// The four forms Add and Sub share, each with an alpha: `form` 0 tensor
+/// pair, 1 tensor and scalar, 2 in-place pair, 3 in-place scalar.
+template <class Pair, class WithScalar, class InplacePair, class InplaceScalar>
+void fuzz_alpha_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                      const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
+                      const Api<InplaceScalar>& inplaceScalar) {
+    switch (form) {
+        case 0: {
+            const Tensors t = pair_and_out(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, alpha.get(), t.out);
+            break;
+        }
+        case 1: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), alpha.get(),
+                     t.out);
+            break;
+        }
+        case 2: {
+            const InplaceTensors t = inplace_pair(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, alpha.get());
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                     alpha.get());
+            break;
+        }
+    }
+}
+
+}  // namespace aclcpu::fuzz::arithmetic
