@@ -29,8 +29,7 @@ template <typename Case>
 void register_operator() {
     for (const FloatType& type : kFloatTypes) {
         for (const int64_t elements : operator_sizes()) {
-            const std::string name =
-                std::string("Op/") + std::string(Case::kName) + "/" + type.name + "/" + std::to_string(elements);
+            const std::string name = std::string("Op/") + Case::kName + "/" + type.name + "/" + std::to_string(elements);
             const aclDataType dataType = type.type;
             benchmark::RegisterBenchmark(name.c_str(), [elements, dataType](benchmark::State& state) {
                 run_operator<Case>(state, elements, dataType);

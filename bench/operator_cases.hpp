@@ -215,6 +215,7 @@ private:
 /// alpha, out); Mul and Div take no alpha.
 struct AddOp {
     static constexpr const char* kName = "Add";
+    static constexpr const char* kRowName = "AddRow";
     static constexpr auto phase2 = aclnnAdd;
     static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
                               uint64_t* size, aclOpExecutor** executor) {
@@ -231,6 +232,7 @@ struct SubOp {
 };
 struct MulOp {
     static constexpr const char* kName = "Mul";
+    static constexpr const char* kRowName = "MulRow";
     static constexpr auto phase2 = aclnnMul;
     static aclnnStatus phase1(const aclTensor* self, const aclTensor* other, const aclScalar*, aclTensor* out,
                               uint64_t* size, aclOpExecutor** executor) {
@@ -248,11 +250,21 @@ struct DivOp {
 
 /// out = self (Op) other on [rows, kRowLength] operands, alpha 1; with
 /// kRowOperand, other is one [kRowLength] row broadcast over the rows (a
-/// bias add), named <Op>Row.
+/// bias add), named Op::kRowName.
 template <class Op, bool kRowOperand = false>
 class ArithmeticCase final : public OperatorCase {
+    static constexpr const char* name() {
+        if constexpr (kRowOperand) {
+            return Op::kRowName;
+        } else {
+            return Op::kName;
+        }
+    }
+
 public:
-    static inline const std::string kName = std::string(Op::kName) + (kRowOperand ? "Row" : "");
+    // A constant, not a string built at start-up: the cases register during
+    // static initialisation, in no order relative to such a string.
+    static constexpr const char* kName = name();
     ArithmeticCase(int64_t elements, aclDataType type)
         : self_(input({elements / kRowLength, kRowLength}, type, -1.0f, 1.0f)),
           other_(input(kRowOperand ? std::vector<int64_t>{kRowLength} : std::vector<int64_t>{elements / kRowLength,
