@@ -36,19 +36,20 @@ void map_lanes(D d, const Op& op, size_t count, Out* out, const In*... in) {
 
 namespace detail {
 
-/// Element begin of a linear operand at data, as a T*.
-template <class T>
-T* linear_at(const void* data, const StridedLayout& layout, int64_t begin) {
-    return static_cast<T*>(const_cast<void*>(data)) + layout.offset() + begin;
-}
-
-/// A block whose operands are all dense T: streamed through registers.
+/// A block whose operands stream (ElementwiseOperands::streamed_dtype):
+/// each stretch over which every input stays inside one of its contiguous
+/// runs -- the whole block when all are linear -- goes through registers
+/// straight from and to device memory.
 template <class T, size_t N, class Op, size_t... K>
-void map_dense(const ElementwiseJob<N>& job, Range block, const Op& op, std::index_sequence<K...>) {
+void map_streamed(const ElementwiseJob<N>& job, Range block, const Op& op, std::index_sequence<K...>) {
     const auto& operands = job.operands;
-    map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(block.size()),
-              linear_at<T>(job.args.outputs[0], operands.output, block.begin),
-              linear_at<const T>(job.args.inputs[K], operands.inputs[K], block.begin)...);
+    T* out = static_cast<T*>(job.args.outputs[0]) + operands.output.offset();
+    for (int64_t begin = block.begin; begin < block.end;) {
+        const int64_t length = std::min({block.end - begin, operands.inputs[K].run_length_at(begin)...});
+        map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(length), out + begin,
+                  static_cast<const T*>(job.args.inputs[K]) + operands.inputs[K].position_of(begin)...);
+        begin += length;
+    }
 }
 
 /// Any other block: per UB chunk, the inputs gathered into fp32 staging, the
@@ -79,10 +80,10 @@ template <size_t N, class Op>
 void elementwise_block(const ElementwiseJob<N>& job, int64_t blockIdx, const Op& op) {
     const Range block = job.tiling.blocks.block(blockIdx);
     constexpr auto inputs = std::make_index_sequence<N>();
-    switch (job.operands.dense_dtype()) {
-        case ACL_FLOAT: return detail::map_dense<float>(job, block, op, inputs);
-        case ACL_FLOAT16: return detail::map_dense<half_t>(job, block, op, inputs);
-        case ACL_BF16: return detail::map_dense<bf16_t>(job, block, op, inputs);
+    switch (job.operands.streamed_dtype()) {
+        case ACL_FLOAT: return detail::map_streamed<float>(job, block, op, inputs);
+        case ACL_FLOAT16: return detail::map_streamed<half_t>(job, block, op, inputs);
+        case ACL_BF16: return detail::map_streamed<bf16_t>(job, block, op, inputs);
         default: return detail::map_staged(job, blockIdx, block, op, inputs);
     }
 }

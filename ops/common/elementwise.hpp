@@ -63,19 +63,25 @@ struct ElementwiseOperands {
     StridedLayout output;
     aclDataType computeDtype = ACL_FLOAT;
 
-    /// The dtype of every operand when all are linear (element i at
-    /// offset + i) and of the one dtype FLOAT, FLOAT16 or BF16 that the
-    /// kernel also computes in: then a block can stream them directly.
-    /// ACL_DT_UNDEFINED otherwise.
-    aclDataType dense_dtype() const noexcept {
+    /// The dtype of every operand when all have the one dtype FLOAT, FLOAT16
+    /// or BF16 that the kernel also computes in, the output is linear, and
+    /// every input runs contiguously along its innermost dimension for at
+    /// least kMinStreamedRun elements (linear, or e.g. a row broadcast over
+    /// the outer dims): then a block streams them from and to device memory,
+    /// run by run.  ACL_DT_UNDEFINED otherwise.
+    aclDataType streamed_dtype() const noexcept {
         const aclDataType dtype = output.dtype();
         const bool computable = dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
-        const auto dense = [dtype](const StridedLayout& layout) {
-            return layout.is_linear() && layout.dtype() == dtype;
+        const auto streamable = [dtype](const StridedLayout& layout) {
+            return layout.runs_contiguously(kMinStreamedRun) && layout.dtype() == dtype;
         };
-        const bool allDense = dense(output) && std::all_of(inputs.begin(), inputs.end(), dense);
-        return computable && allDense && computeDtype == dtype ? dtype : ACL_DT_UNDEFINED;
+        const bool allStreamable =
+            output.is_linear() && output.dtype() == dtype && std::all_of(inputs.begin(), inputs.end(), streamable);
+        return computable && allStreamable && computeDtype == dtype ? dtype : ACL_DT_UNDEFINED;
     }
+
+    /// Below this run length, staging a chunk costs less than a pass per run.
+    static constexpr int64_t kMinStreamedRun = 16;
 };
 
 /// UB bytes a block stages: N input chunks and one output chunk, in fp32,

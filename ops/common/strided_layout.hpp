@@ -47,6 +47,17 @@ public:
     bool has_contiguous_runs_of(int64_t length) const noexcept {
         return rank_ == 0 || (strides_[rank_ - 1] == 1 && sizes_[rank_ - 1] % length == 0);
     }
+    /// True when each run along the innermost dimension is contiguous in
+    /// the operand and at least minLength long (a linear layout is one run).
+    bool runs_contiguously(int64_t minLength) const noexcept {
+        return is_linear() || (strides_[rank_ - 1] == 1 && sizes_[rank_ - 1] >= minLength);
+    }
+    /// Elements from element i of the iteration space to the end of its run
+    /// along the innermost dimension (to the end of the space when linear).
+    int64_t run_length_at(int64_t i) const noexcept {
+        if (is_linear()) return numel_ - i;
+        return sizes_[rank_ - 1] - i % sizes_[rank_ - 1];
+    }
     /// Where element i of the iteration space is, counted from the data pointer.
     int64_t position_of(int64_t i) const noexcept {
         int64_t position = offset_;

@@ -313,6 +313,24 @@ TEST_F(Add, StridedAndOffsetViewsInAndOut) {
     }
 }
 
+// Rows long enough to be streamed run by run from device memory: a row
+// broadcast over the rows of a slice of a wider tensor, into a dense out;
+// with a strided out the same operands are staged.
+TEST_F(Add, LongRowsBroadcastOverASliceStreamOrStage) {
+    for (aclDataType t : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        SCOPED_TRACE(name(t));
+        for (double alphaValue : {1.0, 0.5}) {
+            const Scalar alpha(alphaValue);
+            const TensorSpec slice({5, 40}, t, {64, 1}, 3);  // 40 of each 64-element row, from 3
+            const TensorSpec row({40}, t);
+            check_tensors(add(alpha), input(slice, 50), input(row, 51), {{5, 40}, t}, t,
+                          plus_alpha(alphaValue, ACL_FLOAT, t));
+            check_tensors(add(alpha), input(slice, 52), input(row, 53), {{5, 40}, t, {80, 2}}, t,
+                          plus_alpha(alphaValue, ACL_FLOAT, t));
+        }
+    }
+}
+
 TEST_F(Add, InplaceAddCastsBackIntoSelfRefThroughAView) {
     // INT32 selfRef + FLOAT16 other computes in FLOAT16 ... which cannot cast
     // back into INT32; FLOAT16 selfRef + INT32 other computes in FLOAT16.
