@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The README's API coverage, generated from the public headers so that it cannot drift.
+
+For every public header of include/ it counts the functions declared (ACL_FUNC_VISIBILITY,
+MSVP_PROF_API, ACL_DUMP_API, SECUREC_API declarations), and sorts each into:
+
+  implemented      exported by the built libraries and not an unsupported entry point
+  unsupported      exported, but its whole body is `return not_supported(__func__, kWhy);`
+                   (runtime/api/unsupported.hpp): it has no meaning without Ascend hardware
+  not yet          declared but not exported: a program calling it does not link yet
+
+and writes the section between the README's markers:
+
+  api_coverage.py BUILD_DIR --write README.md   rewrites the section
+  api_coverage.py BUILD_DIR --check README.md   fails (exit 1) when the section is stale
+  api_coverage.py BUILD_DIR                     prints the section
+"""
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BEGIN = "<!-- api-coverage:begin (scripts/api_coverage.py writes this section) -->"
+END = "<!-- api-coverage:end -->"
+LIBRARIES = ("runtime/libascendcl.so", "ops/libnnopbase.so", "ops/libopapi.so", "runtime/libc_sec.so")
+EXPORT_MACROS = r"(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API|SECUREC_API)"
+DECLARATION = re.compile(EXPORT_MACROS + r"\s+([^;{}#]*?)\b(\w+)\s*\([^;{}]*\)\s*;", re.S)
+# An unsupported entry point: a definition whose whole body returns not_supported(__func__, why).
+UNSUPPORTED = re.compile(r"\b(\w+)\s*\([^;{}]*\)\s*(?:noexcept\s*)?\{\s*return\s+not_supported\(__func__,\s*"
+                         r"(\"(?:[^\"\\]|\\.)*\"|\w+)\s*\);\s*\}", re.S)
+REASON_CONSTANT = re.compile(r"constexpr\s+(?:const\s+)?char\s*(?:\*\s*)?(\w+)\s*(?:\[\])?\s*=\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+);")
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
+
+
+def declared_functions():
+    """{header: [function, ...]} in declaration order, over include/ (deprecation marks removed)."""
+    headers = {}
+    for header in sorted((ROOT / "include").rglob("*.h")):
+        text = strip_comments(header.read_text(errors="replace"))
+        text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)
+        text = re.sub(r"ACL_DEPRECATED_MESSAGE\s*\(\s*\"(?:[^\"\\]|\\.)*\"\s*\)|ACL_DEPRECATED\b", " ", text)
+        names = [match.group(2) for match in DECLARATION.finditer(text)]
+        if names:
+            headers[str(header.relative_to(ROOT / "include"))] = names
+    return headers
+
+
+def exported_symbols(build_dir):
+    symbols = set()
+    for library in LIBRARIES:
+        path = build_dir / library
+        if not path.exists():
+            continue
+        output = subprocess.run(["nm", "-D", "--defined-only", str(path)], check=True, capture_output=True,
+                                text=True).stdout
+        symbols.update(line.split()[-1] for line in output.splitlines() if line.strip())
+    return symbols
+
+
+def unsupported_functions():
+    """{function: reason} for every unsupported entry point in the libraries' sources."""
+    reasons = {}
+    for source in sorted(ROOT.glob("runtime/**/*.cpp")):
+        text = strip_comments(source.read_text(errors="replace"))
+        constants = {name: "".join(re.findall(r"\"((?:[^\"\\]|\\.)*)\"", value))
+                     for name, value in REASON_CONSTANT.findall(text)}
+        for name, why in UNSUPPORTED.findall(text):
+            reasons[name] = why[1:-1] if why.startswith('"') else constants.get(why, why)
+    return reasons
+
+
+def section(build_dir):
+    headers = declared_functions()
+    exported = exported_symbols(build_dir)
+    unsupported = unsupported_functions()
+    lines = [BEGIN, "",
+             "| header | declared | implemented | unsupported by design | not yet |",
+             "|---|---:|---:|---:|---:|"]
+    missing, refused = {}, {}
+    totals = [0, 0, 0, 0]
+    for header, names in headers.items():
+        counts = [len(names), 0, 0, 0]
+        for name in names:
+            if name not in exported:
+                counts[3] += 1
+                missing.setdefault(header, []).append(name)
+            elif name in unsupported:
+                counts[2] += 1
+                refused.setdefault(unsupported[name], []).append(name)
+            else:
+                counts[1] += 1
+        totals = [a + b for a, b in zip(totals, counts)]
+        lines.append(f"| `{header}` | " + " | ".join(str(c) for c in counts) + " |")
+    lines.append("| **all** | " + " | ".join(f"**{c}**" for c in totals) + " |")
+    if refused:
+        lines += ["", "Unsupported by design (each returns `ACL_ERROR_RT_FEATURE_NOT_SUPPORT`, 207000, and says "
+                  "why in `aclGetRecentErrMsg`):", ""]
+        for why, names in sorted(refused.items()):
+            lines.append(f"- {why}: " + ", ".join(f"`{name}`" for name in sorted(names)))
+    if missing:
+        lines += ["", "Not yet in acl-cpu (a program calling one of these does not link yet):", ""]
+        for header, names in missing.items():
+            lines.append(f"- `{header}`: " + ", ".join(f"`{name}`" for name in sorted(names)))
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build_dir", type=pathlib.Path)
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--write", type=pathlib.Path, metavar="README")
+    action.add_argument("--check", type=pathlib.Path, metavar="README")
+    args = parser.parse_args()
+    generated = section(args.build_dir)
+    target = args.write or args.check
+    if target is None:
+        print(generated)
+        return 0
+    text = target.read_text()
+    if BEGIN not in text or END not in text:
+        sys.exit(f"api_coverage: {target} has no section between {BEGIN} and {END}")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    if args.check:
+        if text[start:end] == generated:
+            return 0
+        print(f"api_coverage: the API coverage in {target} is stale; run scripts/api_coverage.py "
+              f"{args.build_dir} --write {target}")
+        return 1
+    target.write_text(text[:start] + generated + text[end:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
