@@ -1,11 +1,11 @@
 # The install tree mirrors CANN's toolkit layout, so unchanged sample build
 # files work against it:
-#   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math}.so
+#   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,c_sec}.so
 #   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
 set(ACLCPU_LIBDIR lib64)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
-install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi
+install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi c_sec
   EXPORT acl-cpu-targets
   LIBRARY DESTINATION ${ACLCPU_LIBDIR}
   INCLUDES DESTINATION include)
