@@ -7,7 +7,13 @@
 #   - host reads or frees while a gate holds the stream that writes:
 #       CallbackTest.BlockingCallbackHoldsLaterWork, CallbackTest.HostFuncRunsOnARuntimeThreadAndHoldsLaterWork,
 #       EventTest.StreamWaitEventOrdersTwoStreams, MemoryTest.MemsetAsyncRunsOnTheStream,
-#       ExecutorLifetime.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith
+#       ExecutorLifetime.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith,
+#       EventExtrasTest.FlaggedRecordAndWaitOrderTwoStreams, NotifyTest.WaitHoldsTheStreamUntilTheRecord,
+#       CountNotifyTest.WaitHoldsTheStreamUntilTheCountIsReached,
+#       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites (the last three also order streams
+#       through notifies and value waits, which the checker does not model yet)
+#   - host writes what a held stream's queued task will read when it runs:
+#       MemoryExtrasTest.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns
 #   - memory freed under pending work, to test device-memory checking:
 #       MemcheckTest.AsyncCopyIntoAFreedBlockFaultsAndWritesNothing, MemcheckTest.AsyncSetOfAFreedBlockFaults,
 #       MemcheckTest.FaultStaysOnItsStreamAndStopModeSkipsLaterWork
@@ -19,6 +25,9 @@ racing_on_purpose='^(CallbackTest\.BlockingCallbackHoldsLaterWork|CallbackTest\.
 racing_on_purpose+='|EventTest\.StreamWaitEventOrdersTwoStreams|MemoryTest\.MemsetAsyncRunsOnTheStream'
 racing_on_purpose+='|ExecutorLifetime\.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith|MemcheckTest\.AsyncCopyIntoAFreedBlockFaultsAndWritesNothing'
 racing_on_purpose+='|MemcheckTest\.AsyncSetOfAFreedBlockFaults|MemcheckTest\.FaultStaysOnItsStreamAndStopModeSkipsLaterWork'
+racing_on_purpose+='|EventExtrasTest\.FlaggedRecordAndWaitOrderTwoStreams|NotifyTest\.WaitHoldsTheStreamUntilTheRecord'
+racing_on_purpose+='|CountNotifyTest\.WaitHoldsTheStreamUntilTheCountIsReached|ValueWaitTest\.WaitHoldsTheStreamUntilAnotherStreamWrites'
+racing_on_purpose+='|MemoryExtrasTest\.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns'
 racing_on_purpose+='|RaceChecker.*|sample\.race_sample)$'
 echo "== race checker: whole suite and samples with ACLCPU_CHECK=race, fatal on the first report"
 ACLCPU_CHECK=race ACLCPU_CHECK_FATAL=1 ctest --test-dir "$build_dir" -E "$racing_on_purpose" --output-on-failure -j "$(nproc)"

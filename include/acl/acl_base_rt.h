@@ -270,7 +270,7 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
                                    const char* fmt, ...);
 
-/** Name of the emulated SoC ("Ascend910B2" by default); nullptr before aclInit. */
+/** Name of the emulated SoC ("Ascend910B2" by default, or ACLCPU_SOC), at any time, also before aclInit. */
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName();
 
 /* aclAppLog with the caller's function, file and line. */

@@ -19,6 +19,18 @@ inline aclError check_timeout(int32_t timeoutMs, const char* api) {
     return detail::param_error(ACL_ERROR_INVALID_PARAM, "%s: timeout %d is neither -1 nor > 0", api, timeoutMs);
 }
 
+/// Checks that aclInit has run and that id names one of its devices
+/// (ACL_ERROR_UNINITIALIZE, ACL_ERROR_RT_INVALID_DEVICEID otherwise).
+inline aclError check_device_id(int64_t id, const char* api) {
+    detail::Runtime& runtime = detail::Runtime::instance();
+    if (!runtime.initialised()) return detail::param_error(ACL_ERROR_UNINITIALIZE, "%s: call aclInit first", api);
+    if (id < 0 || id >= runtime.config().deviceCount) {
+        return detail::param_error(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %lld is not in [0, %d)", api,
+                                   static_cast<long long>(id), runtime.config().deviceCount);
+    }
+    return ACL_SUCCESS;
+}
+
 /// Resolves the event and stream handles of an event operation, reporting
 /// the first one that is not live.
 inline aclError resolve_event_and_stream(const char* api, aclrtEvent eventHandle, aclrtStream streamHandle,

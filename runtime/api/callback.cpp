@@ -4,6 +4,7 @@
 #include "acl/acl_rt.h"
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
+#include "api/arguments.hpp"
 #include "core/errors.hpp"
 #include "observe/runtime_hooks.hpp"
 #include "core/runtime_state.hpp"
@@ -57,6 +58,30 @@ void launch_host_call(Stream& stream, const char* api, const char* category, Hos
 }
 
 uint64_t this_thread_id() { return static_cast<uint64_t>(pthread_self()); }
+
+/// Binds thread to serve the host functions launched on stream (never the default stream).
+aclError subscribe_host_funcs(uint64_t thread, aclrtStream stream, bool subscribe, const char* api) {
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: exeStream must not be null", api);
+    Runtime& runtime = Runtime::instance();
+    std::shared_ptr<Stream> target;
+    if (aclError status = runtime.resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (subscribe) {
+        if (target->host_func_thread() != 0) {
+            return param_error(ACL_ERROR_REPEAT_SUBSCRIBE, "%s: stream %p already has a host function thread", api,
+                               stream);
+        }
+        target->set_host_func_thread(thread);
+        runtime.host_funcs().subscribe(thread);
+        return ACL_SUCCESS;
+    }
+    if (target->host_func_thread() != thread) {
+        return param_error(ACL_ERROR_STREAM_NOT_SUBSCRIBE, "%s: thread %llu does not serve stream %p", api,
+                           static_cast<unsigned long long>(thread), stream);
+    }
+    target->set_host_func_thread(0);
+    runtime.host_funcs().unsubscribe(thread);
+    return ACL_SUCCESS;
+}
 
 }  // namespace
 
@@ -134,11 +159,31 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
         status != ACL_SUCCESS) {
         return status;
     }
-    auto& worker = target->device().host_worker();
-    launch_host_call(
-        *target, "aclrtLaunchHostFunc", "host_func",
-        [&worker](const HostCall& call) { worker.post([call] { call.run(); }); }, fn, args, true);
+    HostCallTask::Dispatch dispatch;
+    if (const uint64_t thread = target->host_func_thread(); thread != 0) {
+        auto& hub = Runtime::instance().host_funcs();
+        dispatch = [&hub, thread](const HostCall& call) { hub.post(thread, call); };
+    } else {
+        auto& worker = target->device().host_worker();
+        dispatch = [&worker](const HostCall& call) { worker.post([call] { call.run(); }); };
+    }
+    launch_host_call(*target, "aclrtLaunchHostFunc", "host_func", std::move(dispatch), fn, args, true);
     return ACL_SUCCESS;
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    return subscribe_host_funcs(hostFuncThreadId, exeStream, true, "aclrtSubscribeHostFunc");
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    return subscribe_host_funcs(hostFuncThreadId, exeStream, false, "aclrtUnSubscribeHostFunc");
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+    if (aclError status = aclcpu::api::check_timeout(timeout, "aclrtProcessHostFunc"); status != ACL_SUCCESS) {
+        return status;
+    }
+    return Runtime::instance().host_funcs().process(this_thread_id(), timeout);
 }
 
 }  // extern "C"

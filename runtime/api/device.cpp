@@ -5,11 +5,13 @@
 #include "aclcpu/soc_profile.hpp"
 #include "api/arguments.hpp"
 #include "core/errors.hpp"
+#include "core/process_settings.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
 
 using aclcpu::api::check_timeout;
 using aclcpu::detail::param_error;
+using aclcpu::detail::ProcessSettings;
 using aclcpu::detail::Runtime;
 
 namespace aclcpu {
@@ -22,12 +24,25 @@ const SocProfile& soc_profile(aclrtStream stream) {
     } else if (auto context = runtime.current_context()) {
         return context->device().soc();
     }
-    return runtime.config().soc.name != nullptr ? runtime.config().soc : *detail::find_soc_profile("Ascend910B2");
+    return runtime.config().soc.name != nullptr ? runtime.config().soc : detail::default_soc_profile();
 }
 
 }  // namespace aclcpu
 
 namespace {
+
+/// Runs change between the device state callbacks of aclrtRegDeviceStateCallback:
+/// `before` for a device that exists, `after` only when the change succeeded.
+template <typename Change>
+aclError with_state_callbacks(int32_t deviceId, aclrtDeviceState before, aclrtDeviceState after, Change change) {
+    Runtime& runtime = Runtime::instance();
+    if (!runtime.initialised() || deviceId < 0 || deviceId >= runtime.config().deviceCount) return change();
+    ProcessSettings& settings = ProcessSettings::instance();
+    settings.device_state_callbacks().notify(deviceId, before);
+    const aclError status = change();
+    if (status == ACL_SUCCESS) settings.device_state_callbacks().notify(deviceId, after);
+    return status;
+}
 
 aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
     if (aclError status = check_timeout(timeoutMs, api); status != ACL_SUCCESS) return status;
@@ -46,11 +61,20 @@ aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
 
 extern "C" {
 
-aclError aclrtSetDevice(int32_t deviceId) { return Runtime::instance().set_device(deviceId); }
+aclError aclrtSetDevice(int32_t deviceId) {
+    return with_state_callbacks(deviceId, ACL_RT_DEVICE_STATE_SET_PRE, ACL_RT_DEVICE_STATE_SET_POST,
+                                [deviceId] { return Runtime::instance().set_device(deviceId); });
+}
 
-aclError aclrtResetDevice(int32_t deviceId) { return Runtime::instance().reset_device(deviceId, false); }
+aclError aclrtResetDevice(int32_t deviceId) {
+    return with_state_callbacks(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE, ACL_RT_DEVICE_STATE_RESET_POST,
+                                [deviceId] { return Runtime::instance().reset_device(deviceId, false); });
+}
 
-aclError aclrtResetDeviceForce(int32_t deviceId) { return Runtime::instance().reset_device(deviceId, true); }
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+    return with_state_callbacks(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE, ACL_RT_DEVICE_STATE_RESET_POST,
+                                [deviceId] { return Runtime::instance().reset_device(deviceId, true); });
+}
 
 aclError aclrtGetDevice(int32_t* deviceId) {
     if (deviceId == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null");
@@ -85,7 +109,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 
 const char* aclrtGetSocName() {
     Runtime& runtime = Runtime::instance();
-    return runtime.initialised() ? runtime.config().soc.name : nullptr;
+    return runtime.initialised() ? runtime.config().soc.name : aclcpu::detail::default_soc_profile().name;
 }
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {

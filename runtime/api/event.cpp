@@ -1,9 +1,15 @@
 // acl-cpu runtime API: events (acl_rt.h).
+#include <unistd.h>
+
 #include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 #include "acl/acl_rt.h"
 #include "aclcpu/instrumentation.hpp"
 #include "api/arguments.hpp"
+#include "core/condition_wait.hpp"
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
@@ -12,12 +18,14 @@ using aclcpu::DeviceTask;
 using aclcpu::api::resolve_event_and_stream;
 using aclcpu::api::check_timeout;
 using aclcpu::detail::deadline_after;
+using aclcpu::detail::enqueue_event_wait;
 using aclcpu::detail::Event;
 using aclcpu::detail::param_error;
 using aclcpu::detail::plain_work;
 using aclcpu::detail::ProgressCounter;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
+using aclcpu::detail::wait_timeout;
 using aclcpu::instrument::ApiScope;
 using aclcpu::instrument::Observer;
 
@@ -84,6 +92,88 @@ aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api
     return ACL_SUCCESS;
 }
 
+/// An event opened from an IPC handle only mirrors the exporter's records.
+aclError reject_opened_ipc(const Event& event, const char* api) {
+    if (!event.is_opened_ipc()) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: event %p was opened from an IPC handle; only its exporter records or resets it", api,
+                       static_cast<const void*>(&event));
+}
+
+aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
+    const ApiScope scope(api);
+    std::shared_ptr<Event> recorded;
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve_event_and_stream(api, event, stream, recorded, target); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = reject_opened_ipc(*recorded, api); status != ACL_SUCCESS) return status;
+    const uint64_t place = target->lane().reserve();
+    const Event::Capture capture = recorded->record(*target, place);
+    if (aclcpu::instrument::active()) {
+        target->announce(place, plain_work("aclrtRecordEvent", "event_record"));
+        aclcpu::instrument::notify([&](Observer& o) { o.on_event_record(recorded.get(), target.get(), place); });
+    }
+    target->lane().deliver(place, std::make_unique<RecordEventTask>(recorded, capture.generation));
+    return ACL_SUCCESS;
+}
+
+/// Graph capture's external records and waits: acl-cpu captures no graph,
+/// and CANN refuses these flags outside a capture.
+aclError reject_external_flag(uint32_t flag, uint32_t defaultFlag, uint32_t externalFlag, const char* api) {
+    if (flag == defaultFlag) return ACL_SUCCESS;
+    if (flag == externalFlag) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "%s: the external flag is for streams being captured into a graph, and this one is not",
+                           api);
+    }
+    return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag 0x%x", api, flag);
+}
+
+aclError stream_wait_event(aclrtStream stream, aclrtEvent event, std::chrono::milliseconds timeout, const char* api) {
+    const ApiScope scope(api);
+    std::shared_ptr<Event> awaited;
+    std::shared_ptr<Stream> waiter;
+    if (aclError status = resolve_event_and_stream(api, event, stream, awaited, waiter); status != ACL_SUCCESS) {
+        return status;
+    }
+    enqueue_event_wait(*waiter, awaited, timeout, api);
+    return ACL_SUCCESS;
+}
+
+/// What an aclrtIpcEventHandle holds: a tag, the exporting process and the
+/// event's id, looked up in exported_events().
+struct IpcEventKey {
+    char tag[16];
+    int32_t pid;
+    uint32_t eventId;
+};
+static_assert(sizeof(IpcEventKey) <= sizeof(aclrtIpcEventHandle), "an IPC event key fits CANN's handle");
+constexpr char kIpcEventTag[16] = "aclcpu-ipc-evt";
+
+/// The events whose IPC handle has been taken, by id.
+class ExportedEvents {
+public:
+    void add(const std::shared_ptr<Event>& event) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        events_[event->id()] = event;
+    }
+    std::shared_ptr<Event> find(uint32_t id) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = events_.find(id);
+        return it == events_.end() ? nullptr : it->second.lock();
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<uint32_t, std::weak_ptr<Event>> events_;
+};
+
+ExportedEvents& exported_events() {
+    static ExportedEvents events;
+    return events;
+}
+
 aclError create_event(aclrtEvent* event, uint32_t flag, const char* api) {
     if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
     if ((flag & ~kKnownEventFlags) != 0) {
@@ -112,21 +202,16 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    const ApiScope scope("aclrtRecordEvent");
-    std::shared_ptr<Event> recorded;
-    std::shared_ptr<Stream> target;
-    if (aclError status = resolve_event_and_stream("aclrtRecordEvent", event, stream, recorded, target);
+    return record_event(event, stream, "aclrtRecordEvent");
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    constexpr const char* kApi = "aclrtRecordEventWithFlag";
+    if (aclError status = reject_external_flag(flag, ACL_EVENT_RECORD_DEFAULT, ACL_EVENT_RECORD_EXTERNAL, kApi);
         status != ACL_SUCCESS) {
         return status;
     }
-    const uint64_t place = target->lane().reserve();
-    const Event::Capture capture = recorded->record(*target, place);
-    if (aclcpu::instrument::active()) {
-        target->announce(place, plain_work("aclrtRecordEvent", "event_record"));
-        aclcpu::instrument::notify([&](Observer& o) { o.on_event_record(recorded.get(), target.get(), place); });
-    }
-    target->lane().deliver(place, std::make_unique<RecordEventTask>(recorded, capture.generation));
-    return ACL_SUCCESS;
+    return record_event(event, stream, kApi);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -137,6 +222,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
+    if (aclError status = reject_opened_ipc(*reset, "aclrtResetEvent"); status != ACL_SUCCESS) return status;
     target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation),
                    [] { return plain_work("aclrtResetEvent", "event_reset"); });
     return ACL_SUCCESS;
@@ -194,6 +280,108 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
     }
     *ms = static_cast<float>(static_cast<double>(endTime - startTime) / 1e6);
     return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventWaitStatus: status is null");
+    std::shared_ptr<Event> queried;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtQueryEventWaitStatus", queried);
+        error != ACL_SUCCESS) {
+        return error;
+    }
+    *status = queried->waits_complete() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+    if (timestamp == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp is null");
+    std::shared_ptr<Event> queried;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtEventGetTimestamp", queried);
+        error != ACL_SUCCESS) {
+        return error;
+    }
+    if (!queried->capture().progress) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtEventGetTimestamp: event %p has not been recorded", event);
+    }
+    const int64_t nanoseconds = queried->timestamp();
+    if (nanoseconds < 0) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                                             "aclrtEventGetTimestamp: event %p has not completed; synchronize first",
+                                             event);
+    }
+    *timestamp = static_cast<uint64_t>(nanoseconds / 1000);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+    if (eventId == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetEventId: eventId is null");
+    std::shared_ptr<Event> queried;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtGetEventId", queried); error != ACL_SUCCESS) {
+        return error;
+    }
+    *eventId = queried->id();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+    if (timeout < 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtStreamWaitEventWithTimeout: timeout %d is negative",
+                           timeout);
+    }
+    return stream_wait_event(stream, event, wait_timeout(static_cast<uint32_t>(timeout)),
+                             "aclrtStreamWaitEventWithTimeout");
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+    constexpr const char* kApi = "aclrtStreamWaitEventWithFlag";
+    if (aclError status = reject_external_flag(flag, ACL_EVENT_WAIT_DEFAULT, ACL_EVENT_WAIT_EXTERNAL, kApi);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    return stream_wait_event(stream, event, wait_timeout(timeout), kApi);
+}
+
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+    aclcpu::detail::set_op_wait_timeout(timeout);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtIpcGetEventHandle: handle is null");
+    std::shared_ptr<Event> shared;
+    if (aclError error = Runtime::instance().resolve_event(event, "aclrtIpcGetEventHandle", shared);
+        error != ACL_SUCCESS) {
+        return error;
+    }
+    if ((shared->flags() & ACL_EVENT_IPC) == 0 || shared->is_opened_ipc()) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "aclrtIpcGetEventHandle: event %p was not created with ACL_EVENT_IPC", event);
+    }
+    exported_events().add(shared);
+    IpcEventKey key{};
+    std::memcpy(key.tag, kIpcEventTag, sizeof key.tag);
+    key.pid = static_cast<int32_t>(getpid());
+    key.eventId = shared->id();
+    std::memset(handle, 0, sizeof *handle);
+    std::memcpy(handle->reserved, &key, sizeof key);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+    if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtIpcOpenEventHandle: event is null");
+    IpcEventKey key{};
+    std::memcpy(&key, handle.reserved, sizeof key);
+    if (std::memcmp(key.tag, kIpcEventTag, sizeof key.tag) != 0 || key.pid != static_cast<int32_t>(getpid())) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtIpcOpenEventHandle: not the handle of an event exported by this process (acl-cpu "
+                           "shares events between the emulated devices of one process only)");
+    }
+    std::shared_ptr<Event> origin = exported_events().find(key.eventId);
+    if (!origin) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "aclrtIpcOpenEventHandle: the exported event %u has been destroyed", key.eventId);
+    }
+    return Runtime::instance().open_event(std::move(origin), event);
 }
 
 }  // extern "C"

@@ -1,25 +1,39 @@
 // acl-cpu runtime: device and host memory, copies and sets (acl_rt.h).
+#include <sched.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
-
 #include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
+#include "api/unsupported.hpp"
 #include "core/errors.hpp"
+#include "core/host_registration.hpp"
+#include "core/managed_memory.hpp"
+#include "core/peer_access.hpp"
 #include "core/runtime_state.hpp"
+#include "core/stream_ordered_pool.hpp"
+#include "core/virtual_memory.hpp"
 #include "observe/memcheck.hpp"
 #include "observe/runtime_hooks.hpp"
 
 using aclcpu::DeviceAccess;
 using aclcpu::DeviceTask;
+using aclcpu::api::not_supported;
 using aclcpu::detail::Device;
 using aclcpu::detail::DevicePool;
+using aclcpu::detail::HostRegistrations;
+using aclcpu::detail::ManagedMemory;
 using aclcpu::detail::MemoryKind;
 using aclcpu::detail::param_error;
+using aclcpu::detail::PeerAccess;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
 using aclcpu::instrument::ApiScope;
@@ -27,6 +41,13 @@ using aclcpu::instrument::MemoryAccess;
 using aclcpu::instrument::WorkInfo;
 
 namespace {
+
+constexpr char kNoEcc[] =
+    "uncorrectable ECC errors (UCE) are reported by the HBM of a real device; the host memory behind an emulated "
+    "device has no such error records to read or repair";
+
+constexpr uint32_t kNormalPageBytes = 4096;
+constexpr uint32_t kHugePageBytes = uint32_t{2} << 20;
 
 /// The device ranges of a copy or set, checked again when its task runs
 /// (with memory checking on): the user may free a buffer between the call
@@ -45,41 +66,104 @@ private:
     size_t count_ = 0;
 };
 
+/// The bytes a copy moves: `height` rows of `width` bytes, `dpitch` and
+/// `spitch` bytes apart (a plain copy is one row).
+struct CopyShape {
+    size_t width;
+    size_t height;
+    size_t dpitch;
+    size_t spitch;
+    static CopyShape linear(size_t count) { return CopyShape{count, 1, count, count}; }
+    void copy(void* dst, const void* src) const {
+        auto* to = static_cast<unsigned char*>(dst);
+        const auto* from = static_cast<const unsigned char*>(src);
+        for (size_t row = 0; row < height; ++row) std::memmove(to + row * dpitch, from + row * spitch, width);
+    }
+};
+
 /// A copy as the device's DMA engine performs it: when the stream reaches it.
 class MemcpyTask final : public DeviceTask {
 public:
-    MemcpyTask(void* dst, const void* src, size_t count, const DeviceRanges& ranges)
-        : dst_(dst), src_(src), count_(count), ranges_(ranges) {}
+    MemcpyTask(const char* api, void* dst, const void* src, const CopyShape& shape, const DeviceRanges& ranges)
+        : api_(api), dst_(dst), src_(src), shape_(shape), ranges_(ranges) {}
     aclError run() noexcept override {
         if (aclError fault = ranges_.check(name()); fault != ACL_SUCCESS) return fault;
-        std::memmove(dst_, src_, count_);
+        shape_.copy(dst_, src_);
         return ACL_SUCCESS;
     }
-    const char* name() const noexcept override { return "aclrtMemcpyAsync"; }
+    const char* name() const noexcept override { return api_; }
 
 private:
+    const char* api_;
     void* dst_;
     const void* src_;
-    size_t count_;
+    CopyShape shape_;
     DeviceRanges ranges_;
+};
+
+/// A fill with a 1- or 4-byte pattern (aclrtMemset, aclrtMemsetD32).
+struct Fill {
+    uint32_t value;
+    size_t elementBytes;
+    size_t elements;
+    size_t bytes() const { return elementBytes * elements; }
+    void apply(void* dst) const {
+        if (elementBytes == 1) {
+            std::memset(dst, static_cast<int>(value), elements);
+            return;
+        }
+        auto* words = static_cast<unsigned char*>(dst);
+        for (size_t i = 0; i < elements; ++i) std::memcpy(words + i * elementBytes, &value, elementBytes);
+    }
 };
 
 class MemsetTask final : public DeviceTask {
 public:
-    MemsetTask(void* dst, int value, size_t count, const DeviceRanges& ranges)
-        : dst_(dst), value_(value), count_(count), ranges_(ranges) {}
+    MemsetTask(const char* api, void* dst, const Fill& fill, const DeviceRanges& ranges)
+        : api_(api), dst_(dst), fill_(fill), ranges_(ranges) {}
     aclError run() noexcept override {
         if (aclError fault = ranges_.check(name()); fault != ACL_SUCCESS) return fault;
-        std::memset(dst_, value_, count_);
+        fill_.apply(dst_);
         return ACL_SUCCESS;
     }
-    const char* name() const noexcept override { return "aclrtMemsetAsync"; }
+    const char* name() const noexcept override { return api_; }
 
 private:
+    const char* api_;
     void* dst_;
-    int value_;
-    size_t count_;
+    Fill fill_;
     DeviceRanges ranges_;
+};
+
+/// A copy whose addresses are read from device memory when the stream
+/// reaches it (aclrtMemcpyAsyncWithOffset, aclrtMemcpyAsyncWithDesc): the
+/// device DMA faults, as the stream's error, when they are not device memory.
+class IndirectCopyTask final : public DeviceTask {
+public:
+    struct Copy {
+        void* dst;
+        const void* src;
+        size_t count;
+    };
+    IndirectCopyTask(const char* api, std::function<Copy()> resolve) : api_(api), resolve_(std::move(resolve)) {}
+    aclError run() noexcept override {
+        const Copy copy = resolve_();
+        Runtime& runtime = Runtime::instance();
+        if (runtime.classify(copy.dst, copy.count) != MemoryKind::kDevice ||
+            runtime.classify(copy.src, copy.count) != MemoryKind::kDevice) {
+            aclcpu::report_error(ACL_ERROR_RT_SYS_DMA, aclcpu::kRuntimeInnerTag,
+                                 "%s: the copy of %zu bytes from %p to %p does not lie in device memory", api_,
+                                 copy.count, copy.src, copy.dst);
+            return ACL_ERROR_RT_SYS_DMA;
+        }
+        std::memmove(copy.dst, copy.src, copy.count);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return api_; }
+
+private:
+    const char* api_;
+    std::function<Copy()> resolve_;
 };
 
 /// With memory checking on, a range that strays into a guard zone or a freed
@@ -102,36 +186,76 @@ bool names_device_source(int64_t kind) {
 struct CopySides {
     MemoryKind dst;
     MemoryKind src;
-    bool touches_pageable_host() const {
-        return dst == MemoryKind::kPageableHost || src == MemoryKind::kPageableHost;
-    }
+    bool touches_pageable_host() const { return dst == MemoryKind::kPageableHost || src == MemoryKind::kPageableHost; }
 };
 
-/// CANN's checks of a copy with count > 0.  The direction comes from the
-/// addresses; `kind` (an aclrtMemcpyKind code) only has to be a known one, and a side it names as
-/// device memory must lie inside a live device block.
+bool is_known_kind(int64_t kind) { return kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE; }
+
+/// The sides of a copy that passed the argument checks: the direction comes
+/// from the addresses; a side `kind` (an aclrtMemcpyKind code) names as
+/// device memory must lie inside live device memory.
+aclError check_sides(void* dst, size_t dstBytes, const void* src, size_t srcBytes, int64_t kind, const char* api,
+                     CopySides& sides) {
+    if (aclError fault = check_stray(api, dst, dstBytes, "dst"); fault != ACL_SUCCESS) return fault;
+    if (aclError fault = check_stray(api, src, srcBytes, "src"); fault != ACL_SUCCESS) return fault;
+    Runtime& runtime = Runtime::instance();
+    sides = CopySides{runtime.classify(dst, dstBytes), runtime.classify(src, srcBytes)};
+    if (names_device_destination(kind) && sides.dst != MemoryKind::kDevice) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst range [%p, +%zu) is not inside device memory", api, dst,
+                           dstBytes);
+    }
+    if (names_device_source(kind) && sides.src != MemoryKind::kDevice) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: src range [%p, +%zu) is not inside device memory", api, src,
+                           srcBytes);
+    }
+    return ACL_SUCCESS;
+}
+
+/// CANN's checks of a copy with count > 0.
 aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, int64_t kind, const char* api,
                     CopySides& sides) {
     if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
     if (count > destMax) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", api, count, destMax);
     }
-    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %lld", api, static_cast<long long>(kind));
+    if (!is_known_kind(kind)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported copy kind %lld", api,
+                           static_cast<long long>(kind));
     }
-    if (aclError fault = check_stray(api, dst, count, "dst"); fault != ACL_SUCCESS) return fault;
-    if (aclError fault = check_stray(api, src, count, "src"); fault != ACL_SUCCESS) return fault;
-    Runtime& runtime = Runtime::instance();
-    sides = CopySides{runtime.classify(dst, count), runtime.classify(src, count)};
-    if (names_device_destination(kind) && sides.dst != MemoryKind::kDevice) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst range [%p, +%zu) is not inside device memory", api, dst,
-                           count);
+    return check_sides(dst, count, src, count, kind, api, sides);
+}
+
+/// aclrtMemcpy2d's limits on a copy of `height` rows of `width` bytes.
+constexpr size_t kMax2dWidth = 5000000;
+constexpr size_t kMax2dHeight = size_t{5} << 20;
+
+/// CANN's checks of a 2-D copy of a non-empty shape; `kinds` lists the
+/// directions the function accepts.
+aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64_t kind,
+                       std::initializer_list<int64_t> kinds, const char* api, CopySides& sides) {
+    if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy kind %lld is not supported for 2-D copies", api,
+                           static_cast<long long>(kind));
     }
-    if (names_device_source(kind) && sides.src != MemoryKind::kDevice) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: src range [%p, +%zu) is not inside device memory", api, src,
-                           count);
+    if (shape.width > shape.dpitch || shape.width > shape.spitch) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu exceeds dpitch %zu or spitch %zu", api, shape.width,
+                           shape.dpitch, shape.spitch);
     }
-    return ACL_SUCCESS;
+    if (shape.width > kMax2dWidth || shape.height > kMax2dHeight) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu or height %zu exceeds CANN's limits (%zu, %zu)", api,
+                           shape.width, shape.height, kMax2dWidth, kMax2dHeight);
+    }
+    // The last row ends at (height - 1) * pitch + width: widths and heights are bounded, pitches are not.
+    const size_t rows = shape.height - 1;
+    if (shape.dpitch != 0 && rows > (SIZE_MAX - shape.width) / shape.dpitch) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: dpitch %zu overflows the address space", api, shape.dpitch);
+    }
+    if (shape.spitch != 0 && rows > (SIZE_MAX - shape.width) / shape.spitch) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: spitch %zu overflows the address space", api, shape.spitch);
+    }
+    return check_sides(dst, rows * shape.dpitch + shape.width, src, rows * shape.spitch + shape.width, kind, api,
+                       sides);
 }
 
 /// CANN's checks of a memset with count > 0: the range must be device memory
@@ -144,20 +268,20 @@ aclError check_set(void* devPtr, size_t maxCount, size_t count, const char* api,
     if (aclError fault = check_stray(api, devPtr, count, "devPtr"); fault != ACL_SUCCESS) return fault;
     kind = Runtime::instance().classify(devPtr, count);
     if (kind == MemoryKind::kPageableHost) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is neither device memory nor aclrtMallocHost memory",
-                           api, devPtr, count);
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "%s: [%p, +%zu) is neither device memory nor aclrtMallocHost memory", api, devPtr, count);
     }
     return ACL_SUCCESS;
 }
 
-/// Why aclrtFree refuses devPtr, found at `where`: with memory checking on,
+/// Why a free refuses devPtr, found at `where`: with memory checking on,
 /// a block freed before is still known, so a double free is named as such.
-aclError reject_free(void* devPtr, const DevicePool::Lookup& where) {
+aclError reject_free(void* devPtr, const DevicePool::Lookup& where, const char* api) {
     if (where.placement == DevicePool::Placement::kFreed && where.block == reinterpret_cast<uintptr_t>(devPtr)) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: %p was already freed (double free)", devPtr);
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: %p was already freed (double free)", api, devPtr);
     }
     return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                       "aclrtFree: %p is not the start of a live device block (never allocated, or already freed)",
+                       "%s: %p is not the start of a live device block (never allocated, or already freed)", api,
                        devPtr);
 }
 
@@ -167,22 +291,94 @@ void observe_pool_usage(const Device& device) {
     aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_pool_usage(device.id(), used); });
 }
 
+/// aclrtFree, and aclrtFreeWithDevSync, which first waits until the owning
+/// device has run everything submitted to it.
+aclError free_device(void* devPtr, bool synchronizeFirst, const char* api) {
+    const ApiScope scope(api);
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
+    Device* device = nullptr;
+    const DevicePool::Lookup block = Runtime::instance().locate_device_range(devPtr, 1, device);
+    if (block.placement != DevicePool::Placement::kLive || block.block != reinterpret_cast<uintptr_t>(devPtr)) {
+        return reject_free(devPtr, block, api);
+    }
+    if (aclcpu::detail::StreamOrderedPools::instance().owns(devPtr)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: %p belongs to a memory pool: use aclrtMemPoolFreeAsync",
+                           api, devPtr);
+    }
+    if (synchronizeFirst) device->synchronize(aclcpu::detail::ProgressCounter::Clock::time_point::max());
+    // Before the release: once released, another thread may be handed the block.
+    if (aclcpu::instrument::active()) {
+        aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_free(devPtr, block.blockSize); });
+    }
+    // A concurrent free of the same block may have won since the lookup.
+    // Before the release too: a managed allocation may take the address again at once.
+    ManagedMemory::instance().forget(devPtr);
+    if (!device->pool().release(devPtr)) return reject_free(devPtr, device->pool().inspect(devPtr, 1), api);
+    observe_pool_usage(*device);
+    return ACL_SUCCESS;
+}
+
+aclError allocate_on(Device& device, void** devPtr, size_t size, bool padded, const char* api) {
+    const uint64_t bytes = DevicePool::rounded_size(size, padded);
+    if (device.pool().allocate(bytes, devPtr) != ACL_SUCCESS) {
+        return aclcpu::detail::runtime_error(
+            ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: device %d is out of memory: %llu bytes requested, %llu of %llu free",
+            api, device.id(), static_cast<unsigned long long>(bytes),
+            static_cast<unsigned long long>(device.pool().capacity() - device.pool().used()),
+            static_cast<unsigned long long>(device.pool().capacity()));
+    }
+    observe_pool_usage(device);
+    return ACL_SUCCESS;
+}
+
 aclError allocate_device(void** devPtr, size_t size, bool padded, const char* api) {
     const ApiScope scope(api);
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
     if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
     Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
-    const uint64_t bytes = DevicePool::rounded_size(size, padded);
-    if (device->pool().allocate(bytes, devPtr) != ACL_SUCCESS) {
-        return aclcpu::detail::runtime_error(
-            ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: device %d is out of memory: %llu bytes requested, %llu of %llu free",
-            api, device->id(), static_cast<unsigned long long>(bytes),
-            static_cast<unsigned long long>(device->pool().capacity() - device->pool().used()),
-            static_cast<unsigned long long>(device->pool().capacity()));
+    return allocate_on(*device, devPtr, size, padded, api);
+}
+
+/// The device an aclrtMallocConfig asks for (ACL_RT_MEM_ATTR_DEVICE_ID), or
+/// nullptr for the current one; module ids and VA flags only label memory.
+aclError check_malloc_config(const aclrtMallocConfig* cfg, const char* api, Device*& requested) {
+    requested = nullptr;
+    if (cfg == nullptr || cfg->numAttrs == 0) return ACL_SUCCESS;
+    if (cfg->attrs == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs is null", api);
+    for (size_t i = 0; i < cfg->numAttrs; ++i) {
+        const int64_t attr = aclcpu::code_of(cfg->attrs[i].attr);
+        if (attr < ACL_RT_MEM_ATTR_RSV || attr > ACL_RT_MEM_ATTR_VA_FLAG) {
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs[%zu] has unknown type %lld", api, i,
+                               static_cast<long long>(attr));
+        }
+        if (attr != ACL_RT_MEM_ATTR_DEVICE_ID) continue;
+        const uint32_t id = cfg->attrs[i].value.deviceId;
+        requested = Runtime::instance().open_device(static_cast<int32_t>(id));
+        if (requested == nullptr) {
+            return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %u of cfg is not open (aclrtSetDevice it)",
+                               api, id);
+        }
     }
-    observe_pool_usage(*device);
     return ACL_SUCCESS;
+}
+
+aclError allocate_with_config(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const aclrtMallocConfig* cfg,
+                              const char* api) {
+    const ApiScope scope(api);
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
+    if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
+    Device* device = nullptr;
+    if (aclError status = check_malloc_config(cfg, api, device); status != ACL_SUCCESS) return status;
+    if (device == nullptr) {
+        if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
+    }
+    return allocate_on(*device, devPtr, size, DevicePool::pads(aclcpu::code_of(policy)), api);
+}
+
+/// The stream of an asynchronous call, resolved (null: the default stream).
+aclError resolve(aclrtStream stream, const char* api, std::shared_ptr<Stream>& target) {
+    return Runtime::instance().resolve_stream(stream, api, target);
 }
 
 /// What observers see of an asynchronous copy or set: the ranges it reads and
@@ -222,6 +418,415 @@ bool is_hbm(int64_t attr) {
            attr == ACL_HBM_MEM_P2P_HUGE1G;
 }
 
+/// Puts a checked copy on target's stream.  Pageable host memory cannot be
+/// read or written by the device later: as on CANN, such a copy is complete
+/// when the call returns.
+void submit_copy(Stream& target, const char* api, void* dst, const void* src, const CopyShape& shape,
+                 const CopySides& sides, size_t dstBytes, size_t srcBytes) {
+    DeviceRanges ranges;
+    if (sides.dst == MemoryKind::kDevice) ranges.add(dst, dstBytes, "dst");
+    if (sides.src == MemoryKind::kDevice) ranges.add(src, srcBytes, "src");
+    const uint64_t place = target.submit(std::make_unique<MemcpyTask>(api, dst, src, shape, ranges), [&] {
+        return ObservedTransfer(api, "memcpy", shape.width * shape.height,
+                                {reading(src, srcBytes, "src"), writing(dst, dstBytes, "dst")});
+    });
+    if (!sides.touches_pageable_host()) return;
+    target.lane().progress()->counter().wait_until(place + 1,
+                                                   aclcpu::detail::ProgressCounter::Clock::time_point::max());
+    if (aclcpu::instrument::active()) {
+        aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_host_waited_stream(&target, place); });
+    }
+}
+
+aclError copy_async(void* dst, size_t destMax, const void* src, size_t count, int64_t kind, aclrtStream stream,
+                    const char* api) {
+    const ApiScope scope(api);
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
+    if (count == 0) return ACL_SUCCESS;
+    CopySides sides{};
+    if (aclError status = check_copy(dst, destMax, src, count, kind, api, sides); status != ACL_SUCCESS) return status;
+    submit_copy(*target, api, dst, src, CopyShape::linear(count), sides, count, count);
+    return ACL_SUCCESS;
+}
+
+void observe_host_write(void* dst, size_t bytes, const char* api) {
+    if (aclcpu::instrument::active()) {
+        aclcpu::detail::observe_host_access(dst, bytes, MemoryAccess::Kind::kWrite, "dst", api);
+    }
+}
+
+/// A fill done by the calling thread (aclrtMemset, aclrtMemsetD32, and
+/// aclrtMemsetD32Async of host memory).
+aclError fill_now(void* devPtr, size_t maxCount, const Fill& fill, const char* api) {
+    if (fill.elements == 0) return ACL_SUCCESS;
+    MemoryKind kind{};
+    if (aclError status = check_set(devPtr, maxCount, fill.bytes(), api, kind); status != ACL_SUCCESS) return status;
+    observe_host_write(devPtr, fill.bytes(), api);
+    fill.apply(devPtr);
+    return ACL_SUCCESS;
+}
+
+/// A fill put on the stream; with `hostNow`, a fill of host memory is done
+/// by the calling thread instead (aclrtMemsetD32Async).
+aclError fill_async(void* devPtr, size_t maxCount, const Fill& fill, aclrtStream stream, bool hostNow,
+                    const char* api) {
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
+    if (fill.elements == 0) return ACL_SUCCESS;
+    MemoryKind kind{};
+    if (aclError status = check_set(devPtr, maxCount, fill.bytes(), api, kind); status != ACL_SUCCESS) return status;
+    if (hostNow && kind != MemoryKind::kDevice) {
+        observe_host_write(devPtr, fill.bytes(), api);
+        fill.apply(devPtr);
+        return ACL_SUCCESS;
+    }
+    DeviceRanges ranges;
+    if (kind == MemoryKind::kDevice) ranges.add(devPtr, fill.bytes(), "devPtr");
+    target->submit(std::make_unique<MemsetTask>(api, devPtr, fill, ranges), [&] {
+        return ObservedTransfer(api, "memset", fill.bytes(), {writing(devPtr, fill.bytes(), "dst")});
+    });
+    return ACL_SUCCESS;
+}
+
+/// Bytes of the fill of N elements of elementBytes, or false when it overflows.
+bool fill_of(uint32_t value, size_t elementBytes, size_t elements, Fill& fill) {
+    if (elements > SIZE_MAX / elementBytes) return false;
+    fill = Fill{value, elementBytes, elements};
+    return true;
+}
+
+aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                 aclrtMemcpyKind kind, aclrtStream stream, bool async, const char* api) {
+    const ApiScope scope(api);
+    std::shared_ptr<Stream> target;
+    if (async) {
+        if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
+    }
+    if (width == 0 || height == 0) return ACL_SUCCESS;
+    const CopyShape shape{width, height, dpitch, spitch};
+    CopySides sides{};
+    const int64_t code = aclcpu::code_of(kind);
+    const std::initializer_list<int64_t> synchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST};
+    const std::initializer_list<int64_t> asynchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
+                                                           ACL_MEMCPY_DEVICE_TO_DEVICE};
+    if (aclError status =
+            check_copy_2d(dst, src, shape, code, async ? asynchronousKinds : synchronousKinds, api, sides);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const size_t dstBytes = (height - 1) * dpitch + width;
+    const size_t srcBytes = (height - 1) * spitch + width;
+    if (async) {
+        submit_copy(*target, api, dst, src, shape, sides, dstBytes, srcBytes);
+        return ACL_SUCCESS;
+    }
+    if (aclcpu::instrument::active()) {
+        aclcpu::detail::observe_host_access(src, srcBytes, MemoryAccess::Kind::kRead, "src", api);
+        aclcpu::detail::observe_host_access(dst, dstBytes, MemoryAccess::Kind::kWrite, "dst", api);
+    }
+    shape.copy(dst, src);
+    return ACL_SUCCESS;
+}
+
+/// The argument checks of the copies between device addresses held in device
+/// memory (aclrtMemcpyAsyncWithOffset, aclrtMemcpyAsyncWithDesc): only
+/// ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, and a holder that is device memory.
+aclError check_indirect(const void* holder, size_t holderBytes, int64_t kind, const char* role, const char* api) {
+    if (holder == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: %s is null", api, role);
+    if (kind != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: kind %lld is not ACL_MEMCPY_INNER_DEVICE_TO_DEVICE", api,
+                           static_cast<long long>(kind));
+    }
+    if (Runtime::instance().classify(holder, holderBytes) != MemoryKind::kDevice) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: %s [%p, +%zu) is not device memory", api, role, holder,
+                           holderBytes);
+    }
+    return ACL_SUCCESS;
+}
+
+/// What aclrtSetMemcpyDesc writes into device memory for aclrtMemcpyAsyncWithDesc.
+struct MemcpyDescriptor {
+    void* dst;
+    const void* src;
+    size_t count;
+    uint64_t reserved;
+};
+
+/// CANN's rule for the index arrays of batches (attrsIndexes, prefetchLocIdxs):
+/// the first is 0, each is above the one before, all are below `count`.
+aclError check_segment_starts(const size_t* starts, size_t numStarts, size_t count, const char* api) {
+    for (size_t k = 0; k < numStarts; ++k) {
+        const bool ordered = k == 0 ? starts[k] == 0 : starts[k] > starts[k - 1];
+        if (!ordered || starts[k] >= count) {
+            return param_error(ACL_ERROR_INVALID_PARAM,
+                               "%s: index %zu of the segment starts is %zu (they must start at 0, increase, and stay "
+                               "below %zu)",
+                               api, k, starts[k], count);
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+/// The end of segment k of a batch whose segments start at `starts`.
+size_t segment_end(const size_t* starts, size_t numStarts, size_t k, size_t count) {
+    return k + 1 < numStarts ? starts[k + 1] : count;
+}
+
+/// One batch of copies (aclrtMemcpyBatch and its variants) as the caller's arrays give it.
+struct CopyBatch {
+    void** dsts;
+    size_t* destMaxs;
+    void** srcs;
+    size_t* sizes;
+    size_t count;
+    aclrtMemcpyBatchAttr* attrs;
+    size_t* attrsIndexes;
+    size_t numAttrs;
+};
+
+/// The direction an attribute gives its copies: host to device or device to
+/// host, the only two a batch takes; -1 for any other.
+int64_t batch_direction(const aclrtMemcpyBatchAttr& attr) {
+    const int64_t dst = aclcpu::code_of(attr.dstLoc.type);
+    const int64_t src = aclcpu::code_of(attr.srcLoc.type);
+    if (dst == ACL_MEM_LOCATION_TYPE_DEVICE && src == ACL_MEM_LOCATION_TYPE_HOST) return ACL_MEMCPY_HOST_TO_DEVICE;
+    if (dst == ACL_MEM_LOCATION_TYPE_HOST && src == ACL_MEM_LOCATION_TYPE_DEVICE) return ACL_MEMCPY_DEVICE_TO_HOST;
+    return -1;
+}
+
+/// CANN's checks of a batch; `kinds` receives each copy's direction and
+/// `failIndex` the copy an attribute or direction check failed on (SIZE_MAX
+/// when the failure is not about one copy).
+aclError check_batch(const CopyBatch& batch, std::vector<int64_t>& kinds, size_t& failIndex, const char* api) {
+    failIndex = SIZE_MAX;
+    if (batch.dsts == nullptr || batch.destMaxs == nullptr || batch.srcs == nullptr || batch.sizes == nullptr ||
+        batch.attrs == nullptr || batch.attrsIndexes == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: an array argument is null", api);
+    }
+    if (batch.count == 0 || batch.numAttrs == 0 || batch.numAttrs > batch.count) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "%s: numBatches %zu and numAttrs %zu must satisfy 0 < numAttrs <= numBatches", api,
+                           batch.count, batch.numAttrs);
+    }
+    if (aclError status = check_segment_starts(batch.attrsIndexes, batch.numAttrs, batch.count, api);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    kinds.assign(batch.count, 0);
+    for (size_t k = 0; k < batch.numAttrs; ++k) {
+        const size_t end = segment_end(batch.attrsIndexes, batch.numAttrs, k, batch.count);
+        const int64_t kind = batch_direction(batch.attrs[k]);
+        for (size_t i = batch.attrsIndexes[k]; i < end; ++i) kinds[i] = kind;
+        if (kind < 0) {
+            failIndex = batch.attrsIndexes[k];
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: attrs[%zu] is neither host to device nor device to host",
+                               api, k);
+        }
+    }
+    for (size_t i = 0; i < batch.count; ++i) {
+        if (batch.sizes[i] == 0) continue;
+        CopySides sides{};
+        if (aclError status =
+                check_copy(batch.dsts[i], batch.destMaxs[i], batch.srcs[i], batch.sizes[i], kinds[i], api, sides);
+            status != ACL_SUCCESS) {
+            failIndex = i;
+            return status;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) {
+    const ApiScope scope(api);
+    std::vector<int64_t> kinds;
+    size_t failed = SIZE_MAX;
+    const aclError status = check_batch(batch, kinds, failed, api);
+    if (failIndex != nullptr) *failIndex = failed;
+    if (status != ACL_SUCCESS) return status;
+    for (size_t i = 0; i < batch.count; ++i) {
+        if (aclcpu::instrument::active()) {
+            aclcpu::detail::observe_host_access(batch.srcs[i], batch.sizes[i], MemoryAccess::Kind::kRead, "src", api);
+            aclcpu::detail::observe_host_access(batch.dsts[i], batch.sizes[i], MemoryAccess::Kind::kWrite, "dst", api);
+        }
+        std::memmove(batch.dsts[i], batch.srcs[i], batch.sizes[i]);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError copy_batch_async(const CopyBatch& batch, size_t* failIndex, aclrtStream stream, const char* api) {
+    const ApiScope scope(api);
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
+    std::vector<int64_t> kinds;
+    size_t failed = SIZE_MAX;
+    const aclError status = check_batch(batch, kinds, failed, api);
+    if (failIndex != nullptr) *failIndex = failed;
+    if (status != ACL_SUCCESS) return status;
+    Runtime& runtime = Runtime::instance();
+    for (size_t i = 0; i < batch.count; ++i) {
+        const size_t bytes = batch.sizes[i];
+        if (bytes == 0) continue;
+        const CopySides sides{runtime.classify(batch.dsts[i], bytes), runtime.classify(batch.srcs[i], bytes)};
+        submit_copy(*target, api, batch.dsts[i], batch.srcs[i], CopyShape::linear(bytes), sides, bytes, bytes);
+    }
+    return ACL_SUCCESS;
+}
+
+/// A device id below the configured device count.
+aclError check_device_id(int64_t deviceId, const char* api) {
+    if (deviceId >= 0 && deviceId < Runtime::instance().config().deviceCount) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %lld does not exist", api,
+                       static_cast<long long>(deviceId));
+}
+
+/// Two existing, different devices (CANN's peer access functions).
+aclError check_peer_pair(int32_t deviceId, int32_t peerDeviceId, const char* api) {
+    if (aclError status = check_device_id(deviceId, api); status != ACL_SUCCESS) return status;
+    if (aclError status = check_device_id(peerDeviceId, api); status != ACL_SUCCESS) return status;
+    if (deviceId == peerDeviceId) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: device and peer are both %d", api, deviceId);
+    }
+    return ACL_SUCCESS;
+}
+
+/// aclrtHostRegister(V2): a page-aligned, non-empty range, registered for the current device.
+aclError register_host(void* ptr, uint64_t size, bool mapped, const char* api) {
+    if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: ptr is null", api);
+    if (size == 0 || size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(ptr)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: size %llu is 0 or runs past the address space", api,
+                           static_cast<unsigned long long>(size));
+    }
+    if (reinterpret_cast<uintptr_t>(ptr) % kNormalPageBytes != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: %p is not aligned to a 4 KB page", api, ptr);
+    }
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
+    return HostRegistrations::instance().add(ptr, static_cast<size_t>(size), device->id(), mapped, api);
+}
+
+/// A location of the managed memory functions, as ManagedMemory records it.
+aclError check_managed_location(const aclrtMemManagedLocation& location, const char* api,
+                                ManagedMemory::Location& recorded) {
+    const int64_t type = aclcpu::code_of(location.type);
+    switch (type) {
+        case ACL_MEM_LOCATIONTYPE_DEVICE:
+            if (aclError status = check_device_id(location.id, api); status != ACL_SUCCESS) return status;
+            recorded = {type, location.id};
+            return ACL_SUCCESS;
+        case ACL_MEM_LOCATIONTYPE_HOST:
+            recorded = {type, -1};
+            return ACL_SUCCESS;
+        case ACL_MEM_LOCATIONTYPE_HOST_NUMA:
+            if (location.id < 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: NUMA id %d", api, location.id);
+            recorded = {type, location.id};
+            return ACL_SUCCESS;
+        case ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT: {
+            unsigned cpu = 0;
+            unsigned node = 0;
+            if (getcpu(&cpu, &node) != 0) node = 0;
+            recorded = {ACL_MEM_LOCATIONTYPE_HOST_NUMA, static_cast<int32_t>(node)};
+            return ACL_SUCCESS;
+        }
+        default:
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: location type %lld is not a valid location", api,
+                               static_cast<long long>(type));
+    }
+}
+
+/// A range of managed memory; `pageAligned` for the functions whose size CANN wants 2 MiB aligned.
+aclError check_managed_range(const void* ptr, size_t size, bool pageAligned, const char* api) {
+    if (ptr == nullptr || size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: ptr is null or size is 0", api);
+    if (pageAligned && size % ManagedMemory::kPageBytes != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: size %zu is not a multiple of 2 MiB", api, size);
+    }
+    if (!ManagedMemory::instance().contains(ptr, size)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is not inside one aclrtMemAllocManaged allocation",
+                           api, ptr, size);
+    }
+    return ACL_SUCCESS;
+}
+
+int32_t location_answer(const ManagedMemory::Location& location, int64_t attribute) {
+    const bool wantsType = attribute == ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE ||
+                           attribute == ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE;
+    return wantsType ? static_cast<int32_t>(location.first) : location.second;
+}
+
+/// One attribute of aclrtMemManagedGetAttr(s) into data (dataSize bytes).
+aclError managed_attribute(int64_t attribute, const void* ptr, size_t size, void* data, size_t dataSize,
+                           const char* api) {
+    if (data == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: data is null", api);
+    const ManagedMemory& memory = ManagedMemory::instance();
+    if (attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
+        if (dataSize == 0 || dataSize % sizeof(int32_t) != 0) {
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: dataSize %zu is not a multiple of 4", api, dataSize);
+        }
+        const std::vector<ManagedMemory::Location> locations = memory.accessed_by(ptr, size);
+        for (size_t i = 0; i < dataSize / sizeof(int32_t); ++i) {
+            const int32_t id = i < locations.size() ? locations[i].second : ManagedMemory::kNoLocation;
+            std::memcpy(static_cast<unsigned char*>(data) + i * sizeof id, &id, sizeof id);
+        }
+        return ACL_SUCCESS;
+    }
+    if (dataSize != sizeof(int32_t)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: dataSize %zu must be 4 for attribute %lld", api, dataSize,
+                           static_cast<long long>(attribute));
+    }
+    int32_t answer = 0;
+    switch (attribute) {
+        case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+            answer = memory.read_mostly(ptr, size) ? 1 : 0;
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+            answer = location_answer(memory.preferred(ptr, size), attribute);
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+            answer = location_answer(memory.last_prefetch(ptr, size), attribute);
+            break;
+        default:
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown attribute %lld", api,
+                               static_cast<long long>(attribute));
+    }
+    std::memcpy(data, &answer, sizeof answer);
+    return ACL_SUCCESS;
+}
+
+/// Prefetches as the stream reaches them: the memory is where it is needed
+/// already, so a prefetch only becomes the ranges' last prefetch location.
+class PrefetchTask final : public DeviceTask {
+public:
+    struct Range {
+        const void* ptr;
+        size_t size;
+        ManagedMemory::Location location;
+    };
+    PrefetchTask(const char* api, std::vector<Range> ranges) : api_(api), ranges_(std::move(ranges)) {}
+    aclError run() noexcept override {
+        for (const Range& range : ranges_) {
+            ManagedMemory::instance().record_prefetch(range.ptr, range.size, range.location);
+        }
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return api_; }
+
+private:
+    const char* api_;
+    std::vector<Range> ranges_;
+};
+
+aclError submit_prefetch(aclrtStream stream, std::vector<PrefetchTask::Range> ranges, const char* api) {
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
+    target->submit(std::make_unique<PrefetchTask>(api, std::move(ranges)),
+                   [api] { return aclcpu::detail::plain_work(api, "memory"); });
+    return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -239,23 +844,18 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
     return allocate_device(devPtr, size, false, "aclrtMallocAlign32");
 }
 
-aclError aclrtFree(void* devPtr) {
-    const ApiScope scope("aclrtFree");
-    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
-    Device* device = nullptr;
-    const DevicePool::Lookup block = Runtime::instance().locate_device_range(devPtr, 1, device);
-    if (block.placement != DevicePool::Placement::kLive || block.block != reinterpret_cast<uintptr_t>(devPtr)) {
-        return reject_free(devPtr, block);
-    }
-    // Before the release: once released, another thread may be handed the block.
-    if (aclcpu::instrument::active()) {
-        aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_free(devPtr, block.blockSize); });
-    }
-    // A concurrent free of the same block may have won since the lookup.
-    if (!device->pool().release(devPtr)) return reject_free(devPtr, device->pool().inspect(devPtr, 1));
-    observe_pool_usage(*device);
-    return ACL_SUCCESS;
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+    return allocate_with_config(devPtr, size, policy, cfg, "aclrtMallocWithCfg");
 }
+
+// The task scheduler of an emulated device is the host: it reads ordinary device memory.
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+    return allocate_with_config(devPtr, size, policy, cfg, "aclrtMallocForTaskScheduler");
+}
+
+aclError aclrtFree(void* devPtr) { return free_device(devPtr, false, "aclrtFree"); }
+
+aclError aclrtFreeWithDevSync(void* devPtr) { return free_device(devPtr, true, "aclrtFreeWithDevSync"); }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
     const ApiScope scope("aclrtMallocHost");
@@ -264,9 +864,34 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
     return Runtime::instance().allocate_host(size, hostPtr);
 }
 
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+    const ApiScope scope("aclrtMallocHostWithCfg");
+    if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHostWithCfg: ptr is null");
+    if (size == 0 || size > SIZE_MAX) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHostWithCfg: size %llu is 0 or too large",
+                           static_cast<unsigned long long>(size));
+    }
+    Device* ignored = nullptr;  // Pinned host memory belongs to no device.
+    if (aclError status = check_malloc_config(cfg, "aclrtMallocHostWithCfg", ignored); status != ACL_SUCCESS) {
+        return status;
+    }
+    return Runtime::instance().allocate_host(static_cast<size_t>(size), ptr);
+}
+
 aclError aclrtFreeHost(void* hostPtr) {
     const ApiScope scope("aclrtFreeHost");
     if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
+    return Runtime::instance().free_host(hostPtr);
+}
+
+aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+    const ApiScope scope("aclrtFreeHostWithDevSync");
+    if (hostPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHostWithDevSync: hostPtr is null");
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device("aclrtFreeHostWithDevSync", device); status != ACL_SUCCESS) {
+        return status;
+    }
+    device->synchronize(aclcpu::detail::ProgressCounter::Clock::time_point::max());
     return Runtime::instance().free_host(hostPtr);
 }
 
@@ -288,69 +913,486 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
-    const ApiScope scope("aclrtMemcpyAsync");
+    return copy_async(dst, destMax, src, count, aclcpu::code_of(kind), stream, "aclrtMemcpyAsync");
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                       aclrtStream stream) {
+    return copy_async(dst, destMax, src, count, aclcpu::code_of(kind), stream, "aclrtMemcpyAsyncWithCondition");
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, nullptr, false, "aclrtMemcpy2d");
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, true, "aclrtMemcpy2dAsync");
+}
+
+aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count,
+                                    size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+    constexpr const char* kApi = "aclrtMemcpyAsyncWithOffset";
+    const ApiScope scope(kApi);
     std::shared_ptr<Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemcpyAsync", target);
-        status != ACL_SUCCESS) {
-        return status;
+    if (aclError status = resolve(stream, kApi, target); status != ACL_SUCCESS) return status;
+    const int64_t code = aclcpu::code_of(kind);
+    if (aclError status = check_indirect(dst, sizeof(void*), code, "dst", kApi); status != ACL_SUCCESS) return status;
+    if (aclError status = check_indirect(src, sizeof(void*), code, "src", kApi); status != ACL_SUCCESS) return status;
+    if (count > destMax) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", kApi, count, destMax);
     }
     if (count == 0) return ACL_SUCCESS;
-    CopySides sides{};
-    if (aclError status = check_copy(dst, destMax, src, count, aclcpu::code_of(kind), "aclrtMemcpyAsync", sides);
+    // The base addresses are read when the stream reaches the copy: earlier work may still write them.
+    auto resolveCopy = [dst, dstDataOffset, src, srcDataOffset, count] {
+        return IndirectCopyTask::Copy{static_cast<unsigned char*>(*dst) + dstDataOffset,
+                                      static_cast<const unsigned char*>(*src) + srcDataOffset, count};
+    };
+    target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
+        return ObservedTransfer(kApi, "memcpy", count,
+                                {reading(src, sizeof(void*), "src"), reading(dst, sizeof(void*), "dst")});
+    });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+    if (descSize == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemcpyDescSize: descSize is null");
+    if (aclcpu::code_of(kind) != ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "aclrtGetMemcpyDescSize: kind %lld is not ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
+                           static_cast<long long>(aclcpu::code_of(kind)));
+    }
+    *descSize = sizeof(MemcpyDescriptor);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count,
+                            void* config) {
+    constexpr const char* kApi = "aclrtSetMemcpyDesc";
+    const ApiScope scope(kApi);
+    if (aclError status = check_indirect(desc, sizeof(MemcpyDescriptor), aclcpu::code_of(kind), "desc", kApi);
         status != ACL_SUCCESS) {
         return status;
     }
-    DeviceRanges ranges;
-    if (sides.dst == MemoryKind::kDevice) ranges.add(dst, count, "dst");
-    if (sides.src == MemoryKind::kDevice) ranges.add(src, count, "src");
-    const uint64_t place = target->submit(std::make_unique<MemcpyTask>(dst, src, count, ranges), [&] {
-        return ObservedTransfer("aclrtMemcpyAsync", "memcpy", count,
-                                {reading(src, count, "src"), writing(dst, count, "dst")});
+    if (srcAddr == nullptr || dstAddr == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: srcAddr or dstAddr is null", kApi);
+    }
+    if (config != nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: config is reserved and must be null", kApi);
+    const MemcpyDescriptor descriptor{dstAddr, srcAddr, count, 0};
+    observe_host_write(desc, sizeof descriptor, kApi);
+    std::memcpy(desc, &descriptor, sizeof descriptor);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+    constexpr const char* kApi = "aclrtMemcpyAsyncWithDesc";
+    const ApiScope scope(kApi);
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve(stream, kApi, target); status != ACL_SUCCESS) return status;
+    if (aclError status = check_indirect(desc, sizeof(MemcpyDescriptor), aclcpu::code_of(kind), "desc", kApi);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    auto resolveCopy = [desc] {
+        MemcpyDescriptor descriptor{};
+        std::memcpy(&descriptor, desc, sizeof descriptor);
+        return IndirectCopyTask::Copy{descriptor.dst, descriptor.src, descriptor.count};
+    };
+    target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
+        return ObservedTransfer(kApi, "memcpy", sizeof(MemcpyDescriptor),
+                                {reading(desc, sizeof(MemcpyDescriptor), "desc")});
     });
-    // Pageable host memory cannot be read or written by the device later: as
-    // on CANN, such a copy is complete when the call returns.
-    if (sides.touches_pageable_host()) {
-        target->lane().progress()->counter().wait_until(place + 1, aclcpu::detail::ProgressCounter::Clock::time_point::max());
-        if (aclcpu::instrument::active()) {
-            aclcpu::instrument::notify(
-                [&](aclcpu::instrument::Observer& o) { o.on_host_waited_stream(target.get(), place); });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+                          aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
+    if (failIndex == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyBatch: failIndex is null");
+    return copy_batch(CopyBatch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, failIndex,
+                      "aclrtMemcpyBatch");
+}
+
+aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+                            aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
+    return copy_batch(CopyBatch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr,
+                      "aclrtMemcpyBatchV2");
+}
+
+aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+                               aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex,
+                               aclrtStream stream) {
+    if (failIndex == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyBatchAsync: failIndex is null");
+    return copy_batch_async(CopyBatch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs},
+                            failIndex, stream, "aclrtMemcpyBatchAsync");
+}
+
+aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+                                 aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs,
+                                 aclrtStream stream) {
+    return copy_batch_async(CopyBatch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr,
+                            stream, "aclrtMemcpyBatchAsyncV2");
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    const ApiScope scope("aclrtMemset");
+    return fill_now(devPtr, maxCount, Fill{static_cast<uint32_t>(value), 1, count}, "aclrtMemset");
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    const ApiScope scope("aclrtMemsetAsync");
+    return fill_async(devPtr, maxCount, Fill{static_cast<uint32_t>(value), 1, count}, stream, false,
+                      "aclrtMemsetAsync");
+}
+
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+    const ApiScope scope("aclrtMemsetD32");
+    Fill fill{};
+    if (!fill_of(value, sizeof(uint32_t), N, fill)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemsetD32: N %zu overflows the byte count", N);
+    }
+    return fill_now(ptr, memSize, fill, "aclrtMemsetD32");
+}
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+    const ApiScope scope("aclrtMemsetD32Async");
+    Fill fill{};
+    if (!fill_of(value, sizeof(uint32_t), N, fill)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemsetD32Async: N %zu overflows the byte count", N);
+    }
+    return fill_async(ptr, memSize, fill, stream, true, "aclrtMemsetD32Async");
+}
+
+// Host and emulated devices share one coherent memory: there is no cache
+// between them to write back or drop, so a flush or invalidate of a valid
+// range has nothing left to do.
+aclError aclrtMemFlush(void* devPtr, size_t size) {
+    if (devPtr == nullptr || size == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemFlush: devPtr is null or size is 0");
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+    if (devPtr == nullptr || size == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemInvalidate: devPtr is null or size is 0");
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+    if (ptr == nullptr || attributes == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: ptr or attributes is null");
+    }
+    *attributes = aclrtPtrAttributes{};
+    Device* device = nullptr;
+    const DevicePool::Lookup block = Runtime::instance().locate_device_range(ptr, 1, device);
+    if (block.placement == DevicePool::Placement::kLive) {
+        attributes->location = aclrtMemLocation{static_cast<uint32_t>(device->id()), ACL_MEM_LOCATION_TYPE_DEVICE};
+        // CANN serves blocks of 2 MiB and more from huge pages, smaller ones from normal pages.
+        attributes->pageSize = block.blockSize >= kHugePageBytes ? kHugePageBytes : kNormalPageBytes;
+        return ACL_SUCCESS;
+    }
+    const bool pinned = Runtime::instance().classify(ptr, 1) == MemoryKind::kPinnedHost;
+    attributes->location =
+        aclrtMemLocation{0, pinned ? ACL_MEM_LOCATION_TYPE_HOST : ACL_MEM_LOCATION_TYPE_UNREGISTERED};
+    attributes->pageSize = kNormalPageBytes;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    if (ptr == nullptr || pbase == nullptr || psize == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemGetAddressRange: ptr, pbase or psize is null");
+    }
+    Device* device = nullptr;
+    const DevicePool::Lookup block = Runtime::instance().locate_device_range(ptr, 1, device);
+    if (block.placement == DevicePool::Placement::kLive) {
+        *pbase = reinterpret_cast<void*>(block.block);
+        *psize = static_cast<size_t>(block.blockSize);
+        return ACL_SUCCESS;
+    }
+    if (aclcpu::detail::VirtualMemory::instance().mapped_range(ptr, pbase, psize)) return ACL_SUCCESS;
+    if (Runtime::instance().pinned_range(ptr, pbase, psize)) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_INVALID_PARAM,
+                       "aclrtMemGetAddressRange: %p is in no device block, pinned host block or mapped range", ptr);
+}
+
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    if (addrList == nullptr || checkResult == nullptr || size == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCheckMemType: addrList or checkResult is null, or size is 0");
+    }
+    if (memType == 0 || (memType & ~(ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP)) != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCheckMemType: memType 0x%x is not DEV and/or DVPP", memType);
+    }
+    if (reserve != 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCheckMemType: reserve %u is not 0", reserve);
+    // Every device address here is ordinary device memory: there is no separate DVPP memory.
+    const bool acceptsDevice = (memType & ACL_RT_MEM_TYPE_DEV) != 0;
+    Runtime& runtime = Runtime::instance();
+    *checkResult = 1;
+    for (uint32_t i = 0; i < size; ++i) {
+        if (!acceptsDevice || runtime.classify(addrList[i], 1) != MemoryKind::kDevice) *checkResult = 0;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    if (memUsageInfo == nullptr || outputNum == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemUsageInfo: memUsageInfo or outputNum is null");
+    }
+    if (deviceId < 0 || deviceId >= Runtime::instance().config().deviceCount) {
+        return param_error(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtGetMemUsageInfo: device %d does not exist", deviceId);
+    }
+    // One component holds device memory here: the runtime's pool (aclrtMalloc and physical memory).
+    *outputNum = 0;
+    if (inputNum == 0) return ACL_SUCCESS;
+    Device* device = Runtime::instance().open_device(deviceId);
+    memUsageInfo[0] = aclrtMemUsageInfo{};
+    std::snprintf(memUsageInfo[0].name, sizeof memUsageInfo[0].name, "%s", "runtime");
+    memUsageInfo[0].curMemSize = device == nullptr ? 0 : device->pool().used();
+    memUsageInfo[0].memPeakSize = device == nullptr ? 0 : device->pool().peak();
+    *outputNum = 1;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+    constexpr const char* kApi = "aclrtHostRegister";
+    const ApiScope scope(kApi);
+    if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", kApi);
+    if (aclcpu::code_of(type) != ACL_HOST_REGISTER_MAPPED) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                             "%s: only ACL_HOST_REGISTER_MAPPED is supported, not type %lld", kApi,
+                                             static_cast<long long>(aclcpu::code_of(type)));
+    }
+    if (aclError status = register_host(ptr, size, true, kApi); status != ACL_SUCCESS) return status;
+    *devPtr = ptr;  // One address space: the device reaches the host bytes at their own address.
+    return ACL_SUCCESS;
+}
+
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    constexpr const char* kApi = "aclrtHostRegisterV2";
+    const ApiScope scope(kApi);
+    constexpr uint64_t kReservedFlags = ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY;
+    constexpr uint64_t kKnownFlags = ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED | kReservedFlags;
+    if (flag == 0 || (flag & ~kKnownFlags) != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: flag 0x%x is not a combination of ACL_HOST_REG_*", kApi, flag);
+    }
+    if ((flag & kReservedFlags) != 0) {
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                             "%s: ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are reserved", kApi);
+    }
+    if ((flag & ACL_HOST_REG_PINNED) != 0 && Runtime::instance().classify(ptr, 1) == MemoryKind::kPinnedHost) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: ACL_HOST_REG_PINNED of %p, which is already page-locked", kApi,
+                           ptr);
+    }
+    return register_host(ptr, size, (flag & ACL_HOST_REG_MAPPED) != 0, kApi);
+}
+
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    if (pHost == nullptr || pDevice == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtHostGetDevicePointer: pHost or pDevice is null");
+    }
+    if (flag != 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtHostGetDevicePointer: flag %u is not 0", flag);
+    return HostRegistrations::instance().device_pointer(pHost, pDevice);
+}
+
+aclError aclrtHostUnregister(void* ptr) {
+    const ApiScope scope("aclrtHostUnregister");
+    if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister: ptr is null");
+    return HostRegistrations::instance().remove(ptr);
+}
+
+// Every accelerator of an emulated device is the host CPU, which reaches registered memory.
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+    if (capabilities == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtHostMemMapCapabilities: capabilities is null");
+    }
+    if (aclError status = check_device_id(static_cast<int64_t>(deviceId), "aclrtHostMemMapCapabilities");
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const int64_t hac = aclcpu::code_of(hacType);
+    if (hac < ACL_RT_HAC_TYPE_STARS || hac > ACL_RT_HAC_TYPE_CCU) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtHostMemMapCapabilities: unknown hacType %lld",
+                           static_cast<long long>(hac));
+    }
+    *capabilities = ACL_RT_HOST_MEM_MAP_SUPPORTED;
+    return ACL_SUCCESS;
+}
+
+// Emulated devices share the host's memory: any two can exchange data.
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+    constexpr const char* kApi = "aclrtDeviceCanAccessPeer";
+    if (canAccessPeer == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: canAccessPeer is null", kApi);
+    if (aclError status = check_peer_pair(deviceId, peerDeviceId, kApi); status != ACL_SUCCESS) return status;
+    *canAccessPeer = 1;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+    constexpr const char* kApi = "aclrtDeviceEnablePeerAccess";
+    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags %u is not 0", kApi, flags);
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
+    if (aclError status = check_peer_pair(device->id(), peerDeviceId, kApi); status != ACL_SUCCESS) return status;
+    PeerAccess::instance().enable(device->id(), peerDeviceId);  // Enabling twice leaves it enabled.
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+    constexpr const char* kApi = "aclrtDeviceDisablePeerAccess";
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
+    if (aclError status = check_peer_pair(device->id(), peerDeviceId, kApi); status != ACL_SUCCESS) return status;
+    if (!PeerAccess::instance().disable(device->id(), peerDeviceId)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: access from device %d to device %d is not enabled", kApi,
+                           device->id(), peerDeviceId);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
+    constexpr const char* kApi = "aclrtDevicePeerAccessStatus";
+    if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: status is null", kApi);
+    if (aclError result = check_device_id(deviceId, kApi); result != ACL_SUCCESS) return result;
+    if (aclError result = check_device_id(peerDeviceId, kApi); result != ACL_SUCCESS) return result;
+    *status = PeerAccess::instance().enabled(deviceId, peerDeviceId) ? 1 : 0;
+    return ACL_SUCCESS;
+}
+
+// Every emulated device already reaches every other's memory: the mapping
+// needs no page tables, only CANN's preconditions.
+aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
+    constexpr const char* kApi = "aclrtMemP2PMap";
+    if (devPtr == nullptr || size == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null or size is 0", kApi);
+    }
+    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags is not 0", kApi);
+    if (aclError status = check_device_id(dstDevId, kApi); status != ACL_SUCCESS) return status;
+    Device* owner = nullptr;
+    if (Runtime::instance().locate_device_range(devPtr, size, owner).placement != DevicePool::Placement::kLive) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is not device memory", kApi, devPtr, size);
+    }
+    if (aclError status = check_peer_pair(owner->id(), dstDevId, kApi); status != ACL_SUCCESS) return status;
+    const PeerAccess& peers = PeerAccess::instance();
+    if (!peers.enabled(owner->id(), dstDevId) && !peers.enabled(dstDevId, owner->id())) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: peer access between devices %d and %d is not enabled (aclrtDeviceEnablePeerAccess)",
+                           kApi, owner->id(), dstDevId);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemUceInfo(int32_t, aclrtMemUceInfo*, size_t, size_t*) { return not_supported(__func__, kNoEcc); }
+
+aclError aclrtMemUceRepair(int32_t, aclrtMemUceInfo*, size_t) { return not_supported(__func__, kNoEcc); }
+
+// Managed memory is device memory the host may use as well: host and
+// emulated devices share one coherent memory, so nothing ever migrates.
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+    constexpr const char* kApi = "aclrtMemAllocManaged";
+    const ApiScope scope(kApi);
+    if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: ptr is null", kApi);
+    if (size == 0 || size > SIZE_MAX - ManagedMemory::kPageBytes) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: size %llu is 0 or too large", kApi,
+                           static_cast<unsigned long long>(size));
+    }
+    if (flag != ACL_RT_MEM_ATTACH_GLOBAL) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: flag %u is not ACL_RT_MEM_ATTACH_GLOBAL", kApi, flag);
+    }
+    Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
+    // CANN rounds managed allocations up to whole 2 MiB pages.
+    const size_t bytes = static_cast<size_t>((size + ManagedMemory::kPageBytes - 1) / ManagedMemory::kPageBytes *
+                                             ManagedMemory::kPageBytes);
+    if (aclError status = allocate_on(*device, ptr, bytes, false, kApi); status != ACL_SUCCESS) return status;
+    ManagedMemory::instance().add(*ptr, bytes);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
+                               aclrtMemManagedLocation location) {
+    constexpr const char* kApi = "aclrtMemManagedAdvise";
+    if (aclError status = check_managed_range(ptr, static_cast<size_t>(size), true, kApi); status != ACL_SUCCESS) {
+        return status;
+    }
+    const int64_t advice = aclcpu::code_of(advise);
+    if (advice < ACL_MEM_ADVISE_SET_READ_MOSTLY || advice > ACL_MEM_ADVISE_UNSET_ACCESSED_BY) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown advice %lld", kApi, static_cast<long long>(advice));
+    }
+    // Read-mostly advice ignores the location, and unsetting it may name none (the host).
+    const bool readMostly = advice == ACL_MEM_ADVISE_SET_READ_MOSTLY || advice == ACL_MEM_ADVISE_UNSET_READ_MOSTLY;
+    ManagedMemory::Location recorded{ACL_MEM_LOCATIONTYPE_HOST, -1};
+    if (!readMostly) {
+        if (aclError status = check_managed_location(location, kApi, recorded); status != ACL_SUCCESS) return status;
+    }
+    ManagedMemory::instance().advise(ptr, static_cast<size_t>(size), advice, recorded);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data,
+                                size_t dataSize) {
+    constexpr const char* kApi = "aclrtMemManagedGetAttr";
+    if (aclError status = check_managed_range(ptr, size, false, kApi); status != ACL_SUCCESS) return status;
+    return managed_attribute(aclcpu::code_of(attribute), ptr, size, data, dataSize, kApi);
+}
+
+aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr,
+                                 size_t size, void** data, size_t* dataSizes) {
+    constexpr const char* kApi = "aclrtMemManagedGetAttrs";
+    if (attributes == nullptr || data == nullptr || dataSizes == nullptr || numAttributes == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: an array is null or numAttributes is 0", kApi);
+    }
+    if (aclError status = check_managed_range(ptr, size, false, kApi); status != ACL_SUCCESS) return status;
+    for (size_t i = 0; i < numAttributes; ++i) {
+        if (aclError status = managed_attribute(aclcpu::code_of(attributes[i]), ptr, size, data[i], dataSizes[i], kApi);
+            status != ACL_SUCCESS) {
+            return status;
         }
     }
     return ACL_SUCCESS;
 }
 
-aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-    const ApiScope scope("aclrtMemset");
-    if (count == 0) return ACL_SUCCESS;
-    MemoryKind kind{};
-    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemset", kind); status != ACL_SUCCESS) {
-        return status;
-    }
-    if (aclcpu::instrument::active()) {
-        aclcpu::detail::observe_host_access(devPtr, count, MemoryAccess::Kind::kWrite, "dst", "aclrtMemset");
-    }
-    std::memset(devPtr, value, count);
-    return ACL_SUCCESS;
+aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags,
+                                      aclrtStream stream) {
+    constexpr const char* kApi = "aclrtMemManagedPrefetchAsync";
+    const ApiScope scope(kApi);
+    if (aclError status = check_managed_range(ptr, size, true, kApi); status != ACL_SUCCESS) return status;
+    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags %u is not 0", kApi, flags);
+    ManagedMemory::Location recorded;
+    if (aclError status = check_managed_location(location, kApi, recorded); status != ACL_SUCCESS) return status;
+    return submit_prefetch(stream, {PrefetchTask::Range{ptr, size, recorded}}, kApi);
 }
 
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-    const ApiScope scope("aclrtMemsetAsync");
-    std::shared_ptr<Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtMemsetAsync", target);
-        status != ACL_SUCCESS) {
+aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count,
+                                           aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
+                                           size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+    constexpr const char* kApi = "aclrtMemManagedPrefetchBatchAsync";
+    const ApiScope scope(kApi);
+    if (ptrs == nullptr || sizes == nullptr || prefetchLocs == nullptr || prefetchLocIdxs == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: an array argument is null", kApi);
+    }
+    if (count == 0 || numPrefetchLocs == 0 || numPrefetchLocs > count) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: count %zu and numPrefetchLocs %zu must satisfy 0 < %s", kApi,
+                           count, numPrefetchLocs, "numPrefetchLocs <= count");
+    }
+    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags is not 0", kApi);
+    if (aclError status = check_segment_starts(prefetchLocIdxs, numPrefetchLocs, count, kApi); status != ACL_SUCCESS) {
         return status;
     }
-    if (count == 0) return ACL_SUCCESS;
-    MemoryKind kind{};
-    if (aclError status = check_set(devPtr, maxCount, count, "aclrtMemsetAsync", kind); status != ACL_SUCCESS) {
-        return status;
+    std::vector<PrefetchTask::Range> ranges;
+    for (size_t k = 0; k < numPrefetchLocs; ++k) {
+        ManagedMemory::Location recorded;
+        if (aclError status = check_managed_location(prefetchLocs[k], kApi, recorded); status != ACL_SUCCESS) {
+            return status;
+        }
+        for (size_t i = prefetchLocIdxs[k]; i < segment_end(prefetchLocIdxs, numPrefetchLocs, k, count); ++i) {
+            if (aclError status = check_managed_range(ptrs[i], sizes[i], true, kApi); status != ACL_SUCCESS) {
+                return status;
+            }
+            ranges.push_back(PrefetchTask::Range{ptrs[i], sizes[i], recorded});
+        }
     }
-    DeviceRanges ranges;
-    if (kind == MemoryKind::kDevice) ranges.add(devPtr, count, "devPtr");
-    target->submit(std::make_unique<MemsetTask>(devPtr, value, count, ranges), [&] {
-        return ObservedTransfer("aclrtMemsetAsync", "memset", count, {writing(devPtr, count, "dst")});
-    });
-    return ACL_SUCCESS;
+    return submit_prefetch(stream, std::move(ranges), kApi);
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {

@@ -173,6 +173,12 @@ const SocProfile* find_soc_profile(const std::string& name) {
     return nullptr;
 }
 
+const SocProfile& default_soc_profile() {
+    const char* named = std::getenv("ACLCPU_SOC");
+    const SocProfile* profile = named != nullptr ? find_soc_profile(named) : nullptr;
+    return profile != nullptr ? *profile : *find_soc_profile("Ascend910B2");
+}
+
 aclError load_config(const char* jsonPath, RuntimeConfig& config) {
     config = RuntimeConfig{};
     config.soc = *find_soc_profile("Ascend910B2");

@@ -49,4 +49,8 @@ aclError load_config(const char* jsonPath, RuntimeConfig& config);
 /// The profile named name, or nullptr if acl-cpu does not know that SoC.
 const SocProfile* find_soc_profile(const std::string& name);
 
+/// The SoC emulated outside an aclInit span (aclrtGetSocName answers before
+/// aclInit): the one ACLCPU_SOC names if acl-cpu knows it, else Ascend910B2.
+const SocProfile& default_soc_profile();
+
 }  // namespace aclcpu::detail

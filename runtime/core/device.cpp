@@ -1,4 +1,5 @@
 // acl-cpu runtime: Device.
+#include "core/condition_wait.hpp"
 #include "core/device.hpp"
 
 namespace aclcpu::detail {
@@ -13,6 +14,7 @@ Device::Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t me
 Device::~Device() {
     synchronize(ProgressCounter::Clock::time_point::max());
     hostWorker_.stop();
+    ConditionWatcher::instance().quiesce();
     arena_.execute([this] {
         graph_->wait_for_all();
         lanes_.clear();
@@ -21,22 +23,31 @@ Device::~Device() {
     workerTagger_.reset();
 }
 
-StreamLane* Device::acquire_lane() {
+StreamLane* Device::acquire_lane(uint32_t priority) {
     std::lock_guard<std::mutex> lock(lanesMutex_);
-    if (!idleLanes_.empty()) {
-        StreamLane* lane = idleLanes_.back();
-        idleLanes_.pop_back();
+    if (lanesInUse_ >= kMaxStreamsPerDevice) return nullptr;
+    ++lanesInUse_;
+    std::vector<StreamLane*>& idle = idleLanes_.at(priority);
+    if (!idle.empty()) {
+        StreamLane* lane = idle.back();
+        idle.pop_back();
         return lane;
     }
-    if (lanes_.size() >= static_cast<size_t>(kMaxStreamsPerDevice)) return nullptr;
-    lanes_.push_back(std::make_unique<StreamLane>(*graph_, pool_));
+    const auto id = static_cast<int32_t>(lanes_.size());
+    lanes_.push_back(std::make_unique<StreamLane>(*graph_, pool_, id, priority));
     return lanes_.back().get();
 }
 
 void Device::release_lane(StreamLane* lane) {
     lane->recycle();
     std::lock_guard<std::mutex> lock(lanesMutex_);
-    idleLanes_.push_back(lane);
+    idleLanes_.at(lane->priority()).push_back(lane);
+    --lanesInUse_;
+}
+
+int Device::available_streams() {
+    std::lock_guard<std::mutex> lock(lanesMutex_);
+    return kMaxStreamsPerDevice - lanesInUse_;
 }
 
 bool Device::try_reserve_event() noexcept {

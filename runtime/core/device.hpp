@@ -3,6 +3,7 @@
 
 #include "core/internal.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -42,13 +43,16 @@ public:
     const DevicePool& pool() const noexcept { return pool_; }
     HostWorker& host_worker() noexcept { return hostWorker_; }
 
-    /// A lane for a new stream, or nullptr past the stream limit.
-    StreamLane* acquire_lane();
+    /// A lane of `priority` for a new stream, or nullptr past the stream limit.
+    StreamLane* acquire_lane(uint32_t priority = kHighestStreamPriority);
     /// Returns the lane of a destroyed (drained) stream to the pool.
     void release_lane(StreamLane* lane);
+    /// How many more streams the device can serve now.
+    int available_streams();
 
     bool try_reserve_event() noexcept;
     void release_event() noexcept { events_.fetch_sub(1, std::memory_order_relaxed); }
+    int available_events() const noexcept { return kMaxEventsPerDevice - events_.load(std::memory_order_relaxed); }
 
     /// Waits until every lane has run all the work submitted before the call.
     bool synchronize(ProgressCounter::Clock::time_point deadline);
@@ -62,7 +66,9 @@ private:
     std::unique_ptr<tbb::flow::graph> graph_;
     std::mutex lanesMutex_;
     std::vector<std::unique_ptr<StreamLane>> lanes_;
-    std::vector<StreamLane*> idleLanes_;
+    /// Idle lanes by priority: a lane's priority is fixed when it is built.
+    std::array<std::vector<StreamLane*>, kLowestStreamPriority + 1> idleLanes_;
+    int lanesInUse_ = 0;
     std::atomic<int> events_{0};
     HostWorker hostWorker_;
 };

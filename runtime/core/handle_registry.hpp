@@ -4,6 +4,7 @@
 #include "core/internal.hpp"
 
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
 #include <vector>

@@ -4,6 +4,7 @@
 
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
+#include "core/exception_hub.hpp"
 #include "core/lane.hpp"
 
 namespace aclcpu::detail {
@@ -49,8 +50,16 @@ namespace {
 
 /// Stream work is prioritised so that a worker busy with the blocks of a long
 /// operator on one stream picks up another stream's next item at its next
-/// block boundary instead of after the whole operator.
-constexpr tbb::flow::node_priority_t kStreamPriority = 1;
+/// block boundary instead of after the whole operator.  Above that floor a
+/// lane's node priority follows its stream's: among the items already handed
+/// to runners, the graph's priority queue gives a free worker the one of the
+/// highest-priority stream.  (The sequencer's forwarding hop before the runner
+/// is not prioritised, so this is not yet a strict order across streams.)
+constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
+
+tbb::flow::node_priority_t node_priority(uint32_t streamPriority) {
+    return kLowestStreamNodePriority + (kLowestStreamPriority - streamPriority);
+}
 
 thread_local StreamLane* tRunningLane = nullptr;
 
@@ -77,10 +86,12 @@ private:
 
 StreamLane* StreamLane::running() noexcept { return tRunningLane; }
 
-StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool)
-    : pool_(pool),
+StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, uint32_t priority)
+    : id_(id),
+      priority_(priority),
+      pool_(pool),
       order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
-      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, kStreamPriority) {
+      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, node_priority(priority)) {
     tbb::flow::make_edge(order_, runner_);
 }
 
@@ -92,7 +103,8 @@ void StreamLane::run(const LaneItem& item) noexcept {
     using instrument::Observer;
     if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_begin(stream_, item.place); });
     std::unique_ptr<DeviceTask> task(item.task);
-    const bool skip = stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire);
+    const bool skip = (stopOnFailure_.load(std::memory_order_relaxed) && failed_.load(std::memory_order_acquire)) ||
+                      item.place < discardBefore_.load(std::memory_order_acquire);
     if (task && !skip) run_task(*task, item.place);
     task.reset();
     // Before completion: once it is published the stream may be destroyed and the lane rebound.
@@ -105,15 +117,23 @@ void StreamLane::run(const LaneItem& item) noexcept {
 void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
     const RunningScope scope(*this, runningTask_, task.name());
     take_thread_messages();
+    aclError status = ACL_SUCCESS;
+    std::string detail;
     try {
-        if (aclError status = task.run(); status != ACL_SUCCESS) {
-            fail(status, place, task.name(), take_thread_messages());
-        }
+        status = task.run();
+        if (status != ACL_SUCCESS) detail = take_thread_messages();
     } catch (const std::exception& error) {
-        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), error.what());
+        status = ACL_ERROR_RT_INTERNAL_ERROR;
+        detail = error.what();
     } catch (...) {
-        fail(ACL_ERROR_RT_INTERNAL_ERROR, place, task.name(), "unknown exception");
+        status = ACL_ERROR_RT_INTERNAL_ERROR;
+        detail = "unknown exception";
     }
+    if (status == ACL_SUCCESS) return;
+    fail(status, place, task.name(), detail);
+    // The program's exception callbacks hear of every failing task, even
+    // behind a sticky error still pending.
+    ExceptionHub::instance().notify(*stream_, place, status);  // Alive: it drains before it goes.
 }
 
 void StreamLane::fail(aclError code, uint64_t place, const char* task, const std::string& detail) {
@@ -136,6 +156,16 @@ aclError StreamLane::take_error(std::string& message, uint64_t completed) {
     errorMessage_.clear();
     failed_.store(false, std::memory_order_release);
     return error;
+}
+
+void StreamLane::discard_queued() {
+    const uint64_t taken = submitted();
+    uint64_t before = discardBefore_.load(std::memory_order_relaxed);
+    while (before < taken && !discardBefore_.compare_exchange_weak(before, taken, std::memory_order_acq_rel)) {
+    }
+    if (progress_->completed() < taken) {
+        fail(ACL_ERROR_RT_STREAM_ABORT, taken - 1, "aclrtStreamAbort", "queued work was discarded unrun");
+    }
 }
 
 void StreamLane::recycle() {

@@ -18,6 +18,11 @@
 
 namespace aclcpu::detail {
 
+/// CANN's stream priorities: a smaller number is a higher priority; streams
+/// are created (and the default stream lives) at the highest.
+inline constexpr uint32_t kHighestStreamPriority = 0;
+inline constexpr uint32_t kLowestStreamPriority = 7;
+
 /// How far a lane has got: a count of completed items that outlives the lane,
 /// so events recorded on a stream stay queryable after it is destroyed.
 class LaneProgress {
@@ -52,6 +57,7 @@ struct LaneItem {
 
 class StreamLane;
 class DevicePool;
+class Stream;
 
 /// A place reserved in a lane whose (empty) item someone delivers later:
 /// work behind it waits until then.  A default-constructed one is inert.
@@ -76,14 +82,16 @@ struct LateDelivery {
 /// reuse keeps the cost of an idle stream to one parked lane.
 class StreamLane {
 public:
-    /// A lane of graph whose tasks access memory of pool.
-    StreamLane(tbb::flow::graph& graph, DevicePool& pool);
+    /// A lane of graph whose tasks access memory of pool.  `id` names it
+    /// among the device's lanes; `priority` (CANN's, 0 highest) sets the
+    /// flow-graph priority of the lane's runner.
+    StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, uint32_t priority);
     StreamLane(const StreamLane&) = delete;
     StreamLane& operator=(const StreamLane&) = delete;
 
     /// Names the stream this lane now serves to observers (on_work_begin/end).
     /// Call while the lane is idle, before submitting to it.
-    void bind(const void* stream) noexcept { stream_ = stream; }
+    void bind(const Stream* stream) noexcept { stream_ = stream; }
 
     /// Takes the next `count` consecutive places and returns the first; every
     /// place must be delivered exactly once.
@@ -94,6 +102,8 @@ public:
     uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
     const std::shared_ptr<LaneProgress>& progress() const noexcept { return progress_; }
     DevicePool& pool() const noexcept { return pool_; }
+    int32_t id() const noexcept { return id_; }
+    uint32_t priority() const noexcept { return priority_; }
 
     /// The lane whose task the calling thread is running (nullptr outside tasks).
     static StreamLane* running() noexcept;
@@ -103,6 +113,11 @@ public:
     /// With stop-on-failure, items after a failure are skipped until the
     /// sticky error has been taken.
     void set_stop_on_failure(bool stop) noexcept { stopOnFailure_.store(stop, std::memory_order_relaxed); }
+    bool stops_on_failure() const noexcept { return stopOnFailure_.load(std::memory_order_relaxed); }
+    /// Every place taken so far whose item has not started yet completes
+    /// without running it; if there was any, the stream's next
+    /// synchronisation reports ACL_ERROR_RT_STREAM_ABORT.
+    void discard_queued();
     /// Makes code the sticky error unless one is pending: `task`, the item at
     /// `place`, failed; `detail` says how (may be empty).
     void fail(aclError code, uint64_t place, const char* task, const std::string& detail);
@@ -119,7 +134,10 @@ private:
     void run_task(DeviceTask& task, uint64_t place) noexcept;
 
     std::atomic<uint64_t> next_{0};
-    const void* stream_ = nullptr;
+    std::atomic<uint64_t> discardBefore_{0};  ///< Places below it are skipped.
+    const int32_t id_;
+    const uint32_t priority_;
+    const Stream* stream_ = nullptr;
     std::shared_ptr<LaneProgress> progress_ = std::make_shared<LaneProgress>();
     DevicePool& pool_;
     std::atomic<const char*> runningTask_{nullptr};

@@ -66,6 +66,7 @@ aclError DevicePool::allocate(uint64_t bytes, void** block) {
     if (memcheck_) arm_guards(address, created);
     liveBlocks_ += 1;
     usedBytes_ += bytes;
+    peakBytes_ = std::max(peakBytes_, usedBytes_);
     *block = reinterpret_cast<void*>(user_address(address));
     return ACL_SUCCESS;
 }
@@ -95,6 +96,7 @@ DevicePool::Lookup DevicePool::inspect(const void* ptr, size_t bytes) const {
     const auto address = reinterpret_cast<uintptr_t>(ptr);
     const uintptr_t end = bytes > UINTPTR_MAX - address ? UINTPTR_MAX : address + bytes;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (Lookup mapped{}; find_adopted(address, end, mapped)) return mapped;
     auto it = reservation_of(address);
     // A range that begins outside every reservation may still run into the next one.
     if (it == blocks_.end()) {
@@ -124,9 +126,47 @@ bool DevicePool::guards_intact(uintptr_t block) {
     return false;
 }
 
+bool DevicePool::charge(uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (bytes > capacity_ - usedBytes_) return false;
+    usedBytes_ += bytes;
+    peakBytes_ = std::max(peakBytes_, usedBytes_);
+    return true;
+}
+
+/// Saturates: a device reset forgets every charge at once.
+void DevicePool::refund(uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    usedBytes_ -= std::min(bytes, usedBytes_);
+}
+
+void DevicePool::adopt(const void* begin, size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    adopted_[reinterpret_cast<uintptr_t>(begin)] = bytes;
+}
+
+void DevicePool::disown(const void* begin) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    adopted_.erase(reinterpret_cast<uintptr_t>(begin));
+}
+
+bool DevicePool::find_adopted(uintptr_t address, uintptr_t end, Lookup& found) const {
+    auto it = adopted_.upper_bound(address);
+    if (it == adopted_.begin()) return false;
+    --it;
+    if (address - it->first >= it->second || end - it->first > it->second) return false;
+    found = Lookup{Placement::kLive, it->first, it->second};
+    return true;
+}
+
 uint64_t DevicePool::used() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return usedBytes_;
+}
+
+uint64_t DevicePool::peak() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return peakBytes_;
 }
 
 DevicePool::Usage DevicePool::live() const {
@@ -138,6 +178,7 @@ void DevicePool::release_all() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& [base, block] : blocks_) std::free(reinterpret_cast<void*>(base));
     blocks_.clear();
+    adopted_.clear();
     quarantine_.clear();
     quarantinedBytes_ = 0;
     liveBlocks_ = 0;

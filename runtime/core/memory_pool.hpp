@@ -91,8 +91,21 @@ public:
     /// re-armed so that one overrun is reported once.  True otherwise.
     bool guards_intact(uintptr_t block);
 
+    /// Physical memory of the virtual memory API (aclrtMallocPhysical):
+    /// counted against the capacity like blocks, but handed out elsewhere.
+    /// charge() is false when the bytes do not fit.
+    bool charge(uint64_t bytes);
+    void refund(uint64_t bytes);
+    /// A range the virtual memory API mapped onto this device's physical
+    /// memory: inspect() reports it live, as one block, so copies, operators
+    /// and memcheck take it for device memory; aclrtFree still refuses it.
+    void adopt(const void* begin, size_t bytes);
+    void disown(const void* begin);
+
     uint64_t capacity() const noexcept { return capacity_; }
     uint64_t used() const;
+    /// The most bytes ever in use at once (aclrtGetMemUsageInfo).
+    uint64_t peak() const;
     Usage live() const;
     /// Frees every block, live, quarantined or cached (device reset).
     void release_all();
@@ -120,6 +133,8 @@ private:
     void cache_or_free(void* base, size_t sizeClass);
     void drop_cache();
     void drop_quarantine();
+    /// The adopted range holding [address, end), if any.
+    bool find_adopted(uintptr_t address, uintptr_t end, Lookup& found) const;
 
     const uint64_t capacity_;
     const bool memcheck_;
@@ -127,10 +142,12 @@ private:
     BlockMap blocks_;
     size_t liveBlocks_ = 0;
     uint64_t usedBytes_ = 0;
+    uint64_t peakBytes_ = 0;
     std::deque<uintptr_t> quarantine_;  ///< Bases of freed blocks, oldest first.
     uint64_t quarantinedBytes_ = 0;
     std::unordered_map<size_t, std::vector<void*>> cache_;
     uint64_t cachedBytes_ = 0;
+    std::map<uintptr_t, uint64_t> adopted_;  ///< Mapped ranges: base -> bytes.
 };
 
 }  // namespace aclcpu::detail

@@ -1,4 +1,6 @@
 // acl-cpu runtime: Stream, Context and Event.
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "core/objects.hpp"
 
@@ -77,6 +79,7 @@ bool Event::reset(uint64_t generation) {
 }
 
 Event::Capture Event::capture() const {
+    if (origin_) return origin_->capture();
     std::lock_guard<std::mutex> lock(mutex_);
     return capture_;
 }
@@ -86,7 +89,30 @@ bool Event::is_complete() const {
     return current.progress == nullptr || current.progress->completed() >= current.count;
 }
 
+uint32_t Event::next_id() noexcept {
+    static std::atomic<uint32_t> next{0};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Event::add_wait(std::shared_ptr<LaneProgress> progress, uint64_t count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    forget_done_waits();
+    waits_.emplace_back(std::move(progress), count);
+}
+
+bool Event::waits_complete() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    forget_done_waits();
+    return waits_.empty();
+}
+
+void Event::forget_done_waits() const {
+    auto done = [](const auto& wait) { return wait.first->completed() >= wait.second; };
+    waits_.erase(std::remove_if(waits_.begin(), waits_.end(), done), waits_.end());
+}
+
 int64_t Event::timestamp() const {
+    if (origin_) return origin_->timestamp();
     std::lock_guard<std::mutex> lock(mutex_);
     return timestamp_;
 }

@@ -3,14 +3,18 @@
 
 #include "core/internal.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "aclcpu/instrumentation.hpp"
 #include "core/device.hpp"
+#include "core/exception_hub.hpp"
 #include "core/lane.hpp"
 
 namespace aclcpu::detail {
@@ -32,6 +36,9 @@ public:
     StreamLane& lane() const noexcept { return *lane_; }
     uint32_t flags() const noexcept { return flags_; }
     bool is_default() const noexcept { return isDefault_; }
+    /// The stream id: unique among the device's live streams.
+    int32_t id() const noexcept { return lane_->id(); }
+    uint32_t priority() const noexcept { return lane_->priority(); }
 
     /// Enqueues task behind everything submitted so far and returns its
     /// place; while observers are installed they receive describe(), a
@@ -39,6 +46,7 @@ public:
     template <typename Describe>
     uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
         const uint64_t place = lane_->reserve();
+        if (!isDefault_) remember_thread_task(place);  // aclrtGetThreadLastTaskId counts created streams only.
         if (instrument::active()) announce(place, describe());
         lane_->deliver(place, std::move(task));
         return place;
@@ -57,6 +65,26 @@ public:
     /// The thread bound by aclrtSubscribeReport (0: none).
     uint64_t report_thread() const noexcept { return reportThread_.load(std::memory_order_acquire); }
     void set_report_thread(uint64_t thread) noexcept { reportThread_.store(thread, std::memory_order_release); }
+    /// The thread bound by aclrtSubscribeHostFunc (0: none).
+    uint64_t host_func_thread() const noexcept { return hostFuncThread_.load(std::memory_order_acquire); }
+    void set_host_func_thread(uint64_t thread) noexcept { hostFuncThread_.store(thread, std::memory_order_release); }
+
+    /// Attributes kept for the programs that set and read them back; no
+    /// emulated operator consults them (aclrtSetStreamAttribute).
+    enum class Setting { kOverflowCheck, kUserCustomTag, kCacheOpInfo, kCount };
+    uint32_t setting(Setting which) const noexcept {
+        return settings_[static_cast<size_t>(which)].load(std::memory_order_relaxed);
+    }
+    void set_setting(Setting which, uint32_t value) noexcept {
+        settings_[static_cast<size_t>(which)].store(value, std::memory_order_relaxed);
+    }
+
+    /// Core limits by aclrtDevResLimitType code (0: none set on the stream).
+    static constexpr size_t kResourceKinds = 2;
+    uint32_t resource_limit(size_t kind) const noexcept { return resourceLimits_.at(kind).load(std::memory_order_relaxed); }
+    void set_resource_limit(size_t kind, uint32_t value) noexcept {
+        resourceLimits_.at(kind).store(value, std::memory_order_relaxed);
+    }
 
 private:
     /// The sticky error if its failing item is among the first `completed`.
@@ -67,6 +95,9 @@ private:
     const uint32_t flags_;
     const bool isDefault_;
     std::atomic<uint64_t> reportThread_{0};
+    std::atomic<uint64_t> hostFuncThread_{0};
+    std::array<std::atomic<uint32_t>, static_cast<size_t>(Setting::kCount)> settings_{};
+    std::array<std::atomic<uint32_t>, kResourceKinds> resourceLimits_{};
 };
 
 /// An aclrtContext: a device and a default stream.  Each device has one
@@ -104,13 +135,27 @@ public:
         uint64_t generation = 0;
     };
 
-    Event(Device& device, uint32_t flags) : device_(device), flags_(flags) {}
+    Event(Device& device, uint32_t flags) : device_(device), flags_(flags), id_(next_id()) {}
+    /// An event opened from origin's IPC handle (aclrtIpcOpenEventHandle): it
+    /// shows origin's records and cannot record itself.
+    Event(Device& device, std::shared_ptr<const Event> origin)
+        : device_(device), flags_(origin->flags()), id_(origin->id()), origin_(std::move(origin)) {}
     ~Event() { device_.release_event(); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
     Device& device() const noexcept { return device_; }
     uint32_t flags() const noexcept { return flags_; }
+    /// aclrtGetEventId: unique among the events of the process, except that
+    /// an event opened from an IPC handle has its exporter's.
+    uint32_t id() const noexcept { return id_; }
+    bool is_opened_ipc() const noexcept { return origin_ != nullptr; }
+
+    /// Notes that a stream waits for this event: its wait is done once that
+    /// stream's progress reaches `count` (aclrtQueryEventWaitStatus).
+    void add_wait(std::shared_ptr<LaneProgress> progress, uint64_t count);
+    /// True when every wait noted so far is done.
+    bool waits_complete() const;
 
     /// Captures the work of stream up to and including the record task at
     /// `place`; the returned generation identifies this record to its task.
@@ -125,11 +170,19 @@ public:
     int64_t timestamp() const;
 
 private:
+    static uint32_t next_id() noexcept;
+    /// Drops the waits that are done, so that waits_ stays small (mutex_ held).
+    void forget_done_waits() const;
+
     Device& device_;
     const uint32_t flags_;
+    const uint32_t id_;
+    const std::shared_ptr<const Event> origin_;
     mutable std::mutex mutex_;
     Capture capture_;
     int64_t timestamp_ = -1;
+    /// Waits not yet seen done, as (waiting lane's progress, count).
+    mutable std::vector<std::pair<std::shared_ptr<LaneProgress>, uint64_t>> waits_;
 };
 
 }  // namespace aclcpu::detail

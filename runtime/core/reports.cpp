@@ -58,7 +58,7 @@ aclError ReportHub::process(uint64_t thread, int32_t timeoutMs) {
     auto it = queues_.find(thread);
     if (it == queues_.end()) {
         return param_error(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
-                           "aclrtProcessReport: thread %llu is not subscribed to any stream",
+                           "%s: thread %llu is not subscribed to any stream", processApi_,
                            static_cast<unsigned long long>(thread));
     }
     std::shared_ptr<Queue> queue = it->second;
@@ -66,7 +66,7 @@ aclError ReportHub::process(uint64_t thread, int32_t timeoutMs) {
     if (deadline == ProgressCounter::Clock::time_point::max()) {
         posted_.wait(lock, hasWork);
     } else if (!posted_.wait_until(lock, deadline, hasWork)) {
-        return runtime_error(ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport: no callback within %d ms", timeoutMs);
+        return runtime_error(ACL_ERROR_RT_REPORT_TIMEOUT, "%s: no callback within %d ms", processApi_, timeoutMs);
     }
     std::deque<HostCall> due;
     due.swap(queue->calls);
@@ -92,8 +92,8 @@ void ReportHub::begin_discard(const Device* device) {
         }
     }
     if (!dropped.empty()) {
-        std::fprintf(stderr, "acl-cpu: dropped %zu unprocessed callback(s) at device reset (nobody called "
-                             "aclrtProcessReport)\n", dropped.size());
+        std::fprintf(stderr, "acl-cpu: dropped %zu unprocessed callback(s) at device reset (nobody called %s)\n",
+                     dropped.size(), processApi_);
     }
     for (const HostCall& call : dropped) call.gate.deliver();
 }

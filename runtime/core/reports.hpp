@@ -36,11 +36,16 @@ struct HostCall {
 
 /// Callbacks launched with aclrtLaunchCallback run only on the user thread
 /// subscribed to their stream, inside that thread's aclrtProcessReport, as
-/// on CANN: if nobody processes reports, callbacks never run.  When a device
+/// on CANN: if nobody processes reports, callbacks never run.  A second hub
+/// serves aclrtLaunchHostFunc the same way on streams bound by
+/// aclrtSubscribeHostFunc (aclrtProcessHostFunc).  When a device
 /// is torn down its unprocessed callbacks are dropped (with a warning) so
 /// that its streams can drain.
 class ReportHub {
 public:
+    /// processApi names the entry point that serves the queues, for messages.
+    explicit ReportHub(const char* processApi) : processApi_(processApi) {}
+
     /// Counts one more stream served by thread.
     void subscribe(uint64_t thread);
     /// Counts one stream fewer; the thread's queue goes when it serves none.
@@ -62,6 +67,7 @@ private:
         std::deque<HostCall> calls;
     };
 
+    const char* const processApi_;
     std::mutex mutex_;
     std::condition_variable posted_;
     std::map<uint64_t, std::shared_ptr<Queue>> queues_;

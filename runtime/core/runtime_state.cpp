@@ -151,9 +151,11 @@ aclError Runtime::reset_device(int32_t id, bool force) {
     }
     Device* raw = device.get();
     reports_.begin_discard(raw);
+    hostFuncs_.begin_discard(raw);
     auto ofDevice = [raw](const auto& object) { return &object.device() == raw; };
     for (const auto& stream : streams_.remove_if(ofDevice)) {
         if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
+        if (uint64_t thread = stream->host_func_thread(); thread != 0) hostFuncs_.unsubscribe(thread);
     }
     events_.remove_if(ofDevice);
     contexts_.remove_if(ofDevice);
@@ -161,6 +163,7 @@ aclError Runtime::reset_device(int32_t id, bool force) {
     raw->synchronize(ProgressCounter::Clock::time_point::max());
     observe_device_waited(id);
     reports_.end_discard(raw);
+    hostFuncs_.end_discard(raw);
     report_leaks(*raw);
     device.reset();
     return ACL_SUCCESS;
@@ -223,10 +226,10 @@ aclError Runtime::destroy_context(aclrtContext handle) {
     return ACL_SUCCESS;
 }
 
-aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle) {
+aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle, uint32_t priority) {
     Device* device = nullptr;
     if (aclError status = current_device("aclrtCreateStream", device); status != ACL_SUCCESS) return status;
-    StreamLane* lane = device->acquire_lane();
+    StreamLane* lane = device->acquire_lane(priority);
     if (lane == nullptr) {
         return runtime_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "aclrtCreateStream: device %d already has %d streams",
                              device->id(), kMaxStreamsPerDevice);
@@ -245,6 +248,7 @@ aclError Runtime::destroy_stream(aclrtStream handle) {
                            "aclrtDestroyStream: %p is not a live stream (never created, or already destroyed)", handle);
     }
     if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
+    if (uint64_t thread = stream->host_func_thread(); thread != 0) hostFuncs_.unsubscribe(thread);
     // Destroying drains: the host has then seen all of the stream's work.
     observe_stream_waited(stream.get(), stream->drain());
     return ACL_SUCCESS;
@@ -276,6 +280,17 @@ aclError Runtime::create_event(uint32_t flags, aclrtEvent* handle) {
                              device->id(), kMaxEventsPerDevice);
     }
     *handle = events_.add(std::make_shared<Event>(*device, flags));
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::open_event(std::shared_ptr<const Event> origin, aclrtEvent* handle) {
+    Device* device = nullptr;
+    if (aclError status = current_device("aclrtIpcOpenEventHandle", device); status != ACL_SUCCESS) return status;
+    if (!device->try_reserve_event()) {
+        return runtime_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "aclrtIpcOpenEventHandle: device %d already has %d events",
+                             device->id(), kMaxEventsPerDevice);
+    }
+    *handle = events_.add(std::make_shared<Event>(*device, std::move(origin)));
     return ACL_SUCCESS;
 }
 
@@ -353,6 +368,18 @@ aclError Runtime::free_host(void* ptr) {
     }
     std::free(ptr);
     return ACL_SUCCESS;
+}
+
+bool Runtime::pinned_range(const void* ptr, void** base, size_t* size) {
+    const auto address = reinterpret_cast<uintptr_t>(ptr);
+    std::lock_guard<std::mutex> lock(hostMutex_);
+    auto it = pinnedHost_.upper_bound(address);
+    if (it == pinnedHost_.begin()) return false;
+    --it;
+    if (address - it->first >= it->second) return false;
+    *base = reinterpret_cast<void*>(it->first);
+    *size = it->second;
+    return true;
 }
 
 aclError current_device(const char* api, Device*& device) {

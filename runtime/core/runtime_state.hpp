@@ -61,13 +61,15 @@ public:
     std::shared_ptr<Context> find_context(aclrtContext handle) const { return contexts_.find(handle); }
 
     // Streams: a null handle means the current context's default stream.
-    aclError create_stream(uint32_t flags, aclrtStream* handle);
+    aclError create_stream(uint32_t flags, aclrtStream* handle, uint32_t priority = kHighestStreamPriority);
     aclError destroy_stream(aclrtStream handle);
     /// Resolves handle, reporting and returning an error code if it is not a live stream.
     aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
 
     // Events.
     aclError create_event(uint32_t flags, aclrtEvent* handle);
+    /// A new handle on the current device for an event shared through its IPC handle.
+    aclError open_event(std::shared_ptr<const Event> origin, aclrtEvent* handle);
     aclError destroy_event(aclrtEvent handle);
     aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
 
@@ -78,8 +80,12 @@ public:
     MemoryKind classify(const void* ptr, size_t bytes);
     aclError allocate_host(size_t size, void** ptr);
     aclError free_host(void* ptr);
+    /// The aclrtMallocHost block holding ptr: false when ptr is in none.
+    bool pinned_range(const void* ptr, void** base, size_t* size);
 
     ReportHub& reports() noexcept { return reports_; }
+    /// The threads serving aclrtLaunchHostFunc on streams bound by aclrtSubscribeHostFunc.
+    ReportHub& host_funcs() noexcept { return hostFuncs_; }
 
     /// Every live stream, the contexts' default streams included.
     std::vector<std::shared_ptr<Stream>> live_streams() const;
@@ -107,7 +113,8 @@ private:
     HandleRegistry<Event> events_;
     std::mutex hostMutex_;
     std::map<uintptr_t, size_t> pinnedHost_;
-    ReportHub reports_;
+    ReportHub reports_{"aclrtProcessReport"};
+    ReportHub hostFuncs_{"aclrtProcessHostFunc"};
 };
 
 /// The current context's device, or an error (reported) when no device is set.

@@ -288,6 +288,43 @@ void TraceWriter::on_pool_usage(int32_t device, uint64_t bytes) {
     emit_counter(device_pid(device), "Device memory", "bytes in use", bytes, at);
 }
 
+// ---- msproftx annotations -----------------------------------------------
+
+void TraceWriter::mark_instant(const std::string& message) {
+    const double at = now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_ == nullptr) return;
+    const Track track = host_track();
+    begin_event();
+    buffer_ += "{\"ph\":\"i\",\"s\":\"t\",\"name\":";
+    buffer_ += quoted(message);
+    buffer_ += ",\"cat\":\"msproftx\",\"pid\":";
+    buffer_ += std::to_string(track.pid);
+    buffer_ += ",\"tid\":";
+    buffer_ += std::to_string(track.tid);
+    buffer_ += ",\"ts\":";
+    append_number(buffer_, at);
+    buffer_ += '}';
+    flush_if_full();
+}
+
+void TraceWriter::mark_slice(const std::string& message, double begin) {
+    const double at = now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_ == nullptr) return;
+    emit_slice(host_track(), message, "msproftx", begin, at, std::string());
+    flush_if_full();
+}
+
+void TraceWriter::mark_range(uint64_t id, const std::string& message, double begin) {
+    const double at = now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_ == nullptr) return;
+    emit_async('b', id, message, begin);
+    emit_async('e', id, message, at);
+    flush_if_full();
+}
+
 // ---- emission -----------------------------------------------------------
 
 void TraceWriter::emit_item(const StreamState& stream, const Pending& item, uint64_t place, double begin,
@@ -355,6 +392,21 @@ void TraceWriter::emit_flow(char phase, uint64_t id, const Track& track, double 
     append_number(buffer_, at);
     // The arrow ends at the slice that encloses its timestamp.
     if (phase == 'f') buffer_ += ",\"bp\":\"e\"";
+    buffer_ += '}';
+}
+
+void TraceWriter::emit_async(char phase, uint64_t id, const std::string& name, double at) {
+    begin_event();
+    buffer_ += "{\"ph\":\"";
+    buffer_ += phase;
+    buffer_ += "\",\"name\":";
+    buffer_ += quoted(name);
+    buffer_ += ",\"cat\":\"msproftx\",\"id\":";
+    append_number(buffer_, id);
+    buffer_ += ",\"pid\":";
+    buffer_ += std::to_string(kHostPid);
+    buffer_ += ",\"tid\":0,\"ts\":";
+    append_number(buffer_, at);
     buffer_ += '}';
 }
 

@@ -57,6 +57,16 @@ public:
     void on_pool_usage(int32_t device, uint64_t bytes) override;
     void on_finalize() override { close(); }
 
+    /// The profiler's annotations of the host program (aclprofMark,
+    /// aclprofPush/Pop, aclprofRangeStart/Stop), category "msproftx": an
+    /// instant on the calling thread's track; a slice on it from `begin` (a
+    /// timestamp()) to now; a range from `begin` to now that may have started
+    /// on another thread, drawn as an async slice of the host process.
+    double timestamp() const { return now(); }
+    void mark_instant(const std::string& message);
+    void mark_slice(const std::string& message, double begin);
+    void mark_range(uint64_t id, const std::string& message, double begin);
+
 private:
     using Clock = std::chrono::steady_clock;
 
@@ -137,6 +147,7 @@ private:
     void emit_slice(const Track& track, const std::string& name, const char* category, double begin, double end,
                     const std::string& args);
     void emit_flow(char phase, uint64_t id, const Track& track, double at);
+    void emit_async(char phase, uint64_t id, const std::string& name, double at);
     void emit_counter(int pid, const std::string& name, const char* series, uint64_t value, double at);
     void emit_metadata(const char* kind, int pid, int tid, const std::string& args);
     void begin_event();

@@ -68,27 +68,11 @@ TEST_F(EventTest, RecordCapturesOnlyEarlierWork) {
 }
 
 TEST_F(EventTest, StreamWaitEventOrdersTwoStreams) {
-    Stream producer;
-    Stream consumer;
     Event event;
-    DeviceBuffer source(kMiB);
-    DeviceBuffer target(kMiB);
-    target.fill(0);
-    Gate gate;
-    ASSERT_ACL_OK(gate.hold(producer.get()));
-    ASSERT_ACL_OK(aclrtMemsetAsync(source.get(), source.size(), 0x5A, source.size(), producer.get()));
-    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), producer.get()));
-    ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer.get(), event.get()));
-    ASSERT_ACL_OK(aclrtMemcpyAsync(target.get(), target.size(), source.get(), source.size(),
-                                   ACL_MEMCPY_DEVICE_TO_DEVICE, consumer.get()));
-    // The consumer cannot get past the wait while the producer is held.
-    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(consumer.get(), kAbsenceWindowMs),
-                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    EXPECT_EQ(std::vector<uint8_t>(target.size(), 0), target.read());
-    gate.open();
-    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs));
-    EXPECT_EQ(std::vector<uint8_t>(target.size(), 0x5A), target.read());
-    EXPECT_FALSE(gate.expired());
+    expect_consumer_waits_for_producer([&](aclrtStream producer, aclrtStream consumer) {
+        ASSERT_ACL_OK(aclrtRecordEvent(event.get(), producer));
+        ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer, event.get()));
+    });
 }
 
 TEST_F(EventTest, WaitingForAnUnrecordedEventDoesNotBlock) {

@@ -307,4 +307,26 @@ void CallProbe::record(void* probe) {
 
 void run_on_new_thread(const std::function<void()>& body) { std::thread(body).join(); }
 
+void expect_consumer_waits_for_producer(const std::function<void(aclrtStream producer, aclrtStream consumer)>& order) {
+    constexpr uint8_t kFill = 0x5A;
+    Stream producer;
+    Stream consumer;
+    DeviceBuffer source(kMiB);
+    DeviceBuffer target(kMiB);
+    target.fill(0);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(producer.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(source.get(), source.size(), kFill, source.size(), producer.get()));
+    order(producer.get(), consumer.get());
+    ASSERT_ACL_OK(aclrtMemcpyAsync(target.get(), target.size(), source.get(), source.size(),
+                                   ACL_MEMCPY_DEVICE_TO_DEVICE, consumer.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(consumer.get(), kAbsenceWindowMs),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_EQ(std::vector<uint8_t>(target.size(), 0), target.read());
+    gate.open();
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(target.size(), kFill), target.read());
+    EXPECT_FALSE(gate.expired());
+}
+
 }  // namespace aclcpu::test

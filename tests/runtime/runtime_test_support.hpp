@@ -275,4 +275,12 @@ struct CallProbe {
 /// are reported as usual).
 void run_on_new_thread(const std::function<void()>& body);
 
+/// The check every cross-stream synchronisation shares: `producer` is held
+/// by a gate and then fills a buffer with `produce`; order(producer,
+/// consumer) puts the synchronisation between them; `consumer` then fills
+/// a target buffer with `consume`.  While the gate holds, the consumer must
+/// not get past the synchronisation (its stream does not finish and the
+/// target keeps its zeros); once it opens, the target is filled.
+void expect_consumer_waits_for_producer(const std::function<void(aclrtStream producer, aclrtStream consumer)>& order);
+
 }  // namespace aclcpu::test

@@ -37,6 +37,11 @@ struct FaultCounts {
 ACLCPU_EXPORT void set_fault_plan(const FaultPlan& plan);
 ACLCPU_EXPORT FaultCounts injected_faults();
 
+/// Sets the float-overflow flag of a device as overflowing work would, for
+/// tests of aclrtGetOverflowStatus and its family (no operator reports
+/// overflow yet).  deviceId must be below the configured device count.
+ACLCPU_EXPORT void raise_float_overflow(int32_t deviceId);
+
 /// A stream race checker of its own (what ACLCPU_CHECK=race installs), for
 /// tests that install it with instrument::install and drive it directly.
 ACLCPU_EXPORT std::shared_ptr<instrument::Observer> make_race_checker(bool fatal);

@@ -1,0 +1,91 @@
+// acl-cpu runtime API: stream memory operations, aclrtValueWrite and
+// aclrtValueWait (acl_rt.h; CANN's 11-09_stream_memory_operation.md).
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+#include "aclcpu/instrumentation.hpp"
+#include "core/condition_wait.hpp"
+#include "core/errors.hpp"
+#include "core/runtime_state.hpp"
+
+using aclcpu::detail::Device;
+using aclcpu::detail::DevicePool;
+using aclcpu::detail::param_error;
+using aclcpu::detail::Runtime;
+using aclcpu::detail::Stream;
+using aclcpu::detail::WaitCondition;
+using aclcpu::instrument::ApiScope;
+
+namespace {
+
+/// Checks that devAddr is an 8-byte aligned word of live device memory.
+aclError check_device_word(const void* devAddr, const char* api) {
+    if (devAddr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr is null", api);
+    if (reinterpret_cast<uintptr_t>(devAddr) % sizeof(uint64_t) != 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr %p is not 8-byte aligned", api, devAddr);
+    }
+    Device* owner = nullptr;
+    if (Runtime::instance().locate_device_range(devAddr, sizeof(uint64_t), owner).placement !=
+        DevicePool::Placement::kLive) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr %p is not a word of live device memory", api,
+                           devAddr);
+    }
+    return ACL_SUCCESS;
+}
+
+/// Reads a device word as the hardware polls it.  The host may be writing it
+/// meanwhile with a plain aclrtMemcpy, which no runtime call announces:
+/// ThreadSanitizer must not take that intended polling for a race.
+__attribute__((no_sanitize("thread"))) uint64_t load_device_word(const uint64_t* word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/// The aclrtValueWait comparisons, by their flag.
+bool value_satisfies(uint64_t current, uint64_t value, uint32_t flag) {
+    switch (flag) {
+        case ACL_STREAM_WAIT_VALUE_GEQ: return static_cast<int64_t>(current - value) >= 0;
+        case ACL_STREAM_WAIT_VALUE_EQ: return current == value;
+        case ACL_STREAM_WAIT_VALUE_AND: return (current & value) != 0;
+        default: return ~(current | value) != 0;  // ACL_STREAM_WAIT_VALUE_NOR
+    }
+}
+
+aclError resolve(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
+    return Runtime::instance().resolve_stream(handle, api, stream);
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+    const ApiScope scope("aclrtValueWrite");
+    if (aclError status = check_device_word(devAddr, "aclrtValueWrite"); status != ACL_SUCCESS) return status;
+    if (flag != 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtValueWrite: flag %u is reserved and must be 0", flag);
+    std::shared_ptr<Stream> writer;
+    if (aclError status = resolve(stream, "aclrtValueWrite", writer); status != ACL_SUCCESS) return status;
+    auto* word = static_cast<uint64_t*>(devAddr);
+    aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write",
+                                   [word, value] { __atomic_store_n(word, value, __ATOMIC_RELEASE); });
+    return ACL_SUCCESS;
+}
+
+aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+    const ApiScope scope("aclrtValueWait");
+    if (aclError status = check_device_word(devAddr, "aclrtValueWait"); status != ACL_SUCCESS) return status;
+    if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtValueWait: unknown comparison flag %u", flag);
+    }
+    std::shared_ptr<Stream> waiter;
+    if (aclError status = resolve(stream, "aclrtValueWait", waiter); status != ACL_SUCCESS) return status;
+    const auto* word = static_cast<const uint64_t*>(devAddr);
+    WaitCondition condition;
+    condition.try_pass = [word, value, flag] { return value_satisfies(load_device_word(word), value, flag); };
+    condition.timeout = aclcpu::detail::op_wait_timeout();
+    condition.polls = true;
+    condition.task = "aclrtValueWait";
+    aclcpu::detail::enqueue_wait(*waiter, std::move(condition), "value_wait");
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"

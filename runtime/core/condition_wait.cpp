@@ -1,0 +1,185 @@
+// acl-cpu runtime: ConditionWatcher.
+#include "core/condition_wait.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "observe/runtime_hooks.hpp"
+
+namespace aclcpu::detail {
+
+namespace {
+
+std::atomic<uint32_t> gOpWaitTimeoutSeconds{0};
+
+/// A change of what waits read, made in stream order; the watcher re-tests
+/// the armed waits after it.
+class SignalTask final : public DeviceTask {
+public:
+    SignalTask(const char* name, std::function<void()> signal) : name_(name), signal_(std::move(signal)) {}
+    aclError run() noexcept override {
+        signal_();
+        ConditionWatcher::instance().poke();
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return name_; }
+
+private:
+    const char* name_;
+    std::function<void()> signal_;
+};
+
+}  // namespace
+
+void enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
+    const uint64_t place = stream.lane().reserve();
+    if (instrument::active()) stream.announce(place, plain_work(condition.task, category));
+    ConditionWatcher::instance().wait_at(stream.lane(), place, std::move(condition));
+}
+
+void enqueue_signal(Stream& stream, const char* task, const char* category, std::function<void()> signal) {
+    stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
+                  [task, category] { return plain_work(task, category); });
+}
+
+void set_op_wait_timeout(uint32_t seconds) noexcept {
+    gOpWaitTimeoutSeconds.store(seconds, std::memory_order_relaxed);
+}
+
+std::chrono::milliseconds op_wait_timeout() noexcept {
+    return std::chrono::seconds(gOpWaitTimeoutSeconds.load(std::memory_order_relaxed));
+}
+
+std::chrono::milliseconds wait_timeout(uint32_t seconds) noexcept {
+    return seconds != 0 ? std::chrono::milliseconds(std::chrono::seconds(seconds)) : op_wait_timeout();
+}
+
+void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
+                        const char* task) {
+    const Event::Capture capture = event->capture();
+    if (!capture.progress || capture.progress == waiter.lane().progress()) return;
+    const uint64_t place = waiter.lane().reserve();
+    if (instrument::active()) {
+        waiter.announce(place, plain_work(task, "event_wait"));
+        instrument::notify([&](instrument::Observer& o) { o.on_event_wait(&waiter, place, event.get()); });
+    }
+    event->add_wait(waiter.lane().progress(), place + 1);
+    if (timeout.count() == 0) {
+        // An edge between the two queues: the recording lane's progress
+        // delivers the waiting place, no worker blocks and no thread looks.
+        const LateDelivery gate{&waiter.lane(), place};
+        capture.progress->when_reached(capture.count, [gate] { gate.deliver(); });
+        return;
+    }
+    WaitCondition condition;
+    condition.try_pass = [progress = capture.progress, count = capture.count] { return progress->completed() >= count; };
+    condition.timeout = timeout;
+    condition.task = task;
+    ConditionWatcher::instance().wait_at(waiter.lane(), place, std::move(condition));
+    capture.progress->when_reached(capture.count, [] { ConditionWatcher::instance().poke(); });
+}
+
+ConditionWatcher& ConditionWatcher::instance() {
+    static ConditionWatcher watcher;
+    return watcher;
+}
+
+ConditionWatcher::~ConditionWatcher() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_one();
+    if (thread_.joinable()) thread_.join();
+}
+
+void ConditionWatcher::wait_at(StreamLane& lane, uint64_t place, WaitCondition condition) {
+    const LateDelivery gate{&lane, place};
+    // Armed only once the lane reaches the place: the condition must see what
+    // the stream's earlier work did (a value write before a value wait).
+    lane.progress()->when_reached(place, [this, gate, condition = std::move(condition)]() mutable {
+        const Clock::time_point deadline =
+            condition.timeout.count() == 0 ? Clock::time_point::max() : Clock::now() + condition.timeout;
+        arm(Armed{std::move(condition), deadline, gate});
+    });
+}
+
+void ConditionWatcher::arm(Armed armed) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!thread_.joinable()) thread_ = std::thread([this] { serve(); });
+        armed_.push_back(std::move(armed));
+        dirty_ = true;
+    }
+    changed_.notify_one();
+}
+
+void ConditionWatcher::poke() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (armed_.empty()) return;
+        dirty_ = true;
+    }
+    changed_.notify_one();
+}
+
+void ConditionWatcher::quiesce() { const std::lock_guard<std::mutex> waitForDelivery(deliveryMutex_); }
+
+void ConditionWatcher::serve() {
+    std::vector<Armed> passed;
+    std::vector<Armed> expired;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stopping_) {
+        dirty_ = false;
+        const Clock::time_point next = settle(passed, expired);
+        if (!passed.empty() || !expired.empty()) {
+            // Delivering runs flow-graph code: never under our lock.
+            lock.unlock();
+            deliver(passed, expired);
+            lock.lock();
+            continue;
+        }
+        const auto woken = [this] { return dirty_ || stopping_; };
+        if (next == Clock::time_point::max()) {
+            changed_.wait(lock, woken);
+        } else {
+            changed_.wait_until(lock, next, woken);
+        }
+    }
+}
+
+void ConditionWatcher::deliver(std::vector<Armed>& passed, std::vector<Armed>& expired) {
+    const std::lock_guard<std::mutex> delivering(deliveryMutex_);
+    for (const Armed& wait : expired) {
+        const std::string detail = "not satisfied within " + std::to_string(wait.condition.timeout.count()) + " ms";
+        wait.gate.lane->fail(ACL_ERROR_RT_TASK_TIMEOUT, wait.gate.place, wait.condition.task, detail);
+        wait.gate.deliver();
+    }
+    for (const Armed& wait : passed) wait.gate.deliver();
+    passed.clear();
+    expired.clear();
+}
+
+ConditionWatcher::Clock::time_point ConditionWatcher::settle(std::vector<Armed>& passed, std::vector<Armed>& expired) {
+    const Clock::time_point now = Clock::now();
+    Clock::time_point next = Clock::time_point::max();
+    // In arming order, so that of two waits on one notify the earlier consumes it.
+    auto kept = armed_.begin();
+    for (auto it = armed_.begin(); it != armed_.end(); ++it) {
+        if (it->condition.try_pass()) {
+            passed.push_back(std::move(*it));
+        } else if (now >= it->deadline) {
+            expired.push_back(std::move(*it));
+        } else {
+            next = std::min(next, it->deadline);
+            if (it->condition.polls) next = std::min(next, now + kPollInterval);
+            if (kept != it) *kept = std::move(*it);
+            ++kept;
+        }
+    }
+    armed_.erase(kept, armed_.end());
+    return next;
+}
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,114 @@
+// acl-cpu runtime: ConditionWatcher, how a stream waits for a notify, a
+// count notify, a device word or (with a timeout) an event.
+#pragma once
+
+#include "core/internal.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/lane.hpp"
+#include "core/objects.hpp"
+#include "core/progress_counter.hpp"
+
+namespace aclcpu::detail {
+
+/// What a waiting stream place waits for.
+struct WaitCondition {
+    /// Tests the condition and, when it holds, applies the wait's side effect
+    /// (a notify's reset) in the same step.  Only the watcher thread calls it,
+    /// so two waits on one notify never both consume the same record.
+    std::function<bool()> try_pass;
+    /// 0: no timeout.  Counted from the moment the stream reaches the wait, as
+    /// a wait task on the device times out.
+    std::chrono::milliseconds timeout{0};
+    /// The condition reads device memory the host may write (aclrtMemcpy)
+    /// without any runtime call telling the watcher: re-test it periodically.
+    bool polls = false;
+    const char* task = "wait";  ///< Names the failing task in a timeout's message.
+};
+
+/// The stream places that wait for a condition no lane's progress expresses.
+///
+/// Such a place is a late-delivered item of its lane (see StreamLane): once
+/// every earlier place has completed, the condition is armed here, and one
+/// runtime thread delivers the place when the condition holds.  No device
+/// worker ever blocks on it.  Whatever can change a condition (a notify
+/// record, a value write, an event's stream reaching the record) calls
+/// poke(); memory conditions are also re-tested every kPollInterval.  A wait
+/// whose timeout expires first fails its place with ACL_ERROR_RT_TASK_TIMEOUT,
+/// the stream's sticky error, reported by the next synchronisation.
+class ConditionWatcher {
+public:
+    using Clock = ProgressCounter::Clock;
+    static constexpr auto kPollInterval = std::chrono::microseconds(500);
+
+    static ConditionWatcher& instance();
+    ~ConditionWatcher();
+
+    /// Makes `place` of lane (reserved by the caller, who must not deliver it)
+    /// wait for condition.
+    void wait_at(StreamLane& lane, uint64_t place, WaitCondition condition);
+    /// Something a condition reads has changed: re-test the armed ones.
+    void poke();
+    /// Returns once a delivery the watcher has begun is over.  A delivery
+    /// hands a place to its lane's flow graph from outside the device's
+    /// arena and still touches the arena after the place may have run, so a
+    /// device that has seen all its work complete calls this before tearing
+    /// the arena down.
+    void quiesce();
+
+private:
+    struct Armed {
+        WaitCondition condition;
+        Clock::time_point deadline;
+        LateDelivery gate;
+    };
+
+    ConditionWatcher() = default;
+    void arm(Armed armed);
+    void serve();
+    /// Moves the armed waits whose condition holds into passed and those whose
+    /// deadline is over into expired; returns when to look again at the latest.
+    Clock::time_point settle(std::vector<Armed>& passed, std::vector<Armed>& expired);
+    /// Delivers the settled waits' places, failing the expired ones first; empties both.
+    void deliver(std::vector<Armed>& passed, std::vector<Armed>& expired);
+
+    std::mutex mutex_;
+    std::mutex deliveryMutex_;  ///< Held while delivering settled waits.
+    std::condition_variable changed_;
+    bool dirty_ = false;
+    bool stopping_ = false;
+    std::vector<Armed> armed_;
+    std::thread thread_;
+};
+
+/// Enqueues on stream, behind everything submitted so far, a place that
+/// waits for condition; `category` names it to observers.
+void enqueue_wait(Stream& stream, WaitCondition condition, const char* category);
+
+/// Enqueues on stream a task that runs `signal` (a change of what waits
+/// read: a notify record, a value write) and then pokes the watcher.
+void enqueue_signal(Stream& stream, const char* task, const char* category, std::function<void()> signal);
+
+/// Makes waiter wait until the work event captured by its latest record has
+/// completed (no wait if it was never recorded, or recorded on waiter itself),
+/// failing the wait after timeout (0: none).  `task` names the wait to
+/// observers and in a timeout's message.
+void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
+                        const char* task);
+
+/// aclrtSetOpWaitTimeout: the timeout of later waits, in seconds (0: none).
+void set_op_wait_timeout(uint32_t seconds) noexcept;
+std::chrono::milliseconds op_wait_timeout() noexcept;
+/// The timeout of a wait given CANN's argument in seconds: 0 leaves it to
+/// aclrtSetOpWaitTimeout.
+std::chrono::milliseconds wait_timeout(uint32_t seconds) noexcept;
+
+}  // namespace aclcpu::detail

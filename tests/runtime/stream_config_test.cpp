@@ -1,0 +1,426 @@
+// Streams beyond creation: config handles and aclrtCreateStreamV2, stream
+// priorities, attributes, core limits, abort, host function
+// threads and the stream state / task abort callbacks.
+//
+// Docs (hicann/runtime, docs/zh/api_ref/): 06_stream_management.md,
+// 03_runtime_configuration.md (stream core limits), 24_other_APIs.md
+// (aclrtSetStreamConfigOpt, aclrtCreateStreamV2, host function threads),
+// 25-03_Operation_APIs.md (config handles), 25-02_Enumerations.md
+// (aclrtStreamConfigAttr, aclrtStreamAttr), 13_exception_handling.md
+// (aclrtDeviceTaskAbort), 05_context_management.md, 07_event_management.md.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/runtime_test_support.hpp"
+
+namespace aclcpu::test {
+namespace {
+
+using StreamConfigTest = RuntimeTest;
+
+/// ACL_RT_STREAM_PRIORITY takes [0, 7], smaller is higher (25-02_Enumerations.md, aclrtStreamConfigAttr).
+constexpr uint32_t kLowestPriority = 7;
+
+/// Creates a stream with aclrtCreateStreamV2 at priority (and flags).
+aclrtStream create_v2(uint32_t priority, uint32_t flags = 0) {
+    aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+    EXPECT_NE(nullptr, config);
+    EXPECT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority));
+    EXPECT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flags, sizeof flags));
+    aclrtStream stream = nullptr;
+    EXPECT_ACL_OK(aclrtCreateStreamV2(&stream, config));
+    EXPECT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
+    return stream;
+}
+
+// 25-03_Operation_APIs.md aclrtCreateStreamConfigHandle / aclrtDestroyStreamConfigHandle:
+// a handle is made by the one and destroyed (once) by the other.
+TEST_F(StreamConfigTest, ConfigHandleIsDestroyedOnce) {
+    aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+    ASSERT_NE(nullptr, config);
+    EXPECT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
+    EXPECT_ACL_FAILS(aclrtDestroyStreamConfigHandle(config), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtDestroyStreamConfigHandle(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 24_other_APIs.md aclrtSetStreamConfigOpt: attrValue points at the value and
+// valueSize is its size; ACL_RT_STREAM_PRIORITY is in [0, 7].
+TEST_F(StreamConfigTest, SetStreamConfigOptChecksItsArguments) {
+    aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+    ASSERT_NE(nullptr, config);
+    uint32_t priority = 3;
+    EXPECT_ACL_FAILS(aclrtSetStreamConfigOpt(nullptr, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, nullptr, sizeof priority),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamConfigOpt(config, static_cast<aclrtStreamConfigAttr>(ACL_RT_STREAM_PRIORITY + 1),
+                                             &priority, sizeof priority),
+                     ACL_ERROR_INVALID_PARAM);
+    priority = kLowestPriority + 2;
+    EXPECT_ACL_FAILS(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority),
+                     ACL_ERROR_INVALID_PARAM);
+
+    void* work = reinterpret_cast<void*>(0x1000);
+    size_t workSize = 4096;
+    priority = 5;
+    EXPECT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_WORK_ADDR_PTR, &work, sizeof work));
+    EXPECT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_WORK_SIZE, &workSize, sizeof workSize));
+    EXPECT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority));
+    EXPECT_EQ(work, config->workptr);
+    EXPECT_EQ(workSize, config->workSize);
+    EXPECT_EQ(5u, config->priority);
+    EXPECT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
+}
+
+// 24_other_APIs.md aclrtCreateStreamV2 with 06_stream_management.md
+// aclrtStreamGetPriority / aclrtStreamGetFlags: the stream reports the
+// priority and flags it was configured with; the default stream has the
+// highest priority (aclrtCreateStream).
+TEST_F(StreamConfigTest, CreateStreamV2KeepsPriorityAndFlags) {
+    aclrtStream stream = create_v2(4, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC);
+    ASSERT_NE(nullptr, stream);
+    uint32_t priority = 99;
+    uint32_t flags = 99;
+    EXPECT_ACL_OK(aclrtStreamGetPriority(stream, &priority));
+    EXPECT_ACL_OK(aclrtStreamGetFlags(stream, &flags));
+    EXPECT_EQ(4u, priority);
+    EXPECT_EQ(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC, flags);
+    aclrtStreamAttrValue value{};
+    EXPECT_ACL_OK(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
+    EXPECT_EQ(4u, value.streamPriority);
+
+    EXPECT_ACL_OK(aclrtStreamGetPriority(nullptr, &priority));
+    EXPECT_EQ(0u, priority);
+    EXPECT_ACL_FAILS(aclrtStreamGetPriority(stream, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtCreateStreamV2(&stream, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_OK(aclrtDestroyStream(stream));
+    EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// 06_stream_management.md aclrtCreateStreamWithConfig: ACL_STREAM_PERSISTENT
+// binds a stream to a model, ACL_STREAM_CPU_SCHEDULE serves AI CPU model
+// scheduling, ACL_STREAM_DEVICE_USE_ONLY is used only on the device: none
+// exists on the emulation, so they are refused rather than ignored.
+TEST_F(StreamConfigTest, ModelAndDeviceOnlyFlagsAreUnsupported) {
+    for (uint32_t flag : {ACL_STREAM_PERSISTENT, ACL_STREAM_CPU_SCHEDULE, ACL_STREAM_DEVICE_USE_ONLY}) {
+        SCOPED_TRACE(flag);
+        aclrtStream stream = nullptr;
+        EXPECT_ACL_FAILS(aclrtCreateStreamWithConfig(&stream, 0, flag), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_EQ(nullptr, stream);
+    }
+    EXPECT_ACL_FAILS(aclrtPersistentTaskClean(nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    Stream stream;
+    EXPECT_ACL_FAILS(aclrtStreamStop(stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_ACL_FAILS(aclrtActiveStream(stream.get(), nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+// 06_stream_management.md aclrtStreamGetId: every stream has its own id;
+// NULL asks for the default stream's.
+TEST_F(StreamConfigTest, StreamIdsAreDistinct) {
+    Stream first;
+    Stream second;
+    std::set<int32_t> ids;
+    for (aclrtStream stream : {static_cast<aclrtStream>(nullptr), first.get(), second.get()}) {
+        int32_t id = -1;
+        ASSERT_ACL_OK(aclrtStreamGetId(stream, &id));
+        EXPECT_GE(id, 0);
+        ids.insert(id);
+    }
+    EXPECT_EQ(3u, ids.size());
+    EXPECT_ACL_FAILS(aclrtStreamGetId(first.get(), nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 06_stream_management.md aclrtSetStreamAttribute / aclrtGetStreamAttribute
+// and 25-02_Enumerations.md aclrtStreamAttr: every attribute reads back what
+// was set; failure mode is refused on the default stream.
+TEST_F(StreamConfigTest, AttributesReadBackWhatWasSet) {
+    Stream stream;
+    aclrtStreamAttrValue value{};
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FAILURE_MODE, &value));
+    EXPECT_EQ(ACL_CONTINUE_ON_FAILURE, value.failureMode);
+    value.failureMode = ACL_STOP_ON_FAILURE;
+    ASSERT_ACL_OK(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FAILURE_MODE, &value));
+    value = {};
+    value.overflowSwitch = 1;
+    ASSERT_ACL_OK(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &value));
+    value = {};
+    value.userCustomTag = 42;
+    ASSERT_ACL_OK(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_USER_CUSTOM_TAG, &value));
+    value = {};
+    value.cacheOpInfoSwitch = 1;
+    ASSERT_ACL_OK(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_CACHE_OP_INFO, &value));
+
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FAILURE_MODE, &value));
+    EXPECT_EQ(ACL_STOP_ON_FAILURE, value.failureMode);
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &value));
+    EXPECT_EQ(1u, value.overflowSwitch);
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_USER_CUSTOM_TAG, &value));
+    EXPECT_EQ(42u, value.userCustomTag);
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_CACHE_OP_INFO, &value));
+    EXPECT_EQ(1u, value.cacheOpInfoSwitch);
+    uint32_t overflow = 0;
+    ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(stream.get(), &overflow));
+    EXPECT_EQ(1u, overflow);
+
+    value = {};
+    value.failureMode = ACL_STOP_ON_FAILURE;
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(nullptr, ACL_STREAM_ATTR_FAILURE_MODE, &value), ACL_ERROR_INVALID_PARAM);
+    value.overflowSwitch = 2;
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &value),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), static_cast<aclrtStreamAttr>(99), &value),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_PRIORITY, nullptr), ACL_ERROR_INVALID_PARAM);
+    value.streamPriority = 3;
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_PRIORITY, &value),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+// 06_stream_management.md aclrtSetStreamOverflowSwitch: the switch is 0 or 1.
+TEST_F(StreamConfigTest, OverflowSwitchTakesZeroOrOne) {
+    Stream stream;
+    uint32_t flag = 7;
+    ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(stream.get(), &flag));
+    EXPECT_EQ(0u, flag);
+    EXPECT_ACL_OK(aclrtSetStreamOverflowSwitch(stream.get(), 1));
+    ASSERT_ACL_OK(aclrtGetStreamOverflowSwitch(stream.get(), &flag));
+    EXPECT_EQ(1u, flag);
+    EXPECT_ACL_FAILS(aclrtSetStreamOverflowSwitch(stream.get(), 2), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtGetStreamOverflowSwitch(stream.get(), nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 06_stream_management.md aclrtStreamAbort: work launched but not yet run is
+// discarded; a synchronisation then reports ACL_ERROR_RT_STREAM_ABORT
+// (25-01_aclError.md), and the stream serves new work afterwards.
+TEST_F(StreamConfigTest, AbortDiscardsQueuedWork) {
+    Stream stream;
+    DeviceBuffer buffer(256);
+    buffer.fill(0);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x5A, buffer.size(), stream.get()));
+    ASSERT_TRUE(gate.wait_until_reached());
+    EXPECT_ACL_OK(aclrtStreamAbort(stream.get()));
+    gate.open();
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs), ACL_ERROR_RT_STREAM_ABORT);
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
+
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x11, buffer.size(), stream.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0x11), buffer.read());
+    EXPECT_FALSE(gate.expired());
+}
+
+// aclrtStreamAbort on an idle stream has nothing to discard: no error follows.
+TEST_F(StreamConfigTest, AbortOfAnIdleStreamReportsNothing) {
+    Stream stream;
+    EXPECT_ACL_OK(aclrtStreamAbort(stream.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+    EXPECT_ACL_FAILS(aclrtStreamAbort(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// 06_stream_management.md aclrtGetStreamAvailableNum and
+// 07_event_management.md aclrtGetEventAvailNum: the counts left on the
+// device drop by one per stream / event created.
+TEST_F(StreamConfigTest, AvailableCountsFollowCreation) {
+    uint32_t streamsBefore = 0;
+    uint32_t eventsBefore = 0;
+    ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&streamsBefore));
+    ASSERT_ACL_OK(aclrtGetEventAvailNum(&eventsBefore));
+    {
+        Stream stream;
+        Event event;
+        uint32_t streams = 0;
+        uint32_t events = 0;
+        ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&streams));
+        ASSERT_ACL_OK(aclrtGetEventAvailNum(&events));
+        EXPECT_EQ(streamsBefore - 1, streams);
+        EXPECT_EQ(eventsBefore - 1, events);
+    }
+    uint32_t streamsAfter = 0;
+    ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&streamsAfter));
+    EXPECT_EQ(streamsBefore, streamsAfter);
+    // 1984 streams per A2 device, the default stream among them (aclrtCreateStream).
+    EXPECT_EQ(1983u, streamsBefore);
+    EXPECT_ACL_FAILS(aclrtGetStreamAvailableNum(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtGetEventAvailNum(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 05_context_management.md aclrtCtxGetCurrentDefaultStream: the handle it
+// returns addresses the current context's default stream.
+TEST_F(StreamConfigTest, CurrentDefaultStreamIsUsable) {
+    aclrtStream stream = reinterpret_cast<aclrtStream>(0x1);
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&stream));
+    DeviceBuffer buffer(64);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 3, buffer.size(), stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 3), buffer.read());
+    EXPECT_ACL_FAILS(aclrtCtxGetCurrentDefaultStream(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 03_runtime_configuration.md aclrtSetStreamResLimit / aclrtGetStreamResLimit /
+// aclrtResetStreamResLimit / aclrtUseStreamResInCurrentThread /
+// aclrtGetResInCurrentThread: a stream's limit applies to the threads that use
+// it; without one, the device's own cores are the limit.
+TEST_F(StreamConfigTest, StreamCoreLimitsApplyToTheThreadsThatUseThem) {
+    Stream stream;
+    uint32_t deviceCubes = 0;
+    ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &deviceCubes));
+    ASSERT_GT(deviceCubes, 1u);
+    uint32_t value = 0;
+    ASSERT_ACL_OK(aclrtGetStreamResLimit(stream.get(), ACL_RT_DEV_RES_CUBE_CORE, &value));
+    EXPECT_EQ(deviceCubes, value);
+
+    ASSERT_ACL_OK(aclrtSetStreamResLimit(stream.get(), ACL_RT_DEV_RES_CUBE_CORE, 1));
+    ASSERT_ACL_OK(aclrtGetStreamResLimit(stream.get(), ACL_RT_DEV_RES_CUBE_CORE, &value));
+    EXPECT_EQ(1u, value);
+    ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &value));
+    EXPECT_EQ(deviceCubes, value);  // Not used by this thread yet.
+
+    ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(stream.get()));
+    ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &value));
+    EXPECT_EQ(1u, value);
+    run_on_new_thread([&] {
+        uint32_t other = 0;
+        ASSERT_ACL_OK(aclrtSetDevice(0));
+        ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &other));
+        EXPECT_EQ(deviceCubes, other);
+        EXPECT_ACL_OK(aclrtResetDevice(0));
+    });
+
+    ASSERT_ACL_OK(aclrtResetStreamResLimit(stream.get()));
+    ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &value));
+    EXPECT_EQ(deviceCubes, value);
+    EXPECT_ACL_OK(aclrtUnuseStreamResInCurrentThread(stream.get()));
+    EXPECT_ACL_FAILS(aclrtUnuseStreamResInCurrentThread(stream.get()), ACL_ERROR_INVALID_PARAM);
+
+    EXPECT_ACL_FAILS(aclrtSetStreamResLimit(stream.get(), ACL_RT_DEV_RES_CUBE_CORE, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamResLimit(stream.get(), ACL_RT_DEV_RES_CUBE_CORE, deviceCubes + 1),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtSetStreamResLimit(stream.get(), static_cast<aclrtDevResLimitType>(5), 1),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 24_other_APIs.md aclrtSubscribeHostFunc / aclrtProcessHostFunc /
+// aclrtUnSubscribeHostFunc: host functions of a subscribed stream run on the
+// subscribed thread, inside its aclrtProcessHostFunc.
+TEST_F(StreamConfigTest, HostFunctionsRunOnTheSubscribedThread) {
+    Stream stream;
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+    std::atomic<uint64_t> servingId{0};
+    std::thread::id servingThread;
+    std::mutex mutex;
+    std::condition_variable subscribed;
+    std::thread server([&] {
+        ASSERT_ACL_OK(aclrtSetCurrentContext(context));
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            EXPECT_ACL_OK(aclrtSubscribeHostFunc(current_report_thread_id(), stream.get()));
+            servingId = current_report_thread_id();
+        }
+        subscribed.notify_one();
+        EXPECT_ACL_OK(aclrtProcessHostFunc(kBoundedWaitMs));
+    });
+    servingThread = server.get_id();
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        subscribed.wait(lock, [&] { return servingId.load() != 0; });
+    }
+    EXPECT_ACL_FAILS(aclrtSubscribeHostFunc(servingId.load(), stream.get()), ACL_ERROR_REPEAT_SUBSCRIBE);
+    CallProbe probe;
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(stream.get(), &CallProbe::record, &probe));
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    server.join();
+    EXPECT_EQ(1, probe.calls.load());
+    EXPECT_EQ(servingThread, probe.lastThread.load());
+
+    EXPECT_ACL_FAILS(aclrtUnSubscribeHostFunc(servingId.load() + 1, stream.get()), ACL_ERROR_STREAM_NOT_SUBSCRIBE);
+    EXPECT_ACL_OK(aclrtUnSubscribeHostFunc(servingId.load(), stream.get()));
+    EXPECT_ACL_FAILS(aclrtSubscribeHostFunc(servingId.load(), nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtProcessHostFunc(0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtProcessHostFunc(kAbsenceWindowMs), ACL_ERROR_THREAD_NOT_SUBSCRIBE);
+}
+
+struct StateLog {
+    std::mutex mutex;
+    std::vector<std::pair<aclrtStream, aclrtStreamState>> entries;
+
+    static void record(aclrtStream stream, aclrtStreamState state, void* args) {
+        auto* log = static_cast<StateLog*>(args);
+        std::lock_guard<std::mutex> lock(log->mutex);
+        log->entries.emplace_back(stream, state);
+    }
+};
+
+// 06_stream_management.md aclrtRegStreamStateCallback: the callback runs after
+// a stream is created and before it is destroyed; a name registers once, and a
+// NULL callback removes it.
+TEST_F(StreamConfigTest, StreamStateCallbacksSeeCreateAndDestroy) {
+    StateLog log;
+    ASSERT_ACL_OK(aclrtRegStreamStateCallback("stream_config_test", &StateLog::record, &log));
+    EXPECT_ACL_FAILS(aclrtRegStreamStateCallback("stream_config_test", &StateLog::record, &log),
+                     ACL_ERROR_INVALID_PARAM);
+    aclrtStream stream = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&stream));
+    ASSERT_ACL_OK(aclrtDestroyStream(stream));
+    ASSERT_ACL_OK(aclrtRegStreamStateCallback("stream_config_test", nullptr, nullptr));
+    aclrtStream unseen = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&unseen));
+    ASSERT_ACL_OK(aclrtDestroyStream(unseen));
+
+    ASSERT_EQ(2u, log.entries.size());
+    EXPECT_EQ(stream, log.entries[0].first);
+    EXPECT_EQ(ACL_RT_STREAM_STATE_CREATE_POST, log.entries[0].second);
+    EXPECT_EQ(stream, log.entries[1].first);
+    EXPECT_EQ(ACL_RT_STREAM_STATE_DESTROY_PRE, log.entries[1].second);
+    EXPECT_ACL_FAILS(aclrtRegStreamStateCallback("", &StateLog::record, &log), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtRegStreamStateCallback("stream_config_test", nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+std::atomic<int> gAbortStages{0};
+
+int32_t count_abort_stage(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t, void*) {
+    if (deviceId == 0) gAbortStages.fetch_add(stage == ACL_RT_DEVICE_TASK_ABORT_PRE ? 1 : 10);
+    return 0;
+}
+
+// 13_exception_handling.md aclrtDeviceTaskAbort / aclrtSetDeviceTaskAbortCallback:
+// queued work of every stream of the device is discarded, the callback runs
+// before and after, and the timeout is at most 36 minutes.
+TEST_F(StreamConfigTest, DeviceTaskAbortDiscardsEveryStreamsQueuedWork) {
+    gAbortStages = 0;
+    ASSERT_ACL_OK(aclrtSetDeviceTaskAbortCallback("stream_config_test", &count_abort_stage, nullptr));
+    Stream stream;
+    DeviceBuffer buffer(128);
+    buffer.fill(0);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x7F, buffer.size(), stream.get()));
+    ASSERT_TRUE(gate.wait_until_reached());
+    std::thread opener([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(kAbsenceWindowMs));
+        gate.open();
+    });
+    EXPECT_ACL_OK(aclrtDeviceTaskAbort(0, static_cast<uint32_t>(kBoundedWaitMs)));
+    opener.join();
+    EXPECT_EQ(11, gAbortStages.load());
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(stream.get()), ACL_ERROR_RT_STREAM_ABORT);
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
+    EXPECT_ACL_OK(aclrtSetDeviceTaskAbortCallback("stream_config_test", nullptr, nullptr));
+    EXPECT_ACL_FAILS(aclrtDeviceTaskAbort(0, 36u * 60u * 1000u + 1u), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtDeviceTaskAbort(7, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+}  // namespace
+}  // namespace aclcpu::test
