@@ -13,7 +13,7 @@ BlockSplit BlockSplit::by_factor(int64_t total, int64_t maxBlocks, int64_t align
     split.base_ = factor;
     // The last block is the one cut short, at total.
     split.shortBlock_ = split.count_ - 1;
-    split.shortfall_ = split.count_ * factor - total;
+    split.shortfall_ = int64_t(uint64_t(split.count_) * uint64_t(factor) - uint64_t(total));
     return split;
 }
 
@@ -28,7 +28,7 @@ BlockSplit BlockSplit::front_loaded(int64_t total, int64_t maxBlocks) noexcept {
 
 int64_t ub_chunk_elements(int64_t ubBytes, int64_t bytesPerElement, int64_t alignment, int64_t total) {
     const int64_t fit = align_down(ubBytes / bytesPerElement, alignment);
-    return std::max(alignment, std::min(fit, align_up(total, alignment)));
+    return std::max(alignment, align_up(std::min(fit, total), alignment));
 }
 
 }  // namespace aclcpu::ops

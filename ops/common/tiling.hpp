@@ -13,9 +13,16 @@ namespace aclcpu::ops {
 /// Bytes of one UB block: the unit in which AI Core UB buffers are aligned.
 inline constexpr int64_t kUbBlockBytes = 32;
 
-constexpr int64_t ceil_div(int64_t a, int64_t b) noexcept { return (a + b - 1) / b; }
-constexpr int64_t align_up(int64_t a, int64_t b) noexcept { return ceil_div(a, b) * b; }
+// Work counts reach INT64_MAX (a view of stride 0 over one byte is valid),
+// so these never form a sum or product beyond their result.
+// Preconditions: a >= 0, b > 0.
+constexpr int64_t ceil_div(int64_t a, int64_t b) noexcept { return a / b + (a % b != 0 ? 1 : 0); }
 constexpr int64_t align_down(int64_t a, int64_t b) noexcept { return a / b * b; }
+/// a rounded up to a multiple of b; the largest such multiple when that
+/// would pass INT64_MAX.
+constexpr int64_t align_up(int64_t a, int64_t b) noexcept {
+    return ceil_div(a, b) > INT64_MAX / b ? align_down(INT64_MAX, b) : ceil_div(a, b) * b;
+}
 
 /// A half-open range [begin, end) of work units (elements, rows, ...).
 struct Range {
@@ -68,10 +75,13 @@ public:
 
     /// Block b's range of elements.  Precondition: 0 <= b < count().
     Range block(int64_t b) const noexcept {
-        const int64_t firstUnit = b * base_ + (b < longer_ ? b : longer_);
-        const int64_t endUnit = firstUnit + base_ + (b < longer_ ? 1 : 0);
-        return {firstUnit * unitSize_ - (b > shortBlock_ ? shortfall_ : 0),
-                endUnit * unitSize_ - (b >= shortBlock_ ? shortfall_ : 0)};
+        // The last block's nominal end may pass INT64_MAX before its
+        // shortfall brings it back to total: computed modulo 2^64, exact
+        // once the result is in range.
+        const uint64_t firstUnit = uint64_t(b) * uint64_t(base_) + uint64_t(b < longer_ ? b : longer_);
+        const uint64_t endUnit = firstUnit + uint64_t(base_) + (b < longer_ ? 1u : 0u);
+        return {int64_t(firstUnit * uint64_t(unitSize_) - uint64_t(b > shortBlock_ ? shortfall_ : 0)),
+                int64_t(endUnit * uint64_t(unitSize_) - uint64_t(b >= shortBlock_ ? shortfall_ : 0))};
     }
 
 private:

@@ -38,4 +38,18 @@ TEST(ArithmeticTiling, ChunksAreAThirdOfUbAtTheLaneWidth) {
     }
 }
 
+// A fuzzer's find: an in-place INT8 operator over a stride-0 view of
+// INT64_MAX elements overflowed int64 while computing its UB chunk.
+TEST(ArithmeticTiling, TheLargestViewsTileWithoutOverflow) {
+    for (const SocProfile* soc : {&kA2, &kSmallSoc}) {
+        const int64_t node = soc->ubSize / 3 / 32 * 32;
+        for (const int64_t n : kLargestElementCounts) {
+            SCOPED_TRACE(testing::Message() << soc->name << " n " << n);
+            const auto tiling = aclcpu::ops::tile_arithmetic(n, ACL_INT8, 4, *soc);
+            expect_block_factor(tiling.blocks, n, soc->vectorCoreCount, 32);
+            EXPECT_EQ(tiling.chunkElements, node / 4 / 8 * 8);
+        }
+    }
+}
+
 }  // namespace

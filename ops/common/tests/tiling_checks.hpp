@@ -31,6 +31,10 @@ inline const SocProfile kSmallSoc{"small", 1, 3, 8 * 1024, 1ll << 20, 1ull << 30
 inline const std::initializer_list<int64_t> kElementCounts = {1, 7, 8, 63, 64, 1000, 48 * 16, 48 * 16 + 1,
                                                               1 << 20, (1 << 20) + 3, 50'000'017};
 
+/// The largest element counts a valid view can have (stride 0 over a
+/// one-byte dtype): no tiling sum or product may pass INT64_MAX on the way.
+inline const std::initializer_list<int64_t> kLargestElementCounts = {INT64_MAX, INT64_MAX - 1, INT64_MAX / 2 + 1};
+
 /// The blocks partition [0, total): in order, no gap, no overlap, none
 /// empty, at most maxBlocks of them.
 inline void expect_partition(const BlockSplit& split, int64_t total, int64_t maxBlocks) {
@@ -53,10 +57,12 @@ inline void expect_partition(const BlockSplit& split, int64_t total, int64_t max
 /// last block the rest (computed here from that rule, not from the split).
 inline void expect_block_factor(const BlockSplit& split, int64_t total, int64_t cores, int64_t alignment) {
     expect_partition(split, total, cores);
-    const int64_t share = (total + cores - 1) / cores;
-    const int64_t factor = (share + alignment - 1) / alignment * alignment;
+    // Divisions that round up without forming total + cores - 1, which
+    // passes INT64_MAX for the largest totals.
+    const auto ceil_div = [](int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); };
+    const int64_t factor = ceil_div(ceil_div(total, cores), alignment) * alignment;
     for (int64_t b = 0; b + 1 < split.count(); ++b) EXPECT_EQ(split.block(b).size(), factor) << "block " << b;
-    EXPECT_EQ(split.count(), (total + factor - 1) / factor);
+    EXPECT_EQ(split.count(), ceil_div(total, factor));
 }
 
 /// The "front-loaded" split: min(total, cores) blocks, sizes floor or ceil
