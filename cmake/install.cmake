@@ -2,6 +2,9 @@
 # files work against it:
 #   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,c_sec}.so
 #   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
+#   P/bin/{setenv.bash,aclcpu-soc-name}
+#   P/tikcpp/ascendc_kernel_cmake/ascendc.cmake
+#   P/lib64/lib<alias>.so           the other names CANN's libraries go by
 set(ACLCPU_LIBDIR lib64)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
@@ -11,8 +14,11 @@ install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi c_sec
   INCLUDES DESTINATION include)
 set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi PROPERTIES INSTALL_RPATH "$ORIGIN")
 
-# libacl_rt: the name CANN programs that use only the runtime link with, a link to libascendcl.
-foreach(alias_pair "acl_rt;ascendcl")
+# The names of CANN's libraries whose functions libascendcl defines: the
+# runtime (acl_rt, acl_rt_impl), profiling (msprofiler, profapi, ms_tools_ext),
+# dump (ascend_dump) and the TDT channels and queues -- links to it.
+foreach(alias_pair "acl_rt;ascendcl" "acl_rt_impl;ascendcl" "msprofiler;ascendcl" "profapi;ascendcl"
+                   "ms_tools_ext;ascendcl" "ascend_dump;ascendcl" "acl_tdt_channel;ascendcl" "acl_tdt_queue;ascendcl")
   list(GET alias_pair 0 alias)
   list(GET alias_pair 1 target)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink lib${target}.so
@@ -29,3 +35,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/acl-cpuConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/acl-cpuConfig.cmake ${PROJECT_BINARY_DIR}/acl-cpuConfigVersion.cmake
   DESTINATION ${ACLCPU_LIBDIR}/cmake/acl-cpu)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/set_env.sh DESTINATION .)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/setenv.bash DESTINATION bin)
+install(TARGETS aclcpu_soc_name RUNTIME DESTINATION bin)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc.cmake DESTINATION tikcpp/ascendc_kernel_cmake)

@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/process_settings.hpp"
 #include "core/runtime_state.hpp"
+#include "observe/data_dump.hpp"
 #include "observe/observers.hpp"
 
 using aclcpu::detail::param_error;
@@ -40,7 +41,9 @@ aclError finalise(uint64_t* refCount) {
     uint64_t remaining = 0;
     if (aclError status = Runtime::instance().finalise(&remaining); status != ACL_SUCCESS) return status;
     if (refCount != nullptr) *refCount = remaining;
-    return remaining == 0 ? ProcessSettings::instance().run_finalize_callbacks() : ACL_SUCCESS;
+    if (remaining > 0) return ACL_SUCCESS;
+    aclcpu::observe::DataDump::instance().finalize_at_finalize();
+    return ProcessSettings::instance().run_finalize_callbacks();
 }
 
 }  // namespace
@@ -50,6 +53,10 @@ namespace aclcpu {
 aclError ensure_initialised(const char* configPath) {
     if (aclError status = Runtime::instance().initialise(configPath, observe::attach_configured);
         status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = observe::DataDump::instance().configure_at_init(configPath); status != ACL_SUCCESS) {
+        finalise(nullptr);
         return status;
     }
     return ProcessSettings::instance().run_init_callbacks(config_text(configPath));

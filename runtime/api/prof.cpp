@@ -18,12 +18,14 @@
 #include "aclcpu/device_task.hpp"
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
+#include "api/stream_marks.hpp"
 #include "api/unsupported.hpp"
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/profiler.hpp"
 
 using aclcpu::code_of;
+using aclcpu::api::enqueue_mark;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
 using aclcpu::observe::ProfileConfig;
@@ -89,24 +91,6 @@ std::shared_ptr<Stamp> find_stamp(const void* handle, const char* api) {
     std::shared_ptr<Stamp> stamp = handle == nullptr ? nullptr : Profiler::instance().stamps().find(handle);
     if (!stamp) param_error(ACL_ERROR_INVALID_PARAM, "%s: stamp is not a live aclprofCreateStamp result", api);
     return stamp;
-}
-
-/// An empty item of a stream: where a mark lands in stream order.
-class MarkTask final : public aclcpu::DeviceTask {
-public:
-    aclError run() noexcept override { return ACL_SUCCESS; }
-    const char* name() const noexcept override { return "mark"; }
-};
-
-/// Enqueues a mark named `name` on stream, seen by observers (the trace) as
-/// a "task" item with `details`.
-aclError enqueue_mark(aclrtStream stream, const std::string& name, std::string details) {
-    if (!aclcpu::instrument::active()) return aclcpu::enqueue(stream, std::make_unique<MarkTask>());
-    aclcpu::instrument::WorkInfo work;
-    work.name = name.c_str();
-    work.category = "task";
-    work.details = std::move(details);
-    return aclcpu::instrument::enqueue(stream, std::make_unique<MarkTask>(), work);
 }
 
 std::string hex_of(const void* data, size_t bytes) {

@@ -329,12 +329,7 @@ aclError DataDump::configure(const DumpSettings& settings) {
     if (!initialised_) {
         return param_error(ACL_ERROR_DUMP_NOT_RUN, "aclmdlSetDump: call aclmdlInitDump first");
     }
-    remove_data_writer();
-    settings_ = settings;
-    if (settings_.dumps_data()) {
-        dataWriter_ = std::make_shared<DataWriter>(settings_);
-        instrument::install(dataWriter_);
-    }
+    apply_locked(settings);
     return ACL_SUCCESS;
 }
 
@@ -343,10 +338,45 @@ aclError DataDump::finalize() {
     if (!initialised_) {
         return param_error(ACL_ERROR_DUMP_NOT_RUN, "aclmdlFinalizeDump: call aclmdlInitDump first");
     }
+    finalize_locked();
+    return ACL_SUCCESS;
+}
+
+aclError DataDump::configure_at_init(const char* configPath) {
+    if (configPath == nullptr) return ACL_SUCCESS;
+    std::ifstream stream(configPath);
+    const json document = json::parse(stream, nullptr, false);
+    if (document.is_discarded() || !document.is_object() || !document.contains("dump")) return ACL_SUCCESS;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (initialised_) return ACL_SUCCESS;
+    DumpSettings settings;
+    if (aclError status = read_dump_settings("aclInit", configPath, settings); status != ACL_SUCCESS) return status;
+    initialised_ = true;
+    initialisedByAclInit_ = true;
+    apply_locked(settings);
+    return ACL_SUCCESS;
+}
+
+void DataDump::finalize_at_finalize() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!initialisedByAclInit_) return;
+    finalize_locked();
+}
+
+void DataDump::apply_locked(const DumpSettings& settings) {
+    remove_data_writer();
+    settings_ = settings;
+    if (settings_.dumps_data()) {
+        dataWriter_ = std::make_shared<DataWriter>(settings_);
+        instrument::install(dataWriter_);
+    }
+}
+
+void DataDump::finalize_locked() {
     remove_data_writer();
     settings_ = DumpSettings{};
     initialised_ = false;
-    return ACL_SUCCESS;
+    initialisedByAclInit_ = false;
 }
 
 void DataDump::remove_data_writer() {

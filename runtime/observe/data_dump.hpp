@@ -63,6 +63,14 @@ public:
     aclError configure(const DumpSettings& settings);  ///< aclmdlSetDump
     aclError finalize();                              ///< aclmdlFinalizeDump
 
+    /// aclInit's configuration file may hold the "dump" object of an
+    /// aclmdlSetDump file: then the first aclInit of a span initialises and
+    /// configures the dump with it (its errors fail aclInit), and the span's
+    /// last aclFinalize finalizes it.  A file without "dump", or a dump that
+    /// the program initialised itself, is left alone.
+    aclError configure_at_init(const char* configPath);
+    void finalize_at_finalize();
+
     /// acldumpGetPath: the directory of a configured dump kind, valid for the
     /// life of the process; nullptr when that kind is not configured.
     const char* path_of(int64_t dumpType);
@@ -77,10 +85,13 @@ public:
 
 private:
     DataDump() = default;
+    void apply_locked(const DumpSettings& settings);  // mutex_ held
+    void finalize_locked();                           // mutex_ held
     void remove_data_writer();
 
     std::mutex mutex_;
     bool initialised_ = false;
+    bool initialisedByAclInit_ = false;
     DumpSettings settings_;
     std::shared_ptr<instrument::Observer> dataWriter_;
     std::shared_ptr<instrument::Observer> argsWriter_;

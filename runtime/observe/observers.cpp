@@ -6,7 +6,30 @@
 #include "observe/race_checker.hpp"
 #include "observe/trace_writer.hpp"
 
+#include <mutex>
+
 namespace aclcpu::observe {
+
+namespace {
+
+/// The trace writer of the latest aclInit span; weak, so that the span's
+/// observer list alone decides how long it lives.
+struct ConfiguredTrace {
+    std::mutex mutex;
+    std::weak_ptr<detail::TraceWriter> writer;
+};
+
+ConfiguredTrace& configured() {
+    static ConfiguredTrace trace;
+    return trace;
+}
+
+}  // namespace
+
+std::shared_ptr<detail::TraceWriter> configured_trace() {
+    std::lock_guard<std::mutex> lock(configured().mutex);
+    return configured().writer.lock();
+}
 
 aclError attach_configured(const detail::RuntimeConfig& config,
                            std::vector<std::shared_ptr<instrument::Observer>>& observers) {
@@ -16,6 +39,10 @@ aclError attach_configured(const detail::RuntimeConfig& config,
         if (!trace) {
             return detail::param_error(ACL_ERROR_INVALID_FILE, "aclInit: cannot write the trace file \"%s\"",
                                        config.tracePath.c_str());
+        }
+        {
+            std::lock_guard<std::mutex> lock(configured().mutex);
+            configured().writer = trace;
         }
         observers.push_back(std::move(trace));
     }

@@ -9,6 +9,7 @@
 
 #include "aclcpu/instrumentation.hpp"
 #include "core/config.hpp"
+#include "observe/trace_writer.hpp"
 
 namespace aclcpu::observe {
 
@@ -19,5 +20,9 @@ namespace aclcpu::observe {
 /// fails with ACL_ERROR_INVALID_FILE.
 aclError attach_configured(const detail::RuntimeConfig& config,
                            std::vector<std::shared_ptr<instrument::Observer>>& observers);
+
+/// The ACLCPU_TRACE writer that attach_configured attached last, or nullptr
+/// when there is none or the runtime has let it go.  Any thread.
+std::shared_ptr<detail::TraceWriter> configured_trace();
 
 }  // namespace aclcpu::observe

@@ -9,6 +9,7 @@
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
 #include "observe/observer_removal.hpp"
+#include "observe/observers.hpp"
 
 namespace aclcpu::observe {
 namespace {
@@ -120,6 +121,14 @@ std::shared_ptr<detail::TraceWriter> Profiler::collecting(const char* api) {
         param_error(ACL_ERROR_PROF_NOT_RUN, "%s: call it between aclprofStart and aclprofStop", api);
     }
     return trace_;
+}
+
+std::shared_ptr<detail::TraceWriter> Profiler::marking_trace() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (trace_) return trace_;
+    }
+    return configured_trace();
 }
 
 aclError Profiler::push(const char* api, std::string message) {

@@ -68,6 +68,9 @@ public:
     /// The trace being written, or nullptr -- reported as api's
     /// ACL_ERROR_PROF_NOT_RUN -- outside aclprofStart..aclprofStop.
     std::shared_ptr<detail::TraceWriter> collecting(const char* api);
+    /// Where marks that need no collection go (mstx): the running
+    /// collection's trace, else the ACLCPU_TRACE trace, else nullptr.
+    std::shared_ptr<detail::TraceWriter> marking_trace();
 
     // The handles of aclprofCreateConfig, aclprofCreateStamp, aclprofCreateStepInfo.
     detail::HandleRegistry<ProfileConfig>& configs() noexcept { return configs_; }

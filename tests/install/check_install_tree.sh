@@ -15,7 +15,11 @@ cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnnop/aclnn_util.h \
          lib64/libascendcl.so lib64/libacl_rt.so lib64/libnnopbase.so lib64/libopapi_nn.so \
-         lib64/libopapi.so lib64/libc_sec.so set_env.sh lib64/cmake/acl-cpu/acl-cpuConfig.cmake; do
+         lib64/libopapi.so lib64/libc_sec.so set_env.sh lib64/cmake/acl-cpu/acl-cpuConfig.cmake \
+         include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name \
+         tikcpp/ascendc_kernel_cmake/ascendc.cmake lib64/libacl_rt_impl.so lib64/libmsprofiler.so \
+         lib64/libprofapi.so lib64/libms_tools_ext.so lib64/libascend_dump.so lib64/libacl_tdt_channel.so \
+         lib64/libacl_tdt_queue.so; do
   [[ -e "$prefix/$f" ]] || { echo "missing from install tree: $f"; exit 1; }
 done
 
@@ -25,3 +29,21 @@ g++ -std=c++11 -Wall -Wextra -pedantic "${extra_flags[@]}" -I"$prefix/include" -
 source "$prefix/set_env.sh"
 [[ "$ASCEND_HOME_PATH" == "$prefix" ]] || { echo "set_env.sh exported ASCEND_HOME_PATH=$ASCEND_HOME_PATH"; exit 1; }
 "$prefix/program"
+
+# bin/setenv.bash, which CANN's example scripts source: SOC_VERSION is the
+# SoC the library emulates (asked, not assumed), and ASCENDC_CMAKE_DIR holds
+# an ascendc.cmake that refuses kernel libraries with its reason.
+(
+  unset SOC_VERSION
+  export ACLCPU_SOC=Ascend910B3
+  # shellcheck disable=SC1091
+  source "$prefix/bin/setenv.bash"
+  [[ "$SOC_VERSION" == Ascend910B3 ]] || { echo "setenv.bash exported SOC_VERSION=$SOC_VERSION"; exit 1; }
+  mkdir -p "$prefix/kernel-project"
+  printf 'cmake_minimum_required(VERSION 3.16)\nproject(kernels NONE)\ninclude(%s/ascendc.cmake)\n%s\n' \
+    "$ASCENDC_CMAKE_DIR" 'ascendc_library(kernels STATIC add_custom.asc)' >"$prefix/kernel-project/CMakeLists.txt"
+  if output=$(cmake -S "$prefix/kernel-project" -B "$prefix/kernel-project/build" 2>&1); then
+    echo "a project declaring an Ascend C kernel library configured against ascendc.cmake"; exit 1
+  fi
+  grep -q "no Ascend C compiler" <<<"$output" || { echo "ascendc.cmake refused without its reason: $output"; exit 1; }
+)

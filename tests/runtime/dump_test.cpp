@@ -288,5 +288,33 @@ TEST_F(Dump, ExceptionInfoGoesUnderTheExceptionPath) {
     EXPECT_EQ(contents.substr(contents.size() - 16), std::string(16, '\xAB'));
 }
 
+// 02_initialization_and_deinitialization.md (aclInit): the configuration
+// file may carry a "dump" object, which enables the dump as aclmdlSetDump
+// would -- here an exception dump -- until the span's last aclFinalize.  A
+// wrong dump object fails aclInit with the dump configuration's code.
+TEST_F(Dump, AclInitConfigurationEnablesTheDumpUntilFinalize) {
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclFinalize());
+    auto wrong = config("\"dump_path\":\"" + directory_ + "\",\"dump_mode\":\"sideways\"");
+    EXPECT_ACL_FAILS(aclInit(wrong->path()), ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_ACL_FAILS(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE) << "the failed aclInit left no span open";
+
+    auto file = config("\"dump_path\":\"" + directory_ + "\",\"dump_scene\":\"aic_err_brief_dump\"");
+    ASSERT_ACL_OK(aclInit(file->path()));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_STREQ(acldumpGetPath(AIC_ERR_BRIEF_DUMP), directory_.c_str());
+    char path[4096];
+    ASSERT_ACL_OK(acldumpGetExceptionInfoPath(path, sizeof path));
+    EXPECT_EQ(std::string(path), directory_ + "/extra-info/data-dump/0/");
+    EXPECT_ACL_FAILS(aclmdlInitDump(), ACL_ERROR_DUMP_ALREADY_RUN) << "aclInit initialised the dump";
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclFinalize());
+    EXPECT_EQ(acldumpGetPath(AIC_ERR_BRIEF_DUMP), nullptr);
+
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_FAILS(acldumpGetExceptionInfoPath(path, sizeof path), ACL_ERROR_DUMP_NOT_RUN);
+}
+
 }  // namespace
 }  // namespace aclcpu::test

@@ -1,7 +1,8 @@
 // The profiling API (acl_prof.h): aclprofInit..aclprofFinalize around
 // aclprofStart..aclprofStop leaves a timeline trace in the result directory
 // with the msproftx marks and ranges and the stream marks; the call order
-// and arguments CANN documents are enforced.
+// and arguments CANN documents are enforced.  The MindStudio mstx markers
+// (mstx/ms_tools_ext.h) land on the same trace.
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "mstx/ms_tools_ext.h"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -187,6 +189,96 @@ TEST_F(Profiling, ProfTraceMarksTheStream) {
         }
     }
     EXPECT_TRUE(found);
+}
+
+// MindStudio's mstx API reference (mstxMarkA, mstxRangeStartA/End, the
+// domain functions): a mark or range with a stream is recorded on the host
+// and in the stream's order, without one on the host only; a domain groups
+// its marks and ranges; a range may end on another thread.
+TEST_F(Profiling, MstxMarksAndRangesLandOnTheCollection) {
+    Stream stream;
+    ASSERT_ACL_OK(aclprofInit(directory_.c_str(), directory_.size()));
+    aclprofConfig* config = device0_config();
+    ASSERT_ACL_OK(aclprofStart(config));
+    mstxMarkA("host mark", nullptr);
+    mstxMarkA("stream mark", stream.get());
+    const mstxRangeId range = mstxRangeStartA("range", stream.get());
+    EXPECT_NE(range, static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    std::thread([&] { mstxRangeEnd(range); }).join();
+    mstxDomainHandle_t domain = mstxDomainCreateA("inner_loop");
+    ASSERT_NE(domain, nullptr) << take_error_message();
+    mstxDomainMarkA(domain, "domain mark", nullptr);
+    const mstxRangeId domainRange = mstxDomainRangeStartA(domain, "domain range", nullptr);
+    EXPECT_NE(domainRange, static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    mstxDomainRangeEnd(domain, domainRange);
+    mstxDomainDestroy(domain);
+    EXPECT_EQ(take_error_message(), "") << "no call above is an error";
+    ASSERT_ACL_OK(aclprofStop(config));
+    ASSERT_ACL_OK(aclprofDestroyConfig(config));
+    ASSERT_ACL_OK(aclprofFinalize());
+
+    const json trace = only_trace_in(directory_);
+    ASSERT_TRUE(trace.is_object()) << "the trace is not valid JSON";
+    EXPECT_EQ(names_of(trace, "msproftx", "i"),
+              (std::multiset<std::string>{"host mark", "stream mark", "inner_loop::domain mark"}));
+    EXPECT_EQ(names_of(trace, "msproftx", "b"), (std::multiset<std::string>{"range", "inner_loop::domain range"}));
+    EXPECT_EQ(names_of(trace, "msproftx", "e"), (std::multiset<std::string>{"range", "inner_loop::domain range"}));
+    EXPECT_EQ(names_of(trace, "task", "X"),
+              (std::multiset<std::string>{"stream mark", "range (start)", "range (end)"}));
+}
+
+// Without a profiling tool attached, mstx records nothing, but a program's
+// ranges still pair up: distinct non-zero ids, ended without complaint.
+TEST_F(Profiling, MstxWithoutATraceKeepsRangesPaired) {
+    Stream stream;
+    const mstxRangeId first = mstxRangeStartA("first", stream.get());
+    const mstxRangeId second = mstxRangeStartA("second", nullptr);
+    EXPECT_NE(first, static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    EXPECT_NE(second, static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    EXPECT_NE(first, second);
+    mstxMarkA("nothing records this", stream.get());
+    mstxRangeEnd(second);
+    mstxRangeEnd(first);
+    EXPECT_EQ(take_error_message(), "");
+    mstxRangeEnd(first);
+    EXPECT_NE(take_error_message(), "") << "a range ends once";
+}
+
+// mstx API reference: a message of at most 255 bytes, never null; a domain
+// name of 1..1023 bytes of letters, digits and '_' (nullptr otherwise); a
+// destroyed domain's marks and ranges are refused (range id 0).
+TEST_F(Profiling, MstxRefusesBadArguments) {
+    mstxMarkA(nullptr, nullptr);
+    EXPECT_NE(take_error_message(), "");
+    EXPECT_EQ(mstxRangeStartA(nullptr, nullptr), static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    EXPECT_NE(take_error_message(), "");
+    const std::string tooLong(256, 'x');
+    EXPECT_EQ(mstxRangeStartA(tooLong.c_str(), nullptr), static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    EXPECT_NE(take_error_message(), "");
+    EXPECT_NE(mstxRangeStartA(tooLong.substr(1).c_str(), nullptr), static_cast<mstxRangeId>(MSTX_INVALID_ID));
+
+    for (const std::string& name : {std::string(), std::string("has space"), std::string("dash-ed"),
+                                    std::string(1024, 'a')}) {
+        EXPECT_EQ(mstxDomainCreateA(name.c_str()), nullptr) << "\"" << name << "\"";
+        EXPECT_NE(take_error_message(), "");
+    }
+    EXPECT_EQ(mstxDomainCreateA(nullptr), nullptr);
+    mstxDomainHandle_t domain = mstxDomainCreateA(std::string(1023, 'a').c_str());
+    ASSERT_NE(domain, nullptr) << take_error_message();
+    EXPECT_EQ(mstxDomainCreateA(std::string(1023, 'a').c_str()), domain) << "a live name names one domain";
+    const mstxRangeId undomained = mstxRangeStartA("plain", nullptr);
+    mstxDomainRangeEnd(domain, undomained);
+    EXPECT_NE(take_error_message(), "") << "a range ends in the domain that opened it";
+    mstxRangeEnd(undomained);
+    EXPECT_EQ(take_error_message(), "");
+
+    mstxDomainDestroy(domain);
+    mstxDomainMarkA(domain, "after destroy", nullptr);
+    EXPECT_NE(take_error_message(), "");
+    EXPECT_EQ(mstxDomainRangeStartA(domain, "after destroy", nullptr), static_cast<mstxRangeId>(MSTX_INVALID_ID));
+    EXPECT_NE(take_error_message(), "");
+    mstxDomainDestroy(domain);
+    EXPECT_NE(take_error_message(), "") << "a domain is destroyed once";
 }
 
 }  // namespace
