@@ -51,10 +51,10 @@ namespace {
 /// Stream work is prioritised so that a worker busy with the blocks of a long
 /// operator on one stream picks up another stream's next item at its next
 /// block boundary instead of after the whole operator.  Above that floor a
-/// lane's node priority follows its stream's: among the items already handed
-/// to runners, the graph's priority queue gives a free worker the one of the
-/// highest-priority stream.  (The sequencer's forwarding hop before the runner
-/// is not prioritised, so this is not yet a strict order across streams.)
+/// lane's node priority follows its stream's: items are handed to runners
+/// by the delivering thread itself (no forwarding task in between), so every
+/// ready item is in the graph's priority queue, which gives a free worker
+/// the one of the highest-priority stream.
 constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
 
 tbb::flow::node_priority_t node_priority(uint32_t streamPriority) {
@@ -90,13 +90,22 @@ StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, ui
     : id_(id),
       priority_(priority),
       pool_(pool),
-      order_(graph, [](const LaneItem& item) { return static_cast<size_t>(item.place); }),
-      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, node_priority(priority)) {
-    tbb::flow::make_edge(order_, runner_);
-}
+      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, node_priority(priority)) {}
 
 void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
-    order_.try_put(LaneItem{place, task.release()});
+    // Releasing under the mutex keeps the runner's queue in place order;
+    // try_put only queues or spawns the runner's task, it never runs it here.
+    std::lock_guard<std::mutex> lock(releaseMutex_);
+    if (place != nextRelease_) {
+        early_.emplace(place, task.release());
+        return;
+    }
+    runner_.try_put(LaneItem{place, task.release()});
+    ++nextRelease_;
+    for (auto next = early_.begin(); next != early_.end() && next->first == nextRelease_; next = early_.erase(next)) {
+        runner_.try_put(LaneItem{next->first, next->second});
+        ++nextRelease_;
+    }
 }
 
 void StreamLane::run(const LaneItem& item) noexcept {

@@ -71,11 +71,16 @@ struct LateDelivery {
 ///
 /// Work takes its place with reserve() at the API call (an atomic counter,
 /// so places reflect the order in which the calls happened, whatever thread
-/// made them).  deliver() hands the item for a place to a sequencer_node,
-/// which releases items strictly in place order to a serial function_node
-/// that runs them on the device arena.  A place whose item is delivered
-/// later (an event wait, a blocking callback) holds back everything after it
-/// without occupying a worker.
+/// made them).  deliver() releases items strictly in place order, straight
+/// from the delivering thread, to a serial function_node that runs them on
+/// the device arena; an item delivered before its predecessors waits in the
+/// lane until they are.  A place whose item is delivered later (an event
+/// wait, a blocking callback) holds back everything after it without
+/// occupying a worker.
+///
+/// Priorities: a released item is a task of the runner's node priority (its
+/// stream's), so among the items of a device that are ready when a worker
+/// becomes free, the worker takes one of the highest-priority stream.
 ///
 /// Lanes are pooled by their device and reused by later streams: flow-graph
 /// nodes cannot be destroyed while the graph may still touch them, and
@@ -147,7 +152,9 @@ private:
     std::mutex errorMutex_;
     aclError error_ = ACL_SUCCESS;
     std::string errorMessage_;
-    tbb::flow::sequencer_node<LaneItem> order_;
+    std::mutex releaseMutex_;
+    uint64_t nextRelease_ = 0;                ///< Guarded by releaseMutex_.
+    std::map<uint64_t, DeviceTask*> early_;  ///< Delivered ahead of nextRelease_; guarded by releaseMutex_.
     tbb::flow::function_node<LaneItem> runner_;
 };
 

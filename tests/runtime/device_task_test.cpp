@@ -1,14 +1,18 @@
 // Execution-model tests that need the private task contract
 // (aclcpu::enqueue): sticky errors, failure modes, who runs device work.
-#include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "acl/acl.h"
 #include "aclcpu/device_task.hpp"
@@ -39,11 +43,14 @@ private:
     std::thread::id* ranOn_;
 };
 
-/// A task that holds its stream until the test opens the gate (bounded).
+/// A task that holds its stream until the test opens the gate (bounded),
+/// and says when it has started.
 class GateTask final : public aclcpu::DeviceTask {
 public:
-    explicit GateTask(std::atomic<bool>* open) : open_(open) {}
+    explicit GateTask(std::atomic<bool>* open, std::atomic<bool>* started = nullptr)
+        : open_(open), started_(started) {}
     aclError run() noexcept override {
+        if (started_ != nullptr) started_->store(true);
         const auto deadline = Clock::now() + std::chrono::seconds(20);
         while (!open_->load() && Clock::now() < deadline) std::this_thread::yield();
         return ACL_SUCCESS;
@@ -52,6 +59,21 @@ public:
 
 private:
     std::atomic<bool>* open_;
+    std::atomic<bool>* started_;
+};
+
+/// A task that runs a function.
+class FunctionTask final : public aclcpu::DeviceTask {
+public:
+    explicit FunctionTask(std::function<void()> body) : body_(std::move(body)) {}
+    aclError run() override {
+        body_();
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "function"; }
+
+private:
+    std::function<void()> body_;
 };
 
 class DeviceTasks : public ::testing::Test {
@@ -160,6 +182,60 @@ TEST_F(DeviceTasks, EnqueueOnADestroyedStreamIsRefusedAndTheTaskNeverRuns) {
     EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_NE(aclGetRecentErrMsg(), nullptr);
     EXPECT_EQ(runs_.load(), 0);
+}
+
+/// A stream of priority made with aclrtCreateStreamV2.
+aclrtStream stream_of_priority(uint32_t priority) {
+    aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+    EXPECT_EQ(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    EXPECT_EQ(aclrtCreateStreamV2(&stream, config), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStreamConfigHandle(config), ACL_SUCCESS);
+    return stream;
+}
+
+// 24_other_APIs.md (aclrtCreateStreamV2) and 25-02_Enumerations.md
+// (ACL_RT_STREAM_PRIORITY: 0 to 7, a smaller number is a higher priority,
+// scheduled first): with the device's one worker held, an item of a
+// priority-7 stream and then one of a priority-0 stream become ready; when
+// the worker is free it runs the priority-0 item first.
+TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
+    char config[] = "/tmp/aclcpu-priority-XXXXXX";
+    const int fd = mkstemp(config);
+    ASSERT_GE(fd, 0);
+    const char kOneWorker[] = "{\"acl_cpu\": {\"worker_threads\": 1}}";
+    ASSERT_EQ(write(fd, kOneWorker, sizeof kOneWorker - 1), static_cast<ssize_t>(sizeof kOneWorker - 1));
+    close(fd);
+    ASSERT_EQ(aclInit(config), ACL_SUCCESS);
+    unlink(config);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream holder = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&holder), ACL_SUCCESS);
+    aclrtStream low = stream_of_priority(7);
+    aclrtStream high = stream_of_priority(0);
+
+    std::atomic<bool> open{false};
+    std::atomic<bool> started{false};
+    ASSERT_EQ(aclcpu::enqueue(holder, std::make_unique<GateTask>(&open, &started)), ACL_SUCCESS);
+    while (!started.load()) std::this_thread::yield();
+    std::mutex orderMutex;
+    std::vector<std::string> order;
+    auto record = [&](const char* who) {
+        return std::make_unique<FunctionTask>([&, who] {
+            std::lock_guard<std::mutex> lock(orderMutex);
+            order.push_back(who);
+        });
+    };
+    ASSERT_EQ(aclcpu::enqueue(low, record("low")), ACL_SUCCESS);
+    ASSERT_EQ(aclcpu::enqueue(high, record("high")), ACL_SUCCESS);
+    open.store(true);
+    ASSERT_EQ(aclrtSynchronizeStream(low), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(high), ACL_SUCCESS);
+    EXPECT_EQ(order, (std::vector<std::string>{"high", "low"}));
+
+    for (aclrtStream stream : {holder, low, high}) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 }  // namespace
