@@ -1,16 +1,12 @@
 // acl-cpu runtime API: events (acl_rt.h).
-#include <unistd.h>
-
 #include <chrono>
-#include <cstring>
-#include <map>
-#include <mutex>
 
 #include "acl/acl_rt.h"
 #include "aclcpu/instrumentation.hpp"
 #include "api/arguments.hpp"
 #include "core/condition_wait.hpp"
 #include "core/errors.hpp"
+#include "core/ipc_event.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -20,6 +16,7 @@ using aclcpu::api::check_timeout;
 using aclcpu::detail::deadline_after;
 using aclcpu::detail::enqueue_event_wait;
 using aclcpu::detail::Event;
+using aclcpu::detail::IpcEventState;
 using aclcpu::detail::param_error;
 using aclcpu::detail::plain_work;
 using aclcpu::detail::ProgressCounter;
@@ -78,11 +75,31 @@ void observe_event_waited(const Event& event) {
     aclcpu::instrument::notify([&](Observer& o) { o.on_host_waited_event(&event); });
 }
 
+/// Waits for the latest record of an IPC event, whichever process issued it.
+aclError synchronize_ipc_event(const Event& event, aclrtEvent handle, int32_t timeoutMs, const char* api) {
+    IpcEventState& state = *event.ipc_state();
+    switch (state.wait(state.latest(), deadline_after(timeoutMs))) {
+    case IpcEventState::WaitResult::kComplete:
+        observe_event_waited(event);
+        return ACL_SUCCESS;
+    case IpcEventState::WaitResult::kTimedOut:
+        return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                                             "%s: event %p not reached within %d ms", api, handle, timeoutMs);
+    case IpcEventState::WaitResult::kAbandoned:
+        break;
+    }
+    return aclcpu::detail::runtime_error(ACL_ERROR_RT_IPC_ERROR,
+                                         "%s: the process that recorded IPC event %p exited before the record "
+                                         "completed",
+                                         api, handle);
+}
+
 aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api) {
     if (aclError status = check_timeout(timeoutMs, api); status != ACL_SUCCESS) return status;
     const ApiScope scope(api);
     std::shared_ptr<Event> event;
     if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
+    if (event->ipc_state()) return synchronize_ipc_event(*event, handle, timeoutMs, api);
     const Event::Capture capture = event->capture();
     if (capture.progress && !capture.progress->counter().wait_until(capture.count, deadline_after(timeoutMs))) {
         return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p not reached within %d ms",
@@ -92,12 +109,20 @@ aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api
     return ACL_SUCCESS;
 }
 
-/// An event opened from an IPC handle only mirrors the exporter's records.
-aclError reject_opened_ipc(const Event& event, const char* api) {
-    if (!event.is_opened_ipc()) return ACL_SUCCESS;
-    return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                       "%s: event %p was opened from an IPC handle; only its exporter records or resets it", api,
-                       static_cast<const void*>(&event));
+/// CANN refuses IPC events (ACL_EVENT_IPC, created or opened) in reset,
+/// aclrtQueryEvent, wait status, elapsed time, timestamps and ids
+/// (07_event_management.md, aclrtCreateEventExWithFlag).
+aclError reject_ipc(const Event& event, const char* api) {
+    if (!event.ipc_state()) return ACL_SUCCESS;
+    return aclcpu::detail::runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                         "%s: event %p is an IPC event (ACL_EVENT_IPC), which this call does not take",
+                                         api, static_cast<const void*>(&event));
+}
+
+/// Resolves handle as an event that is not an IPC event.
+aclError resolve_non_ipc_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) {
+    if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
+    return reject_ipc(*event, api);
 }
 
 aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
@@ -107,7 +132,6 @@ aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
     if (aclError status = resolve_event_and_stream(api, event, stream, recorded, target); status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = reject_opened_ipc(*recorded, api); status != ACL_SUCCESS) return status;
     const uint64_t place = target->lane().reserve();
     const Event::Capture capture = recorded->record(*target, place);
     if (aclcpu::instrument::active()) {
@@ -141,45 +165,19 @@ aclError stream_wait_event(aclrtStream stream, aclrtEvent event, std::chrono::mi
     return ACL_SUCCESS;
 }
 
-/// What an aclrtIpcEventHandle holds: a tag, the exporting process and the
-/// event's id, looked up in exported_events().
-struct IpcEventKey {
-    char tag[16];
-    int32_t pid;
-    uint32_t eventId;
-};
-static_assert(sizeof(IpcEventKey) <= sizeof(aclrtIpcEventHandle), "an IPC event key fits CANN's handle");
-constexpr char kIpcEventTag[16] = "aclcpu-ipc-evt";
-
-/// The events whose IPC handle has been taken, by id.
-class ExportedEvents {
-public:
-    void add(const std::shared_ptr<Event>& event) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        events_[event->id()] = event;
-    }
-    std::shared_ptr<Event> find(uint32_t id) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto it = events_.find(id);
-        return it == events_.end() ? nullptr : it->second.lock();
-    }
-
-private:
-    std::mutex mutex_;
-    std::map<uint32_t, std::weak_ptr<Event>> events_;
-};
-
-ExportedEvents& exported_events() {
-    static ExportedEvents events;
-    return events;
-}
-
 aclError create_event(aclrtEvent* event, uint32_t flag, const char* api) {
     if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
     if ((flag & ~kKnownEventFlags) != 0) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag bits 0x%x", api, flag & ~kKnownEventFlags);
     }
-    return Runtime::instance().create_event(flag, event);
+    if ((flag & ACL_EVENT_IPC) == 0) return Runtime::instance().create_event(flag, event);
+    if (flag != ACL_EVENT_IPC) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: flag 0x%x: ACL_EVENT_IPC cannot be combined with other flags", api, flag);
+    }
+    std::shared_ptr<IpcEventState> shared;
+    if (aclError status = IpcEventState::create(api, shared); status != ACL_SUCCESS) return status;
+    return Runtime::instance().create_event(flag, event, std::move(shared));
 }
 
 }  // namespace
@@ -198,6 +196,14 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
     if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is null");
+    std::shared_ptr<Event> destroyed;
+    if (aclError status = Runtime::instance().resolve_event(event, "aclrtDestroyEvent", destroyed);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    // Pending records may keep the event alive a while longer; its handle
+    // stops opening now.
+    if (destroyed->ipc_state()) destroyed->ipc_state()->withdraw();
     return Runtime::instance().destroy_event(event);
 }
 
@@ -222,7 +228,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = reject_opened_ipc(*reset, "aclrtResetEvent"); status != ACL_SUCCESS) return status;
+    if (aclError status = reject_ipc(*reset, "aclrtResetEvent"); status != ACL_SUCCESS) return status;
     target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation),
                    [] { return plain_work("aclrtResetEvent", "event_reset"); });
     return ACL_SUCCESS;
@@ -231,7 +237,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = Runtime::instance().resolve_event(event, "aclrtQueryEvent", queried); error != ACL_SUCCESS) {
+    if (aclError error = resolve_non_ipc_event(event, "aclrtQueryEvent", queried); error != ACL_SUCCESS) {
         return error;
     }
     *status = queried->is_complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -260,13 +266,12 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
     if (ms == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is null");
-    Runtime& runtime = Runtime::instance();
     std::shared_ptr<Event> start;
     std::shared_ptr<Event> end;
-    if (aclError status = runtime.resolve_event(startEvent, "aclrtEventElapsedTime", start); status != ACL_SUCCESS) {
+    if (aclError status = resolve_non_ipc_event(startEvent, "aclrtEventElapsedTime", start); status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = runtime.resolve_event(endEvent, "aclrtEventElapsedTime", end); status != ACL_SUCCESS) {
+    if (aclError status = resolve_non_ipc_event(endEvent, "aclrtEventElapsedTime", end); status != ACL_SUCCESS) {
         return status;
     }
     if (!start->capture().progress || !end->capture().progress) {
@@ -285,8 +290,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
     if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventWaitStatus: status is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = Runtime::instance().resolve_event(event, "aclrtQueryEventWaitStatus", queried);
-        error != ACL_SUCCESS) {
+    if (aclError error = resolve_non_ipc_event(event, "aclrtQueryEventWaitStatus", queried); error != ACL_SUCCESS) {
         return error;
     }
     *status = queried->waits_complete() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
@@ -296,8 +300,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
     if (timestamp == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = Runtime::instance().resolve_event(event, "aclrtEventGetTimestamp", queried);
-        error != ACL_SUCCESS) {
+    if (aclError error = resolve_non_ipc_event(event, "aclrtEventGetTimestamp", queried); error != ACL_SUCCESS) {
         return error;
     }
     if (!queried->capture().progress) {
@@ -316,7 +319,7 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
 aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     if (eventId == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtGetEventId: eventId is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = Runtime::instance().resolve_event(event, "aclrtGetEventId", queried); error != ACL_SUCCESS) {
+    if (aclError error = resolve_non_ipc_event(event, "aclrtGetEventId", queried); error != ACL_SUCCESS) {
         return error;
     }
     *eventId = queried->id();
@@ -353,35 +356,21 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
         error != ACL_SUCCESS) {
         return error;
     }
-    if ((shared->flags() & ACL_EVENT_IPC) == 0 || shared->is_opened_ipc()) {
+    if (!shared->ipc_state()) {
         return param_error(ACL_ERROR_INVALID_PARAM,
                            "aclrtIpcGetEventHandle: event %p was not created with ACL_EVENT_IPC", event);
     }
-    exported_events().add(shared);
-    IpcEventKey key{};
-    std::memcpy(key.tag, kIpcEventTag, sizeof key.tag);
-    key.pid = static_cast<int32_t>(getpid());
-    key.eventId = shared->id();
-    std::memset(handle, 0, sizeof *handle);
-    std::memcpy(handle->reserved, &key, sizeof key);
+    // An opened event gives back the handle it was opened with, as on CANN.
+    *handle = shared->ipc_state()->handle();
     return ACL_SUCCESS;
 }
 
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtIpcOpenEventHandle: event is null");
-    IpcEventKey key{};
-    std::memcpy(&key, handle.reserved, sizeof key);
-    if (std::memcmp(key.tag, kIpcEventTag, sizeof key.tag) != 0 || key.pid != static_cast<int32_t>(getpid())) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtIpcOpenEventHandle: not the handle of an event exported by this process (acl-cpu "
-                           "shares events between the emulated devices of one process only)");
-    }
-    std::shared_ptr<Event> origin = exported_events().find(key.eventId);
-    if (!origin) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtIpcOpenEventHandle: the exported event %u has been destroyed", key.eventId);
-    }
-    return Runtime::instance().open_event(std::move(origin), event);
+    constexpr const char* kApi = "aclrtIpcOpenEventHandle";
+    if (event == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", kApi);
+    std::shared_ptr<IpcEventState> shared;
+    if (aclError error = IpcEventState::open(handle, kApi, shared); error != ACL_SUCCESS) return error;
+    return Runtime::instance().open_event(std::move(shared), event);
 }
 
 }  // extern "C"

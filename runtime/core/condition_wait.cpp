@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "core/ipc_event.hpp"
 #include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
@@ -57,6 +58,7 @@ std::chrono::milliseconds wait_timeout(uint32_t seconds) noexcept {
 
 void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
                         const char* task) {
+    if (event->ipc_state()) return enqueue_ipc_event_wait(waiter, event, timeout, task);
     const Event::Capture capture = event->capture();
     if (!capture.progress || capture.progress == waiter.lane().progress()) return;
     const uint64_t place = waiter.lane().reserve();

@@ -100,7 +100,8 @@ void enqueue_signal(Stream& stream, const char* task, const char* category, std:
 /// Makes waiter wait until the work event captured by its latest record has
 /// completed (no wait if it was never recorded, or recorded on waiter itself),
 /// failing the wait after timeout (0: none).  `task` names the wait to
-/// observers and in a timeout's message.
+/// observers and in a timeout's message.  An IPC event's wait is
+/// enqueue_ipc_event_wait's (core/ipc_event.hpp).
 void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
                         const char* task);
 

@@ -56,6 +56,7 @@ bool Context::option(int64_t option, int64_t& value) const {
 }
 
 Event::Capture Event::record(Stream& stream, uint64_t place) {
+    if (ipc_) return Capture{stream.lane().progress(), place + 1, ipc_->record(*stream.lane().progress(), place)};
     std::lock_guard<std::mutex> lock(mutex_);
     capture_.progress = stream.lane().progress();
     capture_.count = place + 1;
@@ -65,6 +66,7 @@ Event::Capture Event::record(Stream& stream, uint64_t place) {
 }
 
 void Event::stamp(uint64_t generation, int64_t nanoseconds) {
+    if (ipc_) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (generation == capture_.generation) timestamp_ = nanoseconds;
 }
@@ -79,12 +81,12 @@ bool Event::reset(uint64_t generation) {
 }
 
 Event::Capture Event::capture() const {
-    if (origin_) return origin_->capture();
     std::lock_guard<std::mutex> lock(mutex_);
     return capture_;
 }
 
 bool Event::is_complete() const {
+    if (ipc_) return ipc_->is_complete(ipc_->latest());
     const Capture current = capture();
     return current.progress == nullptr || current.progress->completed() >= current.count;
 }
@@ -112,7 +114,6 @@ void Event::forget_done_waits() const {
 }
 
 int64_t Event::timestamp() const {
-    if (origin_) return origin_->timestamp();
     std::lock_guard<std::mutex> lock(mutex_);
     return timestamp_;
 }

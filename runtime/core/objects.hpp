@@ -15,6 +15,7 @@
 #include "aclcpu/instrumentation.hpp"
 #include "core/device.hpp"
 #include "core/exception_hub.hpp"
+#include "core/ipc_event.hpp"
 #include "core/lane.hpp"
 
 namespace aclcpu::detail {
@@ -135,21 +136,21 @@ public:
         uint64_t generation = 0;
     };
 
-    Event(Device& device, uint32_t flags) : device_(device), flags_(flags), id_(next_id()) {}
-    /// An event opened from origin's IPC handle (aclrtIpcOpenEventHandle): it
-    /// shows origin's records and cannot record itself.
-    Event(Device& device, std::shared_ptr<const Event> origin)
-        : device_(device), flags_(origin->flags()), id_(origin->id()), origin_(std::move(origin)) {}
+    /// An event; an IPC event (ACL_EVENT_IPC, created or opened from a
+    /// handle) also gets the state it shares with other processes, which
+    /// then holds its records instead of the capture.
+    Event(Device& device, uint32_t flags, std::shared_ptr<IpcEventState> ipc = nullptr)
+        : device_(device), flags_(flags), id_(next_id()), ipc_(std::move(ipc)) {}
     ~Event() { device_.release_event(); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
     Device& device() const noexcept { return device_; }
     uint32_t flags() const noexcept { return flags_; }
-    /// aclrtGetEventId: unique among the events of the process, except that
-    /// an event opened from an IPC handle has its exporter's.
+    /// aclrtGetEventId: unique among the events of the process.
     uint32_t id() const noexcept { return id_; }
-    bool is_opened_ipc() const noexcept { return origin_ != nullptr; }
+    /// The cross-process state of an IPC event; nullptr for other events.
+    const std::shared_ptr<IpcEventState>& ipc_state() const noexcept { return ipc_; }
 
     /// Notes that a stream waits for this event: its wait is done once that
     /// stream's progress reaches `count` (aclrtQueryEventWaitStatus).
@@ -159,12 +160,18 @@ public:
 
     /// Captures the work of stream up to and including the record task at
     /// `place`; the returned generation identifies this record to its task.
+    /// An IPC event's record becomes its shared state's latest generation
+    /// instead (the returned capture is then not kept).
     Capture record(Stream& stream, uint64_t place);
+    /// Notes the time the record `generation` ran (not kept for IPC events,
+    /// whose timestamps CANN does not offer).
     void stamp(uint64_t generation, int64_t nanoseconds);
     /// Forgets the capture if generation is still the latest (aclrtResetEvent);
     /// true if it did.
     bool reset(uint64_t generation);
+    /// The capture of the latest record; always empty for an IPC event.
     Capture capture() const;
+    /// For an IPC event: its latest record, in whichever process, has completed.
     bool is_complete() const;
     /// Nanosecond timestamp of the latest record, or -1 if it has not run.
     int64_t timestamp() const;
@@ -177,7 +184,7 @@ private:
     Device& device_;
     const uint32_t flags_;
     const uint32_t id_;
-    const std::shared_ptr<const Event> origin_;
+    const std::shared_ptr<IpcEventState> ipc_;
     mutable std::mutex mutex_;
     Capture capture_;
     int64_t timestamp_ = -1;

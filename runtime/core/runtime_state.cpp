@@ -272,25 +272,25 @@ aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::share
     return ACL_SUCCESS;
 }
 
-aclError Runtime::create_event(uint32_t flags, aclrtEvent* handle) {
+aclError Runtime::create_event(uint32_t flags, aclrtEvent* handle, std::shared_ptr<IpcEventState> ipc) {
     Device* device = nullptr;
     if (aclError status = current_device("aclrtCreateEvent", device); status != ACL_SUCCESS) return status;
     if (!device->try_reserve_event()) {
         return runtime_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "aclrtCreateEvent: device %d already has %d events",
                              device->id(), kMaxEventsPerDevice);
     }
-    *handle = events_.add(std::make_shared<Event>(*device, flags));
+    *handle = events_.add(std::make_shared<Event>(*device, flags, std::move(ipc)));
     return ACL_SUCCESS;
 }
 
-aclError Runtime::open_event(std::shared_ptr<const Event> origin, aclrtEvent* handle) {
+aclError Runtime::open_event(std::shared_ptr<IpcEventState> ipc, aclrtEvent* handle) {
     Device* device = nullptr;
     if (aclError status = current_device("aclrtIpcOpenEventHandle", device); status != ACL_SUCCESS) return status;
     if (!device->try_reserve_event()) {
         return runtime_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "aclrtIpcOpenEventHandle: device %d already has %d events",
                              device->id(), kMaxEventsPerDevice);
     }
-    *handle = events_.add(std::make_shared<Event>(*device, std::move(origin)));
+    *handle = events_.add(std::make_shared<Event>(*device, ACL_EVENT_IPC, std::move(ipc)));
     return ACL_SUCCESS;
 }
 

@@ -67,9 +67,10 @@ public:
     aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
 
     // Events.
-    aclError create_event(uint32_t flags, aclrtEvent* handle);
+    /// A new event on the current device; an IPC event comes with its shared state.
+    aclError create_event(uint32_t flags, aclrtEvent* handle, std::shared_ptr<IpcEventState> ipc = nullptr);
     /// A new handle on the current device for an event shared through its IPC handle.
-    aclError open_event(std::shared_ptr<const Event> origin, aclrtEvent* handle);
+    aclError open_event(std::shared_ptr<IpcEventState> ipc, aclrtEvent* handle);
     aclError destroy_event(aclrtEvent handle);
     aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
 

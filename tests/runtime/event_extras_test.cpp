@@ -146,7 +146,6 @@ TEST_F(EventExtrasTest, IpcHandleOpensAnEventThatWaitsOnTheExporter) {
     aclrtEvent opened = nullptr;
     ASSERT_ACL_OK(aclrtIpcOpenEventHandle(handle, &opened));
     EXPECT_NE(exported, opened);
-    EXPECT_ACL_FAILS(aclrtRecordEvent(opened, producer.get()), ACL_ERROR_RT_PARAM_INVALID);
 
     Gate gate;
     ASSERT_ACL_OK(gate.hold(producer.get()));
@@ -158,6 +157,23 @@ TEST_F(EventExtrasTest, IpcHandleOpensAnEventThatWaitsOnTheExporter) {
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs));
     ASSERT_ACL_OK(aclrtSynchronizeEventWithTimeout(opened, kBoundedWaitMs));
 
+    // The opened event records too, and the exporter sees that record.
+    Gate consumerGate;
+    ASSERT_ACL_OK(consumerGate.hold(consumer.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(opened, consumer.get()));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, event_recorded_status(exported));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(producer.get(), exported));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(producer.get(), kAbsenceWindowMs),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    consumerGate.open();
+    ASSERT_ACL_OK(aclrtSynchronizeEventWithTimeout(exported, kBoundedWaitMs));
+    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(exported));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(producer.get(), kBoundedWaitMs));
+    // An opened event gives back the handle it was opened with.
+    aclrtIpcEventHandle reexported{};
+    ASSERT_ACL_OK(aclrtIpcGetEventHandle(opened, &reexported));
+    EXPECT_EQ(0, std::memcmp(&handle, &reexported, sizeof handle));
+
     ASSERT_ACL_OK(aclrtDestroyEvent(opened));
     ASSERT_ACL_OK(aclrtDestroyEvent(exported));
     // The exporter is gone: its handle opens nothing.
@@ -166,6 +182,43 @@ TEST_F(EventExtrasTest, IpcHandleOpensAnEventThatWaitsOnTheExporter) {
     std::memset(&garbage, 0x41, sizeof garbage);
     EXPECT_ACL_FAILS(aclrtIpcOpenEventHandle(garbage, &opened), ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_ACL_FAILS(aclrtIpcOpenEventHandle(handle, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// 07, aclrtCreateEventExWithFlag: ACL_EVENT_IPC stands alone, and an IPC
+// event (created or opened) is refused by aclrtResetEvent, aclrtQueryEvent,
+// aclrtQueryEventWaitStatus, aclrtEventElapsedTime, aclrtEventGetTimestamp
+// and aclrtGetEventId.
+TEST_F(EventExtrasTest, IpcEventsRefuseWhatCannRefusesThem) {
+    aclrtEvent combined = nullptr;
+    EXPECT_ACL_FAILS(aclrtCreateEventExWithFlag(&combined, ACL_EVENT_IPC | ACL_EVENT_TIME_LINE),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    Stream stream;
+    Event plain(ACL_EVENT_TIME_LINE);
+    aclrtEvent exported = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&exported, ACL_EVENT_IPC));
+    aclrtIpcEventHandle handle{};
+    ASSERT_ACL_OK(aclrtIpcGetEventHandle(exported, &handle));
+    aclrtEvent opened = nullptr;
+    ASSERT_ACL_OK(aclrtIpcOpenEventHandle(handle, &opened));
+    ASSERT_ACL_OK(aclrtRecordEvent(exported, stream.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(plain.get(), stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    for (aclrtEvent ipc : {exported, opened}) {
+        aclrtEventStatus status = ACL_EVENT_STATUS_RESERVED;
+        aclrtEventWaitStatus waitStatus = ACL_EVENT_WAIT_STATUS_RESERVED;
+        uint64_t timestamp = 0;
+        uint32_t id = 0;
+        float ms = 0;
+        EXPECT_ACL_FAILS(aclrtResetEvent(ipc, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_ACL_FAILS(aclrtQueryEvent(ipc, &status), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_ACL_FAILS(aclrtQueryEventWaitStatus(ipc, &waitStatus), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_ACL_FAILS(aclrtEventElapsedTime(&ms, plain.get(), ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_ACL_FAILS(aclrtEventGetTimestamp(ipc, &timestamp), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_ACL_FAILS(aclrtGetEventId(ipc, &id), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, event_recorded_status(ipc));
+    }
+    ASSERT_ACL_OK(aclrtDestroyEvent(opened));
+    ASSERT_ACL_OK(aclrtDestroyEvent(exported));
 }
 
 // 12, aclrtGetOpTimeOutInterval / aclrtSetOpExecuteTimeOut*: a timeout takes
