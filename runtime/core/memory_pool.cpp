@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <new>
 
 #include "core/fault_injection.hpp"
@@ -154,8 +155,16 @@ bool DevicePool::find_adopted(uintptr_t address, uintptr_t end, Lookup& found) c
     auto it = adopted_.upper_bound(address);
     if (it == adopted_.begin()) return false;
     --it;
-    if (address - it->first >= it->second || end - it->first > it->second) return false;
-    found = Lookup{Placement::kLive, it->first, it->second};
+    if (address - it->first >= it->second) return false;
+    // Ranges mapped back to back (the physical pieces of one virtual
+    // reservation) are one stretch of device memory, as on the device.
+    const uintptr_t base = it->first;
+    uintptr_t stretchEnd = it->first + it->second;
+    for (auto next = std::next(it); stretchEnd < end && next != adopted_.end() && next->first == stretchEnd; ++next) {
+        stretchEnd += next->second;
+    }
+    if (end > stretchEnd) return false;
+    found = Lookup{Placement::kLive, base, stretchEnd - base};
     return true;
 }
 

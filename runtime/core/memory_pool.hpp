@@ -133,7 +133,8 @@ private:
     void cache_or_free(void* base, size_t sizeClass);
     void drop_cache();
     void drop_quarantine();
-    /// The adopted range holding [address, end), if any.
+    /// The stretch of adopted ranges holding [address, end), if any: ranges
+    /// adopted back to back count as one (found.block is the first).
     bool find_adopted(uintptr_t address, uintptr_t end, Lookup& found) const;
 
     const uint64_t capacity_;

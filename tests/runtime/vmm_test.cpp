@@ -1,5 +1,6 @@
 // Virtual memory management: reserved address ranges, physical memory
 // handles and mappings (CANN docs/zh/api_ref/11-04_virtual_memory_management.md).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -108,6 +109,39 @@ TEST_F(VmmTest, MappedRangeBehavesAsDeviceMemory) {
     EXPECT_ACL_OK(aclrtUnmapMem(reservation.at(size)));
     EXPECT_ACL_OK(aclrtFreePhysical(first));
     EXPECT_ACL_OK(aclrtFreePhysical(second));
+}
+
+// 11-04 aclrtReserveMemAddress / aclrtMapMem: physical pieces mapped back to
+// back in one reservation make one contiguous device range -- one copy may
+// cross from one piece into the next (as the virtual-memory sample's 2-D
+// copy does); a range that reaches an unmapped hole is not device memory.
+TEST_F(VmmTest, OneCopySpansPiecesMappedBackToBack) {
+    const aclrtPhysicalMemProp prop = device_memory();
+    const size_t size = granularity_of(prop);
+    Reservation reservation(4 * size);
+    aclrtDrvMemHandle pieces[3] = {nullptr, nullptr, nullptr};
+    for (aclrtDrvMemHandle& piece : pieces) ASSERT_ACL_OK(aclrtMallocPhysical(&piece, size, &prop, 0));
+    ASSERT_ACL_OK(aclrtMapMem(reservation.at(0), size, 0, pieces[0], 0));
+    ASSERT_ACL_OK(aclrtMapMem(reservation.at(size), size, 0, pieces[1], 0));
+    ASSERT_ACL_OK(aclrtMapMem(reservation.at(3 * size), size, 0, pieces[2], 0));  // a hole before it
+
+    std::vector<uint8_t> input(2 * size);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i % 253);
+    ASSERT_ACL_OK(aclrtMemcpy(reservation.at(0), 2 * size, input.data(), 2 * size, ACL_MEMCPY_HOST_TO_DEVICE));
+    Stream stream;
+    DeviceBuffer straddle(size);
+    ASSERT_ACL_OK(aclrtMemcpyAsync(straddle.get(), size, reservation.at(size / 2), size, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                                   stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+    std::vector<uint8_t> output(size);
+    ASSERT_ACL_OK(aclrtMemcpy(output.data(), size, straddle.get(), size, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_TRUE(std::equal(output.begin(), output.end(), input.begin() + size / 2));
+
+    EXPECT_ACL_FAILS(aclrtMemset(reservation.at(size), 2 * size, 0, 2 * size), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtMemset(reservation.at(3 * size - 1), 2, 0, 2), ACL_ERROR_INVALID_PARAM);
+
+    for (size_t offset : {size_t{0}, size, 3 * size}) EXPECT_ACL_OK(aclrtUnmapMem(reservation.at(offset)));
+    for (aclrtDrvMemHandle piece : pieces) EXPECT_ACL_OK(aclrtFreePhysical(piece));
 }
 
 // 11-04 aclrtMallocPhysical takes device memory: aclrtGetMemInfo's free bytes
