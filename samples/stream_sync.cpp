@@ -3,11 +3,11 @@
 // streams, and a stream waiting on a device word (aclrtValueWrite /
 // aclrtValueWait).
 //
-// The work is submitted back to front: a reader stream first waits for a
-// device flag word, then copies the result to the host; the consumer
-// (priority 7) waits for a notify, copies the producer's buffer and sets the
-// flag; the producer (priority 0) fills its buffer and records the notify.
-// Only the waits order the three streams.  The host checks the result.
+// The producer (priority 0) fills a buffer and records a notify; the
+// consumer (priority 7) waits for the notify, copies the buffer and sets a
+// device flag word; a reader stream waits for the flag and copies the
+// result to the host.  Only the waits order the three streams; the host
+// synchronises with the reader alone and checks the result.
 #include <cstdio>
 
 #include "acl/acl.h"
@@ -49,8 +49,8 @@ int main() {
     CHECK_ACL(aclrtMalloc(&copy, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_ACL(aclrtMalloc(&flag, sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_ACL(aclrtMemset(flag, sizeof(uint64_t), 0, sizeof(uint64_t)));
-    // Pinned host memory: asynchronous copies of it stay asynchronous (a
-    // pageable side makes the call wait for the copy, here for the flag).
+    // Pinned host memory: asynchronous copies of it stay asynchronous (with
+    // a pageable side the call would wait for the copy).
     int32_t* values = nullptr;
     int32_t* result = nullptr;
     CHECK_ACL(aclrtMallocHost(reinterpret_cast<void**>(&values), bytes));
@@ -62,17 +62,18 @@ int main() {
 
     aclrtNotify ready = nullptr;
     CHECK_ACL(aclrtCreateNotify(&ready, ACL_NOTIFY_DEFAULT));
-    // The reader waits for the flag before anything else is submitted: a
-    // stream wait, not a host wait.
-    CHECK_ACL(aclrtValueWait(flag, 1, ACL_STREAM_WAIT_VALUE_EQ, reader));
-    CHECK_ACL(aclrtMemcpyAsync(result, bytes, copy, bytes, ACL_MEMCPY_DEVICE_TO_HOST, reader));
-    // The consumer waits for the notify (timeout 0: none) ...
+    // The producer fills the source and records the notify ...
+    CHECK_ACL(aclrtMemcpyAsync(source, bytes, values, bytes, ACL_MEMCPY_HOST_TO_DEVICE, producer));
+    CHECK_ACL(aclrtRecordNotify(ready, producer));
+    // ... the consumer waits for it (timeout 0: aclrtSetOpWaitTimeout's),
+    // copies the source and raises the flag word ...
     CHECK_ACL(aclrtWaitAndResetNotify(ready, consumer, 0));
     CHECK_ACL(aclrtMemcpyAsync(copy, bytes, source, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, consumer));
     CHECK_ACL(aclrtValueWrite(flag, 1, 0, consumer));
-    // ... which the producer records once the source is filled.
-    CHECK_ACL(aclrtMemcpyAsync(source, bytes, values, bytes, ACL_MEMCPY_HOST_TO_DEVICE, producer));
-    CHECK_ACL(aclrtRecordNotify(ready, producer));
+    // ... and the reader waits for the flag before it reads the copy.  No
+    // host call waits in between: the three streams order themselves.
+    CHECK_ACL(aclrtValueWait(flag, 1, ACL_STREAM_WAIT_VALUE_EQ, reader));
+    CHECK_ACL(aclrtMemcpyAsync(result, bytes, copy, bytes, ACL_MEMCPY_DEVICE_TO_HOST, reader));
 
     CHECK_ACL(aclrtSynchronizeStream(reader));
     size_t wrong = 0;

@@ -10,8 +10,7 @@
 #       ExecutorLifetime.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith,
 #       EventExtrasTest.FlaggedRecordAndWaitOrderTwoStreams, NotifyTest.WaitHoldsTheStreamUntilTheRecord,
 #       CountNotifyTest.WaitHoldsTheStreamUntilTheCountIsReached,
-#       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites (the last three also order streams
-#       through notifies and value waits, which the checker does not model yet)
+#       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites
 #   - host writes what a held stream's queued task will read when it runs:
 #       MemoryExtrasTest.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns
 #   - memory freed under pending work, to test device-memory checking:

@@ -109,7 +109,7 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    enqueue_signal(*recorder, "aclrtRecordNotify", "notify_record", [signal] { signal->record(); });
+    enqueue_signal(*recorder, "aclrtRecordNotify", "notify_record", signal.get(), [signal] { signal->record(); });
     return ACL_SUCCESS;
 }
 
@@ -125,6 +125,7 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
     condition.try_pass = [signal] { return signal->try_consume(); };
     condition.timeout = wait_timeout(timeout);
     condition.task = "aclrtWaitAndResetNotify";
+    condition.signalKey = signal.get();
     enqueue_wait(*waiter, std::move(condition), "notify_wait");
     return ACL_SUCCESS;
 }
@@ -238,7 +239,7 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
         return status;
     }
     const uint32_t value = info->value;
-    enqueue_signal(*recorder, "aclrtCntNotifyRecord", "notify_record",
+    enqueue_signal(*recorder, "aclrtCntNotifyRecord", "notify_record", notify.get(),
                    [notify, mode, value] { notify->record(static_cast<int32_t>(mode), value); });
     return ACL_SUCCESS;
 }
@@ -270,6 +271,7 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream str
     };
     condition.timeout = wait_timeout(info->timeout);
     condition.task = "aclrtCntNotifyWaitWithTimeout";
+    condition.signalKey = notify.get();
     enqueue_wait(*waiter, std::move(condition), "notify_wait");
     return ACL_SUCCESS;
 }
@@ -282,7 +284,7 @@ aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    enqueue_signal(*target, "aclrtCntNotifyReset", "notify_reset", [notify] { notify->reset(); });
+    enqueue_signal(*target, "aclrtCntNotifyReset", "notify_reset", nullptr, [notify] { notify->reset(); });
     return ACL_SUCCESS;
 }
 

@@ -65,7 +65,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
     std::shared_ptr<Stream> writer;
     if (aclError status = resolve(stream, "aclrtValueWrite", writer); status != ACL_SUCCESS) return status;
     auto* word = static_cast<uint64_t*>(devAddr);
-    aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write",
+    aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write", word,
                                    [word, value] { __atomic_store_n(word, value, __ATOMIC_RELEASE); });
     return ACL_SUCCESS;
 }
@@ -84,6 +84,7 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
     condition.timeout = aclcpu::detail::op_wait_timeout();
     condition.polls = true;
     condition.task = "aclrtValueWait";
+    condition.signalKey = word;
     aclcpu::detail::enqueue_wait(*waiter, std::move(condition), "value_wait");
     return ACL_SUCCESS;
 }

@@ -35,13 +35,22 @@ private:
 
 void enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
     const uint64_t place = stream.lane().reserve();
-    if (instrument::active()) stream.announce(place, plain_work(condition.task, category));
+    if (instrument::active()) {
+        stream.announce(place, plain_work(condition.task, category));
+        if (const void* key = condition.signalKey) {
+            instrument::notify([&](instrument::Observer& o) { o.on_event_wait(&stream, place, key); });
+        }
+    }
     ConditionWatcher::instance().wait_at(stream.lane(), place, std::move(condition));
 }
 
-void enqueue_signal(Stream& stream, const char* task, const char* category, std::function<void()> signal) {
-    stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
-                  [task, category] { return plain_work(task, category); });
+void enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
+                    std::function<void()> signal) {
+    const uint64_t place = stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
+                                         [task, category] { return plain_work(task, category); });
+    if (key != nullptr && instrument::active()) {
+        instrument::notify([&](instrument::Observer& o) { o.on_event_record(key, &stream, place); });
+    }
 }
 
 void set_op_wait_timeout(uint32_t seconds) noexcept {

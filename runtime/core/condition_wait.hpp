@@ -32,6 +32,11 @@ struct WaitCondition {
     /// without any runtime call telling the watcher: re-test it periodically.
     bool polls = false;
     const char* task = "wait";  ///< Names the failing task in a timeout's message.
+    /// What observers are told the wait waits for, as an event: the latest
+    /// enqueue_signal of the same key submitted before it (nullptr: none).
+    /// The race checker orders the wait after that signal; a wait submitted
+    /// before the signal that releases it is not modelled.
+    const void* signalKey = nullptr;
 };
 
 /// The stream places that wait for a condition no lane's progress expresses.
@@ -95,7 +100,10 @@ void enqueue_wait(Stream& stream, WaitCondition condition, const char* category)
 
 /// Enqueues on stream a task that runs `signal` (a change of what waits
 /// read: a notify record, a value write) and then pokes the watcher.
-void enqueue_signal(Stream& stream, const char* task, const char* category, std::function<void()> signal);
+/// Observers see it as a record of the event `key` (see WaitCondition;
+/// nullptr: a signal no wait is modelled on, such as a reset).
+void enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
+                    std::function<void()> signal);
 
 /// Makes waiter wait until the work event captured by its latest record has
 /// completed (no wait if it was never recorded, or recorded on waiter itself),

@@ -509,6 +509,45 @@ TEST_F(RaceCheckerRuntime, WorkspaceReusedByAnotherStream) {
     EXPECT_EQ(0u, text.find("acl-cpu: data race on a workspace reused without synchronisation")) << text;
 }
 
+// 08_notify_management.md (aclrtRecordNotify / aclrtWaitAndResetNotify) and
+// 11-09 (aclrtValueWrite / aclrtValueWait): a stream's wait for another
+// stream's notify record or value write orders the two streams, as an event
+// wait does; without the wait the same accesses race.
+TEST_F(RaceCheckerRuntime, NotifyAndValueWaitsOrderTheStreams) {
+    Stream producer;
+    Stream consumer;
+    DeviceBuffer buffer(kBytes);
+    DeviceBuffer copy(kBytes);
+    DeviceBuffer flag(sizeof(uint64_t));
+    aclrtNotify notify = nullptr;
+    ASSERT_ACL_OK(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT));
+    const auto copy_on_consumer = [&] {
+        EXPECT_ACL_OK(aclrtMemcpyAsync(copy.get(), kBytes, buffer.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                                       consumer.get()));
+    };
+    EXPECT_EQ("", reports([&] {
+        EXPECT_ACL_OK(aclrtMemsetAsync(buffer.get(), kBytes, 1, kBytes, producer.get()));
+        EXPECT_ACL_OK(aclrtRecordNotify(notify, producer.get()));
+        EXPECT_ACL_OK(aclrtWaitAndResetNotify(notify, consumer.get(), 0));
+        copy_on_consumer();
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    }));
+    EXPECT_EQ("", reports([&] {
+        EXPECT_ACL_OK(aclrtMemsetAsync(buffer.get(), kBytes, 2, kBytes, producer.get()));
+        EXPECT_ACL_OK(aclrtValueWrite(flag.get(), 1, 0, producer.get()));
+        EXPECT_ACL_OK(aclrtValueWait(flag.get(), 1, ACL_STREAM_WAIT_VALUE_EQ, consumer.get()));
+        copy_on_consumer();
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    }));
+    const std::string unordered = reports([&] {
+        EXPECT_ACL_OK(aclrtMemsetAsync(buffer.get(), kBytes, 3, kBytes, producer.get()));
+        copy_on_consumer();
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    });
+    EXPECT_EQ(1u, count_of(unordered, "acl-cpu: data race")) << unordered;
+    EXPECT_ACL_OK(aclrtDestroyNotify(notify));
+}
+
 TEST_F(RaceCheckerRuntime, SynchronisedProgramReportsNothing) {
     Stream first;
     Stream second;
