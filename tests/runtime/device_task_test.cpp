@@ -1,7 +1,5 @@
 // Execution-model tests that need the private task contract
 // (aclcpu::enqueue): sticky errors, failure modes, who runs device work.
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -16,9 +14,11 @@
 
 #include "acl/acl.h"
 #include "aclcpu/device_task.hpp"
+#include "runtime/runtime_test_support.hpp"
 
 namespace {
 
+using aclcpu::test::FunctionTask;
 using Clock = std::chrono::steady_clock;
 
 /// A task that records which thread ran it and then returns `result` or throws.
@@ -60,20 +60,6 @@ public:
 private:
     std::atomic<bool>* open_;
     std::atomic<bool>* started_;
-};
-
-/// A task that runs a function.
-class FunctionTask final : public aclcpu::DeviceTask {
-public:
-    explicit FunctionTask(std::function<void()> body) : body_(std::move(body)) {}
-    aclError run() override {
-        body_();
-        return ACL_SUCCESS;
-    }
-    const char* name() const noexcept override { return "function"; }
-
-private:
-    std::function<void()> body_;
 };
 
 class DeviceTasks : public ::testing::Test {
@@ -200,14 +186,8 @@ aclrtStream stream_of_priority(uint32_t priority) {
 // priority-7 stream and then one of a priority-0 stream become ready; when
 // the worker is free it runs the priority-0 item first.
 TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
-    char config[] = "/tmp/aclcpu-priority-XXXXXX";
-    const int fd = mkstemp(config);
-    ASSERT_GE(fd, 0);
-    const char kOneWorker[] = "{\"acl_cpu\": {\"worker_threads\": 1}}";
-    ASSERT_EQ(write(fd, kOneWorker, sizeof kOneWorker - 1), static_cast<ssize_t>(sizeof kOneWorker - 1));
-    close(fd);
-    ASSERT_EQ(aclInit(config), ACL_SUCCESS);
-    unlink(config);
+    const aclcpu::test::TempFile oneWorker("{\"acl_cpu\": {\"worker_threads\": 1}}");
+    ASSERT_EQ(aclInit(oneWorker.path()), ACL_SUCCESS);
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     aclrtStream holder = nullptr;
     ASSERT_EQ(aclrtCreateStream(&holder), ACL_SUCCESS);

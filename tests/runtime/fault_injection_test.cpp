@@ -16,20 +16,6 @@
 namespace aclcpu::test {
 namespace {
 
-/// Runs a function on the device.
-class FunctionTask final : public DeviceTask {
-public:
-    explicit FunctionTask(std::function<void()> body) : body_(std::move(body)) {}
-    aclError run() override {
-        body_();
-        return ACL_SUCCESS;
-    }
-    const char* name() const noexcept override { return "function"; }
-
-private:
-    std::function<void()> body_;
-};
-
 /// Counts its runs; optionally fails or throws instead of succeeding.
 class CountingTask final : public DeviceTask {
 public:

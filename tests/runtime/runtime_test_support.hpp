@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclcpu/device_task.hpp"
 
 namespace aclcpu::test {
 
@@ -187,6 +188,21 @@ public:
 
 private:
     aclrtEvent event_ = nullptr;
+};
+
+/// A device task that runs a function (aclcpu::enqueue), for tests that
+/// need work of their own on a stream.
+class FunctionTask final : public DeviceTask {
+public:
+    explicit FunctionTask(std::function<void()> body) : body_(std::move(body)) {}
+    aclError run() override {
+        body_();
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "function"; }
+
+private:
+    std::function<void()> body_;
 };
 
 /// Holds a stream (or a callback) at one point until the test opens it.
