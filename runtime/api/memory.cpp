@@ -363,7 +363,8 @@ aclError check_malloc_config(const aclrtMallocConfig* cfg, const char* api, Devi
     return ACL_SUCCESS;
 }
 
-aclError allocate_with_config(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const aclrtMallocConfig* cfg,
+/// `policy` is the aclrtMemMallocPolicy code (code_of): a C caller may pass any integer.
+aclError allocate_with_config(void** devPtr, size_t size, int64_t policy, const aclrtMallocConfig* cfg,
                               const char* api) {
     const ApiScope scope(api);
     if (devPtr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is null", api);
@@ -373,8 +374,9 @@ aclError allocate_with_config(void** devPtr, size_t size, aclrtMemMallocPolicy p
     if (device == nullptr) {
         if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
     }
-    return allocate_on(*device, devPtr, size, DevicePool::pads(aclcpu::code_of(policy)), api);
+    return allocate_on(*device, devPtr, size, DevicePool::pads(policy), api);
 }
+
 
 /// The stream of an asynchronous call, resolved (null: the default stream).
 aclError resolve(aclrtStream stream, const char* api, std::shared_ptr<Stream>& target) {
@@ -496,8 +498,9 @@ bool fill_of(uint32_t value, size_t elementBytes, size_t elements, Fill& fill) {
     return true;
 }
 
-aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                 aclrtMemcpyKind kind, aclrtStream stream, bool async, const char* api) {
+/// `kind` is the aclrtMemcpyKind code (code_of): a C caller may pass any integer.
+aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int64_t kind,
+                 aclrtStream stream, bool async, const char* api) {
     const ApiScope scope(api);
     std::shared_ptr<Stream> target;
     if (async) {
@@ -506,12 +509,11 @@ aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     if (width == 0 || height == 0) return ACL_SUCCESS;
     const CopyShape shape{width, height, dpitch, spitch};
     CopySides sides{};
-    const int64_t code = aclcpu::code_of(kind);
     const std::initializer_list<int64_t> synchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST};
     const std::initializer_list<int64_t> asynchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
                                                            ACL_MEMCPY_DEVICE_TO_DEVICE};
     if (aclError status =
-            check_copy_2d(dst, src, shape, code, async ? asynchronousKinds : synchronousKinds, api, sides);
+            check_copy_2d(dst, src, shape, kind, async ? asynchronousKinds : synchronousKinds, api, sides);
         status != ACL_SUCCESS) {
         return status;
     }
@@ -645,6 +647,8 @@ aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) 
     if (failIndex != nullptr) *failIndex = failed;
     if (status != ACL_SUCCESS) return status;
     for (size_t i = 0; i < batch.count; ++i) {
+        // An empty copy's addresses are not checked and may be null, which memmove must not get.
+        if (batch.sizes[i] == 0) continue;
         if (aclcpu::instrument::active()) {
             aclcpu::detail::observe_host_access(batch.srcs[i], batch.sizes[i], MemoryAccess::Kind::kRead, "src", api);
             aclcpu::detail::observe_host_access(batch.dsts[i], batch.sizes[i], MemoryAccess::Kind::kWrite, "dst", api);
@@ -656,6 +660,8 @@ aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) 
 
 aclError copy_batch_async(const CopyBatch& batch, size_t* failIndex, aclrtStream stream, const char* api) {
     const ApiScope scope(api);
+    // CANN: an error that concerns no particular copy leaves failIndex SIZE_MAX -- a bad stream too.
+    if (failIndex != nullptr) *failIndex = SIZE_MAX;
     std::shared_ptr<Stream> target;
     if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
     std::vector<int64_t> kinds;
@@ -845,12 +851,12 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    return allocate_with_config(devPtr, size, policy, cfg, "aclrtMallocWithCfg");
+    return allocate_with_config(devPtr, size, aclcpu::code_of(policy), cfg, "aclrtMallocWithCfg");
 }
 
 // The task scheduler of an emulated device is the host: it reads ordinary device memory.
 aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    return allocate_with_config(devPtr, size, policy, cfg, "aclrtMallocForTaskScheduler");
+    return allocate_with_config(devPtr, size, aclcpu::code_of(policy), cfg, "aclrtMallocForTaskScheduler");
 }
 
 aclError aclrtFree(void* devPtr) { return free_device(devPtr, false, "aclrtFree"); }
@@ -867,14 +873,12 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
     const ApiScope scope("aclrtMallocHostWithCfg");
     if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHostWithCfg: ptr is null");
-    if (size == 0 || size > SIZE_MAX) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHostWithCfg: size %llu is 0 or too large",
-                           static_cast<unsigned long long>(size));
-    }
+    if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHostWithCfg: size is 0");
     Device* ignored = nullptr;  // Pinned host memory belongs to no device.
     if (aclError status = check_malloc_config(cfg, "aclrtMallocHostWithCfg", ignored); status != ACL_SUCCESS) {
         return status;
     }
+    static_assert(sizeof(size_t) == sizeof(uint64_t), "a 64-bit host");
     return Runtime::instance().allocate_host(static_cast<size_t>(size), ptr);
 }
 
@@ -923,12 +927,13 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* sr
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, nullptr, false, "aclrtMemcpy2d");
+    return copy_2d(dst, dpitch, src, spitch, width, height, aclcpu::code_of(kind), nullptr, false, "aclrtMemcpy2d");
 }
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, true, "aclrtMemcpy2dAsync");
+    return copy_2d(dst, dpitch, src, spitch, width, height, aclcpu::code_of(kind), stream, true,
+                   "aclrtMemcpy2dAsync");
 }
 
 aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count,

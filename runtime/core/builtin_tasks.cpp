@@ -90,25 +90,32 @@ bool integer_less(uint64_t a, uint64_t b, aclDataType dtype) noexcept {
     return is_signed_integer(dtype) ? static_cast<int64_t>(a) < static_cast<int64_t>(b) : a < b;
 }
 
+/// Element `index` of the result array.  CANN documents no alignment for
+/// randomResultAddr, so the element is stored byte-wise.
+template <class T>
+void store_at(void* result, uint64_t index, T value) noexcept {
+    std::memcpy(static_cast<unsigned char*>(result) + index * sizeof(T), &value, sizeof(T));
+}
+
 void store_float(void* result, uint64_t index, aclDataType dtype, double value) noexcept {
     switch (dtype) {
         case ACL_FLOAT16:
-            static_cast<half_t*>(result)[index] = half_t::from_float(static_cast<float>(value));
+            store_at(result, index, half_t::from_float(static_cast<float>(value)));
             return;
         case ACL_BF16:
-            static_cast<bf16_t*>(result)[index] = bf16_t::from_float(static_cast<float>(value));
+            store_at(result, index, bf16_t::from_float(static_cast<float>(value)));
             return;
         default:
-            static_cast<float*>(result)[index] = static_cast<float>(value);
+            store_at(result, index, static_cast<float>(value));
             return;
     }
 }
 
 void store_integer(void* result, uint64_t index, aclDataType dtype, uint64_t value) noexcept {
     if (dtype == ACL_INT32 || dtype == ACL_UINT32) {
-        static_cast<uint32_t*>(result)[index] = static_cast<uint32_t>(value);
+        store_at(result, index, static_cast<uint32_t>(value));
     } else {
-        static_cast<uint64_t*>(result)[index] = value;
+        store_at(result, index, value);
     }
 }
 

@@ -1,4 +1,5 @@
 // acl-cpu runtime: Runtime.
+#include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include <thread>
@@ -348,6 +349,11 @@ MemoryKind Runtime::classify(const void* ptr, size_t bytes) {
 }
 
 aclError Runtime::allocate_host(size_t size, void** ptr) {
+    // No object may exceed PTRDIFF_MAX bytes; refusing larger sizes also keeps
+    // the rounding below from wrapping to a tiny block.
+    if (size > static_cast<size_t>(PTRDIFF_MAX)) {
+        return runtime_error(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: cannot allocate %zu bytes of host memory", size);
+    }
     const size_t bytes = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
     void* block = std::aligned_alloc(kHostAlignment, bytes);
     if (block == nullptr) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl_rt_memory_soma.h"
+#include "runtime/c_enum_codes_memory.h"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -63,6 +64,87 @@ TEST_F(MemoryExtrasTest, MallocWithCfgRejectsBadConfigurations) {
     EXPECT_ACL_FAILS(aclrtMallocWithCfg(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, &absentDevice),
                      ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_ACL_FAILS(aclrtMallocHostWithCfg(&ptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// aclrtMallocWithCfg's policy, like aclrtMalloc's, is a bit set: a C caller's
+// code outside the enumerators must be read as an integer, never loaded as
+// the enum (UBSan's enum check, on in the sanitizer build, reported it; found
+// by fuzz_runtime_memory, corpus input malloc_with_cfg_policy_code).
+TEST_F(MemoryExtrasTest, MallocWithCfgReadsAnyPolicyCode) {
+    void* ptr = nullptr;
+    ASSERT_ACL_OK(c_enum_malloc_with_cfg(&ptr, 64, -1));
+    EXPECT_ACL_OK(aclrtFree(ptr));
+}
+
+// 11-03 aclrtMemcpy2d / aclrtMemcpy2dAsync: a kind code outside the enum
+// from a C caller is ACL_ERROR_INVALID_PARAM, read as an integer (the kind
+// was loaded as the enum first: UBSan's enum check in the sanitizer build;
+// found by fuzz_runtime_memory, corpus input memcpy_2d_kind_code).
+TEST_F(MemoryExtrasTest, Memcpy2dReadsAnyKindCode) {
+    DeviceBuffer device(64);
+    std::vector<unsigned char> host(64);
+    Stream stream;
+    for (int code : {255, -1}) {
+        SCOPED_TRACE(code);
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_memcpy_2d(device.get(), host.data(), 64, code, nullptr)),
+                                {ACL_ERROR_INVALID_PARAM}));
+        EXPECT_TRUE(failed_with(ACLCPU_FRESH_CALL(c_enum_memcpy_2d(device.get(), host.data(), 64, code, stream.get())),
+                                {ACL_ERROR_INVALID_PARAM}));
+    }
+}
+
+// 11-03 aclrtMemcpyBatchAsync, failIndex: "若错误不涉及特定复制操作，该值将
+// 为SIZE_MAX" -- a stream that does not exist concerns no copy (failIndex was
+// left as the caller set it; found by fuzz_runtime_memory, corpus input
+// batch_async_bad_stream).
+TEST_F(MemoryExtrasTest, BatchCopyOnABadStreamFailsWithoutACopyIndex) {
+    DeviceBuffer device(64);
+    std::vector<unsigned char> host(64);
+    void* dsts[] = {device.get()};
+    void* srcs[] = {host.data()};
+    size_t sizes[] = {64};
+    aclrtMemcpyBatchAttr attrs[1] = {};
+    attrs[0].dstLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    attrs[0].srcLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_HOST};
+    size_t attrsIndexes[] = {0};
+    size_t failIndex = 0;
+    Stream destroyed;
+    const aclrtStream stale = destroyed.release();
+    ASSERT_ACL_OK(aclrtDestroyStream(stale));
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, 1, attrs, attrsIndexes, 1, &failIndex, stale));
+    EXPECT_EQ(SIZE_MAX, failIndex);
+}
+
+// 11-03 aclrtMemcpyBatch: an empty copy in a batch is skipped, its null
+// addresses unread (they reached memmove, which UBSan in the sanitizer build
+// reported; found by fuzz_runtime_memory, corpus input batch_empty_copy_null).
+TEST_F(MemoryExtrasTest, BatchSkipsAnEmptyCopyWithNullAddresses) {
+    DeviceBuffer device(64);
+    std::vector<unsigned char> host(64, 7);
+    void* dsts[] = {nullptr, device.get()};
+    void* srcs[] = {nullptr, host.data()};
+    size_t sizes[] = {0, 64};
+    aclrtMemcpyBatchAttr attrs[1] = {};
+    attrs[0].dstLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    attrs[0].srcLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_HOST};
+    size_t attrsIndexes[] = {0};
+    size_t failIndex = 0;
+    ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, attrs, attrsIndexes, 1, &failIndex));
+    EXPECT_EQ(host, device.read());
+}
+
+// 11-02 aclrtMallocHost / aclrtMallocHostWithCfg: "返回0表示成功，返回其他值
+// 表示失败".  A size no host can hold must fail; the runtime's rounding of
+// SIZE_MAX up to its 64-byte alignment wrapped to 0, and the call handed out
+// a tiny block as SIZE_MAX bytes (found by fuzz_runtime_memory, corpus input
+// malloc_host_size_max).
+TEST_F(MemoryExtrasTest, MallocHostRefusesSizesNoHostCanHold) {
+    void* ptr = nullptr;
+    for (uint64_t size : {uint64_t{SIZE_MAX}, uint64_t{SIZE_MAX} - 63, uint64_t{1} << 63}) {
+        SCOPED_TRACE(size);
+        EXPECT_ACL_FAILS(aclrtMallocHost(&ptr, static_cast<size_t>(size)), ACL_ERROR_BAD_ALLOC);
+        EXPECT_ACL_FAILS(aclrtMallocHostWithCfg(&ptr, size, nullptr), ACL_ERROR_BAD_ALLOC);
+    }
 }
 
 // 11-02 aclrtMallocHostWithCfg: pinned host memory, freed by aclrtFreeHost.

@@ -1,7 +1,9 @@
 // Stress: many host threads, each driving its own streams with a seeded
-// random mix of operators, copies, sets, event records and waits, host
-// functions, callbacks and stream re-creation, checked against a sequential
-// replay of the same program on the host.
+// random mix of operators, copies, sets, event records and waits, notify
+// and device-word (aclrtValueWrite / aclrtValueWait) hand-offs between
+// streams, copies through a virtual-memory mapping, host functions,
+// callbacks and stream re-creation, checked against a sequential replay of
+// the same program on the host.
 //
 // Every buffer belongs to one stream slot and values stay small integers
 // held exactly in fp32, so the replay predicts every byte.  Logging steps
@@ -150,6 +152,8 @@ struct Slot {
     std::vector<float> sourceModel;
     std::vector<std::vector<float>> readbackModel;
     std::vector<uint32_t> expectedLog;
+    float* piece = nullptr;  ///< The slot's part of its driver's virtual-memory mapping.
+    std::vector<float> pieceModel;
 };
 
 // --- The program one host thread runs ---------------------------------------------------
@@ -161,6 +165,7 @@ public:
     void operator()() {
         ASSERT_EQ(ACL_SUCCESS, aclrtSetDevice(0));
         start_reporter();
+        ASSERT_NO_FATAL_FAILURE(map_pieces());
         for (auto& slot : slots_) ASSERT_NO_FATAL_FAILURE(open(slot));
         for (uint32_t sequence = 0; sequence < kOperationsPerThread; ++sequence) {
             ASSERT_NO_FATAL_FAILURE(step(sequence));
@@ -171,13 +176,15 @@ public:
         for (auto& slot : slots_) verify(slot);
         for (auto& slot : slots_) close(slot);
         stop_reporter();
+        unmap_pieces();
         for (void* buffer : retired_) EXPECT_EQ(ACL_SUCCESS, aclrtFree(buffer));
+        for (aclrtNotify notify : retiredNotifies_) EXPECT_EQ(ACL_SUCCESS, aclrtDestroyNotify(notify));
         EXPECT_EQ(ACL_SUCCESS, aclrtResetDevice(0));
     }
 
 private:
-    enum Kind { kAffine, kOperator, kCopyIn, kSet, kReadback, kCrossStream, kHostFunc, kCallback, kRecreate, kSync,
-                kKinds };
+    enum Kind { kAffine, kOperator, kCopyIn, kSet, kReadback, kCrossStream, kNotifyHandOff, kValueHandOff, kMapOut,
+                kMapIn, kHostFunc, kCallback, kRecreate, kSync, kKinds };
 
     int pick(int bound) { return static_cast<int>(random_() % static_cast<uint64_t>(bound)); }
 
@@ -208,6 +215,9 @@ private:
         slot.maskTensor = float_tensor(slot.mask);
         slot.scratchTensor = float_tensor(slot.scratch);
         slot.log = std::make_unique<StepLog>(kOperationsPerThread);
+        slot.piece = mapping_ + (&slot - slots_) * kElements;
+        slot.pieceModel.assign(kElements, 0.0f);
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemset(slot.piece, kBytes, 0, kBytes));
     }
 
     void close(Slot& slot) {
@@ -219,7 +229,8 @@ private:
 
     void step(uint32_t sequence) {
         Slot& slot = slots_[pick(kStreamsPerThread)];
-        switch (static_cast<Kind>(pick(kKinds))) {
+        const int kind = pick(kKinds);
+        switch (static_cast<Kind>(kind)) {
             case kAffine: {
                 const float addend = static_cast<float>(1 + pick(100));
                 ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(slot.stream, std::make_unique<ModularStep>(
@@ -255,8 +266,24 @@ private:
                 break;
             }
             case kCrossStream:
-                ASSERT_NO_FATAL_FAILURE(cross_stream(slot, slots_[pick(kStreamsPerThread)], sequence));
+            case kNotifyHandOff:
+            case kValueHandOff:
+                ASSERT_NO_FATAL_FAILURE(
+                    cross_stream(slot, slots_[pick(kStreamsPerThread)], sequence, static_cast<Kind>(kind)));
                 break;
+            case kMapOut:
+                ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(slot.piece, kBytes, slot.data, kBytes,
+                                                        ACL_MEMCPY_DEVICE_TO_DEVICE, slot.stream));
+                slot.pieceModel = slot.model;
+                break;
+            case kMapIn: {
+                const auto [first, count] = range();
+                ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(static_cast<float*>(slot.data) + first, count * sizeof(float),
+                                                        slot.piece + first, count * sizeof(float),
+                                                        ACL_MEMCPY_DEVICE_TO_DEVICE, slot.stream));
+                std::copy_n(slot.pieceModel.begin() + first, count, slot.model.begin() + first);
+                break;
+            }
             case kHostFunc:
             case kCallback:
                 ASSERT_NO_FATAL_FAILURE(host_log(slot, sequence, pick(2) == 0));
@@ -301,18 +328,25 @@ private:
         }
     }
 
-    /// to.data += from.data as it is now, through a snapshot and an event.
-    void cross_stream(Slot& from, Slot& to, uint32_t sequence) {
+    /// to.data += from.data as it is now, through a snapshot that `from`
+    /// hands to `to` with an event, a notify or a device word (`how`).
+    void cross_stream(Slot& from, Slot& to, uint32_t sequence, Kind how) {
         void* snapshot = nullptr;
         ASSERT_EQ(ACL_SUCCESS, aclrtMalloc(&snapshot, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
         retired_.push_back(snapshot);
         ASSERT_EQ(ACL_SUCCESS,
                   aclrtMemcpyAsync(snapshot, kBytes, from.data, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, from.stream));
-        aclrtEvent event = nullptr;
-        ASSERT_EQ(ACL_SUCCESS, aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC));
-        ASSERT_EQ(ACL_SUCCESS, aclrtRecordEvent(event, from.stream));
-        ASSERT_EQ(ACL_SUCCESS, aclrtStreamWaitEvent(to.stream, event));
-        ASSERT_EQ(ACL_SUCCESS, aclrtDestroyEvent(event));  // While the wait may still be pending.
+        if (how == kNotifyHandOff) {
+            ASSERT_NO_FATAL_FAILURE(hand_off_by_notify(from, to));
+        } else if (how == kValueHandOff) {
+            ASSERT_NO_FATAL_FAILURE(hand_off_by_value(from, to, sequence));
+        } else {
+            aclrtEvent event = nullptr;
+            ASSERT_EQ(ACL_SUCCESS, aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC));
+            ASSERT_EQ(ACL_SUCCESS, aclrtRecordEvent(event, from.stream));
+            ASSERT_EQ(ACL_SUCCESS, aclrtStreamWaitEvent(to.stream, event));
+            ASSERT_EQ(ACL_SUCCESS, aclrtDestroyEvent(event));  // While the wait may still be pending.
+        }
         ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(to.stream, std::make_unique<ModularStep>(
                                                               static_cast<float*>(to.data),
                                                               static_cast<const float*>(snapshot), 0.0f,
@@ -320,6 +354,53 @@ private:
         const std::vector<float> seen = from.model;
         ModularStep::apply(to.model.data(), seen.data(), 0.0f);
         to.expectedLog.push_back(sequence);
+    }
+
+    /// A fresh notify for every hand-off: a record must reach only its own
+    /// wait.  Destroyed once everything is synchronised (8 threads x ~700
+    /// hand-offs stay below the 8192 notifies a device has).
+    void hand_off_by_notify(Slot& from, Slot& to) {
+        aclrtNotify notify = nullptr;
+        ASSERT_EQ(ACL_SUCCESS, aclrtCreateNotify(&notify, 0));
+        retiredNotifies_.push_back(notify);
+        ASSERT_EQ(ACL_SUCCESS, aclrtRecordNotify(notify, from.stream));
+        ASSERT_EQ(ACL_SUCCESS, aclrtWaitAndResetNotify(notify, to.stream, 0));
+    }
+
+    /// `from` writes a token into a fresh device word that `to` waits for.
+    void hand_off_by_value(Slot& from, Slot& to, uint32_t sequence) {
+        void* word = nullptr;
+        ASSERT_EQ(ACL_SUCCESS, aclrtMalloc(&word, sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+        retired_.push_back(word);
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemset(word, sizeof(uint64_t), 0, sizeof(uint64_t)));
+        const uint64_t token = (static_cast<uint64_t>(index_) << 32) | (sequence + 1);
+        ASSERT_EQ(ACL_SUCCESS, aclrtValueWrite(word, token, 0, from.stream));
+        ASSERT_EQ(ACL_SUCCESS, aclrtValueWait(word, token, ACL_STREAM_WAIT_VALUE_EQ, to.stream));
+    }
+
+    /// One virtual-memory mapping per driver, a kBytes piece of it per slot:
+    /// copies treat mapped ranges as device memory.
+    void map_pieces() {
+        aclrtPhysicalMemProp prop{};
+        prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+        prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+        prop.memAttr = ACL_MEM_NORMAL;
+        prop.location = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+        size_t granularity = 0;
+        ASSERT_EQ(ACL_SUCCESS,
+                  aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+        mappingBytes_ = (kBytes * kStreamsPerThread + granularity - 1) / granularity * granularity;
+        void* base = nullptr;
+        ASSERT_EQ(ACL_SUCCESS, aclrtReserveMemAddress(&base, mappingBytes_, 0, nullptr, 0));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMallocPhysical(&physical_, mappingBytes_, &prop, 0));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMapMem(base, mappingBytes_, 0, physical_, 0));
+        mapping_ = static_cast<float*>(base);
+    }
+
+    void unmap_pieces() {
+        EXPECT_EQ(ACL_SUCCESS, aclrtUnmapMem(mapping_));
+        EXPECT_EQ(ACL_SUCCESS, aclrtFreePhysical(physical_));
+        EXPECT_EQ(ACL_SUCCESS, aclrtReleaseMemAddress(mapping_));
     }
 
     void host_log(Slot& slot, uint32_t sequence, bool asCallback) {
@@ -346,7 +427,9 @@ private:
     void verify(Slot& slot) {
         std::vector<float> contents(kElements);
         ASSERT_EQ(ACL_SUCCESS, aclrtMemcpy(contents.data(), kBytes, slot.data, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
-        bool same = contents == slot.model;
+        std::vector<float> piece(kElements);
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpy(piece.data(), kBytes, slot.piece, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+        bool same = contents == slot.model && piece == slot.pieceModel;
         for (int k = 0; k < kReadbackSlots; ++k) {
             same = same && std::equal(slot.readbackModel[k].begin(), slot.readbackModel[k].end(),
                                       slot.readback + k * kElements);
@@ -396,6 +479,10 @@ private:
     std::mt19937_64 random_;
     Slot slots_[kStreamsPerThread];
     std::vector<void*> retired_;  ///< Device buffers freed once everything is synchronised.
+    std::vector<aclrtNotify> retiredNotifies_;  ///< Destroyed once everything is synchronised.
+    float* mapping_ = nullptr;
+    size_t mappingBytes_ = 0;
+    aclrtDrvMemHandle physical_ = nullptr;
     std::vector<std::unique_ptr<HostLogEntry>> hostEntries_;
     std::thread reporter_;
     std::atomic<bool> stopReporter_{false};
