@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "acl/acl_tdt.h"
+#include "aclcpu/dtype.hpp"
 #include "api/arguments.hpp"
 #include "api/tdt_arguments.hpp"
 #include "core/errors.hpp"
@@ -51,13 +52,15 @@ acltdtDataItem* item_handle(const std::shared_ptr<TdtDataItem>& item) {
     return reinterpret_cast<acltdtDataItem*>(item.get());
 }
 
-bool is_tensor_type(int32_t type) { return type >= ACL_TENSOR_DATA_TENSOR && type <= ACL_TENSOR_DATA_END_TENSOR; }
+bool is_tensor_type(int64_t type) { return type >= ACL_TENSOR_DATA_TENSOR && type <= ACL_TENSOR_DATA_END_TENSOR; }
 
 /// Why acltdtCreateDataItem refuses these arguments, or nullptr.  Only
 /// ACL_TENSOR_DATA_TENSOR items carry a shape and data; the others are
 /// markers (end of sequence, abnormal, ...) without dims.
-const char* data_item_refusal(int32_t type, const int64_t* dims, size_t dimNum, const void* data, size_t size) {
+const char* data_item_refusal(int64_t type, const int64_t* dims, size_t dimNum, int64_t dtype, const void* data,
+                              size_t size) {
     if (!is_tensor_type(type)) return "tdtType is not an acltdtTensorType value";
+    if (type == ACL_TENSOR_DATA_TENSOR && !aclcpu::is_dtype_code(dtype)) return "dataType is not an aclDataType value";
     if (dims == nullptr && dimNum != 0) return "dims is null but dimNum is not 0";
     if (dims != nullptr && dimNum == 0) return "dims is not null but dimNum is 0";
     if (dimNum > kMaxDims) return "dimNum is above 128";
@@ -113,16 +116,19 @@ extern "C" {
 
 acltdtDataItem* acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t* dims, size_t dimNum, aclDataType dataType,
                                      void* data, size_t size) {
-    if (const char* refusal = data_item_refusal(tdtType, dims, dimNum, data, size)) {
-        param_error(ACL_ERROR_INVALID_PARAM, "acltdtCreateDataItem: %s (tdtType %d, dimNum %zu, size %zu)", refusal,
-                    static_cast<int>(tdtType), dimNum, size);
+    // Enumeration arguments are read as the integers a C caller may pass.
+    const int64_t type = aclcpu::code_of(tdtType);
+    const int64_t dtype = aclcpu::code_of(dataType);
+    if (const char* refusal = data_item_refusal(type, dims, dimNum, dtype, data, size)) {
+        param_error(ACL_ERROR_INVALID_PARAM, "acltdtCreateDataItem: %s (tdtType %lld, dataType %lld, dimNum %zu, size %zu)",
+                    refusal, static_cast<long long>(type), static_cast<long long>(dtype), dimNum, size);
         return nullptr;
     }
     auto item = std::make_shared<TdtDataItem>();
-    item->tensorType = tdtType;
-    if (tdtType == ACL_TENSOR_DATA_TENSOR) {
+    item->tensorType = static_cast<acltdtTensorType>(type);
+    if (type == ACL_TENSOR_DATA_TENSOR) {
         item->dims.assign(dims, dims + dimNum);
-        item->dataType = dataType;
+        item->dataType = aclcpu::dtype_from_code(dtype);
         item->data = data;
         item->size = size;
     }

@@ -13,6 +13,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl/acl_tdt_queue.h"
+#include "aclcpu/dtype.hpp"
 #include "api/tdt_arguments.hpp"
 #include "api/unsupported.hpp"
 #include "core/errors.hpp"
@@ -103,8 +104,10 @@ aclError write_param(const T& value, size_t len, size_t* paramRetSize, void* par
     return ACL_SUCCESS;
 }
 
-aclError unknown_type(int32_t type, const char* api) {
-    return param_error(ACL_ERROR_INVALID_PARAM, "%s: type %d is not one of the documented values", api, type);
+/// `code` is the type argument read with code_of: a C caller may pass any integer.
+aclError unknown_type(int64_t code, const char* api) {
+    return param_error(ACL_ERROR_INVALID_PARAM, "%s: type %lld is not one of the documented values", api,
+                       static_cast<long long>(code));
 }
 
 aclError set_queue_name(TdtQueueAttr& attr, size_t len, const void* param, const char* api) {
@@ -205,13 +208,13 @@ aclError acltdtSetQueueAttr(acltdtQueueAttr* attr, acltdtQueueAttrType type, siz
     constexpr const char* api = "acltdtSetQueueAttr";
     const std::shared_ptr<TdtQueueAttr> target = find_live(queue_attrs(), attr, api, "attr");
     if (!target) return ACL_ERROR_INVALID_PARAM;
-    switch (type) {
+    switch (const int64_t code = aclcpu::code_of(type)) {
         case ACL_TDT_QUEUE_NAME_PTR:
             return set_queue_name(*target, len, param, api);
         case ACL_TDT_QUEUE_DEPTH_UINT32:
             return read_param(param, len, target->depth, api);
         default:
-            return unknown_type(type, api);
+            return unknown_type(code, api);
     }
 }
 
@@ -222,13 +225,13 @@ aclError acltdtGetQueueAttr(const acltdtQueueAttr* attr, acltdtQueueAttrType typ
     constexpr const char* api = "acltdtGetQueueAttr";
     const std::shared_ptr<TdtQueueAttr> source = find_live(queue_attrs(), attr, api, "attr");
     if (!source) return ACL_ERROR_INVALID_PARAM;
-    switch (type) {
+    switch (const int64_t code = aclcpu::code_of(type)) {
         case ACL_TDT_QUEUE_NAME_PTR:
             return write_param(source->name.c_str(), len, paramRetSize, param, api);
         case ACL_TDT_QUEUE_DEPTH_UINT32:
             return write_param(source->depth, len, paramRetSize, param, api);
         default:
-            return unknown_type(type, api);
+            return unknown_type(code, api);
     }
 }
 
@@ -333,7 +336,7 @@ aclError acltdtGetQueueRouteParam(const acltdtQueueRoute* route, acltdtQueueRout
     constexpr const char* api = "acltdtGetQueueRouteParam";
     const std::shared_ptr<TdtRoute> source = find_live(routes(), route, api, "route");
     if (!source) return ACL_ERROR_INVALID_PARAM;
-    switch (type) {
+    switch (const int64_t code = aclcpu::code_of(type)) {
         case ACL_TDT_QUEUE_ROUTE_SRC_UINT32:
             return write_param(source->srcId, len, paramRetSize, param, api);
         case ACL_TDT_QUEUE_ROUTE_DST_UINT32:
@@ -341,7 +344,7 @@ aclError acltdtGetQueueRouteParam(const acltdtQueueRoute* route, acltdtQueueRout
         case ACL_TDT_QUEUE_ROUTE_STATUS_INT32:
             return write_param(source->status, len, paramRetSize, param, api);
         default:
-            return unknown_type(type, api);
+            return unknown_type(code, api);
     }
 }
 
@@ -399,7 +402,7 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo* param, acltdtQu
     const std::shared_ptr<TdtRouteQuery> query = find_live(route_queries(), param, api, "param");
     if (!query) return ACL_ERROR_INVALID_PARAM;
     aclError status = ACL_SUCCESS;
-    switch (type) {
+    switch (const int64_t code = aclcpu::code_of(type)) {
         case ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM:
             status = read_param(value, len, query->mode, api);
             query->modeSet = query->modeSet || status == ACL_SUCCESS;
@@ -413,7 +416,7 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo* param, acltdtQu
             query->dstSet = query->dstSet || status == ACL_SUCCESS;
             return status;
         default:
-            return unknown_type(type, api);
+            return unknown_type(code, api);
     }
 }
 

@@ -5,6 +5,8 @@
 #include "runtime/c_enum_codes.h"
 
 #include "acl/acl.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 
 static void noop_callback(void* userData) { (void)userData; }
 
@@ -44,3 +46,29 @@ int c_enum_launch_callback(int blockType, aclrtStream stream) {
 }
 
 void c_enum_app_log(int level) { aclAppLog(level, "c_enum_app_log", __FILE__, __LINE__, "level %d", level); }
+
+int c_enum_malloc_with_cfg(void** ptr, size_t bytes, int policy) {
+    return aclrtMallocWithCfg(ptr, bytes, policy, NULL);
+}
+
+int c_enum_memcpy_2d(void* dst, const void* src, size_t bytes, int kind, aclrtStream stream) {
+    if (stream == NULL) return aclrtMemcpy2d(dst, bytes, src, bytes, bytes, 1, kind);
+    return aclrtMemcpy2dAsync(dst, bytes, src, bytes, bytes, 1, kind, stream);
+}
+
+int c_enum_tdt_data_item(int tensorType, int dataType) {
+    int64_t dims[1] = {1};
+    float value = 1.0f;
+    acltdtDataItem* item = acltdtCreateDataItem(tensorType, dims, 1, dataType, &value, sizeof value);
+    if (item == NULL) return 0;
+    acltdtDestroyDataItem(item);
+    return 1;
+}
+
+int c_enum_tdt_set_queue_attr(int type) {
+    acltdtQueueAttr* attr = acltdtCreateQueueAttr();
+    uint32_t depth = 4;
+    const int status = acltdtSetQueueAttr(attr, type, sizeof depth, &depth);
+    acltdtDestroyQueueAttr(attr);
+    return status;
+}

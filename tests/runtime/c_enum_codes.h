@@ -22,6 +22,13 @@ int c_enum_get_last_error(int level);
 int c_enum_peek_last_error(int level);
 int c_enum_launch_callback(int blockType, aclrtStream stream);
 void c_enum_app_log(int level);
+int c_enum_malloc_with_cfg(void** ptr, size_t bytes, int policy);
+/* A 2-D copy of one row of `bytes` bytes; with a null stream the synchronous aclrtMemcpy2d. */
+int c_enum_memcpy_2d(void* dst, const void* src, size_t bytes, int kind, aclrtStream stream);
+/* acltdtCreateDataItem of a 1-element tensor: 1 when it returned an item (destroyed again), 0 when null. */
+int c_enum_tdt_data_item(int tensorType, int dataType);
+/* acltdtSetQueueAttr with an attribute type code on a fresh attribute set. */
+int c_enum_tdt_set_queue_attr(int type);
 
 #ifdef __cplusplus
 }

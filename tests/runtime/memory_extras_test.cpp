@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "acl/acl_rt_memory_soma.h"
-#include "runtime/c_enum_codes_memory.h"
+#include "runtime/c_enum_codes.h"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {

@@ -14,6 +14,7 @@
 
 #include "acl/acl_tdt.h"
 #include "acl/acl_tdt_queue.h"
+#include "runtime/c_enum_codes.h"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -135,6 +136,21 @@ TEST_F(TdtChannelTest, MarkerItemsHaveNoShape) {
 }
 
 // acltdtCreateDataItem refuses inconsistent shapes and more than 128 dimensions.
+// 17-01 acltdtCreateDataItem, 17-02 acltdtSetQueueAttr: a C caller may pass
+// any integer for tdtType, dataType or the attribute type; codes that are no
+// enumerator are refused with a message, never loaded as the enum (the
+// sanitizer build checks that).
+TEST_F(TdtChannelTest, EnumerationCodesOfCCallersAreReadAsIntegers) {
+    EXPECT_EQ(1, c_enum_tdt_data_item(ACL_TENSOR_DATA_TENSOR, ACL_FLOAT));
+    EXPECT_EQ(0, c_enum_tdt_data_item(ACL_TENSOR_DATA_TENSOR, 99));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(0, c_enum_tdt_data_item(77, ACL_FLOAT));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(ACL_SUCCESS, c_enum_tdt_set_queue_attr(ACL_TDT_QUEUE_DEPTH_UINT32));
+    EXPECT_EQ(ACL_ERROR_INVALID_PARAM, c_enum_tdt_set_queue_attr(99));
+    EXPECT_NE("", take_error_message());
+}
+
 TEST_F(TdtChannelTest, CreateDataItemRefusesBadShapes) {
     float value = 0;
     std::vector<int64_t> dims(129, 1);
