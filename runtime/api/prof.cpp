@@ -26,12 +26,23 @@
 
 using aclcpu::code_of;
 using aclcpu::api::enqueue_mark;
+using aclcpu::api::not_supported;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
 using aclcpu::observe::ProfileConfig;
 using aclcpu::observe::Profiler;
 using aclcpu::observe::Stamp;
 using aclcpu::observe::StepInfo;
+
+namespace aclcpu::api {
+
+/// An unsupported aclprofGetOpFlag answers ACL_SUBSCRIBE_NONE, CANN's "no flag".
+template <>
+UnsupportedResult::operator aclprofSubscribeOpFlag() const noexcept {
+    return ACL_SUBSCRIBE_NONE;
+}
+
+}  // namespace aclcpu::api
 
 namespace {
 
@@ -50,25 +61,6 @@ constexpr uint64_t kKnownDataTypes =
 constexpr char kNoModels[] =
     "operator subscription reports the operators of a loaded offline model (.om), and acl-cpu loads none; "
     "profile with aclprofInit/aclprofStart instead";
-
-/// The answer of an unsupported entry point whose result is no aclError:
-/// converts to that result's "nothing" (0, nullptr, ACL_SUBSCRIBE_NONE)
-/// after reporting, so that every unsupported body keeps the one shape
-/// `return not_supported(__func__, kWhy);`.
-struct NoResult {
-    operator aclError() const { return ACL_ERROR_RT_FEATURE_NOT_SUPPORT; }
-    operator uint64_t() const { return 0; }
-    operator aclprofSubscribeOpFlag() const { return ACL_SUBSCRIBE_NONE; }
-    template <typename T>
-    operator T*() const {
-        return nullptr;
-    }
-};
-
-NoResult not_supported(const char* function, const char* why) {
-    aclcpu::api::not_supported(function, why);
-    return NoResult{};
-}
 
 bool is_metrics_code(int64_t code) {
     return (code >= ACL_AICORE_ARITHMETIC_UTILIZATION && code <= ACL_AICORE_MEMORY_ACCESS) || code == ACL_AICORE_NONE;

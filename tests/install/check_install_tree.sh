@@ -19,7 +19,7 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name \
          tikcpp/ascendc_kernel_cmake/ascendc.cmake lib64/libacl_rt_impl.so lib64/libmsprofiler.so \
          lib64/libprofapi.so lib64/libms_tools_ext.so lib64/libascend_dump.so lib64/libacl_tdt_channel.so \
-         lib64/libacl_tdt_queue.so; do
+         lib64/libacl_tdt_queue.so lib64/libacl_dvpp.so; do
   [[ -e "$prefix/$f" ]] || { echo "missing from install tree: $f"; exit 1; }
 done
 
