@@ -655,9 +655,9 @@ void MemoryFuzz::vmm_physical() {
 
 void MemoryFuzz::vmm_map() {
     if (mapping_ != nullptr) vmm_unmap();
-    unsigned char* base = static_cast<unsigned char*>(reservation_);
-    void* address = base != nullptr && in_.bit() ? base + (in_.bit() ? 0 : decode_extent(in_, reservationBytes_))
-                                                 : decode_address().ptr;
+    void* address = reservation_ != nullptr && in_.bit()
+                        ? address_at(reservation_, in_.bit() ? 0 : decode_extent(in_, reservationBytes_))
+                        : decode_address().ptr;
     const size_t size = in_.bit() ? reservationBytes_ : decode_vmm_size(in_);
     const size_t offset = in_.bit() ? 0 : decode_extent(in_, 4096);
     aclrtDrvMemHandle handle = in_.bit() ? physical_ : static_cast<aclrtDrvMemHandle>(never_issued_handle());

@@ -40,6 +40,12 @@ aclError synchronize_bounded(aclrtStream stream);
 /// sometimes an edge of size_t or any 64-bit value.
 size_t decode_extent(Decoder& in, size_t extent);
 
+/// base + offset, computed on the integer address: a decoded offset may run
+/// past the end of the address space, where pointer arithmetic is undefined.
+inline void* address_at(const void* base, size_t offset) {
+    return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(base) + offset);
+}
+
 /// Any 32-bit code for an enum argument: mostly the valid range
 /// [first, last], sometimes just outside it or any integer.
 int32_t decode_code(Decoder& in, int32_t first, int32_t last);
