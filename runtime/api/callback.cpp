@@ -6,6 +6,7 @@
 #include "aclcpu/instrumentation.hpp"
 #include "api/arguments.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "observe/runtime_hooks.hpp"
 #include "core/runtime_state.hpp"
 
@@ -44,8 +45,10 @@ private:
 
 /// Enqueues a host call; with `blocking`, later work on the stream waits for it.
 /// Observers see the call as `category`, and its gate as "host_wait".
-void launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
-                      void (*function)(void*), void* data, bool blocking) {
+/// Refused on a captured stream (refuse_uncapturable).
+aclError launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
+                          void (*function)(void*), void* data, bool blocking) {
+    if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api); status != ACL_SUCCESS) return status;
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
     const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1} : LateDelivery{};
@@ -55,6 +58,7 @@ void launch_host_call(Stream& stream, const char* api, const char* category, Hos
     }
     const HostCall call{function, data, &stream.device(), &lane, api, gate};
     lane.deliver(place, std::make_unique<HostCallTask>(api, std::move(dispatch), call));
+    return ACL_SUCCESS;
 }
 
 uint64_t this_thread_id() { return static_cast<uint64_t>(pthread_self()); }
@@ -145,10 +149,9 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
                            stream);
     }
     auto& hub = runtime.reports();
-    launch_host_call(
+    return launch_host_call(
         *target, "aclrtLaunchCallback", "callback", [&hub, thread](const HostCall& call) { hub.post(thread, call); },
         fn, userData, blockCode == ACL_CALLBACK_BLOCK);
-    return ACL_SUCCESS;
 }
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
@@ -167,8 +170,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
         auto& worker = target->device().host_worker();
         dispatch = [&worker](const HostCall& call) { worker.post([call] { call.run(); }); };
     }
-    launch_host_call(*target, "aclrtLaunchHostFunc", "host_func", std::move(dispatch), fn, args, true);
-    return ACL_SUCCESS;
+    return launch_host_call(*target, "aclrtLaunchHostFunc", "host_func", std::move(dispatch), fn, args, true);
 }
 
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {

@@ -5,6 +5,7 @@
 #include "aclcpu/soc_profile.hpp"
 #include "api/arguments.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/process_settings.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
@@ -49,6 +50,7 @@ aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
     const aclcpu::instrument::ApiScope scope(api);
     aclcpu::detail::Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
+    if (aclError status = aclcpu::detail::refuse_device_capturing(*device, api); status != ACL_SUCCESS) return status;
     if (!device->synchronize(aclcpu::detail::deadline_after(timeoutMs))) {
         return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device %d still busy after %d ms",
                                              api, device->id(), timeoutMs);

@@ -6,6 +6,7 @@
 #include "api/arguments.hpp"
 #include "core/condition_wait.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/ipc_event.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
@@ -19,6 +20,7 @@ using aclcpu::detail::Event;
 using aclcpu::detail::IpcEventState;
 using aclcpu::detail::param_error;
 using aclcpu::detail::plain_work;
+using aclcpu::detail::refuse_captured_event;
 using aclcpu::detail::ProgressCounter;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::Stream;
@@ -99,6 +101,7 @@ aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api
     const ApiScope scope(api);
     std::shared_ptr<Event> event;
     if (aclError status = Runtime::instance().resolve_event(handle, api, event); status != ACL_SUCCESS) return status;
+    if (aclError status = refuse_captured_event(*event, api); status != ACL_SUCCESS) return status;
     if (event->ipc_state()) return synchronize_ipc_event(*event, handle, timeoutMs, api);
     const Event::Capture capture = event->capture();
     if (capture.progress && !capture.progress->counter().wait_until(capture.count, deadline_after(timeoutMs))) {
@@ -125,11 +128,22 @@ aclError resolve_non_ipc_event(aclrtEvent handle, const char* api, std::shared_p
     return reject_ipc(*event, api);
 }
 
+/// Resolves handle as an event whose state the host may read now: not an
+/// IPC event, and not recorded in a capture that is still running.
+aclError resolve_observable_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) {
+    if (aclError status = resolve_non_ipc_event(handle, api, event); status != ACL_SUCCESS) return status;
+    return refuse_captured_event(*event, api);
+}
+
 aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
     const ApiScope scope(api);
     std::shared_ptr<Event> recorded;
     std::shared_ptr<Stream> target;
     if (aclError status = resolve_event_and_stream(api, event, stream, recorded, target); status != ACL_SUCCESS) {
+        return status;
+    }
+    bool captured = false;
+    if (aclError status = aclcpu::detail::record_event_in_capture(*recorded, target, api, captured); captured) {
         return status;
     }
     const uint64_t place = target->lane().reserve();
@@ -161,8 +175,7 @@ aclError stream_wait_event(aclrtStream stream, aclrtEvent event, std::chrono::mi
     if (aclError status = resolve_event_and_stream(api, event, stream, awaited, waiter); status != ACL_SUCCESS) {
         return status;
     }
-    enqueue_event_wait(*waiter, awaited, timeout, api);
-    return ACL_SUCCESS;
+    return enqueue_event_wait(waiter, awaited, timeout, api);
 }
 
 aclError create_event(aclrtEvent* event, uint32_t flag, const char* api) {
@@ -191,7 +204,13 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    return create_event(event, flag, "aclrtCreateEventExWithFlag");
+    constexpr const char* kApi = "aclrtCreateEventExWithFlag";
+    if (aclError status = create_event(event, flag, kApi); status != ACL_SUCCESS) return status;
+    // CANN's captures record only these events.
+    std::shared_ptr<Event> created;
+    if (aclError status = Runtime::instance().resolve_event(*event, kApi, created); status != ACL_SUCCESS) return status;
+    created->set_capturable();
+    return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -229,6 +248,11 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         return status;
     }
     if (aclError status = reject_ipc(*reset, "aclrtResetEvent"); status != ACL_SUCCESS) return status;
+    bool refused = false;
+    if (aclError status = aclcpu::detail::check_reset_in_capture(*reset, *target, "aclrtResetEvent", refused);
+        refused) {
+        return status;
+    }
     target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation),
                    [] { return plain_work("aclrtResetEvent", "event_reset"); });
     return ACL_SUCCESS;
@@ -237,7 +261,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = resolve_non_ipc_event(event, "aclrtQueryEvent", queried); error != ACL_SUCCESS) {
+    if (aclError error = resolve_observable_event(event, "aclrtQueryEvent", queried); error != ACL_SUCCESS) {
         return error;
     }
     *status = queried->is_complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -253,6 +277,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
         error != ACL_SUCCESS) {
         return error;
     }
+    if (aclError error = refuse_captured_event(*queried, "aclrtQueryEventStatus"); error != ACL_SUCCESS) return error;
     *status = queried->is_complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     if (*status == ACL_EVENT_RECORDED_STATUS_COMPLETE) observe_event_waited(*queried);
     return ACL_SUCCESS;
@@ -268,10 +293,10 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
     if (ms == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is null");
     std::shared_ptr<Event> start;
     std::shared_ptr<Event> end;
-    if (aclError status = resolve_non_ipc_event(startEvent, "aclrtEventElapsedTime", start); status != ACL_SUCCESS) {
+    if (aclError status = resolve_observable_event(startEvent, "aclrtEventElapsedTime", start); status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = resolve_non_ipc_event(endEvent, "aclrtEventElapsedTime", end); status != ACL_SUCCESS) {
+    if (aclError status = resolve_observable_event(endEvent, "aclrtEventElapsedTime", end); status != ACL_SUCCESS) {
         return status;
     }
     if (!start->capture().progress || !end->capture().progress) {
@@ -290,7 +315,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
     if (status == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventWaitStatus: status is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = resolve_non_ipc_event(event, "aclrtQueryEventWaitStatus", queried); error != ACL_SUCCESS) {
+    if (aclError error = resolve_observable_event(event, "aclrtQueryEventWaitStatus", queried); error != ACL_SUCCESS) {
         return error;
     }
     *status = queried->waits_complete() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
@@ -300,7 +325,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
     if (timestamp == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtEventGetTimestamp: timestamp is null");
     std::shared_ptr<Event> queried;
-    if (aclError error = resolve_non_ipc_event(event, "aclrtEventGetTimestamp", queried); error != ACL_SUCCESS) {
+    if (aclError error = resolve_observable_event(event, "aclrtEventGetTimestamp", queried); error != ACL_SUCCESS) {
         return error;
     }
     if (!queried->capture().progress) {

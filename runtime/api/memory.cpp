@@ -15,6 +15,7 @@
 #include "aclcpu/instrumentation.hpp"
 #include "api/unsupported.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/host_registration.hpp"
 #include "core/managed_memory.hpp"
 #include "core/peer_access.hpp"
@@ -420,11 +421,28 @@ bool is_hbm(int64_t attr) {
            attr == ACL_HBM_MEM_P2P_HUGE1G;
 }
 
+/// CANN's capture rules for a copy touching pageable host memory, which the
+/// device cannot reach later: refused on a captured stream (only
+/// aclrtMallocHost memory can be replayed), and done synchronously -- an
+/// unsafe call in capture terms -- otherwise.
+aclError check_pageable_copy(const Stream& target, const char* api) {
+    if (target.is_captured()) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: stream %p is being captured, and a captured copy can only use host memory from "
+                           "aclrtMallocHost, not pageable memory",
+                           api, static_cast<const void*>(&target));
+    }
+    return aclcpu::detail::check_unsafe_call(api, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+}
+
 /// Puts a checked copy on target's stream.  Pageable host memory cannot be
 /// read or written by the device later: as on CANN, such a copy is complete
 /// when the call returns.
-void submit_copy(Stream& target, const char* api, void* dst, const void* src, const CopyShape& shape,
-                 const CopySides& sides, size_t dstBytes, size_t srcBytes) {
+aclError submit_copy(Stream& target, const char* api, void* dst, const void* src, const CopyShape& shape,
+                     const CopySides& sides, size_t dstBytes, size_t srcBytes) {
+    if (sides.touches_pageable_host()) {
+        if (aclError status = check_pageable_copy(target, api); status != ACL_SUCCESS) return status;
+    }
     DeviceRanges ranges;
     if (sides.dst == MemoryKind::kDevice) ranges.add(dst, dstBytes, "dst");
     if (sides.src == MemoryKind::kDevice) ranges.add(src, srcBytes, "src");
@@ -432,12 +450,13 @@ void submit_copy(Stream& target, const char* api, void* dst, const void* src, co
         return ObservedTransfer(api, "memcpy", shape.width * shape.height,
                                 {reading(src, srcBytes, "src"), writing(dst, dstBytes, "dst")});
     });
-    if (!sides.touches_pageable_host()) return;
+    if (!sides.touches_pageable_host()) return ACL_SUCCESS;
     target.lane().progress()->counter().wait_until(place + 1,
                                                    aclcpu::detail::ProgressCounter::Clock::time_point::max());
     if (aclcpu::instrument::active()) {
         aclcpu::instrument::notify([&](aclcpu::instrument::Observer& o) { o.on_host_waited_stream(&target, place); });
     }
+    return ACL_SUCCESS;
 }
 
 aclError copy_async(void* dst, size_t destMax, const void* src, size_t count, int64_t kind, aclrtStream stream,
@@ -448,8 +467,7 @@ aclError copy_async(void* dst, size_t destMax, const void* src, size_t count, in
     if (count == 0) return ACL_SUCCESS;
     CopySides sides{};
     if (aclError status = check_copy(dst, destMax, src, count, kind, api, sides); status != ACL_SUCCESS) return status;
-    submit_copy(*target, api, dst, src, CopyShape::linear(count), sides, count, count);
-    return ACL_SUCCESS;
+    return submit_copy(*target, api, dst, src, CopyShape::linear(count), sides, count, count);
 }
 
 void observe_host_write(void* dst, size_t bytes, const char* api) {
@@ -519,9 +537,10 @@ aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     }
     const size_t dstBytes = (height - 1) * dpitch + width;
     const size_t srcBytes = (height - 1) * spitch + width;
-    if (async) {
-        submit_copy(*target, api, dst, src, shape, sides, dstBytes, srcBytes);
-        return ACL_SUCCESS;
+    if (async) return submit_copy(*target, api, dst, src, shape, sides, dstBytes, srcBytes);
+    if (aclError status = aclcpu::detail::check_unsafe_call(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+        status != ACL_SUCCESS) {
+        return status;
     }
     if (aclcpu::instrument::active()) {
         aclcpu::detail::observe_host_access(src, srcBytes, MemoryAccess::Kind::kRead, "src", api);
@@ -674,7 +693,11 @@ aclError copy_batch_async(const CopyBatch& batch, size_t* failIndex, aclrtStream
         const size_t bytes = batch.sizes[i];
         if (bytes == 0) continue;
         const CopySides sides{runtime.classify(batch.dsts[i], bytes), runtime.classify(batch.srcs[i], bytes)};
-        submit_copy(*target, api, batch.dsts[i], batch.srcs[i], CopyShape::linear(bytes), sides, bytes, bytes);
+        if (aclError status =
+                submit_copy(*target, api, batch.dsts[i], batch.srcs[i], CopyShape::linear(bytes), sides, bytes, bytes);
+            status != ACL_SUCCESS) {
+            return status;
+        }
     }
     return ACL_SUCCESS;
 }
@@ -907,6 +930,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
         status != ACL_SUCCESS) {
         return status;
     }
+    if (aclError status = aclcpu::detail::check_unsafe_call("aclrtMemcpy", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     if (aclcpu::instrument::active()) {
         aclcpu::detail::observe_host_access(src, count, MemoryAccess::Kind::kRead, "src", "aclrtMemcpy");
         aclcpu::detail::observe_host_access(dst, count, MemoryAccess::Kind::kWrite, "dst", "aclrtMemcpy");
@@ -1041,6 +1068,10 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, siz
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     const ApiScope scope("aclrtMemset");
+    if (aclError status = aclcpu::detail::check_unsafe_call("aclrtMemset", ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     return fill_now(devPtr, maxCount, Fill{static_cast<uint32_t>(value), 1, count}, "aclrtMemset");
 }
 

@@ -126,8 +126,7 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
     condition.timeout = wait_timeout(timeout);
     condition.task = "aclrtWaitAndResetNotify";
     condition.signalKey = signal.get();
-    enqueue_wait(*waiter, std::move(condition), "notify_wait");
-    return ACL_SUCCESS;
+    return enqueue_wait(*waiter, std::move(condition), "notify_wait");
 }
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
@@ -272,8 +271,7 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream str
     condition.timeout = wait_timeout(info->timeout);
     condition.task = "aclrtCntNotifyWaitWithTimeout";
     condition.signalKey = notify.get();
-    enqueue_wait(*waiter, std::move(condition), "notify_wait");
-    return ACL_SUCCESS;
+    return enqueue_wait(*waiter, std::move(condition), "notify_wait");
 }
 
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {

@@ -11,6 +11,7 @@
 #include "api/unsupported.hpp"
 #include "core/condition_wait.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/handle_registry.hpp"
 #include "core/named_callbacks.hpp"
 #include "core/runtime_state.hpp"
@@ -82,6 +83,9 @@ aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uin
 aclError destroy_stream(aclrtStream handle, const char* api) {
     std::shared_ptr<Stream> stream;
     if (handle != nullptr && Runtime::instance().resolve_stream(handle, api, stream) == ACL_SUCCESS) {
+        if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) {
+            return status;
+        }
         stream_state_callbacks().notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     }
     return Runtime::instance().destroy_stream(handle);
@@ -154,6 +158,7 @@ aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* a
     const ApiScope scope(api);
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) return status;
     // synchronize() waits for at least the items submitted by now.
     const uint64_t target = stream->lane().submitted();
     const aclError status = stream->synchronize(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
@@ -326,6 +331,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     if (aclError error = Runtime::instance().resolve_stream(stream, "aclrtStreamQuery", resolved); error != ACL_SUCCESS) {
         return error;
     }
+    if (aclError error = aclcpu::detail::refuse_captured_stream(*resolved, "aclrtStreamQuery"); error != ACL_SUCCESS) {
+        return error;
+    }
     // A stream found complete is synchronised with, as by aclrtSynchronizeStream.
     const uint64_t target = resolved->lane().submitted();
     const aclError error = resolved->query(*status);
@@ -439,8 +447,8 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
         status != ACL_SUCCESS) {
         return status;
     }
-    aclcpu::detail::enqueue_event_wait(*waiter, awaited, aclcpu::detail::op_wait_timeout(), "aclrtStreamWaitEvent");
-    return ACL_SUCCESS;
+    return aclcpu::detail::enqueue_event_wait(waiter, awaited, aclcpu::detail::op_wait_timeout(),
+                                              "aclrtStreamWaitEvent");
 }
 
 }  // extern "C"

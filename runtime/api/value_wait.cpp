@@ -85,8 +85,7 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
     condition.polls = true;
     condition.task = "aclrtValueWait";
     condition.signalKey = word;
-    aclcpu::detail::enqueue_wait(*waiter, std::move(condition), "value_wait");
-    return ACL_SUCCESS;
+    return aclcpu::detail::enqueue_wait(*waiter, std::move(condition), "value_wait");
 }
 
 }  // extern "C"

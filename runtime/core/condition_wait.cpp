@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "core/graph_capture.hpp"
 #include "core/ipc_event.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -33,7 +34,8 @@ private:
 
 }  // namespace
 
-void enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
+aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
+    if (aclError status = refuse_uncapturable(stream, condition.task); status != ACL_SUCCESS) return status;
     const uint64_t place = stream.lane().reserve();
     if (instrument::active()) {
         stream.announce(place, plain_work(condition.task, category));
@@ -42,13 +44,14 @@ void enqueue_wait(Stream& stream, WaitCondition condition, const char* category)
         }
     }
     ConditionWatcher::instance().wait_at(stream.lane(), place, std::move(condition));
+    return ACL_SUCCESS;
 }
 
 void enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
                     std::function<void()> signal) {
     const uint64_t place = stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
                                          [task, category] { return plain_work(task, category); });
-    if (key != nullptr && instrument::active()) {
+    if (key != nullptr && place != kCapturedPlace && instrument::active()) {
         instrument::notify([&](instrument::Observer& o) { o.on_event_record(key, &stream, place); });
     }
 }
@@ -65,11 +68,17 @@ std::chrono::milliseconds wait_timeout(uint32_t seconds) noexcept {
     return seconds != 0 ? std::chrono::milliseconds(std::chrono::seconds(seconds)) : op_wait_timeout();
 }
 
-void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
-                        const char* task) {
-    if (event->ipc_state()) return enqueue_ipc_event_wait(waiter, event, timeout, task);
+aclError enqueue_event_wait(const std::shared_ptr<Stream>& waiterStream, const std::shared_ptr<Event>& event,
+                            std::chrono::milliseconds timeout, const char* task) {
+    bool captured = false;
+    if (aclError status = wait_event_in_capture(waiterStream, *event, task, captured); captured) return status;
+    Stream& waiter = *waiterStream;
+    if (event->ipc_state()) {
+        enqueue_ipc_event_wait(waiter, event, timeout, task);
+        return ACL_SUCCESS;
+    }
     const Event::Capture capture = event->capture();
-    if (!capture.progress || capture.progress == waiter.lane().progress()) return;
+    if (!capture.progress || capture.progress == waiter.lane().progress()) return ACL_SUCCESS;
     const uint64_t place = waiter.lane().reserve();
     if (instrument::active()) {
         waiter.announce(place, plain_work(task, "event_wait"));
@@ -81,7 +90,7 @@ void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std
         // delivers the waiting place, no worker blocks and no thread looks.
         const LateDelivery gate{&waiter.lane(), place};
         capture.progress->when_reached(capture.count, [gate] { gate.deliver(); });
-        return;
+        return ACL_SUCCESS;
     }
     WaitCondition condition;
     condition.try_pass = [progress = capture.progress, count = capture.count] { return progress->completed() >= count; };
@@ -89,6 +98,7 @@ void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std
     condition.task = task;
     ConditionWatcher::instance().wait_at(waiter.lane(), place, std::move(condition));
     capture.progress->when_reached(capture.count, [] { ConditionWatcher::instance().poke(); });
+    return ACL_SUCCESS;
 }
 
 ConditionWatcher& ConditionWatcher::instance() {

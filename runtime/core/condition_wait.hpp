@@ -95,8 +95,9 @@ private:
 };
 
 /// Enqueues on stream, behind everything submitted so far, a place that
-/// waits for condition; `category` names it to observers.
-void enqueue_wait(Stream& stream, WaitCondition condition, const char* category);
+/// waits for condition; `category` names it to observers.  Refused on a
+/// captured stream (refuse_uncapturable).
+aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* category);
 
 /// Enqueues on stream a task that runs `signal` (a change of what waits
 /// read: a notify record, a value write) and then pokes the watcher.
@@ -109,9 +110,11 @@ void enqueue_signal(Stream& stream, const char* task, const char* category, cons
 /// completed (no wait if it was never recorded, or recorded on waiter itself),
 /// failing the wait after timeout (0: none).  `task` names the wait to
 /// observers and in a timeout's message.  An IPC event's wait is
-/// enqueue_ipc_event_wait's (core/ipc_event.hpp).
-void enqueue_event_wait(Stream& waiter, const std::shared_ptr<Event>& event, std::chrono::milliseconds timeout,
-                        const char* task);
+/// enqueue_ipc_event_wait's (core/ipc_event.hpp).  When the waiter or the
+/// event's record takes part in a graph capture, the wait becomes an edge of
+/// the capturing model instead, or CANN's refusal (wait_event_in_capture).
+aclError enqueue_event_wait(const std::shared_ptr<Stream>& waiter, const std::shared_ptr<Event>& event,
+                            std::chrono::milliseconds timeout, const char* task);
 
 /// aclrtSetOpWaitTimeout: the timeout of later waits, in seconds (0: none).
 void set_op_wait_timeout(uint32_t seconds) noexcept;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include <oneapi/tbb/flow_graph.h>
@@ -53,6 +54,13 @@ public:
     bool try_reserve_event() noexcept;
     void release_event() noexcept { events_.fetch_sub(1, std::memory_order_relaxed); }
     int available_events() const noexcept { return kMaxEventsPerDevice - events_.load(std::memory_order_relaxed); }
+
+    /// Runs fn inside the device's task arena on the calling thread (which
+    /// joins the arena for the call): flow graphs built there attach to it.
+    template <typename Fn>
+    void in_arena(Fn&& fn) {
+        arena_.execute(std::forward<Fn>(fn));
+    }
 
     /// Waits until every lane has run all the work submitted before the call.
     bool synchronize(ProgressCounter::Clock::time_point deadline);

@@ -57,10 +57,6 @@ namespace {
 /// the one of the highest-priority stream.
 constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
 
-tbb::flow::node_priority_t node_priority(uint32_t streamPriority) {
-    return kLowestStreamNodePriority + (kLowestStreamPriority - streamPriority);
-}
-
 thread_local StreamLane* tRunningLane = nullptr;
 
 /// Marks the calling worker as running task on lane for the scope.
@@ -84,13 +80,17 @@ private:
 
 }  // namespace
 
+tbb::flow::node_priority_t stream_node_priority(uint32_t streamPriority) noexcept {
+    return kLowestStreamNodePriority + (kLowestStreamPriority - streamPriority);
+}
+
 StreamLane* StreamLane::running() noexcept { return tRunningLane; }
 
 StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, uint32_t priority)
     : id_(id),
       priority_(priority),
       pool_(pool),
-      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, node_priority(priority)) {}
+      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, stream_node_priority(priority)) {}
 
 void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
     // Releasing under the mutex keeps the runner's queue in place order;
@@ -121,23 +121,24 @@ void StreamLane::run(const LaneItem& item) noexcept {
     progress_->complete(item.place + 1);
 }
 
-/// What a failing task reported on this worker (report_error) becomes part
-/// of its stream's sticky error, so the user sees why it failed.
-void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
-    const RunningScope scope(*this, runningTask_, task.name());
+aclError run_reporting(DeviceTask& task, std::string& detail) noexcept {
     take_thread_messages();
-    aclError status = ACL_SUCCESS;
-    std::string detail;
     try {
-        status = task.run();
+        const aclError status = task.run();
         if (status != ACL_SUCCESS) detail = take_thread_messages();
+        return status;
     } catch (const std::exception& error) {
-        status = ACL_ERROR_RT_INTERNAL_ERROR;
         detail = error.what();
     } catch (...) {
-        status = ACL_ERROR_RT_INTERNAL_ERROR;
         detail = "unknown exception";
     }
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
+    const RunningScope scope(*this, runningTask_, task.name());
+    std::string detail;
+    const aclError status = run_reporting(task, detail);
     if (status == ACL_SUCCESS) return;
     fail(status, place, task.name(), detail);
     // The program's exception callbacks hear of every failing task, even

@@ -47,6 +47,16 @@ private:
     std::atomic<uint64_t> earliestAction_{UINT64_MAX};
 };
 
+/// The flow-graph priority of the work of a stream of CANN priority
+/// `streamPriority`: a stream's lane runner, and the nodes of a captured
+/// graph replayed on it.
+tbb::flow::node_priority_t stream_node_priority(uint32_t streamPriority) noexcept;
+
+/// Runs task on the calling worker: its result, or ACL_ERROR_RT_INTERNAL_ERROR
+/// for an exception escaping it; on failure `detail` gets what the task
+/// reported on this thread (report_error) or the exception's message.
+aclError run_reporting(DeviceTask& task, std::string& detail) noexcept;
+
 /// One entry of a lane.  A null task is a marker: it runs nothing and exists
 /// to be delivered late, which is how a lane waits for an event or a
 /// callback without blocking a worker.

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/graph_model.hpp"
 #include "core/objects.hpp"
 
 namespace aclcpu::detail {
@@ -16,6 +17,30 @@ aclError Stream::take_sticky_error(uint64_t completed) {
     const aclError error = lane_->take_error(message, completed);
     if (error != ACL_SUCCESS) runtime_error(error, "stream %p: %s", static_cast<void*>(this), message.c_str());
     return error;
+}
+
+std::shared_ptr<GraphModel> Stream::capturing_model() const {
+    if (!is_captured()) return nullptr;
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    return capturingModel_;
+}
+
+void Stream::set_capturing_model(std::shared_ptr<GraphModel> model) {
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    captured_.store(model != nullptr, std::memory_order_release);
+    capturingModel_ = std::move(model);
+}
+
+bool Stream::capture(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work) {
+    const std::shared_ptr<GraphModel> model = capturing_model();
+    if (!model) return false;
+    CapturedWork captured{task->name(), "task", {}, {}};
+    if (work != nullptr) {
+        captured = CapturedWork{work->name, work->category,
+                                std::vector<instrument::MemoryAccess>(work->accesses, work->accesses + work->accessCount),
+                                work->details};
+    }
+    return model->append(*this, task, std::move(captured));
 }
 
 void Stream::announce(uint64_t place, const instrument::WorkInfo& work) const {
@@ -58,6 +83,7 @@ bool Context::option(int64_t option, int64_t& value) const {
 Event::Capture Event::record(Stream& stream, uint64_t place) {
     if (ipc_) return Capture{stream.lane().progress(), place + 1, ipc_->record(*stream.lane().progress(), place)};
     std::lock_guard<std::mutex> lock(mutex_);
+    graphRecord_ = GraphRecord{};
     capture_.progress = stream.lane().progress();
     capture_.count = place + 1;
     capture_.generation += 1;
@@ -78,6 +104,19 @@ bool Event::reset(uint64_t generation) {
     capture_.count = 0;
     timestamp_ = -1;
     return true;
+}
+
+void Event::record_in_graph(GraphRecord record) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graphRecord_ = std::move(record);
+}
+
+std::shared_ptr<GraphModel> Event::graph_record(std::vector<uint32_t>& nodes) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::shared_ptr<GraphModel> model = graphRecord_.model.lock();
+    if (!model || !model->is_capturing()) return nullptr;
+    nodes = graphRecord_.nodes;
+    return model;
 }
 
 Event::Capture Event::capture() const {

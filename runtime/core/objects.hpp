@@ -20,6 +20,12 @@
 
 namespace aclcpu::detail {
 
+class GraphModel;
+
+/// What Stream::submit returns for work a graph capture took instead of the
+/// stream's lane: no place.
+inline constexpr uint64_t kCapturedPlace = UINT64_MAX;
+
 /// An aclrtStream: a lane of its device's flow graph plus the stream's
 /// attributes.  The default stream of a context is a Stream too; the user
 /// addresses it as nullptr.
@@ -43,9 +49,19 @@ public:
 
     /// Enqueues task behind everything submitted so far and returns its
     /// place; while observers are installed they receive describe(), a
-    /// WorkInfo (or a reference to one) built only then.
+    /// WorkInfo (or a reference to one) built only then.  While the stream
+    /// is captured the task becomes a node of the capturing model instead,
+    /// and the result is kCapturedPlace.
     template <typename Describe>
     uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
+        if (is_captured()) {
+            if (!instrument::active()) {
+                if (capture(task, nullptr)) return kCapturedPlace;
+            } else {
+                decltype(auto) described = describe();
+                if (capture(task, &static_cast<const instrument::WorkInfo&>(described))) return kCapturedPlace;
+            }
+        }
         const uint64_t place = lane_->reserve();
         if (!isDefault_) remember_thread_task(place);  // aclrtGetThreadLastTaskId counts created streams only.
         if (instrument::active()) announce(place, describe());
@@ -62,6 +78,14 @@ public:
     uint64_t drain();
     /// ACL_STREAM_STATUS_COMPLETE when idle; the sticky error if one is pending.
     aclError query(aclrtStreamStatus& status);
+
+    /// True while a graph capture takes the stream's work (one relaxed load:
+    /// the submission path's check).
+    bool is_captured() const noexcept { return captured_.load(std::memory_order_acquire); }
+    /// The model capturing the stream (nullptr: none).
+    std::shared_ptr<GraphModel> capturing_model() const;
+    /// Called by the model as the stream joins (model) or leaves (nullptr) a capture.
+    void set_capturing_model(std::shared_ptr<GraphModel> model);
 
     /// The thread bound by aclrtSubscribeReport (0: none).
     uint64_t report_thread() const noexcept { return reportThread_.load(std::memory_order_acquire); }
@@ -90,11 +114,17 @@ public:
 private:
     /// The sticky error if its failing item is among the first `completed`.
     aclError take_sticky_error(uint64_t completed);
+    /// Hands task (observed as *work, or not observed) to the capturing
+    /// model; false, task untouched, if the capture has ended meanwhile.
+    bool capture(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
 
     Device& device_;
     StreamLane* lane_;
     const uint32_t flags_;
     const bool isDefault_;
+    std::atomic<bool> captured_{false};
+    mutable std::mutex captureMutex_;
+    std::shared_ptr<GraphModel> capturingModel_;  ///< Guarded by captureMutex_.
     std::atomic<uint64_t> reportThread_{0};
     std::atomic<uint64_t> hostFuncThread_{0};
     std::array<std::atomic<uint32_t>, static_cast<size_t>(Setting::kCount)> settings_{};
@@ -149,6 +179,10 @@ public:
     uint32_t flags() const noexcept { return flags_; }
     /// aclrtGetEventId: unique among the events of the process.
     uint32_t id() const noexcept { return id_; }
+    /// Whether a graph capture may record the event: CANN's events made by
+    /// aclrtCreateEventExWithFlag.
+    bool capturable() const noexcept { return capturable_.load(std::memory_order_relaxed); }
+    void set_capturable() noexcept { capturable_.store(true, std::memory_order_relaxed); }
     /// The cross-process state of an IPC event; nullptr for other events.
     const std::shared_ptr<IpcEventState>& ipc_state() const noexcept { return ipc_; }
 
@@ -171,6 +205,17 @@ public:
     bool reset(uint64_t generation);
     /// The capture of the latest record; always empty for an IPC event.
     Capture capture() const;
+
+    /// A record made on a stream under graph capture: the model and the
+    /// nodes a wait for the record follows.  The latest record wins, whether
+    /// captured or not.
+    struct GraphRecord {
+        std::weak_ptr<GraphModel> model;
+        std::vector<uint32_t> nodes;
+    };
+    void record_in_graph(GraphRecord record);
+    /// The latest record if it was made under capture by a model still capturing.
+    std::shared_ptr<GraphModel> graph_record(std::vector<uint32_t>& nodes) const;
     /// For an IPC event: its latest record, in whichever process, has completed.
     bool is_complete() const;
     /// Nanosecond timestamp of the latest record, or -1 if it has not run.
@@ -185,8 +230,10 @@ private:
     const uint32_t flags_;
     const uint32_t id_;
     const std::shared_ptr<IpcEventState> ipc_;
+    std::atomic<bool> capturable_{false};
     mutable std::mutex mutex_;
     Capture capture_;
+    GraphRecord graphRecord_;
     int64_t timestamp_ = -1;
     /// Waits not yet seen done, as (waiting lane's progress, count).
     mutable std::vector<std::pair<std::shared_ptr<LaneProgress>, uint64_t>> waits_;

@@ -159,6 +159,9 @@ aclError Runtime::reset_device(int32_t id, bool force) {
         if (uint64_t thread = stream->host_func_thread(); thread != 0) hostFuncs_.unsubscribe(thread);
     }
     events_.remove_if(ofDevice);
+    // Destroyed after the device's work is done and before the device goes.
+    const std::vector<std::shared_ptr<GraphModel>> models = models_.remove_if(ofDevice);
+    for (const auto& model : models) model->abandon_capture();
     contexts_.remove_if(ofDevice);
     defaultContext.reset();
     raw->synchronize(ProgressCounter::Clock::time_point::max());
@@ -253,6 +256,15 @@ aclError Runtime::destroy_stream(aclrtStream handle) {
     // Destroying drains: the host has then seen all of the stream's work.
     observe_stream_waited(stream.get(), stream->drain());
     return ACL_SUCCESS;
+}
+
+aclError Runtime::resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", api);
+    model = models_.find(handle);
+    if (model) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: %p is not a live model runtime instance (never created, or already destroyed)", api,
+                       handle);
 }
 
 aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {

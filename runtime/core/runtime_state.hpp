@@ -15,6 +15,7 @@
 #include "aclcpu/instrumentation.hpp"
 #include "core/config.hpp"
 #include "core/device.hpp"
+#include "core/graph_model.hpp"
 #include "core/handle_registry.hpp"
 #include "core/objects.hpp"
 #include "core/reports.hpp"
@@ -74,6 +75,10 @@ public:
     aclError destroy_event(aclrtEvent handle);
     aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
 
+    // Model runtime instances (aclmdlRI).
+    aclmdlRI add_model(std::shared_ptr<GraphModel> model) { return models_.add(std::move(model)); }
+    aclError resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const;
+    std::shared_ptr<GraphModel> remove_model(aclmdlRI handle) { return models_.remove(handle); }
     // Memory.
     /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
     /// it (kForeign in none), and that device (nullptr in none).
@@ -112,6 +117,7 @@ private:
     HandleRegistry<Context> contexts_;
     HandleRegistry<Stream> streams_;
     HandleRegistry<Event> events_;
+    HandleRegistry<GraphModel> models_;
     std::mutex hostMutex_;
     std::map<uintptr_t, size_t> pinnedHost_;
     ReportHub reports_{"aclrtProcessReport"};

@@ -1,0 +1,409 @@
+// acl-cpu runtime API: model runtime instances (aclmdlRI) made by capturing
+// streams, and their replay (acl_rt.h; 15_model_running_instance__management.md).
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "acl/acl_rt.h"
+#include "aclcpu/dtype.hpp"
+#include "aclcpu/instrumentation.hpp"
+#include "api/unsupported.hpp"
+#include "core/graph_capture.hpp"
+#include "core/errors.hpp"
+#include "core/graph_model.hpp"
+#include "core/runtime_state.hpp"
+
+using aclcpu::api::not_supported;
+using aclcpu::detail::GraphModel;
+using aclcpu::detail::param_error;
+using aclcpu::detail::Runtime;
+using aclcpu::detail::runtime_error;
+using aclcpu::detail::Stream;
+using aclcpu::instrument::ApiScope;
+
+namespace {
+
+/// How long aclmdlRIDestroy waits for a model's replays before CANN's
+/// ACL_ERROR_RT_MODEL_RUNNING.
+constexpr auto kDestroyWaitLimit = std::chrono::seconds(10);
+
+constexpr char kNoTaskGroups[] =
+    "task groups and task update of captured models are not implemented yet (capture the changed work into a new "
+    "model instead)";
+constexpr char kNoTaskEditing[] =
+    "editing the tasks of a captured model (aclmdlRIGetTasksByStream and the aclmdlRITask calls) is not implemented "
+    "yet";
+constexpr char kNoModelBuild[] =
+    "building models on persistent streams (aclmdlRIBuildBegin .. aclmdlRIBuildEnd) is not implemented; capture "
+    "streams instead (aclmdlRICaptureBegin)";
+constexpr char kNoConditions[] = "conditional model tasks are not implemented";
+
+bool is_capture_mode(int64_t code) {
+    return code == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || code == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL ||
+           code == ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+}
+
+/// Resolves a stream a capture may use: a live stream that is not a default
+/// stream (CANN: null is refused as a bad argument, the default stream's
+/// own handle as unsupported).
+aclError resolve_capture_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
+    if (handle == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null; the default stream cannot be captured", api);
+    }
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (!stream->is_default()) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       "%s: the default stream cannot be captured; create a stream (aclrtCreateStream)", api);
+}
+
+/// Resolves a model that capture has finished building.
+aclError resolve_built_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) {
+    if (aclError status = Runtime::instance().resolve_model(handle, api, model); status != ACL_SUCCESS) return status;
+    if (model->status() == GraphModel::Status::kReady) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_MODEL_CAPTURED,
+                       "%s: model %p is still being captured; call aclmdlRICaptureEnd first", api, handle);
+}
+
+aclError capture_begin(aclrtStream stream, aclmdlRICaptureMode mode) {
+    constexpr const char* kApi = "aclmdlRICaptureBegin";
+    const ApiScope scope(kApi);
+    std::shared_ptr<Stream> origin;
+    if (aclError status = resolve_capture_stream(stream, kApi, origin); status != ACL_SUCCESS) return status;
+    if (!is_capture_mode(aclcpu::code_of(mode))) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: mode %lld is not an aclmdlRICaptureMode", kApi,
+                           static_cast<long long>(aclcpu::code_of(mode)));
+    }
+    if (origin->is_captured()) {
+        return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is already being captured", kApi, stream);
+    }
+    auto model = std::make_shared<GraphModel>(origin->device(), mode);
+    Runtime::instance().add_model(model);
+    model->begin(origin);
+    return ACL_SUCCESS;
+}
+
+aclError capture_end(aclrtStream stream, aclmdlRI* modelRI) {
+    constexpr const char* kApi = "aclmdlRICaptureEnd";
+    const ApiScope scope(kApi);
+    std::shared_ptr<Stream> origin;
+    if (aclError status = resolve_capture_stream(stream, kApi, origin); status != ACL_SUCCESS) return status;
+    if (modelRI == nullptr) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: modelRI is null", kApi);
+    const std::shared_ptr<GraphModel> model = origin->capturing_model();
+    if (!model) {
+        return param_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %p is not being captured", kApi, stream);
+    }
+    if (!model->is_origin(*origin)) {
+        return param_error(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                           "%s: stream %p joined a capture through an event; end the capture on the stream that "
+                           "began it",
+                           kApi, stream);
+    }
+    if (model->mode() != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && model->owner() != std::this_thread::get_id()) {
+        // CANN ends the capture without a model.
+        model->abandon_capture();
+        Runtime::instance().remove_model(model.get());
+        *modelRI = nullptr;
+        return param_error(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
+                           "%s: a capture begun in a mode other than RELAXED must end on the thread that began it; "
+                           "the capture is discarded",
+                           kApi);
+    }
+    if (aclError status = model->end(*origin); status != ACL_SUCCESS) {
+        Runtime::instance().remove_model(model.get());
+        *modelRI = nullptr;
+        return status;
+    }
+    *modelRI = model.get();
+    return ACL_SUCCESS;
+}
+
+aclError execute_async(aclmdlRI modelRI, aclrtStream stream) {
+    constexpr const char* kApi = "aclmdlRIExecuteAsync";
+    const ApiScope scope(kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_built_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    std::shared_ptr<Stream> target;
+    if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (aclError status = aclcpu::detail::refuse_captured_stream(*target, kApi); status != ACL_SUCCESS) return status;
+    if (&target->device() != &model->device()) {
+        return param_error(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %p is on device %d, model %p on device %d", kApi,
+                           stream, target->device().id(), modelRI, model->device().id());
+    }
+    model->enqueue_replay(*target);
+    return ACL_SUCCESS;
+}
+
+aclError destroy_model(aclmdlRI modelRI) {
+    constexpr const char* kApi = "aclmdlRIDestroy";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, kApi, model); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (model->is_capturing()) {
+        return param_error(ACL_ERROR_RT_MODEL_CAPTURED, "%s: model %p is being captured; call aclmdlRICaptureEnd first",
+                           kApi, modelRI);
+    }
+    if (!model->wait_idle(kDestroyWaitLimit)) {
+        return param_error(ACL_ERROR_RT_MODEL_RUNNING,
+                           "%s: model %p still has replays queued or running after %lld s; synchronize their streams "
+                           "first",
+                           kApi, modelRI, static_cast<long long>(kDestroyWaitLimit.count()));
+    }
+    if (!Runtime::instance().remove_model(modelRI)) return ACL_SUCCESS;  // Another thread destroyed it meanwhile.
+    model->run_destroy_callbacks();
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) { return capture_begin(stream, mode); }
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+    constexpr const char* kApi = "aclmdlRICaptureGetInfo";
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", kApi);
+    if (status == nullptr && modelRI == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: status and modelRI are both null", kApi);
+    }
+    std::shared_ptr<Stream> target;
+    if (aclError error = Runtime::instance().resolve_stream(stream, kApi, target); error != ACL_SUCCESS) return error;
+    const std::shared_ptr<GraphModel> model = target->capturing_model();
+    aclmdlRICaptureStatus found = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    if (model) {
+        found = model->status() == GraphModel::Status::kInvalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+                                                                     : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    }
+    if (status != nullptr) *status = found;
+    if (modelRI != nullptr) *modelRI = model.get();
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) { return capture_end(stream, modelRI); }
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+    constexpr const char* kApi = "aclmdlRICaptureThreadExchangeMode";
+    if (mode == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: mode is null", kApi);
+    if (!is_capture_mode(aclcpu::code_of(*mode))) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: mode %lld is not an aclmdlRICaptureMode", kApi,
+                           static_cast<long long>(aclcpu::code_of(*mode)));
+    }
+    if (!Runtime::instance().current_context()) {
+        return param_error(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context; call aclrtSetDevice first", kApi);
+    }
+    *mode = aclcpu::detail::exchange_thread_capture_mode(*mode);
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream /*stream*/) { return not_supported(__func__, kNoTaskGroups); }
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream /*stream*/, aclrtTaskGrp* /*handle*/) {
+    return not_supported(__func__, kNoTaskGroups);
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream /*stream*/, aclrtTaskGrp /*handle*/) {
+    return not_supported(__func__, kNoTaskGroups);
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream /*stream*/) { return not_supported(__func__, kNoTaskGroups); }
+
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream /*stream*/, aclmdlRI /*modelRI*/, aclmdlRICaptureMode /*mode*/) {
+    return not_supported(__func__, kNoConditions);
+}
+
+aclError aclmdlRITaskGetParams(aclmdlRITask /*task*/, aclmdlRITaskParams* /*params*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRITaskSetParams(aclmdlRITask /*task*/, aclmdlRITaskParams* /*params*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask /*task*/, aclrtLaunchKernelAttrId /*attrId*/,
+                                        aclrtLaunchKernelAttrValue* /*attrValue*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRIUpdate(aclmdlRI /*modelRI*/) { return not_supported(__func__, kNoTaskGroups); }
+
+aclError aclmdlRITaskDisable(aclmdlRITask /*task*/) { return not_supported(__func__, kNoTaskEditing); }
+
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_built_model(modelRI, "aclmdlRIDebugPrint", model); status != ACL_SUCCESS) {
+        return status;
+    }
+    std::fputs(model->describe_json().c_str(), stdout);
+    std::fflush(stdout);
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
+    constexpr const char* kApi = "aclmdlRIDebugJsonPrint";
+    if (modelRI == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", kApi);
+    if (path == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: path is null", kApi);
+    if (flags != ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY && flags != ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: unknown flags 0x%x", kApi, flags);
+    }
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_built_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    std::FILE* file = std::fopen(path, "w");
+    if (file == nullptr) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: cannot open %s for writing: %s", kApi, path,
+                           std::strerror(errno));
+    }
+    const std::string json = model->describe_json();
+    const bool written = std::fwrite(json.data(), 1, json.size(), file) == json.size();
+    if (std::fclose(file) != 0 || !written) {
+        return runtime_error(ACL_ERROR_RT_FILE_WRITE, "%s: writing %s failed", kApi, path);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) { return execute_async(modelRI, stream); }
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t /*timeout*/) {
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, "aclmdlRIExecute", model); status != ACL_SUCCESS) {
+        return status;
+    }
+    // Every model here comes from a capture, which CANN executes only with aclmdlRIExecuteAsync.
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "aclmdlRIExecute: model %p was made by stream capture (ACL Graph), which this call does not "
+                       "execute; use aclmdlRIExecuteAsync",
+                       modelRI);
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI) { return destroy_model(modelRI); }
+
+aclError aclmdlRIBuildBegin(aclmdlRI* /*modelRI*/, uint32_t /*flag*/) { return not_supported(__func__, kNoModelBuild); }
+
+aclError aclmdlRIBindStream(aclmdlRI /*modelRI*/, aclrtStream /*stream*/, uint32_t /*flag*/) {
+    return not_supported(__func__, kNoModelBuild);
+}
+
+aclError aclmdlRIEndTask(aclmdlRI /*modelRI*/, aclrtStream /*stream*/) {
+    return not_supported(__func__, kNoModelBuild);
+}
+
+aclError aclmdlRIBuildEnd(aclmdlRI /*modelRI*/, void* /*reserve*/) { return not_supported(__func__, kNoModelBuild); }
+
+aclError aclmdlRIUnbindStream(aclmdlRI /*modelRI*/, aclrtStream /*stream*/) {
+    return not_supported(__func__, kNoModelBuild);
+}
+
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+    if (name == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclmdlRISetName: name is null");
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, "aclmdlRISetName", model); status != ACL_SUCCESS) {
+        return status;
+    }
+    model->set_name(name);
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+    constexpr const char* kApi = "aclmdlRIGetName";
+    if (name == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: name is null", kApi);
+    if (maxLen == 0) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: maxLen is 0", kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    const std::string stored = model->name();
+    if (stored.size() >= maxLen) {
+        return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR, "%s: the name takes %zu bytes with its terminator, maxLen is %u",
+                             kApi, stored.size() + 1, maxLen);
+    }
+    std::memcpy(name, stored.c_str(), stored.size() + 1);
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+    if (modelRIId == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclmdlRIGetId: modelRIId is null");
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, "aclmdlRIGetId", model); status != ACL_SUCCESS) {
+        return status;
+    }
+    *modelRIId = model->id();
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
+    constexpr const char* kApi = "aclmdlRIDestroyRegisterCallback";
+    if (func == nullptr) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: func is null", kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    if (!model->add_destroy_callback(func, userData)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: func is already registered on model %p", kApi, modelRI);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
+    constexpr const char* kApi = "aclmdlRIDestroyUnregisterCallback";
+    if (func == nullptr) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: func is null", kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    if (!model->remove_destroy_callback(func)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: func was not registered on model %p", kApi, modelRI);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
+    constexpr const char* kApi = "aclmdlRIGetStreams";
+    if (numStreams == nullptr) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: numStreams is null", kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_built_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    const std::vector<aclrtStream> captured = model->streams();
+    const auto count = static_cast<uint32_t>(captured.size());
+    if (streams == nullptr) {
+        *numStreams = count;
+        return ACL_SUCCESS;
+    }
+    const uint32_t filled = std::min(*numStreams, count);
+    std::copy_n(captured.begin(), filled, streams);
+    std::fill(streams + filled, streams + *numStreams, nullptr);
+    const uint32_t capacity = *numStreams;
+    *numStreams = filled;
+    if (capacity < count) {
+        return param_error(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: the array holds %u streams, the model has %u",
+                           kApi, capacity, count);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetTasksByStream(aclrtStream /*stream*/, aclmdlRITask* /*tasks*/, uint32_t* /*numTasks*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRITaskGetType(aclmdlRITask /*task*/, aclmdlRITaskType* /*type*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRITaskGetSeqId(aclmdlRITask /*task*/, uint32_t* /*id*/) {
+    return not_supported(__func__, kNoTaskEditing);
+}
+
+aclError aclmdlRIAbort(aclmdlRI /*modelRI*/) {
+    return not_supported(__func__, "CANN does not support aborting a model made by stream capture");
+}
+
+aclError aclmdlRICondHandleCreate(aclmdlRI /*modelRI*/, uint32_t /*defaultLaunchValue*/,
+                                  aclmdlRICondHandleFlag /*flag*/, aclmdlRICondHandle* /*handle*/) {
+    return not_supported(__func__, kNoConditions);
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle /*handle*/, uint64_t** /*ptr*/) {
+    return not_supported(__func__, kNoConditions);
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams /*params*/, aclrtStream /*stream*/, uint32_t /*flags*/) {
+    return not_supported(__func__, kNoConditions);
+}
+
+}  // extern "C"

@@ -1,0 +1,194 @@
+// acl-cpu runtime: capture rules.
+#include "core/graph_capture.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+#include "core/errors.hpp"
+#include "core/graph_model.hpp"
+#include "core/objects.hpp"
+#include "core/runtime_state.hpp"
+
+namespace aclcpu::detail {
+
+namespace {
+
+/// The running captures by mode and beginning thread.
+struct CaptureCensus {
+    std::atomic<int> running{0};  ///< Read without the mutex: the unsafe calls' fast path.
+    std::mutex mutex;
+    std::multiset<std::thread::id> globalOwners;
+    std::multiset<std::thread::id> threadLocalOwners;
+
+    /// The owners of the running captures begun in mode (none for RELAXED).
+    std::multiset<std::thread::id>* owners(aclmdlRICaptureMode mode) {
+        if (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) return &globalOwners;
+        if (mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL) return &threadLocalOwners;
+        return nullptr;
+    }
+};
+
+CaptureCensus& census() {
+    static CaptureCensus counts;
+    return counts;
+}
+
+thread_local aclmdlRICaptureMode tThreadMode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+
+}  // namespace
+
+void count_capture(aclmdlRICaptureMode mode, std::thread::id owner) {
+    CaptureCensus& counts = census();
+    std::lock_guard<std::mutex> lock(counts.mutex);
+    counts.running.fetch_add(1, std::memory_order_relaxed);
+    if (auto* owners = counts.owners(mode)) owners->insert(owner);
+}
+
+void uncount_capture(aclmdlRICaptureMode mode, std::thread::id owner) {
+    CaptureCensus& counts = census();
+    std::lock_guard<std::mutex> lock(counts.mutex);
+    counts.running.fetch_sub(1, std::memory_order_relaxed);
+    if (auto* owners = counts.owners(mode)) owners->erase(owners->find(owner));
+}
+
+aclmdlRICaptureMode exchange_thread_capture_mode(aclmdlRICaptureMode mode) noexcept {
+    const aclmdlRICaptureMode previous = tThreadMode;
+    tThreadMode = mode;
+    return previous;
+}
+
+aclError check_unsafe_call(const char* api, aclError code) {
+    if (!any_capture_running() || tThreadMode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return ACL_SUCCESS;
+    CaptureCensus& counts = census();
+    std::unique_lock<std::mutex> lock(counts.mutex);
+    // CANN: a GLOBAL thread is refused while any GLOBAL capture runs or it
+    // began a THREAD_LOCAL one; a THREAD_LOCAL thread while it began a
+    // non-RELAXED one.
+    const std::thread::id self = std::this_thread::get_id();
+    const bool ownsThreadLocal = counts.threadLocalOwners.count(self) != 0;
+    const bool refused = tThreadMode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
+                             ? !counts.globalOwners.empty() || ownsThreadLocal
+                             : ownsThreadLocal || counts.globalOwners.count(self) != 0;
+    lock.unlock();
+    if (!refused) return ACL_SUCCESS;
+    return runtime_error(code,
+                         "%s: not permitted while a stream is captured and this thread's capture mode is not "
+                         "relaxed (aclmdlRICaptureThreadExchangeMode)",
+                         api);
+}
+
+bool any_capture_running() noexcept { return census().running.load(std::memory_order_relaxed) > 0; }
+
+aclError refuse_captured_stream(const Stream& stream, const char* api) {
+    if (!stream.is_captured()) return ACL_SUCCESS;
+    return runtime_error(ACL_ERROR_RT_STREAM_CAPTURED,
+                         "%s: stream %p is being captured into a graph; end the capture (aclmdlRICaptureEnd) first",
+                         api, static_cast<const void*>(&stream));
+}
+
+aclError refuse_device_capturing(const Device& device, const char* api) {
+    if (!any_capture_running()) return ACL_SUCCESS;
+    for (const auto& stream : Runtime::instance().live_streams()) {
+        if (&stream->device() == &device && stream->is_captured()) return refuse_captured_stream(*stream, api);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError refuse_captured_event(const Event& event, const char* api) {
+    std::vector<uint32_t> nodes;
+    if (!event.graph_record(nodes)) return ACL_SUCCESS;
+    return runtime_error(ACL_ERROR_RT_EVENT_CAPTURED,
+                         "%s: event %p was recorded in a capture that has not ended; end it (aclmdlRICaptureEnd) "
+                         "first",
+                         api, static_cast<const void*>(&event));
+}
+
+namespace {
+
+/// CANN's answer to an event and a stream captured by different models:
+/// both captures are invalid from now on.
+aclError capture_conflict(GraphModel& eventModel, GraphModel* streamModel, const char* api) {
+    const char* why = "an event recorded in one capture met a stream of another capture";
+    eventModel.invalidate(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, why);
+    if (streamModel != nullptr) streamModel->invalidate(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, why);
+    return runtime_error(ACL_ERROR_STREAM_CAPTURE_CONFLICT, "%s: %s; both captures are now invalid", api, why);
+}
+
+aclError refuse_default_stream(const char* api) {
+    return runtime_error(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+                         "%s: the default stream cannot take part in a capture; use a created stream", api);
+}
+
+}  // namespace
+
+aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& stream, const char* api,
+                                 bool& handled) {
+    std::vector<uint32_t> earlier;
+    const std::shared_ptr<GraphModel> eventModel = event.graph_record(earlier);
+    const std::shared_ptr<GraphModel> streamModel = stream->capturing_model();
+    handled = eventModel || streamModel;
+    if (!handled) return ACL_SUCCESS;
+    if (stream->is_default()) return refuse_default_stream(api);
+    if (eventModel && eventModel != streamModel) return capture_conflict(*eventModel, streamModel.get(), api);
+    if (!event.capturable()) {
+        return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "
+                             "can be recorded in a capture",
+                             api, static_cast<void*>(stream.get()));
+    }
+    event.record_in_graph(Event::GraphRecord{streamModel, streamModel->record(*stream)});
+    return ACL_SUCCESS;
+}
+
+aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api, bool& handled) {
+    std::vector<uint32_t> nodes;
+    const std::shared_ptr<GraphModel> eventModel = event.graph_record(nodes);
+    const std::shared_ptr<GraphModel> waiterModel = waiter->capturing_model();
+    handled = eventModel || waiterModel;
+    if (!handled) return ACL_SUCCESS;
+    if (waiter->is_default()) return refuse_default_stream(api);
+    if (eventModel) {
+        if (waiterModel && waiterModel != eventModel) return capture_conflict(*eventModel, waiterModel.get(), api);
+        eventModel->wait(waiter, nodes);
+        return ACL_SUCCESS;
+    }
+    if (event.capture().progress) {
+        return runtime_error(ACL_ERROR_RT_CAPTURE_DEPENDENCY,
+                             "%s: stream %p is being captured and event %p was recorded outside the capture; a "
+                             "captured wait needs its record in the same capture",
+                             api, static_cast<void*>(waiter.get()), static_cast<void*>(&event));
+    }
+    if (!event.capturable()) {
+        return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "
+                             "can be waited for in a capture",
+                             api, static_cast<void*>(waiter.get()));
+    }
+    return ACL_SUCCESS;  // An event never recorded: nothing to wait for, as outside a capture.
+}
+
+aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled) {
+    std::vector<uint32_t> nodes;
+    const std::shared_ptr<GraphModel> eventModel = event.graph_record(nodes);
+    handled = false;
+    if (eventModel && stream.is_default()) {
+        handled = true;
+        return refuse_default_stream(api);
+    }
+    if (!stream.is_captured() || eventModel == stream.capturing_model()) return ACL_SUCCESS;
+    handled = true;
+    return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                         "%s: stream %p is being captured and event %p was not recorded in that capture", api,
+                         static_cast<const void*>(&stream), static_cast<const void*>(&event));
+}
+
+aclError refuse_uncapturable(const Stream& stream, const char* api) {
+    if (!stream.is_captured()) return ACL_SUCCESS;
+    return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                         "%s: stream %p is being captured, and acl-cpu cannot replay this kind of work from a graph "
+                         "yet (host callbacks and functions, notify waits, value waits, IPC event waits)",
+                         api, static_cast<const void*>(&stream));
+}
+
+}  // namespace aclcpu::detail

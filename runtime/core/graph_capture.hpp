@@ -1,0 +1,68 @@
+// acl-cpu runtime: how the runtime's calls behave while streams are captured
+// into a graph (aclmdlRICaptureBegin .. aclmdlRICaptureEnd): CANN's rules,
+// and the event records and waits that build the graph's cross-stream edges.
+#pragma once
+
+#include "core/internal.hpp"
+
+#include <memory>
+#include <thread>
+
+#include "acl/acl_rt.h"
+
+namespace aclcpu::detail {
+
+class Device;
+class Event;
+class Stream;
+
+/// Counts a capture begun in `mode` by thread `owner` while it runs (the
+/// model counts it from its begin to its end, whatever ends it).
+void count_capture(aclmdlRICaptureMode mode, std::thread::id owner);
+void uncount_capture(aclmdlRICaptureMode mode, std::thread::id owner);
+
+/// aclmdlRICaptureThreadExchangeMode: sets the calling thread's mode and
+/// returns the previous one (GLOBAL for a thread that never set it).
+aclmdlRICaptureMode exchange_thread_capture_mode(aclmdlRICaptureMode mode) noexcept;
+
+/// The check before a call CANN calls unsafe during capture (aclrtMemcpy,
+/// aclrtMemset, aclrtMemcpy2d, an asynchronous copy of pageable host
+/// memory): refused, with code (reported), when the calling thread's mode is
+/// GLOBAL and any GLOBAL capture is running or this thread runs a
+/// non-RELAXED capture, or when its mode is THREAD_LOCAL and this thread
+/// runs a non-RELAXED capture; a RELAXED thread is never refused.
+aclError check_unsafe_call(const char* api, aclError code);
+
+/// True while any stream of the process is captured.
+bool any_capture_running() noexcept;
+
+/// Refuses api on a captured stream (synchronising, querying, destroying,
+/// configuring it) with ACL_ERROR_RT_STREAM_CAPTURED, reported.
+aclError refuse_captured_stream(const Stream& stream, const char* api);
+/// Refuses api (a device- or context-wide synchronisation) while a stream
+/// of device is captured, with ACL_ERROR_RT_STREAM_CAPTURED, reported.
+aclError refuse_device_capturing(const Device& device, const char* api);
+/// Refuses api (synchronising, querying, timing an event) on an event
+/// recorded in a capture still running: ACL_ERROR_RT_EVENT_CAPTURED, reported.
+aclError refuse_captured_event(const Event& event, const char* api);
+
+/// aclrtRecordEvent of event on stream when either takes part in a capture:
+/// the record becomes a node of the capturing model.  Sets `handled` when
+/// it did (or refused with CANN's code); otherwise the record is an
+/// ordinary one.
+aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& stream, const char* api,
+                                 bool& handled);
+/// aclrtStreamWaitEvent of waiter for event when either takes part in a
+/// capture: the waiter's next captured work follows the record's nodes,
+/// the waiter joining the capture if it was not in it.  `handled` as above.
+aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api, bool& handled);
+/// aclrtResetEvent of event on a captured stream: CANN's checks; `handled`
+/// is set when it refused.
+aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled);
+
+/// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
+/// work acl-cpu cannot yet replay from a graph (host callbacks, waits for
+/// notifies and device words).
+aclError refuse_uncapturable(const Stream& stream, const char* api);
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,360 @@
+// acl-cpu runtime: GraphModel.
+#include "core/graph_model.hpp"
+
+#include <algorithm>
+
+#include <unistd.h>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "core/graph_capture.hpp"
+#include "core/objects.hpp"
+
+namespace aclcpu::detail {
+
+namespace {
+
+std::atomic<uint32_t> gNextModelId{0};
+
+void append_json_string(std::string& out, const std::string& text) {
+    out += '"';
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+    out += '"';
+}
+
+}  // namespace
+
+/// A replay's first place: starts the graph.  A replay whose start is
+/// skipped (an aborted stream, a stream stopped on failure) still delivers
+/// its last place, so the stream and later replays go on.
+class GraphModel::StartReplay final : public DeviceTask {
+public:
+    StartReplay(std::shared_ptr<GraphModel> model, StreamLane& lane, uint64_t donePlace)
+        : model_(std::move(model)), lane_(lane), donePlace_(donePlace) {}
+    ~StartReplay() override {
+        if (!started_) LateDelivery{&lane_, donePlace_}.deliver();
+    }
+    StartReplay(const StartReplay&) = delete;
+    StartReplay& operator=(const StartReplay&) = delete;
+
+    aclError run() noexcept override {
+        started_ = true;
+        model_->start(lane_, donePlace_);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclmdlRIExecuteAsync"; }
+
+private:
+    std::shared_ptr<GraphModel> model_;
+    StreamLane& lane_;
+    uint64_t donePlace_;
+    bool started_ = false;
+};
+
+GraphModel::GraphModel(Device& device, aclmdlRICaptureMode mode)
+    : device_(device), id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)), mode_(mode) {}
+
+GraphModel::~GraphModel() {
+    if (!graph_) return;
+    device_.in_arena([this] {
+        // Waits out the last node's task, which may still be returning from
+        // the body that delivered the replay's last place.
+        graph_->wait_for_all();
+        sink_.reset();
+        graphNodes_.clear();
+        start_.reset();
+        graph_.reset();
+    });
+}
+
+GraphModel::Status GraphModel::status() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+}
+
+bool GraphModel::is_capturing() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !cursors_.empty();
+}
+
+void GraphModel::begin(const std::shared_ptr<Stream>& origin) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cursors_.push_back(Cursor{origin, {}, -1});
+    streams_.push_back(origin.get());
+    originPriority_ = origin->priority();
+    origin->set_capturing_model(shared_from_this());
+    count_capture(mode_, owner_);
+}
+
+GraphModel::Cursor* GraphModel::cursor_of(const Stream& stream) {
+    for (Cursor& cursor : cursors_) {
+        if (cursor.stream.get() == &stream) return &cursor;
+    }
+    return nullptr;
+}
+
+bool GraphModel::is_origin(const Stream& stream) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !cursors_.empty() && cursors_.front().stream.get() == &stream;
+}
+
+uint32_t GraphModel::add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work) {
+    Node node;
+    node.task = std::move(task);
+    node.after = std::move(cursor.frontier);
+    std::sort(node.after.begin(), node.after.end());
+    node.after.erase(std::unique(node.after.begin(), node.after.end()), node.after.end());
+    node.streamId = cursor.stream->id();
+    node.work = std::move(work);
+    const auto index = static_cast<uint32_t>(nodes_.size());
+    nodes_.push_back(std::move(node));
+    cursor.frontier = {index};
+    cursor.last = index;
+    return index;
+}
+
+bool GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Cursor* cursor = cursor_of(stream);
+    if (cursor == nullptr) return false;
+    add_node(*cursor, std::move(task), std::move(work));
+    return true;
+}
+
+std::vector<uint32_t> GraphModel::record(Stream& stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Cursor* cursor = cursor_of(stream);
+    if (cursor == nullptr) return {};
+    return {add_node(*cursor, nullptr, CapturedWork{"aclrtRecordEvent", "event_record", {}, {}})};
+}
+
+void GraphModel::wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Cursor* cursor = cursor_of(*waiter)) {
+        cursor->frontier.insert(cursor->frontier.end(), nodes.begin(), nodes.end());
+        return;
+    }
+    cursors_.push_back(Cursor{waiter, nodes, -1});
+    streams_.push_back(waiter.get());
+    waiter->set_capturing_model(shared_from_this());
+}
+
+void GraphModel::invalidate(aclError code, std::string why) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (status_ != Status::kCapturing) return;
+    status_ = Status::kInvalidated;
+    invalidCode_ = code;
+    invalidReason_ = std::move(why);
+}
+
+const GraphModel::Cursor* GraphModel::unjoined_stream() const {
+    std::vector<bool> followed(nodes_.size(), false);
+    std::vector<uint32_t> pending = cursors_.front().frontier;
+    while (!pending.empty()) {
+        const uint32_t node = pending.back();
+        pending.pop_back();
+        if (followed[node]) continue;
+        followed[node] = true;
+        pending.insert(pending.end(), nodes_[node].after.begin(), nodes_[node].after.end());
+    }
+    for (size_t i = 1; i < cursors_.size(); ++i) {
+        const Cursor& cursor = cursors_[i];
+        if (cursor.last < 0 || !followed[static_cast<size_t>(cursor.last)]) return &cursor;
+    }
+    return nullptr;
+}
+
+void GraphModel::release_streams() {
+    if (cursors_.empty()) return;
+    for (Cursor& cursor : cursors_) cursor.stream->set_capturing_model(nullptr);
+    cursors_.clear();
+    uncount_capture(mode_, owner_);
+}
+
+void GraphModel::abandon_capture() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cursors_.empty()) return;
+    release_streams();
+    status_ = Status::kInvalidated;
+}
+
+aclError GraphModel::end(Stream& origin) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (status_ == Status::kCapturing) {
+            if (const Cursor* unjoined = unjoined_stream()) {
+                status_ = Status::kInvalidated;
+                invalidCode_ = ACL_ERROR_RT_STREAM_UNJOINED;
+                invalidReason_ = "stream " + std::to_string(unjoined->stream->id()) +
+                                 " joined the capture through an event but its last task is not an event record "
+                                 "that the origin stream waits for, directly or through other streams";
+            }
+        }
+        release_streams();
+        if (status_ == Status::kInvalidated) {
+            return runtime_error(invalidCode_, "aclmdlRICaptureEnd: the capture of stream %p is invalid: %s",
+                                 static_cast<void*>(&origin), invalidReason_.c_str());
+        }
+        status_ = Status::kReady;
+    }
+    build_graph();
+    return ACL_SUCCESS;
+}
+
+std::vector<aclrtStream> GraphModel::streams() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return streams_;
+}
+
+void GraphModel::build_graph() {
+    using tbb::flow::continue_msg;
+    using tbb::flow::continue_node;
+    const tbb::flow::node_priority_t priority = stream_node_priority(originPriority_);
+    device_.in_arena([&] {
+        graph_ = std::make_unique<tbb::flow::graph>();
+        start_ = std::make_unique<tbb::flow::broadcast_node<continue_msg>>(*graph_);
+        sink_ = std::make_unique<continue_node<continue_msg>>(
+            *graph_, [this](const continue_msg&) { finish_replay(); }, priority);
+        std::vector<bool> followed(nodes_.size(), false);
+        graphNodes_.reserve(nodes_.size());
+        for (uint32_t i = 0; i < nodes_.size(); ++i) {
+            graphNodes_.push_back(std::make_unique<continue_node<continue_msg>>(
+                *graph_, [this, i](const continue_msg&) { run_node(i); }, priority));
+            if (nodes_[i].after.empty()) tbb::flow::make_edge(*start_, *graphNodes_[i]);
+            for (uint32_t before : nodes_[i].after) {
+                tbb::flow::make_edge(*graphNodes_[before], *graphNodes_[i]);
+                followed[before] = true;
+            }
+        }
+        for (uint32_t i = 0; i < nodes_.size(); ++i) {
+            if (!followed[i]) tbb::flow::make_edge(*graphNodes_[i], *sink_);
+        }
+        if (nodes_.empty()) tbb::flow::make_edge(*start_, *sink_);
+    });
+}
+
+void GraphModel::enqueue_replay(Stream& stream) {
+    StreamLane& lane = stream.lane();
+    std::lock_guard<std::mutex> lock(mutex_);
+    const bool afterOtherLane = lastReplayProgress_ && lastReplayProgress_ != lane.progress() &&
+                                lastReplayProgress_->completed() < lastReplayCount_;
+    uint64_t place = lane.reserve(afterOtherLane ? 3 : 2);
+    if (afterOtherLane) {
+        const LateDelivery gate{&lane, place++};
+        lastReplayProgress_->when_reached(lastReplayCount_, [gate] { gate.deliver(); });
+    }
+    lastReplayProgress_ = lane.progress();
+    lastReplayCount_ = place + 2;
+    lane.deliver(place, std::make_unique<StartReplay>(shared_from_this(), lane, place + 1));
+}
+
+bool GraphModel::running() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return lastReplayProgress_ && lastReplayProgress_->completed() < lastReplayCount_;
+}
+
+bool GraphModel::wait_idle(std::chrono::milliseconds limit) const {
+    std::shared_ptr<LaneProgress> progress;
+    uint64_t count = 0;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        progress = lastReplayProgress_;
+        count = lastReplayCount_;
+    }
+    return !progress || progress->counter().wait_until(count, ProgressCounter::Clock::now() + limit);
+}
+
+size_t GraphModel::node_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return nodes_.size();
+}
+
+void GraphModel::start(StreamLane& lane, uint64_t donePlace) {
+    replay_.lane = &lane;
+    replay_.donePlace = donePlace;
+    replay_.failed.store(false, std::memory_order_relaxed);
+    start_->try_put(tbb::flow::continue_msg());
+}
+
+void GraphModel::run_node(uint32_t index) noexcept {
+    DeviceTask* task = nodes_[index].task.get();
+    if (task == nullptr || replay_.failed.load(std::memory_order_acquire)) return;
+    std::string detail;
+    const aclError status = run_reporting(*task, detail);
+    if (status == ACL_SUCCESS) return;
+    std::lock_guard<std::mutex> lock(replay_.failMutex);
+    if (replay_.failed.load(std::memory_order_relaxed)) return;
+    replay_.code = status;
+    replay_.task = task->name();
+    replay_.detail = std::move(detail);
+    replay_.failed.store(true, std::memory_order_release);
+}
+
+void GraphModel::finish_replay() {
+    StreamLane& lane = *replay_.lane;
+    const uint64_t donePlace = replay_.donePlace;
+    if (replay_.failed.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> lock(replay_.failMutex);
+        lane.fail(replay_.code, donePlace, replay_.task.c_str(), replay_.detail);
+    }
+    LateDelivery{&lane, donePlace}.deliver();
+}
+
+void GraphModel::set_name(std::string name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    name_ = std::move(name);
+}
+
+std::string GraphModel::name() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return name_;
+}
+
+bool GraphModel::add_destroy_callback(aclrtCallback func, void* userData) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return destroyCallbacks_.emplace(func, userData).second;
+}
+
+bool GraphModel::remove_destroy_callback(aclrtCallback func) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return destroyCallbacks_.erase(func) != 0;
+}
+
+void GraphModel::run_destroy_callbacks() {
+    std::map<aclrtCallback, void*> callbacks;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        callbacks.swap(destroyCallbacks_);
+    }
+    for (const auto& [func, userData] : callbacks) func(userData);
+}
+
+std::string GraphModel::describe_json() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::string json = "[";
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+        const Node& node = nodes_[i];
+        const std::string stream = std::to_string(node.streamId);
+        json += i ? ",\n" : "\n";
+        json += "{\"name\":";
+        append_json_string(json, node.work.name);
+        json += ",\"pid\":";
+        append_json_string(json, std::to_string(getpid()) + " aclGraph");
+        json += ",\"tid\":\"stream" + stream + "\",\"ts\":" + std::to_string(i) + ",\"dur\":1,\"ph\":\"X\"";
+        json += ",\"args\":{\"Model Id\":" + std::to_string(id_) + ",\"Stream Id\":" + stream +
+                ",\"Task Id\":" + std::to_string(i) + ",\"Task Type\":";
+        append_json_string(json, node.work.category);
+        json += ",\"Model Name\":";
+        append_json_string(json, name_);
+        json += ",\"After Task Ids\":[";
+        for (size_t j = 0; j < node.after.size(); ++j) json += (j ? "," : "") + std::to_string(node.after[j]);
+        json += "]}}";
+    }
+    json += "\n]\n";
+    return json;
+}
+
+}  // namespace aclcpu::detail

@@ -1,0 +1,198 @@
+// acl-cpu runtime: GraphModel, an aclmdlRI -- the work captured from streams
+// between aclmdlRICaptureBegin and aclmdlRICaptureEnd, replayed as a oneTBB
+// flow graph.
+#pragma once
+
+#include "core/internal.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <oneapi/tbb/flow_graph.h>
+
+#include "acl/acl_rt.h"
+#include "aclcpu/device_task.hpp"
+#include "aclcpu/instrumentation.hpp"
+#include "core/lane.hpp"
+
+namespace aclcpu::detail {
+
+class Device;
+class Stream;
+
+/// What observers are told of a captured node when a replay runs it: a copy
+/// of the WorkInfo its submission carried (made only while observers were
+/// installed at capture; otherwise just the task's name).
+struct CapturedWork {
+    std::string name;
+    std::string category;
+    std::vector<instrument::MemoryAccess> accesses;
+    std::string details;
+};
+
+/// An aclmdlRI.
+///
+/// Capture.  While a stream is captured, everything submitted to it becomes
+/// a node of the model instead of a lane item: a task node runs the
+/// submitted DeviceTask at every replay; an event record on a captured
+/// stream adds an empty marker node, and an event wait makes the waiting
+/// stream's next node depend on the nodes the record followed.  A stream that
+/// waits for an event recorded in the capture joins it (CANN's cross-stream
+/// capture).  Each captured stream keeps a cursor: the nodes its next node
+/// must follow and its own last node.
+///
+/// Replay.  aclmdlRICaptureEnd turns the node list into a flow graph of
+/// continue_nodes, built once inside the device's arena; a replay takes
+/// places in the executing stream's lane -- a task that starts the graph and
+/// a place the graph's last node delivers -- so the stream's order before and
+/// after the replay holds and no worker blocks while the graph runs.  The
+/// replays of one model run one after another in the order they were
+/// submitted, whichever streams they were submitted to (the graph's nodes
+/// count their predecessors, so two runs of one graph cannot overlap).
+///
+/// Thread-safety: every member may be called from any thread; capture calls
+/// are serialised by the model's mutex.
+class GraphModel : public std::enable_shared_from_this<GraphModel> {
+public:
+    enum class Status { kCapturing, kInvalidated, kReady };
+
+    GraphModel(Device& device, aclmdlRICaptureMode mode);
+    /// The model must be idle (not running(); aclmdlRIDestroy checks).
+    ~GraphModel();
+    GraphModel(const GraphModel&) = delete;
+    GraphModel& operator=(const GraphModel&) = delete;
+
+    Device& device() const noexcept { return device_; }
+    uint32_t id() const noexcept { return id_; }
+    aclmdlRICaptureMode mode() const noexcept { return mode_; }
+    Status status() const;
+    /// True from begin() until end(), valid or not.
+    bool is_capturing() const;
+
+    // ---- Capture (the caller resolved the stream and checked CANN's rules).
+
+    /// Makes origin the model's first captured stream.
+    void begin(const std::shared_ptr<Stream>& origin);
+    /// Adds a node running task after everything captured on stream so far;
+    /// false (task untouched) when stream is not captured by this model any
+    /// more (the capture ended meanwhile).
+    bool append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
+    /// An event record on captured stream: the nodes a wait for it follows.
+    std::vector<uint32_t> record(Stream& stream);
+    /// An event wait on waiter for `nodes` (a record of this capture); waiter
+    /// joins the capture if it is not captured yet.
+    void wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes);
+    /// Breaks the capture: aclmdlRICaptureEnd will fail with code, why.
+    void invalidate(aclError code, std::string why);
+    /// Ends the capture begun on origin: releases every captured stream and,
+    /// if the capture is valid and joined, builds the replay graph.  Returns
+    /// CANN's code (reported) for an invalidated or unjoined capture.
+    aclError end(Stream& origin);
+    /// Ends a capture without a model (its device is reset): the streams
+    /// leave it and the model stays invalid.
+    void abandon_capture();
+    /// The thread that began the capture.
+    std::thread::id owner() const noexcept { return owner_; }
+    bool is_origin(const Stream& stream) const;
+    /// The handles of the streams the capture took, in the order they joined
+    /// (aclmdlRIGetStreams).
+    std::vector<aclrtStream> streams() const;
+
+    // ---- Replay.
+
+    /// Enqueues one run of the graph on stream.
+    void enqueue_replay(Stream& stream);
+    /// True while a replay is queued or running.
+    bool running() const;
+    /// Waits up to limit for the model's replays to finish; false if they
+    /// have not.
+    bool wait_idle(std::chrono::milliseconds limit) const;
+    /// Nodes of the replay graph (marker nodes included).
+    size_t node_count() const;
+
+    // ---- Names and destroy callbacks.
+    void set_name(std::string name);
+    std::string name() const;
+    /// False when func is registered already (with any userData).
+    bool add_destroy_callback(aclrtCallback func, void* userData);
+    /// False when func was never registered.
+    bool remove_destroy_callback(aclrtCallback func);
+    /// Runs the destroy callbacks (aclmdlRIDestroy), each once, in the
+    /// ascending order of their functions' addresses as CANN does.
+    void run_destroy_callbacks();
+
+    /// The model as aclmdlRIDebugJsonPrint writes it: a Chrome-trace array
+    /// with one slice per captured task on its stream's row, its arguments
+    /// naming the model, stream, task and task type, and the tasks it
+    /// follows.
+    std::string describe_json() const;
+
+private:
+    struct Node {
+        std::unique_ptr<DeviceTask> task;  ///< nullptr: a marker (event record).
+        std::vector<uint32_t> after;       ///< Predecessors, sorted, unique.
+        int32_t streamId = 0;
+        CapturedWork work;
+    };
+    /// Where a captured stream stands.
+    struct Cursor {
+        std::shared_ptr<Stream> stream;
+        std::vector<uint32_t> frontier;  ///< What the stream's next node follows.
+        int64_t last = -1;               ///< The stream's own last node (-1: none yet).
+    };
+    /// The one replay in flight.
+    struct Replay {
+        StreamLane* lane = nullptr;
+        uint64_t donePlace = 0;
+        std::atomic<bool> failed{false};
+        aclError code = ACL_SUCCESS;  ///< Guarded by failMutex.
+        std::string task;             ///< Guarded by failMutex.
+        std::string detail;           ///< Guarded by failMutex.
+        std::mutex failMutex;
+    };
+    class StartReplay;
+
+    Cursor* cursor_of(const Stream& stream);  ///< mutex_ held.
+    uint32_t add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work);  ///< mutex_ held.
+    /// The first captured stream other than origin whose last node the
+    /// origin does not follow (nullptr: all joined).  mutex_ held.
+    const Cursor* unjoined_stream() const;
+    void release_streams();  ///< mutex_ held.
+    void build_graph();
+    void start(StreamLane& lane, uint64_t donePlace);
+    void run_node(uint32_t index) noexcept;
+    void finish_replay();
+
+    Device& device_;
+    const uint32_t id_;
+    const aclmdlRICaptureMode mode_;
+    const std::thread::id owner_ = std::this_thread::get_id();
+    mutable std::mutex mutex_;
+    Status status_ = Status::kCapturing;
+    aclError invalidCode_ = ACL_SUCCESS;
+    std::string invalidReason_;
+    std::vector<Node> nodes_;
+    std::vector<Cursor> cursors_;  ///< [0] is the origin; emptied at the end of the capture.
+    std::vector<aclrtStream> streams_;  ///< Every stream the capture took, in join order.
+    uint32_t originPriority_ = 0;
+    std::string name_;
+    std::map<aclrtCallback, void*> destroyCallbacks_;
+    /// Where the latest replay completes: its lane's progress and count.
+    std::shared_ptr<LaneProgress> lastReplayProgress_;
+    uint64_t lastReplayCount_ = 0;
+
+    std::unique_ptr<tbb::flow::graph> graph_;
+    std::unique_ptr<tbb::flow::broadcast_node<tbb::flow::continue_msg>> start_;
+    std::vector<std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>>> graphNodes_;
+    std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>> sink_;
+    Replay replay_;
+};
+
+}  // namespace aclcpu::detail

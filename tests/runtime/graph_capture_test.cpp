@@ -1,0 +1,704 @@
+// ACL Graph: capturing streams into a model runtime instance (aclmdlRI) and
+// replaying it.  The rules and codes cited are CANN's: the API reference
+// (docs/zh/api_ref/15_model_running_instance__management.md, 25-01_aclError.md),
+// the developer guide (docs/zh/dev_guide/04-01_single_stream_capture.md,
+// 04-02_cross_stream_capture.md) and its FAQ on what a capture refuses.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "runtime_test_support.hpp"
+
+namespace aclcpu::test {
+namespace {
+
+/// An event that captures may record: CANN's captures take only events made
+/// by aclrtCreateEventExWithFlag (04-02_cross_stream_capture.md).
+class CaptureEvent {
+public:
+    CaptureEvent() { EXPECT_ACL_OK(aclrtCreateEventExWithFlag(&event_, ACL_EVENT_SYNC)); }
+    ~CaptureEvent() { aclrtDestroyEvent(event_); }
+    CaptureEvent(const CaptureEvent&) = delete;
+    CaptureEvent& operator=(const CaptureEvent&) = delete;
+    aclrtEvent get() const { return event_; }
+
+private:
+    aclrtEvent event_ = nullptr;
+};
+
+/// A model destroyed at scope end (if the test has not destroyed it).
+class Model {
+public:
+    Model() = default;
+    ~Model() {
+        if (model_ != nullptr) aclmdlRIDestroy(model_);
+    }
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
+    aclmdlRI* out() { return &model_; }
+    aclmdlRI get() const { return model_; }
+
+private:
+    aclmdlRI model_ = nullptr;
+};
+
+aclmdlRICaptureStatus capture_status(aclrtStream stream, aclmdlRI* model = nullptr) {
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+    aclmdlRI found = nullptr;
+    EXPECT_ACL_OK(aclmdlRICaptureGetInfo(stream, &status, &found));
+    if (model != nullptr) *model = found;
+    return status;
+}
+
+std::vector<float> iota_floats(size_t count, float first) {
+    std::vector<float> values(count);
+    std::iota(values.begin(), values.end(), first);
+    return values;
+}
+
+/// A task that counts its runs and notes whether two of them ever overlapped.
+struct RunCounter {
+    std::atomic<int> runs{0};
+    std::atomic<int> inside{0};
+    std::atomic<bool> overlapped{false};
+
+    aclError enqueue_on(aclrtStream stream, std::chrono::microseconds busy = std::chrono::microseconds(0)) {
+        return aclcpu::enqueue(stream, std::make_unique<FunctionTask>([this, busy] {
+            if (inside.fetch_add(1) != 0) overlapped = true;
+            std::this_thread::sleep_for(busy);
+            runs.fetch_add(1);
+            inside.fetch_sub(1);
+        }));
+    }
+};
+
+using GraphCapture = RuntimeTest;
+
+// 04-01: between aclmdlRICaptureBegin and aclmdlRICaptureEnd the stream's
+// tasks do not run; each aclmdlRIExecuteAsync runs all of them, and a model
+// can be executed many times, with its inputs changed in between.
+TEST_F(GraphCapture, CapturedWorkRunsOnlyWhenReplayedAndAsOftenAsReplayed) {
+    constexpr size_t kCount = 64;
+    constexpr size_t kBytes = kCount * sizeof(float);
+    Stream stream;
+    PinnedBuffer input(kBytes);
+    PinnedBuffer output(kBytes);
+    DeviceBuffer device(kBytes);
+    std::memset(output.bytes(), 0, kBytes);
+    std::vector<float> first = iota_floats(kCount, 1.0f);
+    std::memcpy(input.bytes(), first.data(), kBytes);
+
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(device.get(), kBytes, input.bytes(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(output.bytes(), kBytes, device.get(), kBytes, ACL_MEMCPY_DEVICE_TO_HOST,
+                                   stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    ASSERT_NE(nullptr, model.get());
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+    EXPECT_EQ(std::vector<uint8_t>(kBytes, 0), std::vector<uint8_t>(output.bytes(), output.bytes() + kBytes))
+        << "captured work ran at capture time";
+
+    for (int replay = 0; replay < 3; ++replay) {
+        const std::vector<float> expected = iota_floats(kCount, 100.0f * replay);
+        std::memcpy(input.bytes(), expected.data(), kBytes);
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+        std::vector<float> seen(kCount);
+        std::memcpy(seen.data(), output.bytes(), kBytes);
+        EXPECT_EQ(expected, seen) << "replay " << replay;
+    }
+}
+
+// aclmdlRICaptureGetInfo: NONE outside a capture, ACTIVE with the model
+// during it; aclmdlRICaptureEnd hands out that same model.
+TEST_F(GraphCapture, GetInfoFollowsTheCapture) {
+    Stream stream;
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(stream.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    aclmdlRI during = nullptr;
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, capture_status(stream.get(), &during));
+    EXPECT_NE(nullptr, during);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_EQ(during, model.get());
+    aclmdlRI after = model.get();
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(stream.get(), &after));
+    EXPECT_EQ(nullptr, after);
+    EXPECT_ACL_FAILS(aclmdlRICaptureGetInfo(stream.get(), nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// An empty capture is a valid model whose replay does nothing.
+TEST_F(GraphCapture, AnEmptyCaptureReplays) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+}
+
+// A replay takes one place in the executing stream: work submitted before it
+// has finished when it starts, work after it waits for it -- on any stream.
+TEST_F(GraphCapture, AReplayKeepsStreamOrderOnTheStreamThatRunsIt) {
+    Stream captured;
+    Stream runner;
+    DeviceBuffer word(sizeof(uint32_t));
+    PinnedBuffer seen(sizeof(uint32_t));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(captured.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    // The model reads the word and then overwrites it with 7s.
+    ASSERT_ACL_OK(aclrtMemcpyAsync(seen.bytes(), 4, word.get(), 4, ACL_MEMCPY_DEVICE_TO_HOST, captured.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(word.get(), 4, 7, 4, captured.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(captured.get(), model.out()));
+
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(runner.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(word.get(), 4, 3, 4, runner.get()));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), runner.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(word.get(), 4, 9, 4, runner.get()));
+    gate.open();
+    ASSERT_ACL_OK(aclrtSynchronizeStream(runner.get()));
+    EXPECT_EQ(std::vector<uint8_t>(4, 3), std::vector<uint8_t>(seen.bytes(), seen.bytes() + 4));
+    EXPECT_EQ(std::vector<uint8_t>(4, 9), word.read());
+}
+
+// Replays of one model never overlap, whichever streams run them: they run
+// in the order they were submitted.
+TEST_F(GraphCapture, ReplaysOfOneModelOnSeveralStreamsRunOneAfterAnother) {
+    Stream captured;
+    RunCounter counter;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(captured.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(counter.enqueue_on(captured.get(), std::chrono::microseconds(200)));
+    ASSERT_ACL_OK(counter.enqueue_on(captured.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(captured.get(), model.out()));
+    EXPECT_EQ(0, counter.runs.load());
+
+    Stream a;
+    Stream b;
+    constexpr int kReplays = 20;
+    for (int i = 0; i < kReplays; ++i) {
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), (i % 2 == 0 ? a : b).get()));
+    }
+    ASSERT_ACL_OK(aclrtSynchronizeStream(a.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(b.get()));
+    EXPECT_EQ(2 * kReplays, counter.runs.load());
+    EXPECT_FALSE(counter.overlapped.load());
+}
+
+// 04-02: an event recorded on the capturing stream and waited for by another
+// stream pulls that stream into the capture; its work is captured with the
+// dependency and joins back through another event.
+TEST_F(GraphCapture, AStreamWaitingForACapturedEventJoinsTheCapture) {
+    constexpr size_t kBytes = 256;
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    CaptureEvent join;
+    DeviceBuffer a(kBytes);
+    DeviceBuffer b(kBytes);
+    PinnedBuffer out(kBytes);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtMemsetAsync(a.get(), kBytes, 0x5a, kBytes, origin.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, capture_status(side.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(b.get(), kBytes, a.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, side.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(out.bytes(), kBytes, b.get(), kBytes, ACL_MEMCPY_DEVICE_TO_HOST, origin.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(origin.get(), model.out()));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(side.get()));
+
+    uint32_t count = 0;
+    ASSERT_ACL_OK(aclmdlRIGetStreams(model.get(), nullptr, &count));
+    ASSERT_EQ(2u, count);
+    std::vector<aclrtStream> streams(count);
+    ASSERT_ACL_OK(aclmdlRIGetStreams(model.get(), streams.data(), &count));
+    EXPECT_EQ((std::vector<aclrtStream>{origin.get(), side.get()}), streams);
+
+    for (int replay = 0; replay < 4; ++replay) {
+        std::memset(out.bytes(), 0, kBytes);
+        b.fill(0);
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), origin.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStream(origin.get()));
+        EXPECT_EQ(std::vector<uint8_t>(kBytes, 0x5a), std::vector<uint8_t>(out.bytes(), out.bytes() + kBytes));
+    }
+}
+
+// 25-01 (107025): a stream that joined the capture must come back to the
+// origin stream; otherwise aclmdlRICaptureEnd fails, gives no model and
+// ends the capture of every stream.
+TEST_F(GraphCapture, EndingWithAStreamThatNeverJoinedBackFails) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    DeviceBuffer buffer(64);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 1, 64, side.get()));
+    aclmdlRI model = reinterpret_cast<aclmdlRI>(&model);
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(origin.get(), &model), ACL_ERROR_RT_STREAM_UNJOINED);
+    EXPECT_EQ(nullptr, model);
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(origin.get()));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(side.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(side.get()));
+}
+
+// 04-02: work put on a joined stream after it returned to the origin is not
+// joined either (the guide's "task5").
+TEST_F(GraphCapture, WorkAfterTheJoinOnASideStreamIsUnjoined) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    CaptureEvent join;
+    DeviceBuffer buffer(64);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 1, 64, side.get()));
+    Model model;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(origin.get(), model.out()), ACL_ERROR_RT_STREAM_UNJOINED);
+}
+
+// aclmdlRICaptureEnd must be called on the stream that began the capture
+// (107036 for a joined stream), and a capture that is not RELAXED ends on
+// the thread that began it (107038), which discards it.
+TEST_F(GraphCapture, EndingOnAJoinedStreamOrAnotherThreadIsRefused) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    CaptureEvent join;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    Model refused;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(side.get(), refused.out()), ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED);
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, capture_status(origin.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+    aclError fromOtherThread = ACL_SUCCESS;
+    std::string message;
+    std::thread([&] {
+        aclrtSetCurrentContext(context);
+        take_error_message();
+        aclmdlRI model = nullptr;
+        fromOtherThread = aclmdlRICaptureEnd(origin.get(), &model);
+        message = take_error_message();
+    }).join();
+    EXPECT_EQ(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fromOtherThread);
+    EXPECT_FALSE(message.empty());
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(origin.get()));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, capture_status(side.get()));
+}
+
+// A RELAXED capture may end on any thread.
+TEST_F(GraphCapture, ARelaxedCaptureEndsOnAnyThread) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+    Model model;
+    aclError ended = ACL_ERROR_RT_INTERNAL_ERROR;
+    std::thread([&] {
+        aclrtSetCurrentContext(context);
+        ended = aclmdlRICaptureEnd(stream.get(), model.out());
+    }).join();
+    EXPECT_EQ(ACL_SUCCESS, ended);
+    EXPECT_NE(nullptr, model.get());
+}
+
+// 25-01 and the API reference: the capture's own arguments.
+TEST_F(GraphCapture, BeginAndEndCheckTheirArguments) {
+    Stream stream;
+    EXPECT_ACL_FAILS(aclmdlRICaptureBegin(nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclmdlRICaptureBegin(stream.get(), static_cast<aclmdlRICaptureMode>(3)),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    Model model;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(stream.get(), model.out()), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+                     ACL_ERROR_RT_STREAM_CAPTURED);
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(stream.get(), nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(nullptr, model.out()), ACL_ERROR_INVALID_PARAM);
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+}
+
+// FAQ "ACL Graph capture restrictions" and 25-01: synchronising, querying or
+// destroying a captured stream, or synchronising its device, is refused
+// with 107027 in every mode -- and leaves the capture valid.
+TEST_F(GraphCapture, SynchronisingOrQueryingACapturedStreamIsRefused) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(stream.get()), ACL_ERROR_RT_STREAM_CAPTURED);
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), 100), ACL_ERROR_RT_STREAM_CAPTURED);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_ACL_FAILS(aclrtStreamQuery(stream.get(), &status), ACL_ERROR_RT_STREAM_CAPTURED);
+    EXPECT_ACL_FAILS(aclrtDestroyStream(stream.get()), ACL_ERROR_RT_STREAM_CAPTURED);
+    EXPECT_ACL_FAILS(aclrtSynchronizeDevice(), ACL_ERROR_RT_STREAM_CAPTURED);
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, capture_status(stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+// 04-01 item 3 and aclmdlRICaptureThreadExchangeMode: in a GLOBAL capture no
+// thread may call aclrtMemcpy/aclrtMemset/aclrtMemcpy2d (107030) until it
+// switches itself to RELAXED; then the call runs at once, uncaptured.
+TEST_F(GraphCapture, GlobalModeRefusesSynchronousCopiesUntilTheThreadRelaxes) {
+    Stream stream;
+    DeviceBuffer device(16);
+    std::vector<uint8_t> host(16, 0x11);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclrtMemcpy(device.get(), 16, host.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    EXPECT_ACL_FAILS(aclrtMemset(device.get(), 16, 0, 16), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, host.data(), 16, 16, 1, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    aclError otherThread = ACL_SUCCESS;
+    std::thread([&] { otherThread = aclrtMemset(device.get(), 16, 0, 16); }).join();
+    EXPECT_EQ(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, otherThread) << "GLOBAL forbids every thread";
+
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+    ASSERT_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, mode) << "a thread starts in GLOBAL";
+    EXPECT_ACL_OK(aclrtMemcpy(device.get(), 16, host.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    EXPECT_EQ(host, device.read()) << "a relaxed synchronous copy runs at once";
+    ASSERT_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_MODE_RELAXED, mode);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_ACL_OK(aclrtMemset(device.get(), 16, 0, 16)) << "the rule ends with the capture";
+}
+
+// THREAD_LOCAL forbids only the capturing thread; RELAXED forbids nobody.
+TEST_F(GraphCapture, ThreadLocalModeRefusesOnlyTheCapturingThread) {
+    Stream stream;
+    DeviceBuffer device(16);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    EXPECT_ACL_FAILS(aclrtMemset(device.get(), 16, 0, 16), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    aclError otherThread = ACL_ERROR_RT_INTERNAL_ERROR;
+    std::thread([&] { otherThread = aclrtMemset(device.get(), 16, 0, 16); }).join();
+    EXPECT_EQ(ACL_SUCCESS, otherThread);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+
+    Stream relaxed;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(relaxed.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    EXPECT_ACL_OK(aclrtMemset(device.get(), 16, 0, 16));
+    Model relaxedModel;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(relaxed.get(), relaxedModel.out()));
+}
+
+TEST_F(GraphCapture, ExchangeModeChecksItsArgument) {
+    EXPECT_ACL_FAILS(aclmdlRICaptureThreadExchangeMode(nullptr), ACL_ERROR_INVALID_PARAM);
+    aclmdlRICaptureMode bad = static_cast<aclmdlRICaptureMode>(3);
+    EXPECT_ACL_FAILS(aclmdlRICaptureThreadExchangeMode(&bad), ACL_ERROR_RT_PARAM_INVALID);
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+    ASSERT_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    ASSERT_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL, mode);
+}
+
+// 04-01 item 5: a captured asynchronous copy may only use host memory from
+// aclrtMallocHost (pageable memory: 107000); outside the capture the same
+// copy is synchronous, hence refused in GLOBAL mode (107041).
+TEST_F(GraphCapture, PageableHostMemoryCannotBeCaptured) {
+    Stream captured;
+    Stream other;
+    DeviceBuffer device(16);
+    std::vector<uint8_t> pageable(16, 1);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(captured.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclrtMemcpyAsync(device.get(), 16, pageable.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE, captured.get()),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtMemcpyAsync(device.get(), 16, pageable.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE, other.get()),
+                     ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(captured.get(), model.out()));
+}
+
+// 25-01 (107028): the host cannot wait for or query an event recorded in a
+// capture that has not ended.
+TEST_F(GraphCapture, AnEventRecordedInARunningCaptureCannotBeObserved) {
+    Stream stream;
+    CaptureEvent event;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), stream.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeEvent(event.get()), ACL_ERROR_RT_EVENT_CAPTURED);
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    EXPECT_ACL_FAILS(aclrtQueryEventStatus(event.get(), &status), ACL_ERROR_RT_EVENT_CAPTURED);
+    float ms = 0;
+    EXPECT_ACL_FAILS(aclrtEventElapsedTime(&ms, event.get(), event.get()), ACL_ERROR_RT_EVENT_CAPTURED);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_ACL_OK(aclrtSynchronizeEvent(event.get()));
+}
+
+// 04-02: captures record only events made by aclrtCreateEventExWithFlag.
+TEST_F(GraphCapture, OnlyExEventsCanBeRecordedInACapture) {
+    Stream stream;
+    Event plain;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclrtRecordEvent(plain.get(), stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+}
+
+// 25-01 (107024): a captured wait needs its record in the same capture.
+TEST_F(GraphCapture, WaitingForAnEventRecordedOutsideTheCaptureIsRefused) {
+    Stream stream;
+    Stream other;
+    CaptureEvent event;
+    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), other.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(stream.get(), event.get()), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+}
+
+// 25-01 (107032): an event of one capture met by a stream of another is a
+// conflict that invalidates both captures, whose ends then fail (507903).
+TEST_F(GraphCapture, AnEventOfOneCaptureWaitedInAnotherInvalidatesBoth) {
+    Stream first;
+    Stream second;
+    CaptureEvent event;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(first.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(second.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), first.get()));
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(second.get(), event.get()), ACL_ERROR_STREAM_CAPTURE_CONFLICT);
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, capture_status(first.get()));
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, capture_status(second.get()));
+    Model a;
+    Model b;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(first.get(), a.out()), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(second.get(), b.out()), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    EXPECT_EQ(nullptr, a.get());
+    EXPECT_EQ(nullptr, b.get());
+}
+
+// 25-01 (107031): the default stream takes no part in a capture.
+TEST_F(GraphCapture, TheDefaultStreamCannotMeetACapturedEvent) {
+    Stream stream;
+    CaptureEvent event;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), stream.get()));
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(nullptr, event.get()), ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+    EXPECT_ACL_FAILS(aclrtRecordEvent(event.get(), nullptr), ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+}
+
+// 25-01 (107026, 107027): a model still being captured can be neither
+// executed nor destroyed, and a captured stream cannot execute a model.
+TEST_F(GraphCapture, ModelsAndStreamsInACaptureCannotExecute) {
+    Stream stream;
+    Stream other;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    aclmdlRI capturing = nullptr;
+    capture_status(stream.get(), &capturing);
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(capturing, other.get()), ACL_ERROR_RT_MODEL_CAPTURED);
+    EXPECT_ACL_FAILS(aclmdlRIDestroy(capturing), ACL_ERROR_RT_MODEL_CAPTURED);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(other.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model.get(), other.get()), ACL_ERROR_RT_STREAM_CAPTURED);
+    Model otherModel;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(other.get(), otherModel.out()));
+    EXPECT_ACL_FAILS(aclmdlRIExecute(model.get(), -1), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// Bad handles: CANN's code and a message, never a crash.
+TEST_F(GraphCapture, DestroyedOrForeignModelsAreRefused) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), &model));
+    ASSERT_ACL_OK(aclmdlRIDestroy(model));
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, stream.get()), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclmdlRIDestroy(model), ACL_ERROR_RT_PARAM_INVALID);
+    int foreign = 0;
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(&foreign, stream.get()), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(nullptr, stream.get()), ACL_ERROR_INVALID_PARAM);
+    uint32_t id = 0;
+    EXPECT_ACL_FAILS(aclmdlRIGetId(&foreign, &id), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// A task that fails inside a replay fails the stream that ran the replay,
+// reported by its next synchronisation like any task's failure.
+TEST_F(GraphCapture, AFailingTaskInAReplayIsTheExecutingStreamsError) {
+    class FailingTask final : public DeviceTask {
+    public:
+        aclError run() override { return ACL_ERROR_RT_AICORE_EXCEPTION; }
+        const char* name() const noexcept override { return "failing"; }
+    };
+    Stream captured;
+    Stream runner;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(captured.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclcpu::enqueue(captured.get(), std::make_unique<FailingTask>()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(captured.get(), model.out()));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), runner.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(runner.get()), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_ACL_OK(aclrtSynchronizeStream(runner.get())) << "the error is reported once";
+    EXPECT_ACL_OK(aclrtSynchronizeStream(captured.get()));
+}
+
+// aclmdlRIDestroy waits for the model's replays (CANN polls up to 10 s), then
+// runs the destroy callbacks, once each, in the order of their functions'
+// addresses; registering a function twice or removing an unknown one is
+// refused (107000).
+int gDestroyOrder[2];
+std::atomic<int> gDestroyCalls{0};
+void first_destroy_callback(void* data) { gDestroyOrder[gDestroyCalls++] = *static_cast<int*>(data); }
+void second_destroy_callback(void* data) { gDestroyOrder[gDestroyCalls++] = *static_cast<int*>(data); }
+
+TEST_F(GraphCapture, DestroyWaitsForReplaysThenRunsTheCallbacks) {
+    Stream stream;
+    RunCounter counter;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(counter.enqueue_on(stream.get(), std::chrono::milliseconds(20)));
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), &model));
+    int firstData = 1;
+    int secondData = 2;
+    ASSERT_ACL_OK(aclmdlRIDestroyRegisterCallback(model, second_destroy_callback, &secondData));
+    ASSERT_ACL_OK(aclmdlRIDestroyRegisterCallback(model, first_destroy_callback, &firstData));
+    EXPECT_ACL_FAILS(aclmdlRIDestroyRegisterCallback(model, first_destroy_callback, &secondData),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclmdlRIDestroyUnregisterCallback(model, first_destroy_callback));
+    EXPECT_ACL_FAILS(aclmdlRIDestroyUnregisterCallback(model, first_destroy_callback), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclmdlRIDestroyRegisterCallback(model, first_destroy_callback, &firstData));
+
+    gDestroyCalls = 0;
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, stream.get()));
+    ASSERT_ACL_OK(aclmdlRIDestroy(model));
+    EXPECT_EQ(1, counter.runs.load()) << "destroy returned before the replay ended";
+    ASSERT_EQ(2, gDestroyCalls.load());
+    const bool firstIsLower = reinterpret_cast<uintptr_t>(&first_destroy_callback) <
+                              reinterpret_cast<uintptr_t>(&second_destroy_callback);
+    EXPECT_EQ(firstIsLower ? 1 : 2, gDestroyOrder[0]);
+    EXPECT_EQ(firstIsLower ? 2 : 1, gDestroyOrder[1]);
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+}
+
+TEST_F(GraphCapture, NamesAndIds) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    Model first;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), first.out()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    Model second;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), second.out()));
+    uint32_t firstId = 0;
+    uint32_t secondId = 0;
+    ASSERT_ACL_OK(aclmdlRIGetId(first.get(), &firstId));
+    ASSERT_ACL_OK(aclmdlRIGetId(second.get(), &secondId));
+    EXPECT_NE(firstId, secondId);
+
+    char name[16] = "x";
+    ASSERT_ACL_OK(aclmdlRIGetName(first.get(), sizeof(name), name));
+    EXPECT_STREQ("", name) << "a model never named has an empty name";
+    ASSERT_ACL_OK(aclmdlRISetName(first.get(), "forward"));
+    ASSERT_ACL_OK(aclmdlRISetName(first.get(), "backward"));
+    ASSERT_ACL_OK(aclmdlRIGetName(first.get(), sizeof(name), name));
+    EXPECT_STREQ("backward", name) << "the last name set wins";
+    EXPECT_ACL_FAILS(aclmdlRIGetName(first.get(), 8, name), ACL_ERROR_RT_INTERNAL_ERROR);
+    EXPECT_ACL_FAILS(aclmdlRIGetName(first.get(), 0, name), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// aclmdlRIGetStreams: an array too small is filled as far as it goes and
+// answered with 107039.
+TEST_F(GraphCapture, GetStreamsWithAShortArray) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    CaptureEvent join;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(origin.get(), model.out()));
+    aclrtStream one[1] = {nullptr};
+    uint32_t count = 1;
+    EXPECT_ACL_FAILS(aclmdlRIGetStreams(model.get(), one, &count), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
+    EXPECT_EQ(1u, count);
+    EXPECT_EQ(origin.get(), one[0]);
+    EXPECT_ACL_FAILS(aclmdlRIGetStreams(model.get(), one, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// aclmdlRIDebugJsonPrint writes a Chrome-trace array with one slice per
+// captured task, naming model, stream, task and type.
+TEST_F(GraphCapture, DebugJsonPrintWritesOneSlicePerTask) {
+    Stream stream;
+    DeviceBuffer buffer(64);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 0, 64, stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 1, 64, stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    TempFile file("");
+    ASSERT_ACL_OK(aclmdlRIDebugJsonPrint(model.get(), file.path(), ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY));
+    std::ifstream in(file.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string json = text.str();
+    EXPECT_EQ('[', json.front());
+    size_t slices = 0;
+    for (size_t at = json.find("\"ph\":\"X\""); at != std::string::npos; at = json.find("\"ph\":\"X\"", at + 1)) {
+        ++slices;
+    }
+    EXPECT_EQ(2u, slices) << json;
+    EXPECT_NE(std::string::npos, json.find("\"Task Id\":1")) << json;
+    EXPECT_NE(std::string::npos, json.find("\"After Task Ids\":[0]")) << json;
+    EXPECT_ACL_FAILS(aclmdlRIDebugJsonPrint(model.get(), "/nonexistent-dir/model.json", 0), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclmdlRIDebugJsonPrint(model.get(), nullptr, 0), ACL_ERROR_INVALID_PARAM);
+}
+
+// What acl-cpu cannot replay yet is refused with 207000 and the reason, never
+// run eagerly behind the capture's back.
+TEST_F(GraphCapture, WorkThatCannotBeReplayedYetIsRefusedDuringCapture) {
+    Stream stream;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    EXPECT_ACL_FAILS(aclrtLaunchHostFunc(stream.get(), [](void*) {}, nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    DeviceBuffer word(8);
+    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_GEQ, stream.get()),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+}
+
+// Resetting the device ends its captures and destroys its models.
+TEST_F(GraphCapture, ResettingTheDeviceEndsCapturesAndDestroysModels) {
+    aclrtStream capturing = nullptr;
+    aclrtStream replaying = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&capturing));
+    ASSERT_ACL_OK(aclrtCreateStream(&replaying));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(replaying, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(replaying, &model));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, replaying));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(capturing, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+}  // namespace
+}  // namespace aclcpu::test
