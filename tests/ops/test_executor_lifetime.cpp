@@ -378,4 +378,57 @@ TEST_F(ExecutorLifetime, QueuedRunsKeepTheAddressesTheyWereEnqueuedWith) {
     EXPECT_EQ(never.gradWeight->read(), std::vector<double>(static_cast<size_t>(shape[1]), -7.0));
 }
 
+// ACL Graph (CANN dev guide 04-01): an aclnn phase 2 on a captured stream
+// runs nothing; the model replays the run -- on the addresses the executor
+// held when it was captured, with whatever those buffers hold at each replay
+// -- as often as it is executed, even after the single-use executor is gone.
+TEST_F(ExecutorLifetime, ACapturedRunReplaysOnTheCurrentInputsAfterItsExecutorIsGone) {
+    const Shape shape{16, 300};
+    SoftplusInputs in(shape, 11);
+    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    aclOpExecutor* executor = plan_softplus(in, *out);
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, executor, stream_), ACLNN_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    synchronize();
+    EXPECT_EQ(out->read(), std::vector<double>(static_cast<size_t>(numel(shape)), -7.0)) << "ran at capture";
+    EXPECT_TRUE(fails_with(ACLNN_ERR_PARAM_INVALID, [&] { return aclnnSoftplusBackward(nullptr, 0, executor, stream_); }))
+        << "the single-use executor was spent by the captured run";
+
+    for (uint32_t replay = 0; replay < 3; ++replay) {
+        SCOPED_TRACE("replay " + std::to_string(replay));
+        in.dy = representable(uniform(in.dy.size(), -2, 2, 100 + replay), ACL_FLOAT);
+        in.x = representable(uniform(in.x.size(), -3, 3, 200 + replay), ACL_FLOAT);
+        in.gradOutput.write(in.dy);
+        in.self.write(in.x);
+        ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+        synchronize();
+        expect_close(out->read(), softplus_reference(in.dy, in.x), tolerance_for(ACL_FLOAT));
+    }
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+// A captured operator with a workspace replays into the same workspace,
+// which the program keeps alive as long as the model (04-01 item 7).
+TEST_F(ExecutorLifetime, ACapturedRunWithAWorkspaceReplays) {
+    const Shape shape{4, 6, 50};
+    const PreluInputs in(shape, 21);
+    const PreluOutputs out(shape);
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = plan_prelu(in, out, &workspaceSize);
+    DeviceBuffer workspace(workspaceSize);
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclnnPreluBackward(workspace.get(), workspaceSize, executor, stream_), ACLNN_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    for (int replay = 0; replay < 2; ++replay) {
+        out.gradWeight->write(std::vector<double>(static_cast<size_t>(shape[1]), -7.0));
+        ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+        synchronize();
+        expect_prelu(*out.gradInput, *out.gradWeight, prelu_reference(in.dy, in.x, in.w, shape[2]));
+    }
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
 }  // namespace
