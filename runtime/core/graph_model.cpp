@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/graph_capture.hpp"
 #include "core/objects.hpp"
+#include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
 
@@ -58,6 +59,9 @@ GraphModel::GraphModel(Device& device, aclmdlRICaptureMode mode)
     : device_(device), id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)), mode_(mode) {}
 
 GraphModel::~GraphModel() {
+    if (announcedBuilt_ && instrument::active()) {
+        instrument::notify([this](instrument::Observer& o) { o.on_graph_destroyed(this); });
+    }
     if (!graph_) return;
     device_.in_arena([this] {
         // Waits out the last node's task, which may still be returning from
@@ -201,6 +205,7 @@ aclError GraphModel::end(Stream& origin) {
         status_ = Status::kReady;
     }
     build_graph();
+    if (instrument::active()) announce_built();
     return ACL_SUCCESS;
 }
 
@@ -210,6 +215,9 @@ std::vector<aclrtStream> GraphModel::streams() const {
 }
 
 void GraphModel::build_graph() {
+    for (const Node& node : nodes_) {
+        replayAccesses_.insert(replayAccesses_.end(), node.work.accesses.begin(), node.work.accesses.end());
+    }
     using tbb::flow::continue_msg;
     using tbb::flow::continue_node;
     const tbb::flow::node_priority_t priority = stream_node_priority(originPriority_);
@@ -236,19 +244,61 @@ void GraphModel::build_graph() {
     });
 }
 
+void GraphModel::announce_built() {
+    announcedBuilt_ = true;
+    std::vector<instrument::GraphNodeInfo> nodes(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+        const Node& node = nodes_[i];
+        instrument::GraphNodeInfo& info = nodes[i];
+        info.work.name = node.work.name.c_str();
+        info.work.category = node.work.category.c_str();
+        info.work.accesses = node.work.accesses.data();
+        info.work.accessCount = node.work.accesses.size();
+        info.work.details = node.work.details;
+        info.stream = node.streamId;
+        info.after = node.after.data();
+        info.afterCount = node.after.size();
+    }
+    instrument::notify([&](instrument::Observer& o) {
+        o.on_graph_built(device_.id(), this, nodes.data(), nodes.size());
+    });
+}
+
+void GraphModel::announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const {
+    if (gatePlace != startPlace) {
+        stream.announce(gatePlace, plain_work("aclmdlRIExecuteAsync", "event_wait"));
+        instrument::notify([&](instrument::Observer& o) { o.on_event_wait(&stream, gatePlace, this); });
+    }
+    instrument::WorkInfo launch = plain_work("aclmdlRIExecuteAsync", "graph_launch");
+    launch.accesses = replayAccesses_.data();
+    launch.accessCount = replayAccesses_.size();
+    launch.details = "\"model\":" + std::to_string(id_) + ",\"nodes\":" + std::to_string(nodes_.size());
+    stream.announce(startPlace, launch);
+    stream.announce(startPlace + 1, plain_work(name_.empty() ? "aclmdlRI" : name_.c_str(), "graph"));
+    instrument::notify([&](instrument::Observer& o) { o.on_event_record(this, &stream, startPlace + 1); });
+}
+
 void GraphModel::enqueue_replay(Stream& stream) {
     StreamLane& lane = stream.lane();
+    const bool observed = instrument::active();
     std::lock_guard<std::mutex> lock(mutex_);
     const bool afterOtherLane = lastReplayProgress_ && lastReplayProgress_ != lane.progress() &&
                                 lastReplayProgress_->completed() < lastReplayCount_;
-    uint64_t place = lane.reserve(afterOtherLane ? 3 : 2);
+    // Observers are told of every replay's order after the previous one, so
+    // a place stands for it even when there is nothing left to wait for.
+    const bool gated = afterOtherLane || (observed && lastReplayProgress_);
+    const uint64_t gatePlace = lane.reserve(gated ? 3 : 2);
+    const uint64_t startPlace = gated ? gatePlace + 1 : gatePlace;
+    if (observed) announce_replay(stream, gatePlace, startPlace);
     if (afterOtherLane) {
-        const LateDelivery gate{&lane, place++};
+        const LateDelivery gate{&lane, gatePlace};
         lastReplayProgress_->when_reached(lastReplayCount_, [gate] { gate.deliver(); });
+    } else if (gated) {
+        lane.deliver(gatePlace, nullptr);
     }
     lastReplayProgress_ = lane.progress();
-    lastReplayCount_ = place + 2;
-    lane.deliver(place, std::make_unique<StartReplay>(shared_from_this(), lane, place + 1));
+    lastReplayCount_ = startPlace + 2;
+    lane.deliver(startPlace, std::make_unique<StartReplay>(shared_from_this(), lane, startPlace + 1));
 }
 
 bool GraphModel::running() const {
@@ -280,15 +330,21 @@ void GraphModel::start(StreamLane& lane, uint64_t donePlace) {
 }
 
 void GraphModel::run_node(uint32_t index) noexcept {
+    if (replay_.failed.load(std::memory_order_acquire)) return;
+    const bool observed = instrument::active();
+    if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_begin(this, index); });
     DeviceTask* task = nodes_[index].task.get();
-    if (task == nullptr || replay_.failed.load(std::memory_order_acquire)) return;
     std::string detail;
-    const aclError status = run_reporting(*task, detail);
-    if (status == ACL_SUCCESS) return;
+    const aclError status = task != nullptr ? run_reporting(*task, detail) : ACL_SUCCESS;
+    if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_end(this, index); });
+    if (status != ACL_SUCCESS) note_failure(status, task->name(), std::move(detail));
+}
+
+void GraphModel::note_failure(aclError status, const char* task, std::string detail) {
     std::lock_guard<std::mutex> lock(replay_.failMutex);
     if (replay_.failed.load(std::memory_order_relaxed)) return;
     replay_.code = status;
-    replay_.task = task->name();
+    replay_.task = task;
     replay_.detail = std::move(detail);
     replay_.failed.store(true, std::memory_order_release);
 }

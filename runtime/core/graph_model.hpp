@@ -166,8 +166,15 @@ private:
     const Cursor* unjoined_stream() const;
     void release_streams();  ///< mutex_ held.
     void build_graph();
+    /// Tells observers what the built model holds (on_graph_built).
+    void announce_built();
+    /// Tells observers of a replay's places on stream (gatePlace: none if
+    /// equal to startPlace).
+    void announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const;
     void start(StreamLane& lane, uint64_t donePlace);
     void run_node(uint32_t index) noexcept;
+    /// Keeps the replay's first failure.
+    void note_failure(aclError status, const char* task, std::string detail);
     void finish_replay();
 
     Device& device_;
@@ -187,6 +194,10 @@ private:
     /// Where the latest replay completes: its lane's progress and count.
     std::shared_ptr<LaneProgress> lastReplayProgress_;
     uint64_t lastReplayCount_ = 0;
+
+    /// Every byte range the nodes touch: what observers see a replay access.
+    std::vector<instrument::MemoryAccess> replayAccesses_;
+    bool announcedBuilt_ = false;
 
     std::unique_ptr<tbb::flow::graph> graph_;
     std::unique_ptr<tbb::flow::broadcast_node<tbb::flow::continue_msg>> start_;

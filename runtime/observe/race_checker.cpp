@@ -41,6 +41,7 @@
 // Addresses of different devices never overlap, so one map serves them all.
 #include "aclcpu/testing.hpp"
 #include "observe/race_checker.hpp"
+#include "observe/graph_races.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -449,6 +450,13 @@ public:
         std::string text = header;
         for (const AccessRef& user : users) text += "  still pending: " + describe(*user) + "\n";
         emit(text + "  synchronise with that work (stream, event or device synchronisation) before freeing\n");
+    }
+
+    void on_graph_built(int32_t /*device*/, const void* model, const instrument::GraphNodeInfo* nodes,
+                        size_t count) override {
+        const std::vector<std::string> races = find_graph_races(model, nodes, count);
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const std::string& race : races) emit(race);
     }
 
     void on_finalize() override {

@@ -15,6 +15,7 @@ constexpr int kDevicePidBase = 2;
 /// Stream tracks sort before worker tracks inside a device's process.
 constexpr int kStreamTidBase = 1000000;
 constexpr int kWorkerTidBase = 1;
+constexpr int kGraphTidBase = 2000000;
 /// Bytes formatted before they are written out.
 constexpr size_t kChunkBytes = 256 * 1024;
 
@@ -85,7 +86,9 @@ std::string quoted(const std::string& text) {
 /// How long a gate item kept its stream waiting is the interesting part of
 /// it: an event wait until the record ran, a host wait until the host call
 /// returned.
-bool is_gate(const std::string& category) { return category == "event_wait" || category == "host_wait"; }
+bool is_gate(const std::string& category) {
+    return category == "event_wait" || category == "host_wait" || category == "graph";
+}
 
 }  // namespace
 
@@ -286,6 +289,68 @@ void TraceWriter::on_pool_usage(int32_t device, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (file_ == nullptr) return;
     emit_counter(device_pid(device), "Device memory", "bytes in use", bytes, at);
+}
+
+// ---- graphs -------------------------------------------------------------
+
+void TraceWriter::on_graph_built(int32_t device, const void* model, const instrument::GraphNodeInfo* nodes,
+                                 size_t count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_ == nullptr) return;
+    const int graph = graphsBuilt_++;
+    std::unordered_map<int32_t, Track> rows;
+    std::vector<GraphNode>& drawn = graphs_[model];
+    drawn.clear();
+    for (size_t i = 0; i < count; ++i) {
+        const instrument::GraphNodeInfo& node = nodes[i];
+        auto row = rows.find(node.stream);
+        if (row == rows.end()) {
+            const Track track{device_pid(device), kGraphTidBase + graphRows_++};
+            name_thread(track, "Graph " + std::to_string(graph) + ", stream " + std::to_string(node.stream),
+                        track.tid);
+            row = rows.emplace(node.stream, track).first;
+        }
+        drawn.push_back(GraphNode{node.work.name, node.work.category, node.work.details, row->second,
+                                  std::vector<uint32_t>(node.after, node.after + node.afterCount)});
+    }
+    flush_if_full();
+}
+
+void TraceWriter::on_graph_destroyed(const void* model) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graphs_.erase(model);
+}
+
+void TraceWriter::on_graph_node_begin(const void* model, uint32_t node) {
+    const double at = now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto graph = graphs_.find(model);
+    if (graph != graphs_.end() && node < graph->second.size()) graph->second[node].begin = at;
+}
+
+void TraceWriter::on_graph_node_end(const void* model, uint32_t node) {
+    const double at = now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file_ == nullptr) return;
+    auto graph = graphs_.find(model);
+    if (graph == graphs_.end() || node >= graph->second.size()) return;
+    std::vector<GraphNode>& nodes = graph->second;
+    const GraphNode& ran = nodes[node];
+    const double begin = ran.begin < 0 ? at : ran.begin;
+    std::string args = ran.details;
+    if (!args.empty()) args += ',';
+    args += "\"node\":" + std::to_string(node);
+    emit_slice(ran.track, ran.name, ran.category.c_str(), begin, at, args);
+    // Dependencies within a captured stream are its row's order; arrows show
+    // the ones across streams.
+    for (uint32_t before : ran.after) {
+        const GraphNode& earlier = nodes[before];
+        if (earlier.begin < 0 || earlier.track.tid == ran.track.tid) continue;
+        const uint64_t flow = ++nextFlow_;
+        emit_flow('s', flow, earlier.track, earlier.begin);
+        emit_flow('f', flow, ran.track, begin);
+    }
+    flush_if_full();
 }
 
 // ---- msproftx annotations -----------------------------------------------

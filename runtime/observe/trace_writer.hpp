@@ -55,6 +55,11 @@ public:
     void on_event_record(instrument::EventId event, instrument::StreamId stream, uint64_t place) override;
     void on_event_wait(instrument::StreamId waiter, uint64_t place, instrument::EventId event) override;
     void on_pool_usage(int32_t device, uint64_t bytes) override;
+    void on_graph_built(int32_t device, const void* model, const instrument::GraphNodeInfo* nodes,
+                        size_t count) override;
+    void on_graph_destroyed(const void* model) override;
+    void on_graph_node_begin(const void* model, uint32_t node) override;
+    void on_graph_node_end(const void* model, uint32_t node) override;
     void on_finalize() override { close(); }
 
     /// The profiler's annotations of the host program (aclprofMark,
@@ -103,6 +108,16 @@ private:
         instrument::StreamId stream;
         uint64_t place;
         double begin;
+    };
+
+    /// A node of a built graph, and when it last ran.
+    struct GraphNode {
+        std::string name;
+        std::string category;
+        std::string details;
+        Track track;                 ///< The row of its captured stream.
+        std::vector<uint32_t> after;
+        double begin = -1;  ///< In its latest replay (-1: not yet run).
     };
 
     struct ApiFrame {
@@ -168,6 +183,9 @@ private:
     std::unordered_map<PlaceKey, Pending, PlaceHash> pending_;
     std::unordered_map<instrument::EventId, PlaceKey> latestRecords_;  ///< Submitted.
     std::unordered_map<instrument::EventId, RecordRun> lastRecords_;   ///< Run.
+    std::unordered_map<const void*, std::vector<GraphNode>> graphs_;
+    int graphRows_ = 0;
+    int graphsBuilt_ = 0;
 };
 
 }  // namespace aclcpu::detail

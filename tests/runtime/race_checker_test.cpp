@@ -631,5 +631,118 @@ TEST(RaceCheckerSwitch, CheckFatalAbortsAtTheFirstReport) {
     EXPECT_DEATH(program(), "acl-cpu: data race");
 }
 
+// ACL Graph: the captured dependencies (stream order inside a captured
+// stream, event waits between captured streams) order a model's nodes; two
+// nodes they leave unordered race on every replay, reported once when the
+// capture ends (04-02_cross_stream_capture.md: work on a joined stream runs
+// beside the origin stream's until an event joins them).
+class RaceCheckerGraph : public RaceCheckerRuntime {
+protected:
+    /// Captures a fork of origin into side and back; `sideWrites` runs on the
+    /// side stream after the fork, `ordered` says whether the side stream
+    /// waits for the origin's write first.
+    aclmdlRI capture_fork(aclrtStream origin, aclrtStream side, const DeviceBuffer& buffer, bool ordered) {
+        aclrtEvent fork = nullptr;
+        aclrtEvent afterWrite = nullptr;
+        aclrtEvent join = nullptr;
+        EXPECT_ACL_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+        EXPECT_ACL_OK(aclrtCreateEventExWithFlag(&afterWrite, ACL_EVENT_SYNC));
+        EXPECT_ACL_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+        EXPECT_ACL_OK(aclmdlRICaptureBegin(origin, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        EXPECT_ACL_OK(aclrtRecordEvent(fork, origin));
+        EXPECT_ACL_OK(aclrtStreamWaitEvent(side, fork));
+        EXPECT_ACL_OK(launch_declared(origin, {declared(buffer, MemoryAccess::Kind::kWrite, "output 0")}));
+        EXPECT_ACL_OK(aclrtRecordEvent(afterWrite, origin));
+        if (ordered) {
+            EXPECT_ACL_OK(aclrtStreamWaitEvent(side, afterWrite));
+        }
+        EXPECT_ACL_OK(launch_declared(side, {declared(buffer, MemoryAccess::Kind::kRead, "input 0")}));
+        EXPECT_ACL_OK(aclrtRecordEvent(join, side));
+        EXPECT_ACL_OK(aclrtStreamWaitEvent(origin, join));
+        aclmdlRI model = nullptr;
+        EXPECT_ACL_OK(aclmdlRICaptureEnd(origin, &model));
+        for (aclrtEvent event : {fork, afterWrite, join}) EXPECT_ACL_OK(aclrtDestroyEvent(event));
+        return model;
+    }
+};
+
+TEST_F(RaceCheckerGraph, NodesNoCapturedDependencyOrdersRaceWhenTheCaptureEnds) {
+    Stream origin;
+    Stream side;
+    DeviceBuffer buffer(kBytes);
+    aclmdlRI model = nullptr;
+    const std::string text = reports([&] { model = capture_fork(origin.get(), side.get(), buffer, false); });
+    EXPECT_EQ(0u, text.find("acl-cpu: data race on device memory bytes")) << text;
+    EXPECT_NE(std::string::npos, text.find("inside captured graph")) << text;
+    EXPECT_NE(std::string::npos, text.find("write by node")) << text;
+    EXPECT_NE(std::string::npos, text.find("read by node")) << text;
+    EXPECT_EQ(1u, count_of(text, "acl-cpu: data race")) << text;
+    EXPECT_ACL_OK(aclmdlRIDestroy(model));
+}
+
+TEST_F(RaceCheckerGraph, CapturedEventWaitsOrderTheNodes) {
+    Stream origin;
+    Stream side;
+    DeviceBuffer buffer(kBytes);
+    const std::string text = reports([&] {
+        aclmdlRI model = capture_fork(origin.get(), side.get(), buffer, true);
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, origin.get()));
+        EXPECT_ACL_OK(aclrtSynchronizeStream(origin.get()));
+        EXPECT_ACL_OK(aclmdlRIDestroy(model));
+    });
+    EXPECT_EQ(std::string::npos, text.find("acl-cpu: data race")) << text;
+}
+
+// A replay is work of the stream that runs it: what its nodes touch races
+// with other streams' work that nothing orders after it, and is ordered by
+// the executing stream's events like any of its work.
+TEST_F(RaceCheckerGraph, AReplayRacesWithUnorderedWorkOfAnotherStream) {
+    Stream origin;
+    Stream side;
+    Stream reader;
+    DeviceBuffer buffer(kBytes);
+    DeviceBuffer copy(kBytes);
+    aclmdlRI model = capture_fork(origin.get(), side.get(), buffer, true);
+    const std::string racy = reports([&] {
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, origin.get()));
+        EXPECT_ACL_OK(aclrtMemcpyAsync(copy.get(), kBytes, buffer.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                                       reader.get()));
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    });
+    EXPECT_EQ(0u, racy.find("acl-cpu: data race on device memory bytes")) << racy;
+    EXPECT_NE(std::string::npos, racy.find("earlier: write by aclmdlRIExecuteAsync (output 0)")) << racy;
+    EXPECT_NE(std::string::npos, racy.find("later:   read by aclrtMemcpyAsync (src)")) << racy;
+
+    Event done;
+    const std::string ordered = reports([&] {
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, origin.get()));
+        EXPECT_ACL_OK(aclrtRecordEvent(done.get(), origin.get()));
+        EXPECT_ACL_OK(aclrtStreamWaitEvent(reader.get(), done.get()));
+        EXPECT_ACL_OK(aclrtMemcpyAsync(copy.get(), kBytes, buffer.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                                       reader.get()));
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    });
+    EXPECT_EQ(std::string::npos, ordered.find("acl-cpu: data race")) << ordered;
+    EXPECT_ACL_OK(aclmdlRIDestroy(model));
+}
+
+// Replays of one model run one after another whichever streams run them, so
+// two replays on two streams do not race with each other.
+TEST_F(RaceCheckerGraph, ReplaysOfOneModelAreOrderedAcrossStreams) {
+    Stream origin;
+    Stream side;
+    Stream other;
+    DeviceBuffer buffer(kBytes);
+    aclmdlRI model = capture_fork(origin.get(), side.get(), buffer, true);
+    const std::string text = reports([&] {
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, origin.get()));
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, other.get()));
+        EXPECT_ACL_OK(aclmdlRIExecuteAsync(model, origin.get()));
+        EXPECT_ACL_OK(aclrtSynchronizeDevice());
+    });
+    EXPECT_EQ(std::string::npos, text.find("acl-cpu: data race")) << text;
+    EXPECT_ACL_OK(aclmdlRIDestroy(model));
+}
+
 }  // namespace
 }  // namespace aclcpu::test

@@ -321,6 +321,105 @@ TEST_F(TraceTest, HostApiTrackHoldsTheCalls) {
     }
 }
 
+/// A captured fork and join of two streams, replayed twice on a third:
+///   origin: memset(a) -> record fork ............ wait join -> memcpy D2D(b -> c)
+///   side:                 wait fork -> memcpy D2D(a -> b) -> record join
+void run_captured_program() {
+    constexpr size_t kBytes = 4096;
+    Stream origin;
+    Stream side;
+    Stream runner;
+    DeviceBuffer a(kBytes);
+    DeviceBuffer b(kBytes);
+    DeviceBuffer c(kBytes);
+    aclrtEvent fork = nullptr;
+    aclrtEvent join = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtMemsetAsync(a.get(), kBytes, 1, kBytes, origin.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork, origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(b.get(), kBytes, a.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, side.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join, side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(c.get(), kBytes, b.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, origin.get()));
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(origin.get(), &model));
+    ASSERT_ACL_OK(aclmdlRISetName(model, "forked"));
+    for (int replay = 0; replay < 2; ++replay) ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, runner.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(runner.get()));
+    ASSERT_ACL_OK(aclmdlRIDestroy(model));
+    ASSERT_ACL_OK(aclrtDestroyEvent(fork));
+    ASSERT_ACL_OK(aclrtDestroyEvent(join));
+}
+
+// A replay is drawn on the stream that runs it -- its launch, then the span
+// the graph ran as a "graph" slice -- and the model's nodes on a track per
+// captured stream, with an arrow along each captured cross-stream edge.
+TEST_F(TraceTest, AReplayShowsItsNodesOnTracksOfTheCapturedStreams) {
+    {
+        DefaultEnvironment environment;
+        ScopedEnv trace("ACLCPU_TRACE", path_);
+        ASSERT_ACL_OK(aclInit(nullptr));
+        ASSERT_ACL_OK(aclrtSetDevice(0));
+        run_captured_program();
+        ASSERT_ACL_OK(aclrtResetDevice(0));
+        ASSERT_ACL_OK(aclFinalize());
+    }
+    const json trace = load_trace(path_);
+    ASSERT_FALSE(trace.is_discarded());
+    const TraceIndex index(trace);
+    std::vector<std::string> graphTracks;
+    for (const auto& entry : index.tracks) {
+        if (entry.first.rfind("Graph ", 0) == 0) graphTracks.push_back(entry.first);
+    }
+    ASSERT_EQ(graphTracks.size(), 2u) << "one track per captured stream";
+    const std::vector<json> originNodes = index.slices_on(trace, graphTracks[0]);
+    const std::vector<json> sideNodes = index.slices_on(trace, graphTracks[1]);
+    EXPECT_EQ(names_of(originNodes), (std::vector<std::string>{"aclrtMemsetAsync", "aclrtRecordEvent",
+                                                               "aclrtMemcpyAsync", "aclrtMemsetAsync",
+                                                               "aclrtRecordEvent", "aclrtMemcpyAsync"}));
+    EXPECT_EQ(names_of(sideNodes),
+              (std::vector<std::string>{"aclrtMemcpyAsync", "aclrtRecordEvent", "aclrtMemcpyAsync", "aclrtRecordEvent"}));
+
+    // The runner's track: launch and graph span per replay; every node of a
+    // replay lies inside its span.
+    std::string runnerTrack;
+    for (const auto& entry : index.tracks) {
+        for (const json& slice : index.slices_on(trace, entry.first)) {
+            if (slice["cat"] == "graph") runnerTrack = entry.first;
+        }
+    }
+    ASSERT_FALSE(runnerTrack.empty()) << "no graph slice on any stream";
+    std::vector<json> spans;
+    for (const json& slice : index.slices_on(trace, runnerTrack)) {
+        if (slice["cat"] == "graph") spans.push_back(slice);
+    }
+    ASSERT_EQ(spans.size(), 2u);
+    EXPECT_EQ(spans[0]["name"], "forked");
+    for (const json& node : originNodes) {
+        const double begin = node["ts"];
+        const bool inside = std::any_of(spans.begin(), spans.end(), [&](const json& span) {
+            return begin + 1e-3 >= span["ts"].get<double>() &&
+                   begin <= span["ts"].get<double>() + span["dur"].get<double>() + 1e-3;
+        });
+        EXPECT_TRUE(inside) << node;
+    }
+
+    // Captured cross-stream edges: fork record -> side copy, join record -> origin copy.
+    const auto starts = flows(trace, "s");
+    const auto ends = flows(trace, "f");
+    const auto linked = [&](const json& from, const json& to) {
+        return std::any_of(ends.begin(), ends.end(), [&](const auto& entry) {
+            const auto start = starts.find(entry.first);
+            return start != starts.end() && touches(start->second, from) && touches(entry.second, to);
+        });
+    };
+    EXPECT_TRUE(linked(originNodes[1], sideNodes[0])) << "no arrow from the fork to the side stream";
+    EXPECT_TRUE(linked(sideNodes[1], originNodes[2])) << "no arrow from the join to the origin stream";
+}
+
 /// Runs in a child process only: the known program, then exit without
 /// aclFinalize (nor aclrtResetDevice).
 TEST(TraceExit, Child) {

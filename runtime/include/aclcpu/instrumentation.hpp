@@ -49,6 +49,14 @@ struct WorkInfo {
     std::string details;
 };
 
+/// A node of a captured graph (an aclmdlRI) as observers see it.
+struct GraphNodeInfo {
+    WorkInfo work;                    ///< The node's work as its capture submitted it.
+    int32_t stream = 0;               ///< The id of the stream it was captured on.
+    const uint32_t* after = nullptr;  ///< The nodes it follows (indices into the model's nodes).
+    size_t afterCount = 0;
+};
+
 /// Receives the runtime's events.  Hooks marked "host" run on the calling
 /// host thread inside the API call; hooks marked "device" run on a device
 /// worker.  Every hook may be called concurrently from several threads.
@@ -78,6 +86,20 @@ public:
     /// device: the event forgets its capture (the stream reached an
     /// aclrtResetEvent, and the event was not recorded again since).
     virtual void on_event_reset(EventId /*event*/) {}
+
+    /// host: aclmdlRICaptureEnd built `model` of device `device`: `count`
+    /// nodes (valid during the call), replayed later as one work item of the
+    /// executing stream (category "graph_launch", carrying every node's
+    /// accesses) followed by a place the replay's end delivers ("graph").
+    /// Replays of one model are ordered: each records the model as an event
+    /// (on_event_record with the model as EventId) and the next waits for it.
+    virtual void on_graph_built(int32_t /*device*/, const void* /*model*/, const GraphNodeInfo* /*nodes*/,
+                                size_t /*count*/) {}
+    /// host: `model` is destroyed (its replays are over).
+    virtual void on_graph_destroyed(const void* /*model*/) {}
+    /// device: node `node` of `model` starts / ends running on the calling worker.
+    virtual void on_graph_node_begin(const void* /*model*/, uint32_t /*node*/) {}
+    virtual void on_graph_node_end(const void* /*model*/, uint32_t /*node*/) {}
 
     /// host: the calling thread has waited for `stream` up to `place`
     /// (synchronize, a pageable copy), for an event, or for a whole device.
