@@ -111,6 +111,13 @@ public:
     aclmdlRI captured_and_checked(benchmark::State& state) {
         std::vector<std::vector<double>> eager;
         if (!eager_outputs(state, eager)) return nullptr;
+        const std::vector<double> unwritten(static_cast<size_t>(kGraphOpElements), kUnwritten);
+        for (const auto& output : eager) {
+            if (output == unwritten) {
+                state.SkipWithError("an eager launch left its output unwritten");
+                return nullptr;
+            }
+        }
         for (auto& op : ops_) op->clear_output();
         aclmdlRI model = nullptr;
         if (!succeeded(state, capture(&model))) {

@@ -197,6 +197,7 @@ public:
         return memcheck_ ? launch_checked(args) : kernel_->launch(args);
     }
     const char* name() const noexcept override { return kernel_->name(); }
+    bool is_kernel() const noexcept override { return true; }
 
     /// What observers see of this run: its tensors' and workspace's byte
     /// ranges, and `tensors` (phase 1's describe_tensors) with the bytes,

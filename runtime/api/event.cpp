@@ -156,16 +156,24 @@ aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
     return ACL_SUCCESS;
 }
 
-/// Graph capture's external records and waits: acl-cpu captures no graph,
-/// and CANN refuses these flags outside a capture.
-aclError reject_external_flag(uint32_t flag, uint32_t defaultFlag, uint32_t externalFlag, const char* api) {
+/// Graph capture's external records and waits (04-03_task_update.md): CANN
+/// takes them on captured streams only (ACL_ERROR_RT_STREAM_NOT_CAPTURED
+/// elsewhere); acl-cpu cannot replay them yet.
+aclError check_external_flag(uint32_t flag, uint32_t defaultFlag, uint32_t externalFlag, aclrtStream stream,
+                             const char* api) {
     if (flag == defaultFlag) return ACL_SUCCESS;
-    if (flag == externalFlag) {
-        return param_error(ACL_ERROR_INVALID_PARAM,
-                           "%s: the external flag is for streams being captured into a graph, and this one is not",
-                           api);
+    if (flag != externalFlag) return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag 0x%x", api, flag);
+    std::shared_ptr<Stream> target;
+    if (aclError status = Runtime::instance().resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (!target->is_captured()) {
+        return param_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                           "%s: the external flag is for streams being captured into a graph, and stream %p is not",
+                           api, stream);
     }
-    return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag 0x%x", api, flag);
+    return aclcpu::detail::runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                         "%s: external event records and waits inside a capture are not supported by "
+                                         "acl-cpu yet",
+                                         api);
 }
 
 aclError stream_wait_event(aclrtStream stream, aclrtEvent event, std::chrono::milliseconds timeout, const char* api) {
@@ -232,7 +240,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
     constexpr const char* kApi = "aclrtRecordEventWithFlag";
-    if (aclError status = reject_external_flag(flag, ACL_EVENT_RECORD_DEFAULT, ACL_EVENT_RECORD_EXTERNAL, kApi);
+    if (aclError status = check_external_flag(flag, ACL_EVENT_RECORD_DEFAULT, ACL_EVENT_RECORD_EXTERNAL, stream, kApi);
         status != ACL_SUCCESS) {
         return status;
     }
@@ -362,7 +370,7 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
     constexpr const char* kApi = "aclrtStreamWaitEventWithFlag";
-    if (aclError status = reject_external_flag(flag, ACL_EVENT_WAIT_DEFAULT, ACL_EVENT_WAIT_EXTERNAL, kApi);
+    if (aclError status = check_external_flag(flag, ACL_EVENT_WAIT_DEFAULT, ACL_EVENT_WAIT_EXTERNAL, stream, kApi);
         status != ACL_SUCCESS) {
         return status;
     }

@@ -30,9 +30,6 @@ namespace {
 /// ACL_ERROR_RT_MODEL_RUNNING.
 constexpr auto kDestroyWaitLimit = std::chrono::seconds(10);
 
-constexpr char kNoTaskGroups[] =
-    "task groups and task update of captured models are not implemented yet (capture the changed work into a new "
-    "model instead)";
 constexpr char kNoTaskEditing[] =
     "editing the tasks of a captured model (aclmdlRIGetTasksByStream and the aclmdlRITask calls) is not implemented "
     "yet";
@@ -59,6 +56,22 @@ aclError resolve_capture_stream(aclrtStream handle, const char* api, std::shared
                        "%s: the default stream cannot be captured; create a stream (aclrtCreateStream)", api);
 }
 
+/// Resolves the model capturing stream (ACL_ERROR_RT_STREAM_NOT_CAPTURED if none).
+aclError resolve_capturing(aclrtStream handle, const char* api, std::shared_ptr<GraphModel>& model) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
+    std::shared_ptr<Stream> stream;
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    model = stream->capturing_model();
+    if (model) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %p is not being captured", api, handle);
+}
+
+/// Resolves a stream that may update a task group: not captured itself.
+aclError resolve_updating_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    return aclcpu::detail::refuse_captured_stream(*stream, api);
+}
+
 /// Resolves a model that capture has finished building.
 aclError resolve_built_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) {
     if (aclError status = Runtime::instance().resolve_model(handle, api, model); status != ACL_SUCCESS) return status;
@@ -67,19 +80,20 @@ aclError resolve_built_model(aclmdlRI handle, const char* api, std::shared_ptr<G
                        "%s: model %p is still being captured; call aclmdlRICaptureEnd first", api, handle);
 }
 
-aclError capture_begin(aclrtStream stream, aclmdlRICaptureMode mode) {
+/// `mode` is the aclmdlRICaptureMode code (code_of): a C caller may pass any integer.
+aclError capture_begin(aclrtStream stream, int64_t mode) {
     constexpr const char* kApi = "aclmdlRICaptureBegin";
     const ApiScope scope(kApi);
     std::shared_ptr<Stream> origin;
     if (aclError status = resolve_capture_stream(stream, kApi, origin); status != ACL_SUCCESS) return status;
-    if (!is_capture_mode(aclcpu::code_of(mode))) {
+    if (!is_capture_mode(mode)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: mode %lld is not an aclmdlRICaptureMode", kApi,
-                           static_cast<long long>(aclcpu::code_of(mode)));
+                           static_cast<long long>(mode));
     }
     if (origin->is_captured()) {
         return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is already being captured", kApi, stream);
     }
-    auto model = std::make_shared<GraphModel>(origin->device(), mode);
+    auto model = std::make_shared<GraphModel>(origin->device(), static_cast<aclmdlRICaptureMode>(mode));
     Runtime::instance().add_model(model);
     model->begin(origin);
     return ACL_SUCCESS;
@@ -163,7 +177,9 @@ aclError destroy_model(aclmdlRI modelRI) {
 
 extern "C" {
 
-aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) { return capture_begin(stream, mode); }
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+    return capture_begin(stream, aclcpu::code_of(mode));
+}
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
     constexpr const char* kApi = "aclmdlRICaptureGetInfo";
@@ -196,21 +212,74 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
     if (!Runtime::instance().current_context()) {
         return param_error(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context; call aclrtSetDevice first", kApi);
     }
-    *mode = aclcpu::detail::exchange_thread_capture_mode(*mode);
+    *mode = aclcpu::detail::exchange_thread_capture_mode(static_cast<aclmdlRICaptureMode>(aclcpu::code_of(*mode)));
     return ACL_SUCCESS;
 }
 
-aclError aclmdlRICaptureTaskGrpBegin(aclrtStream /*stream*/) { return not_supported(__func__, kNoTaskGroups); }
-
-aclError aclmdlRICaptureTaskGrpEnd(aclrtStream /*stream*/, aclrtTaskGrp* /*handle*/) {
-    return not_supported(__func__, kNoTaskGroups);
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+    constexpr const char* kApi = "aclmdlRICaptureTaskGrpBegin";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_capturing(stream, kApi, model); status != ACL_SUCCESS) return status;
+    std::shared_ptr<Stream> target;
+    Runtime::instance().resolve_stream(stream, kApi, target);
+    return model->begin_group(*target);
 }
 
-aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream /*stream*/, aclrtTaskGrp /*handle*/) {
-    return not_supported(__func__, kNoTaskGroups);
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+    constexpr const char* kApi = "aclmdlRICaptureTaskGrpEnd";
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: handle is null", kApi);
+    *handle = nullptr;
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_capturing(stream, kApi, model); status != ACL_SUCCESS) return status;
+    std::shared_ptr<Stream> target;
+    Runtime::instance().resolve_stream(stream, kApi, target);
+    auto group = std::make_shared<aclcpu::detail::TaskGroup>();
+    if (aclError status = model->end_group(*target, group->nodes); status != ACL_SUCCESS) return status;
+    group->model = model;
+    *handle = Runtime::instance().add_task_group(std::move(group));
+    return ACL_SUCCESS;
 }
 
-aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream /*stream*/) { return not_supported(__func__, kNoTaskGroups); }
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+    constexpr const char* kApi = "aclmdlRICaptureTaskUpdateBegin";
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", kApi);
+    std::shared_ptr<Stream> updater;
+    if (aclError status = resolve_updating_stream(stream, kApi, updater); status != ACL_SUCCESS) return status;
+    if (updater->task_update()) {
+        return param_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %p is already updating a task group", kApi,
+                           stream);
+    }
+    std::shared_ptr<aclcpu::detail::TaskGroup> group;
+    if (aclError status = Runtime::instance().resolve_task_group(handle, kApi, group); status != ACL_SUCCESS) {
+        return status;
+    }
+    std::shared_ptr<GraphModel> model = group->model.lock();
+    if (!model) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: the group's model was destroyed", kApi);
+    if (group->updating.exchange(true)) {
+        return param_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: task group %p is already being updated", kApi,
+                           handle);
+    }
+    auto update = std::make_shared<aclcpu::detail::TaskUpdate>();
+    update->group = std::move(group);
+    update->model = std::move(model);
+    updater->set_task_update(std::move(update));
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+    constexpr const char* kApi = "aclmdlRICaptureTaskUpdateEnd";
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", kApi);
+    std::shared_ptr<Stream> updater;
+    if (aclError status = resolve_updating_stream(stream, kApi, updater); status != ACL_SUCCESS) return status;
+    const std::shared_ptr<aclcpu::detail::TaskUpdate> update = updater->task_update();
+    if (!update) {
+        return param_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %p is not updating a task group", kApi,
+                           stream);
+    }
+    updater->set_task_update(nullptr);
+    update->group->updating.store(false);
+    return update->finish();
+}
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream /*stream*/, aclmdlRI /*modelRI*/, aclmdlRICaptureMode /*mode*/) {
     return not_supported(__func__, kNoConditions);
@@ -229,7 +298,18 @@ aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask /*task*/, aclrtLaunchKernel
     return not_supported(__func__, kNoTaskEditing);
 }
 
-aclError aclmdlRIUpdate(aclmdlRI /*modelRI*/) { return not_supported(__func__, kNoTaskGroups); }
+aclError aclmdlRIUpdate(aclmdlRI modelRI) {
+    constexpr const char* kApi = "aclmdlRIUpdate";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = Runtime::instance().resolve_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    if (model->status() != GraphModel::Status::kReady) {
+        return param_error(ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: model %p is not fully captured", kApi, modelRI);
+    }
+    // Task-group updates take effect in their updating stream's order; no
+    // task of a ready model awaits anything else (aclmdlRITaskSetParams is
+    // not offered).
+    return ACL_SUCCESS;
+}
 
 aclError aclmdlRITaskDisable(aclmdlRITask /*task*/) { return not_supported(__func__, kNoTaskEditing); }
 

@@ -51,7 +51,7 @@ void enqueue_signal(Stream& stream, const char* task, const char* category, cons
                     std::function<void()> signal) {
     const uint64_t place = stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
                                          [task, category] { return plain_work(task, category); });
-    if (key != nullptr && place != kCapturedPlace && instrument::active()) {
+    if (key != nullptr && place != kNoPlace && instrument::active()) {
         instrument::notify([&](instrument::Observer& o) { o.on_event_record(key, &stream, place); });
     }
 }

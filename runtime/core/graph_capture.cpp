@@ -159,6 +159,12 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
                              "captured wait needs its record in the same capture",
                              api, static_cast<void*>(waiter.get()), static_cast<void*>(&event));
     }
+    if ((event.flags() & ACL_EVENT_EXTERNAL) != 0) {
+        return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s: stream %p is being captured; waits for ACL_EVENT_EXTERNAL events inside a capture "
+                             "are not supported by acl-cpu yet",
+                             api, static_cast<void*>(waiter.get()));
+    }
     if (!event.capturable()) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "

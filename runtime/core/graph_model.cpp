@@ -55,6 +55,55 @@ private:
     bool started_ = false;
 };
 
+namespace {
+
+/// Installs an update's kernel as a node's work, in the updating stream's order.
+class InstallKernel final : public DeviceTask {
+public:
+    InstallKernel(std::shared_ptr<GraphModel> model, uint32_t node, std::shared_ptr<DeviceTask> kernel)
+        : model_(std::move(model)), node_(node), kernel_(std::move(kernel)) {}
+    aclError run() noexcept override {
+        model_->replace_task(node_, kernel_);
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return "aclmdlRICaptureTaskUpdate"; }
+
+private:
+    std::shared_ptr<GraphModel> model_;
+    uint32_t node_;
+    std::shared_ptr<DeviceTask> kernel_;
+};
+
+}  // namespace
+
+bool TaskUpdate::take(std::unique_ptr<DeviceTask>& task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_ != ACL_SUCCESS) return true;
+    if (!task->is_kernel()) {
+        error_ = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+        why_ = std::string("an update replaces operator kernels only, and ") + task->name() + " is not one";
+        return true;
+    }
+    if (next_ >= group->nodes.size()) {
+        error_ = ACL_ERROR_RT_INTERNAL_ERROR;
+        why_ = "more kernels were submitted than the group holds (" + std::to_string(group->nodes.size()) + ")";
+        return true;
+    }
+    task = std::make_unique<InstallKernel>(model, group->nodes[next_++], std::shared_ptr<DeviceTask>(std::move(task)));
+    return false;
+}
+
+aclError TaskUpdate::finish() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_ == ACL_SUCCESS && next_ < group->nodes.size()) {
+        error_ = ACL_ERROR_RT_INTERNAL_ERROR;
+        why_ = "the group holds " + std::to_string(group->nodes.size()) + " kernels and only " +
+               std::to_string(next_) + " were submitted";
+    }
+    if (error_ == ACL_SUCCESS) return ACL_SUCCESS;
+    return runtime_error(error_, "aclmdlRICaptureTaskUpdateEnd: the update failed: %s", why_.c_str());
+}
+
 GraphModel::GraphModel(Device& device, aclmdlRICaptureMode mode)
     : device_(device), id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)), mode_(mode) {}
 
@@ -124,8 +173,63 @@ bool GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, Captu
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
     if (cursor == nullptr) return false;
-    add_node(*cursor, std::move(task), std::move(work));
+    const bool kernel = task->is_kernel();
+    const uint32_t node = add_node(*cursor, std::move(task), std::move(work));
+    if (groupStream_ == nullptr || groupError_ != ACL_SUCCESS) return true;
+    if (groupStream_ != &stream) {
+        break_group(ACL_ERROR_STREAM_TASK_GROUP_INTR, "work was captured on another stream of the model while a task "
+                                                      "group was being recorded");
+    } else if (!kernel) {
+        break_group(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "a task group holds operator kernels only, and " +
+                                                            nodes_[node].work.name + " is not one");
+    } else {
+        groupNodes_.push_back(node);
+    }
     return true;
+}
+
+void GraphModel::break_group(aclError code, const std::string& why) {
+    groupError_ = code;
+    if (status_ == Status::kCapturing) {
+        status_ = Status::kInvalidated;
+        invalidCode_ = ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
+        invalidReason_ = why;
+    }
+}
+
+aclError GraphModel::begin_group(Stream& stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (groupStream_ != nullptr) {
+        return runtime_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                             "aclmdlRICaptureTaskGrpBegin: a task group is already being recorded in this capture");
+    }
+    groupStream_ = &stream;
+    groupNodes_.clear();
+    groupError_ = ACL_SUCCESS;
+    return ACL_SUCCESS;
+}
+
+aclError GraphModel::end_group(Stream& stream, std::vector<uint32_t>& nodes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (groupStream_ != &stream) {
+        return runtime_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                             "aclmdlRICaptureTaskGrpEnd: no task group is being recorded on stream %p",
+                             static_cast<void*>(&stream));
+    }
+    groupStream_ = nullptr;
+    if (groupError_ != ACL_SUCCESS) {
+        return runtime_error(groupError_, "aclmdlRICaptureTaskGrpEnd: the group is broken: %s", invalidReason_.c_str());
+    }
+    if (status_ == Status::kInvalidated) {
+        return runtime_error(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "aclmdlRICaptureTaskGrpEnd: the capture is invalid: %s",
+                             invalidReason_.c_str());
+    }
+    nodes = groupNodes_;
+    return ACL_SUCCESS;
+}
+
+void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {
+    std::atomic_store(&nodes_.at(node).task, std::move(task));
 }
 
 std::vector<uint32_t> GraphModel::record(Stream& stream) {
@@ -154,7 +258,8 @@ void GraphModel::invalidate(aclError code, std::string why) {
     invalidReason_ = std::move(why);
 }
 
-const GraphModel::Cursor* GraphModel::unjoined_stream() const {
+std::string GraphModel::unjoined_stream() const {
+    if (cursors_.empty()) return {};
     std::vector<bool> followed(nodes_.size(), false);
     std::vector<uint32_t> pending = cursors_.front().frontier;
     while (!pending.empty()) {
@@ -166,9 +271,12 @@ const GraphModel::Cursor* GraphModel::unjoined_stream() const {
     }
     for (size_t i = 1; i < cursors_.size(); ++i) {
         const Cursor& cursor = cursors_[i];
-        if (cursor.last < 0 || !followed[static_cast<size_t>(cursor.last)]) return &cursor;
+        if (cursor.last >= 0 && followed[static_cast<size_t>(cursor.last)]) continue;
+        return "stream " + std::to_string(cursor.stream->id()) +
+               " joined the capture through an event, but its last task is not an event record that the origin "
+               "stream waits for, directly or through other streams";
     }
-    return nullptr;
+    return {};
 }
 
 void GraphModel::release_streams() {
@@ -188,19 +296,20 @@ void GraphModel::abandon_capture() {
 aclError GraphModel::end(Stream& origin) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (status_ == Status::kCapturing) {
-            if (const Cursor* unjoined = unjoined_stream()) {
-                status_ = Status::kInvalidated;
-                invalidCode_ = ACL_ERROR_RT_STREAM_UNJOINED;
-                invalidReason_ = "stream " + std::to_string(unjoined->stream->id()) +
-                                 " joined the capture through an event but its last task is not an event record "
-                                 "that the origin stream waits for, directly or through other streams";
-            }
-        }
+        const std::string unjoined = unjoined_stream();
         release_streams();
         if (status_ == Status::kInvalidated) {
             return runtime_error(invalidCode_, "aclmdlRICaptureEnd: the capture of stream %p is invalid: %s",
                                  static_cast<void*>(&origin), invalidReason_.c_str());
+        }
+        status_ = Status::kInvalidated;
+        if (groupStream_ != nullptr) {
+            return runtime_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                                 "aclmdlRICaptureEnd: a task group is still being recorded; end it first "
+                                 "(aclmdlRICaptureTaskGrpEnd)");
+        }
+        if (!unjoined.empty()) {
+            return runtime_error(ACL_ERROR_RT_STREAM_UNJOINED, "aclmdlRICaptureEnd: %s", unjoined.c_str());
         }
         status_ = Status::kReady;
     }
@@ -333,9 +442,9 @@ void GraphModel::run_node(uint32_t index) noexcept {
     if (replay_.failed.load(std::memory_order_acquire)) return;
     const bool observed = instrument::active();
     if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_begin(this, index); });
-    DeviceTask* task = nodes_[index].task.get();
+    const std::shared_ptr<DeviceTask> task = std::atomic_load(&nodes_[index].task);
     std::string detail;
-    const aclError status = task != nullptr ? run_reporting(*task, detail) : ACL_SUCCESS;
+    const aclError status = task ? run_reporting(*task, detail) : ACL_SUCCESS;
     if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_end(this, index); });
     if (status != ACL_SUCCESS) note_failure(status, task->name(), std::move(detail));
 }

@@ -25,7 +25,17 @@
 namespace aclcpu::detail {
 
 class Device;
+class GraphModel;
 class Stream;
+
+/// An aclrtTaskGrp: the kernel nodes a capture recorded between
+/// aclmdlRICaptureTaskGrpBegin and End, which an update
+/// (aclmdlRICaptureTaskUpdateBegin .. End) replaces in order.
+struct TaskGroup {
+    std::weak_ptr<GraphModel> model;
+    std::vector<uint32_t> nodes;
+    std::atomic<bool> updating{false};  ///< An update of the group is open.
+};
 
 /// What observers are told of a captured node when a replay runs it: a copy
 /// of the WorkInfo its submission carried (made only while observers were
@@ -35,6 +45,30 @@ struct CapturedWork {
     std::string category;
     std::vector<instrument::MemoryAccess> accesses;
     std::string details;
+};
+
+/// A stream's update of a task group (aclmdlRICaptureTaskUpdateBegin ..
+/// End): each kernel submitted to the stream meanwhile replaces the group's
+/// next kernel, in stream order -- replays that follow the stream's work see
+/// it, as on CANN, where the update is itself a task of the updating stream.
+struct TaskUpdate {
+    std::shared_ptr<TaskGroup> group;
+    std::shared_ptr<GraphModel> model;
+
+    /// Takes a task submitted to the updating stream: true when refused
+    /// (not a kernel, or one more than the group holds; the update then
+    /// fails at its end), false with task replaced by the task that installs
+    /// it.
+    bool take(std::unique_ptr<DeviceTask>& task);
+    /// ACL_SUCCESS once every kernel of the group has a replacement and none
+    /// was refused; otherwise the code, reported.
+    aclError finish();
+
+private:
+    std::mutex mutex_;
+    size_t next_ = 0;
+    aclError error_ = ACL_SUCCESS;
+    std::string why_;
 };
 
 /// An aclmdlRI.
@@ -95,6 +129,18 @@ public:
     /// if the capture is valid and joined, builds the replay graph.  Returns
     /// CANN's code (reported) for an invalidated or unjoined capture.
     aclError end(Stream& origin);
+    /// Opens a task group on captured stream (ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+    /// reported, if one is open in the model).  Until end_group, the stream's
+    /// captured work must be kernels and the model's other streams must not
+    /// capture anything; breaking that invalidates the capture and is what
+    /// end_group reports.
+    aclError begin_group(Stream& stream);
+    /// Closes the group open on stream; on success `nodes` are its kernels.
+    aclError end_group(Stream& stream, std::vector<uint32_t>& nodes);
+    /// Makes task the work of kernel node `node` in later replays (an
+    /// update); the previous task lives until no replay runs it.
+    void replace_task(uint32_t node, std::shared_ptr<DeviceTask> task);
+
     /// Ends a capture without a model (its device is reset): the streams
     /// leave it and the model stays invalid.
     void abandon_capture();
@@ -136,7 +182,9 @@ public:
 
 private:
     struct Node {
-        std::unique_ptr<DeviceTask> task;  ///< nullptr: a marker (event record).
+        /// nullptr: a marker (event record).  Read and replaced atomically:
+        /// an update may replace it while another stream replays the model.
+        std::shared_ptr<DeviceTask> task;
         std::vector<uint32_t> after;       ///< Predecessors, sorted, unique.
         int32_t streamId = 0;
         CapturedWork work;
@@ -161,10 +209,13 @@ private:
 
     Cursor* cursor_of(const Stream& stream);  ///< mutex_ held.
     uint32_t add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work);  ///< mutex_ held.
-    /// The first captured stream other than origin whose last node the
-    /// origin does not follow (nullptr: all joined).  mutex_ held.
-    const Cursor* unjoined_stream() const;
+    /// Why a captured stream other than the origin is not joined back to it
+    /// (its last node is not followed by the origin's), or "" when all are.
+    /// mutex_ held.
+    std::string unjoined_stream() const;
     void release_streams();  ///< mutex_ held.
+    /// Breaks the task group being recorded and the capture.  mutex_ held.
+    void break_group(aclError code, const std::string& why);
     void build_graph();
     /// Tells observers what the built model holds (on_graph_built).
     void announce_built();
@@ -187,6 +238,9 @@ private:
     std::string invalidReason_;
     std::vector<Node> nodes_;
     std::vector<Cursor> cursors_;  ///< [0] is the origin; emptied at the end of the capture.
+    const Stream* groupStream_ = nullptr;  ///< The stream recording a task group (nullptr: none).
+    std::vector<uint32_t> groupNodes_;
+    aclError groupError_ = ACL_SUCCESS;
     std::vector<aclrtStream> streams_;  ///< Every stream the capture took, in join order.
     uint32_t originPriority_ = 0;
     std::string name_;

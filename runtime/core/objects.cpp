@@ -27,11 +27,32 @@ std::shared_ptr<GraphModel> Stream::capturing_model() const {
 
 void Stream::set_capturing_model(std::shared_ptr<GraphModel> model) {
     std::lock_guard<std::mutex> lock(captureMutex_);
-    captured_.store(model != nullptr, std::memory_order_release);
+    if (model) {
+        redirect_.fetch_or(kCaptured, std::memory_order_acq_rel);
+    } else {
+        redirect_.fetch_and(static_cast<uint8_t>(~kCaptured), std::memory_order_acq_rel);
+    }
     capturingModel_ = std::move(model);
 }
 
-bool Stream::capture(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work) {
+std::shared_ptr<TaskUpdate> Stream::task_update() const {
+    if ((redirect_.load(std::memory_order_acquire) & kUpdating) == 0) return nullptr;
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    return taskUpdate_;
+}
+
+void Stream::set_task_update(std::shared_ptr<TaskUpdate> update) {
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    if (update) {
+        redirect_.fetch_or(kUpdating, std::memory_order_acq_rel);
+    } else {
+        redirect_.fetch_and(static_cast<uint8_t>(~kUpdating), std::memory_order_acq_rel);
+    }
+    taskUpdate_ = std::move(update);
+}
+
+bool Stream::redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work) {
+    if (const std::shared_ptr<TaskUpdate> update = task_update()) return update->take(task);
     const std::shared_ptr<GraphModel> model = capturing_model();
     if (!model) return false;
     CapturedWork captured{task->name(), "task", {}, {}};

@@ -21,10 +21,11 @@
 namespace aclcpu::detail {
 
 class GraphModel;
+struct TaskUpdate;
 
-/// What Stream::submit returns for work a graph capture took instead of the
-/// stream's lane: no place.
-inline constexpr uint64_t kCapturedPlace = UINT64_MAX;
+/// What Stream::submit returns for work that took no place in the stream's
+/// lane: a graph capture took it, or an update refused it.
+inline constexpr uint64_t kNoPlace = UINT64_MAX;
 
 /// An aclrtStream: a lane of its device's flow graph plus the stream's
 /// attributes.  The default stream of a context is a Stream too; the user
@@ -50,16 +51,17 @@ public:
     /// Enqueues task behind everything submitted so far and returns its
     /// place; while observers are installed they receive describe(), a
     /// WorkInfo (or a reference to one) built only then.  While the stream
-    /// is captured the task becomes a node of the capturing model instead,
-    /// and the result is kCapturedPlace.
+    /// is captured the task becomes a node of the capturing model instead;
+    /// while it updates a task group, a kernel becomes the replacement of the
+    /// group's next kernel (see redirect()).
     template <typename Describe>
     uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
-        if (is_captured()) {
+        if (redirect_.load(std::memory_order_acquire) != 0) {
             if (!instrument::active()) {
-                if (capture(task, nullptr)) return kCapturedPlace;
+                if (redirect(task, nullptr)) return kNoPlace;
             } else {
                 decltype(auto) described = describe();
-                if (capture(task, &static_cast<const instrument::WorkInfo&>(described))) return kCapturedPlace;
+                if (redirect(task, &static_cast<const instrument::WorkInfo&>(described))) return kNoPlace;
             }
         }
         const uint64_t place = lane_->reserve();
@@ -81,11 +83,15 @@ public:
 
     /// True while a graph capture takes the stream's work (one relaxed load:
     /// the submission path's check).
-    bool is_captured() const noexcept { return captured_.load(std::memory_order_acquire); }
+    bool is_captured() const noexcept { return (redirect_.load(std::memory_order_acquire) & kCaptured) != 0; }
     /// The model capturing the stream (nullptr: none).
     std::shared_ptr<GraphModel> capturing_model() const;
     /// Called by the model as the stream joins (model) or leaves (nullptr) a capture.
     void set_capturing_model(std::shared_ptr<GraphModel> model);
+    /// The task-group update the stream is in (aclmdlRICaptureTaskUpdateBegin
+    /// .. End; nullptr: none).
+    std::shared_ptr<TaskUpdate> task_update() const;
+    void set_task_update(std::shared_ptr<TaskUpdate> update);
 
     /// The thread bound by aclrtSubscribeReport (0: none).
     uint64_t report_thread() const noexcept { return reportThread_.load(std::memory_order_acquire); }
@@ -114,17 +120,22 @@ public:
 private:
     /// The sticky error if its failing item is among the first `completed`.
     aclError take_sticky_error(uint64_t completed);
-    /// Hands task (observed as *work, or not observed) to the capturing
-    /// model; false, task untouched, if the capture has ended meanwhile.
-    bool capture(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
+    /// Work submitted while the stream is captured or updates a task group:
+    /// true when the capturing model took task (observed as *work, or not
+    /// observed) or the update refused it; false to enqueue task as usual --
+    /// which an update has replaced by the task that installs it.
+    bool redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
 
     Device& device_;
     StreamLane* lane_;
     const uint32_t flags_;
     const bool isDefault_;
-    std::atomic<bool> captured_{false};
+    static constexpr uint8_t kCaptured = 1;
+    static constexpr uint8_t kUpdating = 2;
+    std::atomic<uint8_t> redirect_{0};  ///< kCaptured | kUpdating: one relaxed load on the submission path.
     mutable std::mutex captureMutex_;
     std::shared_ptr<GraphModel> capturingModel_;  ///< Guarded by captureMutex_.
+    std::shared_ptr<TaskUpdate> taskUpdate_;      ///< Guarded by captureMutex_.
     std::atomic<uint64_t> reportThread_{0};
     std::atomic<uint64_t> hostFuncThread_{0};
     std::array<std::atomic<uint32_t>, static_cast<size_t>(Setting::kCount)> settings_{};

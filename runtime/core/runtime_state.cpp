@@ -1,4 +1,5 @@
 // acl-cpu runtime: Runtime.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -160,14 +161,20 @@ aclError Runtime::reset_device(int32_t id, bool force) {
     }
     events_.remove_if(ofDevice);
     // Destroyed after the device's work is done and before the device goes.
-    const std::vector<std::shared_ptr<GraphModel>> models = models_.remove_if(ofDevice);
+    std::vector<std::shared_ptr<GraphModel>> models = models_.remove_if(ofDevice);
     for (const auto& model : models) model->abandon_capture();
+    taskGroups_.remove_if([&](const TaskGroup& group) {
+        const std::shared_ptr<GraphModel> owner = group.model.lock();
+        return !owner || std::find(models.begin(), models.end(), owner) != models.end();
+    });
     contexts_.remove_if(ofDevice);
     defaultContext.reset();
     raw->synchronize(ProgressCounter::Clock::time_point::max());
     observe_device_waited(id);
     reports_.end_discard(raw);
     hostFuncs_.end_discard(raw);
+    // A model tears its replay graph down in the device's arena.
+    models.clear();
     report_leaks(*raw);
     device.reset();
     return ACL_SUCCESS;
@@ -256,6 +263,25 @@ aclError Runtime::destroy_stream(aclrtStream handle) {
     // Destroying drains: the host has then seen all of the stream's work.
     observe_stream_waited(stream.get(), stream->drain());
     return ACL_SUCCESS;
+}
+
+std::shared_ptr<GraphModel> Runtime::remove_model(aclmdlRI handle) {
+    std::shared_ptr<GraphModel> model = models_.remove(handle);
+    if (model) {
+        taskGroups_.remove_if([&](const TaskGroup& group) {
+            const std::shared_ptr<GraphModel> owner = group.model.lock();
+            return !owner || owner == model;
+        });
+    }
+    return model;
+}
+
+aclError Runtime::resolve_task_group(aclrtTaskGrp handle, const char* api, std::shared_ptr<TaskGroup>& group) const {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: handle is null", api);
+    group = taskGroups_.find(handle);
+    if (group) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: %p is not a live task group (never made, or its model was destroyed)", api, handle);
 }
 
 aclError Runtime::resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const {

@@ -78,7 +78,10 @@ public:
     // Model runtime instances (aclmdlRI).
     aclmdlRI add_model(std::shared_ptr<GraphModel> model) { return models_.add(std::move(model)); }
     aclError resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const;
-    std::shared_ptr<GraphModel> remove_model(aclmdlRI handle) { return models_.remove(handle); }
+    /// Removes a model with its task groups.
+    std::shared_ptr<GraphModel> remove_model(aclmdlRI handle);
+    aclrtTaskGrp add_task_group(std::shared_ptr<TaskGroup> group) { return taskGroups_.add(std::move(group)); }
+    aclError resolve_task_group(aclrtTaskGrp handle, const char* api, std::shared_ptr<TaskGroup>& group) const;
     // Memory.
     /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
     /// it (kForeign in none), and that device (nullptr in none).
@@ -118,6 +121,7 @@ private:
     HandleRegistry<Stream> streams_;
     HandleRegistry<Event> events_;
     HandleRegistry<GraphModel> models_;
+    HandleRegistry<TaskGroup> taskGroups_;
     std::mutex hostMutex_;
     std::map<uintptr_t, size_t> pinnedHost_;
     ReportHub reports_{"aclrtProcessReport"};

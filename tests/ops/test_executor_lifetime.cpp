@@ -431,4 +431,113 @@ TEST_F(ExecutorLifetime, ACapturedRunWithAWorkspaceReplays) {
     EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
 }
 
+// Task groups and their update (CANN dev guide 04-03, method two): the
+// kernels captured between aclmdlRICaptureTaskGrpBegin and End form a group;
+// kernels submitted to another stream between aclmdlRICaptureTaskUpdateBegin
+// and End replace them in order, in that stream's order, for the replays
+// that follow it.
+TEST_F(ExecutorLifetime, AnUpdatedTaskGroupReplaysTheNewKernels) {
+    const Shape shape{8, 128};
+    SoftplusInputs first(shape, 31);
+    SoftplusInputs second(shape, 41);
+    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    aclrtStream updater = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&updater), ACL_SUCCESS);
+
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, plan_softplus(first, *out), stream_), ACLNN_SUCCESS);
+    aclrtTaskGrp group = nullptr;
+    ASSERT_EQ(aclmdlRICaptureTaskGrpEnd(stream_, &group), ACL_SUCCESS);
+    ASSERT_NE(group, nullptr);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    synchronize();
+    expect_close(out->read(), softplus_reference(first.dy, first.x), tolerance_for(ACL_FLOAT));
+
+    // The update reads the second inputs; the model's replays follow it
+    // through an event.
+    ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(updater, group), ACL_SUCCESS);
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, plan_softplus(second, *out), updater), ACLNN_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskUpdateEnd(updater), ACL_SUCCESS);
+    aclrtEvent updated = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&updated), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(updated, updater), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(stream_, updated), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIUpdate(model), ACL_SUCCESS);
+    for (int replay = 0; replay < 2; ++replay) {
+        ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+        synchronize();
+        expect_close(out->read(), softplus_reference(second.dy, second.x), tolerance_for(ACL_FLOAT));
+    }
+    EXPECT_EQ(aclrtDestroyEvent(updated), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(updater), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(updater), ACL_SUCCESS);
+}
+
+// 25-01 (107029, 107033, 107034) and the update's count rule (04-03: the
+// update holds as many kernels as the group, 507000 otherwise).
+TEST_F(ExecutorLifetime, TaskGroupsKeepCannsRules) {
+    const Shape shape{4, 64};
+    SoftplusInputs in(shape, 51);
+    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    aclrtStream side = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&side), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_STREAM_NOT_CAPTURED, [&] { return aclmdlRICaptureTaskGrpBegin(stream_); }));
+
+    // Work captured on another stream of the model while a group records breaks group and capture.
+    aclrtEvent fork = nullptr;
+    ASSERT_EQ(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(fork, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(side, fork), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_STREAM_TASK_GROUP_STATUS, [&] { return aclmdlRICaptureTaskGrpBegin(stream_); }));
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, plan_softplus(in, *out), side), ACLNN_SUCCESS);
+    aclrtTaskGrp group = reinterpret_cast<aclrtTaskGrp>(&group);
+    EXPECT_TRUE(fails_with(ACL_ERROR_STREAM_TASK_GROUP_INTR, [&] { return aclmdlRICaptureTaskGrpEnd(stream_, &group); }));
+    EXPECT_EQ(group, nullptr);
+    aclmdlRI model = nullptr;
+    EXPECT_TRUE(
+        fails_with(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, [&] { return aclmdlRICaptureEnd(stream_, &model); }));
+
+    // A capture cannot end with a group open.
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_STREAM_TASK_GROUP_STATUS, [&] { return aclmdlRICaptureEnd(stream_, &model); }));
+
+    // An update must hold as many kernels as its group, and only kernels.
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclnnSoftplusBackward(nullptr, 0, plan_softplus(in, *out), stream_), ACLNN_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureTaskGrpEnd(stream_, &group), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_STREAM_CAPTURED, [&] {
+        aclmdlRICaptureBegin(side, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+        const aclError status = aclmdlRICaptureTaskUpdateBegin(side, group);
+        aclmdlRI discarded = nullptr;
+        aclmdlRICaptureEnd(side, &discarded);
+        aclmdlRIDestroy(discarded);
+        return status;
+    }));
+    ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(side, group), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_STREAM_TASK_GROUP_STATUS, [&] { return aclmdlRICaptureTaskUpdateBegin(side, group); }));
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_INTERNAL_ERROR, [&] { return aclmdlRICaptureTaskUpdateEnd(side); }))
+        << "no kernel was submitted for the group's one";
+    EXPECT_TRUE(fails_with(ACL_ERROR_STREAM_TASK_GROUP_STATUS, [&] { return aclmdlRICaptureTaskUpdateEnd(side); }));
+    ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(side, group), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(address_of(*out), 4, 0, 4, side), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, [&] { return aclmdlRICaptureTaskUpdateEnd(side); }));
+
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_PARAM_INVALID, [&] { return aclmdlRICaptureTaskUpdateBegin(side, group); }))
+        << "a destroyed model's groups go with it";
+    EXPECT_EQ(aclrtDestroyEvent(fork), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(side), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(side), ACL_SUCCESS);
+}
+
 }  // namespace

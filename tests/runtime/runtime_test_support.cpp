@@ -24,9 +24,9 @@ bool is_cann_error(aclError code) {
         aclError first;
         aclError last;
     };
-    // The documented aclError families (acl_base.h and rt_error_codes.h).
-    static constexpr Range kRanges[] = {{100000, 100037}, {107000, 107045}, {200000, 200006}, {207000, 207018},
-                                        {300000, 300000}, {500000, 500005}, {507000, 507047}};
+    // Every aclError the public headers define (acl_base.h, acl_base_rt.h, rt_error_codes.h).
+    static constexpr Range kRanges[] = {{100000, 100045}, {107000, 107045}, {200000, 200007}, {207000, 207021},
+                                        {300000, 300000}, {500000, 500005}, {507000, 507057}, {507899, 507916}};
     return std::any_of(std::begin(kRanges), std::end(kRanges),
                        [code](const Range& range) { return code >= range.first && code <= range.last; });
 }

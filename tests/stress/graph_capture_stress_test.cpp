@@ -50,7 +50,7 @@ namespace {
 using aclcpu::test::FunctionTask;
 
 constexpr int kWorkers = 4;
-constexpr int kDefaultRounds = 6;
+constexpr int kDefaultRounds = 40;
 constexpr int kBatchesPerRound = 4;
 constexpr int kMaxBatch = 4;            ///< Replays per batch: 1..kMaxBatch.
 constexpr int kSharedReplaysPerBatch = 2;
