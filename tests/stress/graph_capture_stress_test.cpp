@@ -44,6 +44,7 @@
 #include "aclcpu/device_task.hpp"
 #include "aclcpu/testing.hpp"
 #include "runtime/runtime_test_support.hpp"
+#include "stress/stress_watchdog.hpp"
 
 namespace {
 
@@ -56,7 +57,6 @@ constexpr int kMaxBatch = 4;            ///< Replays per batch: 1..kMaxBatch.
 constexpr int kSharedReplaysPerBatch = 2;
 constexpr size_t kBytes = 4096;
 constexpr int32_t kSyncTimeoutMs = 30000;
-constexpr auto kStallLimit = std::chrono::seconds(45);
 
 int rounds() {
     const char* value = std::getenv("ACLCPU_GRAPH_STRESS_ROUNDS");
@@ -98,38 +98,6 @@ void count_destroy(void* calls) {
     static_cast<std::atomic<int>*>(calls)->fetch_add(1);
     gDestroyCallbacks.fetch_add(1);
 }
-
-/// Fails the process with a dump of every stream's pending work when the
-/// run stops making progress: a hang becomes a failure, never a timeout.
-class Watchdog {
-public:
-    explicit Watchdog(const std::atomic<uint64_t>& heartbeat) : thread_([this, &heartbeat] { watch(heartbeat); }) {}
-    ~Watchdog() {
-        done_.store(true);
-        thread_.join();
-    }
-
-private:
-    void watch(const std::atomic<uint64_t>& heartbeat) {
-        uint64_t seen = heartbeat.load();
-        auto lastChange = std::chrono::steady_clock::now();
-        while (!done_.load()) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            const uint64_t now = heartbeat.load();
-            if (now != seen) {
-                seen = now;
-                lastChange = std::chrono::steady_clock::now();
-            } else if (std::chrono::steady_clock::now() - lastChange > kStallLimit) {
-                std::fprintf(stderr, "graph stress watchdog: no progress for %lld s; pending work:\n%s",
-                             static_cast<long long>(kStallLimit.count()), aclcpu::describe_pending_work().c_str());
-                std::abort();
-            }
-        }
-    }
-
-    std::atomic<bool> done_{false};
-    std::thread thread_;
-};
 
 void synchronize(aclrtStream stream, Shared& shared) {
     const aclError result = aclrtSynchronizeStreamWithTimeout(stream, kSyncTimeoutMs);
@@ -337,7 +305,9 @@ private:
             EXPECT_EQ(std::vector<uint8_t>(kBytes, fill), std::vector<uint8_t>(bytes(outD_), bytes(outD_) + kBytes))
                 << "worker " << index_ << " round " << round << ": the joined branch's bytes are wrong";
         }
-        if (!destroyWhileQueued) ASSERT_EQ(ACL_SUCCESS, aclmdlRIDestroy(model)) << aclGetRecentErrMsg();
+        if (!destroyWhileQueued) {
+            ASSERT_EQ(ACL_SUCCESS, aclmdlRIDestroy(model)) << aclGetRecentErrMsg();
+        }
         EXPECT_EQ(1, destroyCalls.load()) << "the destroy callback must run exactly once";
         EXPECT_EQ(replays, bracket.entries.load()) << "worker " << index_ << " round " << round;
         EXPECT_EQ(0, bracket.overlaps.load()) << "replays of one model overlapped";
@@ -368,7 +338,7 @@ TEST(Stress, GraphCaptureAndReplayFromManyThreads) {
     gDestroyCallbacks.store(0);
     const auto start = std::chrono::steady_clock::now();
     {
-        const Watchdog watchdog(shared.heartbeat);
+        const aclcpu::test::Watchdog watchdog("graph stress", shared.heartbeat);
         std::vector<std::unique_ptr<Worker>> workers;
         std::vector<std::thread> threads;
         for (int w = 0; w < kWorkers; ++w) {

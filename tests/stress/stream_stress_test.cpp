@@ -32,6 +32,7 @@
 #include "aclcpu/device_task.hpp"
 #include "aclcpu/testing.hpp"
 #include "aclnnop/aclnn_hardshrink_backward.h"
+#include "stress/stress_watchdog.hpp"
 
 namespace {
 
@@ -45,8 +46,6 @@ constexpr float kModulus = 8191.0f;
 constexpr float kLambd = 0.5f;
 constexpr uint64_t kSeed = 20261121;
 constexpr int32_t kSyncTimeoutMs = 30000;
-/// The watchdog fails the run when no operation completes for this long.
-constexpr auto kStallLimit = std::chrono::seconds(45);
 
 /// What the run did, for the figures the README reports.
 struct Tally {
@@ -488,46 +487,13 @@ private:
     std::atomic<bool> stopReporter_{false};
 };
 
-/// Fails the process with a dump of every stream's pending work when the
-/// run stops making progress: a hang becomes a failure, never a timeout.
-class Watchdog {
-public:
-    explicit Watchdog(const std::atomic<uint64_t>& heartbeat)
-        : thread_([this, &heartbeat] { watch(heartbeat); }) {}
-    ~Watchdog() {
-        done_.store(true);
-        thread_.join();
-    }
-
-private:
-    void watch(const std::atomic<uint64_t>& heartbeat) {
-        uint64_t seen = heartbeat.load();
-        auto lastChange = std::chrono::steady_clock::now();
-        while (!done_.load()) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            const uint64_t now = heartbeat.load();
-            if (now != seen) {
-                seen = now;
-                lastChange = std::chrono::steady_clock::now();
-            } else if (std::chrono::steady_clock::now() - lastChange > kStallLimit) {
-                std::fprintf(stderr, "stress watchdog: no progress for %lld s; pending work:\n%s",
-                             static_cast<long long>(kStallLimit.count()), aclcpu::describe_pending_work().c_str());
-                std::abort();
-            }
-        }
-    }
-
-    std::atomic<bool> done_{false};
-    std::thread thread_;
-};
-
 TEST(Stress, ManyThreadsAndStreamsMatchTheSequentialReplay) {
     setenv("ACLCPU_MEMCHECK", "1", 1);
     ASSERT_EQ(ACL_SUCCESS, aclInit(nullptr));
     StressRun run;
     const auto start = std::chrono::steady_clock::now();
     {
-        const Watchdog watchdog(run.heartbeat);
+        const aclcpu::test::Watchdog watchdog("stress", run.heartbeat);
         std::vector<std::unique_ptr<Driver>> drivers;
         std::vector<std::thread> threads;
         for (int t = 0; t < kHostThreads; ++t) {
