@@ -7,6 +7,7 @@
 #include "api/arguments.hpp"
 #include "core/errors.hpp"
 #include "core/graph_capture.hpp"
+#include "core/graph_model.hpp"
 #include "observe/runtime_hooks.hpp"
 #include "core/runtime_state.hpp"
 
@@ -43,11 +44,33 @@ private:
     HostCall call_;
 };
 
-/// Enqueues a host call; with `blocking`, later work on the stream waits for it.
-/// Observers see the call as `category`, and its gate as "host_wait".
-/// Refused on a captured stream (refuse_uncapturable).
+/// A blocking host call on a captured stream becomes a node of the model
+/// that dispatches the call at each replay and completes when it returns;
+/// true when the capture took it.
+bool capture_host_call(Stream& stream, const char* api, const char* category,
+                       const HostCallTask::Dispatch& dispatch, void (*function)(void*), void* data) {
+    const std::shared_ptr<aclcpu::detail::GraphModel> model = stream.capturing_model();
+    if (!model) return false;
+    const HostCall call{function, data, &stream.device(), nullptr, api, LateDelivery{}};
+    return model->append_late(
+        stream,
+        [dispatch, call](LateDelivery gate) {
+            HostCall replayed = call;
+            replayed.gate = std::move(gate);
+            dispatch(replayed);
+        },
+        aclcpu::detail::CapturedWork{api, category, {}, {}});
+}
+
+/// Enqueues a host call; with `blocking`, later work on the stream waits for
+/// it.  Observers see the call as `category`, and its gate as "host_wait".
+/// On a captured stream a blocking call is captured; a non-blocking one is
+/// refused (refuse_uncapturable).
 aclError launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
                           void (*function)(void*), void* data, bool blocking) {
+    if (blocking && stream.is_captured() && capture_host_call(stream, api, category, dispatch, function, data)) {
+        return ACL_SUCCESS;
+    }
     if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api); status != ACL_SUCCESS) return status;
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/graph_capture.hpp"
+#include "core/graph_model.hpp"
 #include "core/ipc_event.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -35,7 +36,11 @@ private:
 }  // namespace
 
 aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
-    if (aclError status = refuse_uncapturable(stream, condition.task); status != ACL_SUCCESS) return status;
+    // On a captured stream the wait becomes a node of the model, armed at each replay.
+    if (const std::shared_ptr<GraphModel> model = stream.capturing_model()) {
+        const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
+        if (model->append_late(stream, arm, CapturedWork{condition.task, category, {}, {}})) return ACL_SUCCESS;
+    }
     const uint64_t place = stream.lane().reserve();
     if (instrument::active()) {
         stream.announce(place, plain_work(condition.task, category));
@@ -88,8 +93,9 @@ aclError enqueue_event_wait(const std::shared_ptr<Stream>& waiterStream, const s
     if (timeout.count() == 0) {
         // An edge between the two queues: the recording lane's progress
         // delivers the waiting place, no worker blocks and no thread looks.
-        const LateDelivery gate{&waiter.lane(), place};
-        capture.progress->when_reached(capture.count, [gate] { gate.deliver(); });
+        // The lane and place, not a LateDelivery: small enough for the action's inline storage.
+        capture.progress->when_reached(capture.count,
+                                       [lane = &waiter.lane(), place] { lane->deliver(place, nullptr); });
         return ACL_SUCCESS;
     }
     WaitCondition condition;
@@ -116,14 +122,18 @@ ConditionWatcher::~ConditionWatcher() {
 }
 
 void ConditionWatcher::wait_at(StreamLane& lane, uint64_t place, WaitCondition condition) {
-    const LateDelivery gate{&lane, place};
+    const LateDelivery gate{&lane, place, nullptr};
     // Armed only once the lane reaches the place: the condition must see what
     // the stream's earlier work did (a value write before a value wait).
     lane.progress()->when_reached(place, [this, gate, condition = std::move(condition)]() mutable {
-        const Clock::time_point deadline =
-            condition.timeout.count() == 0 ? Clock::time_point::max() : Clock::now() + condition.timeout;
-        arm(Armed{std::move(condition), deadline, gate});
+        watch(std::move(condition), gate);
     });
+}
+
+void ConditionWatcher::watch(WaitCondition condition, LateDelivery gate) {
+    const Clock::time_point deadline =
+        condition.timeout.count() == 0 ? Clock::time_point::max() : Clock::now() + condition.timeout;
+    arm(Armed{std::move(condition), deadline, std::move(gate)});
 }
 
 void ConditionWatcher::arm(Armed armed) {
@@ -174,7 +184,7 @@ void ConditionWatcher::deliver(std::vector<Armed>& passed, std::vector<Armed>& e
     const std::lock_guard<std::mutex> delivering(deliveryMutex_);
     for (const Armed& wait : expired) {
         const std::string detail = "not satisfied within " + std::to_string(wait.condition.timeout.count()) + " ms";
-        wait.gate.lane->fail(ACL_ERROR_RT_TASK_TIMEOUT, wait.gate.place, wait.condition.task, detail);
+        wait.gate.fail(ACL_ERROR_RT_TASK_TIMEOUT, wait.condition.task, detail);
         wait.gate.deliver();
     }
     for (const Armed& wait : passed) wait.gate.deliver();

@@ -60,6 +60,9 @@ public:
     /// Makes `place` of lane (reserved by the caller, who must not deliver it)
     /// wait for condition.
     void wait_at(StreamLane& lane, uint64_t place, WaitCondition condition);
+    /// Delivers gate once condition holds (failing it at the timeout, counted
+    /// from now): a replayed graph's wait, armed when the graph reaches it.
+    void watch(WaitCondition condition, LateDelivery gate);
     /// Something a condition reads has changed: re-test the armed ones.
     void poke();
     /// Returns once a delivery the watcher has begun is over.  A delivery
@@ -95,8 +98,9 @@ private:
 };
 
 /// Enqueues on stream, behind everything submitted so far, a place that
-/// waits for condition; `category` names it to observers.  Refused on a
-/// captured stream (refuse_uncapturable).
+/// waits for condition; `category` names it to observers.  On a captured
+/// stream the wait becomes a node of the capturing model instead, armed when
+/// a replay reaches it.
 aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* category);
 
 /// Enqueues on stream a task that runs `signal` (a change of what waits

@@ -193,7 +193,7 @@ aclError refuse_uncapturable(const Stream& stream, const char* api) {
     if (!stream.is_captured()) return ACL_SUCCESS;
     return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                          "%s: stream %p is being captured, and acl-cpu cannot replay this kind of work from a graph "
-                         "yet (host callbacks and functions, notify waits, value waits, IPC event waits)",
+                         "yet (non-blocking callbacks)",
                          api, static_cast<const void*>(&stream));
 }
 

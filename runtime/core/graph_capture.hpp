@@ -61,8 +61,7 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
 aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled);
 
 /// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
-/// work acl-cpu cannot yet replay from a graph (host callbacks, waits for
-/// notifies and device words).
+/// work acl-cpu cannot yet replay from a graph (non-blocking callbacks).
 aclError refuse_uncapturable(const Stream& stream, const char* api);
 
 }  // namespace aclcpu::detail

@@ -232,6 +232,19 @@ void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {
     std::atomic_store(&nodes_.at(node).task, std::move(task));
 }
 
+bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Cursor* cursor = cursor_of(stream);
+    if (cursor == nullptr) return false;
+    const uint32_t node = add_node(*cursor, nullptr, std::move(work));
+    nodes_[node].arm = std::move(arm);
+    if (groupStream_ != nullptr && groupError_ == ACL_SUCCESS) {
+        break_group(groupStream_ == &stream ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT : ACL_ERROR_STREAM_TASK_GROUP_INTR,
+                    "a task group holds operator kernels only, and " + nodes_[node].work.name + " is not one");
+    }
+    return true;
+}
+
 std::vector<uint32_t> GraphModel::record(Stream& stream) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
@@ -329,25 +342,41 @@ void GraphModel::build_graph() {
     }
     using tbb::flow::continue_msg;
     using tbb::flow::continue_node;
+    using LateNode = tbb::flow::async_node<continue_msg, continue_msg>;
     const tbb::flow::node_priority_t priority = stream_node_priority(originPriority_);
     device_.in_arena([&] {
         graph_ = std::make_unique<tbb::flow::graph>();
         start_ = std::make_unique<tbb::flow::broadcast_node<continue_msg>>(*graph_);
         sink_ = std::make_unique<continue_node<continue_msg>>(
             *graph_, [this](const continue_msg&) { finish_replay(); }, priority);
+        std::vector<tbb::flow::sender<continue_msg>*> senders;
         std::vector<bool> followed(nodes_.size(), false);
         graphNodes_.reserve(nodes_.size());
         for (uint32_t i = 0; i < nodes_.size(); ++i) {
-            graphNodes_.push_back(std::make_unique<continue_node<continue_msg>>(
-                *graph_, [this, i](const continue_msg&) { run_node(i); }, priority));
-            if (nodes_[i].after.empty()) tbb::flow::make_edge(*start_, *graphNodes_[i]);
+            tbb::flow::receiver<continue_msg>* receiver = nullptr;
+            if (nodes_[i].arm) {
+                auto late = std::make_unique<LateNode>(
+                    *graph_, tbb::flow::unlimited,
+                    [this, i](const continue_msg&, Gateway& gateway) { arm_node(i, gateway); }, priority);
+                receiver = late.get();
+                // An async_node takes successors through its output port only.
+                senders.push_back(&tbb::flow::output_port<0>(*late));
+                graphNodes_.push_back(std::move(late));
+            } else {
+                auto task = std::make_unique<continue_node<continue_msg>>(
+                    *graph_, [this, i](const continue_msg&) { run_node(i); }, priority);
+                receiver = task.get();
+                senders.push_back(task.get());
+                graphNodes_.push_back(std::move(task));
+            }
+            if (nodes_[i].after.empty()) tbb::flow::make_edge(*start_, *receiver);
             for (uint32_t before : nodes_[i].after) {
-                tbb::flow::make_edge(*graphNodes_[before], *graphNodes_[i]);
+                tbb::flow::make_edge(*senders[before], *receiver);
                 followed[before] = true;
             }
         }
         for (uint32_t i = 0; i < nodes_.size(); ++i) {
-            if (!followed[i]) tbb::flow::make_edge(*graphNodes_[i], *sink_);
+            if (!followed[i]) tbb::flow::make_edge(*senders[i], *sink_);
         }
         if (nodes_.empty()) tbb::flow::make_edge(*start_, *sink_);
     });
@@ -400,8 +429,8 @@ void GraphModel::enqueue_replay(Stream& stream) {
     const uint64_t startPlace = gated ? gatePlace + 1 : gatePlace;
     if (observed) announce_replay(stream, gatePlace, startPlace);
     if (afterOtherLane) {
-        const LateDelivery gate{&lane, gatePlace};
-        lastReplayProgress_->when_reached(lastReplayCount_, [gate] { gate.deliver(); });
+        lastReplayProgress_->when_reached(lastReplayCount_,
+                                          [target = &lane, gatePlace] { target->deliver(gatePlace, nullptr); });
     } else if (gated) {
         lane.deliver(gatePlace, nullptr);
     }
@@ -447,6 +476,49 @@ void GraphModel::run_node(uint32_t index) noexcept {
     const aclError status = task ? run_reporting(*task, detail) : ACL_SUCCESS;
     if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_end(this, index); });
     if (status != ACL_SUCCESS) note_failure(status, task->name(), std::move(detail));
+}
+
+/// What a late node waits for delivers here: the node's completion in the
+/// flow graph, once.
+class GraphModel::LateNodeGate final : public NodeGate {
+public:
+    LateNodeGate(GraphModel& model, uint32_t node, Gateway& gateway) : model_(model), node_(node), gateway_(gateway) {
+        gateway_.reserve_wait();
+    }
+    void open() override {
+        if (opened_.exchange(true)) return;
+        if (instrument::active()) {
+            instrument::notify([this](instrument::Observer& o) { o.on_graph_node_end(&model_, node_); });
+        }
+        gateway_.try_put(tbb::flow::continue_msg());
+        gateway_.release_wait();
+    }
+    void fail(aclError code, const char* task, const std::string& detail) override {
+        model_.note_failure(code, task, detail);
+    }
+
+private:
+    GraphModel& model_;
+    const uint32_t node_;
+    Gateway& gateway_;
+    std::atomic<bool> opened_{false};
+};
+
+void GraphModel::arm_node(uint32_t index, Gateway& gateway) noexcept {
+    if (replay_.failed.load(std::memory_order_acquire)) {
+        gateway.try_put(tbb::flow::continue_msg());
+        return;
+    }
+    if (instrument::active()) {
+        instrument::notify([&](instrument::Observer& o) { o.on_graph_node_begin(this, index); });
+    }
+    const auto gate = std::make_shared<LateNodeGate>(*this, index, gateway);
+    try {
+        nodes_[index].arm(LateDelivery{nullptr, 0, gate});
+    } catch (const std::exception& error) {
+        gate->fail(ACL_ERROR_RT_INTERNAL_ERROR, nodes_[index].work.name.c_str(), error.what());
+        gate->open();
+    }
 }
 
 void GraphModel::note_failure(aclError status, const char* task, std::string detail) {

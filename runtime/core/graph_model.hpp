@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <cstdint>
 #include <memory>
@@ -118,6 +119,12 @@ public:
     /// false (task untouched) when stream is not captured by this model any
     /// more (the capture ended meanwhile).
     bool append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
+    /// Adds a node that waits for something outside the device (a host call,
+    /// a condition): at each replay, when the graph reaches it, arm(gate) is
+    /// called and the node completes when gate is delivered.  False, as
+    /// append(), when stream is not captured any more.
+    using Arm = std::function<void(LateDelivery gate)>;
+    bool append_late(Stream& stream, Arm arm, CapturedWork work);
     /// An event record on captured stream: the nodes a wait for it follows.
     std::vector<uint32_t> record(Stream& stream);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
@@ -185,6 +192,7 @@ private:
         /// nullptr: a marker (event record).  Read and replaced atomically:
         /// an update may replace it while another stream replays the model.
         std::shared_ptr<DeviceTask> task;
+        Arm arm;                           ///< Set for a late node (no task).
         std::vector<uint32_t> after;       ///< Predecessors, sorted, unique.
         int32_t streamId = 0;
         CapturedWork work;
@@ -206,6 +214,8 @@ private:
         std::mutex failMutex;
     };
     class StartReplay;
+    class LateNodeGate;
+    using Gateway = tbb::flow::async_node<tbb::flow::continue_msg, tbb::flow::continue_msg>::gateway_type;
 
     Cursor* cursor_of(const Stream& stream);  ///< mutex_ held.
     uint32_t add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work);  ///< mutex_ held.
@@ -224,6 +234,8 @@ private:
     void announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const;
     void start(StreamLane& lane, uint64_t donePlace);
     void run_node(uint32_t index) noexcept;
+    /// A late node reached in a replay: arms it (or passes it, after a failure).
+    void arm_node(uint32_t index, Gateway& gateway) noexcept;
     /// Keeps the replay's first failure.
     void note_failure(aclError status, const char* task, std::string detail);
     void finish_replay();
@@ -255,7 +267,8 @@ private:
 
     std::unique_ptr<tbb::flow::graph> graph_;
     std::unique_ptr<tbb::flow::broadcast_node<tbb::flow::continue_msg>> start_;
-    std::vector<std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>>> graphNodes_;
+    /// One node per captured node: a continue_node, or an async_node for a late one.
+    std::vector<std::unique_ptr<tbb::flow::graph_node>> graphNodes_;
     std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>> sink_;
     Replay replay_;
 };

@@ -69,12 +69,30 @@ class StreamLane;
 class DevicePool;
 class Stream;
 
+/// The node of a replayed graph that waits, as a lane's late place does,
+/// for something outside the device: a host call to return, a condition to
+/// hold (see GraphModel).
+class NodeGate {
+public:
+    virtual ~NodeGate() = default;
+    /// The node completes; called once.
+    virtual void open() = 0;
+    /// The wait failed: the replay fails with code (before open()).
+    virtual void fail(aclError code, const char* task, const std::string& detail) = 0;
+};
+
 /// A place reserved in a lane whose (empty) item someone delivers later:
-/// work behind it waits until then.  A default-constructed one is inert.
+/// work behind it waits until then -- or, in a replayed graph, the node
+/// that waits instead.  A default-constructed one is inert.
 struct LateDelivery {
     StreamLane* lane = nullptr;
     uint64_t place = 0;
+    std::shared_ptr<NodeGate> node;
+
     void deliver() const;
+    /// Makes the waiting work fail with code (its stream's sticky error, or
+    /// the replay's), to be delivered still.
+    void fail(aclError code, const char* task, const std::string& detail) const;
 };
 
 /// The execution queue of a stream.
@@ -169,7 +187,19 @@ private:
 };
 
 inline void LateDelivery::deliver() const {
-    if (lane != nullptr) lane->deliver(place, nullptr);
+    if (node) {
+        node->open();
+    } else if (lane != nullptr) {
+        lane->deliver(place, nullptr);
+    }
+}
+
+inline void LateDelivery::fail(aclError code, const char* task, const std::string& detail) const {
+    if (node) {
+        node->fail(code, task, detail);
+    } else if (lane != nullptr) {
+        lane->fail(code, place, task, detail);
+    }
 }
 
 }  // namespace aclcpu::detail

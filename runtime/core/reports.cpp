@@ -9,17 +9,24 @@
 namespace aclcpu::detail {
 
 void HostCall::run() const {
-    // A blocking call's failure belongs to its gate, the place later work
-    // waits on; a non-blocking one's to places already complete.
-    const uint64_t place = gate.lane != nullptr ? gate.place : 0;
     try {
         function(data);
     } catch (const std::exception& error) {
-        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, place, api, error.what());
+        fail(error.what());
     } catch (...) {
-        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, place, api, "unknown exception");
+        fail("unknown exception");
     }
     gate.deliver();
+}
+
+void HostCall::fail(const std::string& detail) const {
+    // A blocking call's failure belongs to its gate, the place (or replayed
+    // node) later work waits on; a non-blocking one's to places already complete.
+    if (gate.node || gate.lane != nullptr) {
+        gate.fail(ACL_ERROR_RT_INTERNAL_ERROR, api, detail);
+    } else {
+        lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, 0, api, detail);
+    }
 }
 
 void ReportHub::subscribe(uint64_t thread) {

@@ -24,7 +24,7 @@ struct HostCall {
     void (*function)(void*);
     void* data;
     const Device* device;
-    StreamLane* lane;  ///< The lane of the stream it was launched on.
+    StreamLane* lane;  ///< The lane of the stream it was launched on (nullptr: a replayed graph's).
     const char* api;   ///< aclrtLaunchCallback or aclrtLaunchHostFunc.
     LateDelivery gate;
 
@@ -32,6 +32,9 @@ struct HostCall {
     /// escaping the function becomes the stream's sticky error rather than
     /// ending the serving thread and holding the stream forever.
     void run() const;
+
+private:
+    void fail(const std::string& detail) const;
 };
 
 /// Callbacks launched with aclrtLaunchCallback run only on the user thread

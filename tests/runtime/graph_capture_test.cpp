@@ -671,17 +671,71 @@ TEST_F(GraphCapture, DebugJsonPrintWritesOneSlicePerTask) {
     EXPECT_ACL_FAILS(aclmdlRIDebugJsonPrint(model.get(), nullptr, 0), ACL_ERROR_INVALID_PARAM);
 }
 
-// What acl-cpu cannot replay yet is refused with 207000 and the reason, never
-// run eagerly behind the capture's back.
-TEST_F(GraphCapture, WorkThatCannotBeReplayedYetIsRefusedDuringCapture) {
+// Host functions and blocking callbacks are captured: each replay calls them
+// when the graph reaches them and goes on when they return.
+TEST_F(GraphCapture, HostFunctionsAndBlockingCallbacksRunAtEveryReplay) {
     Stream stream;
+    ReportThread reporter(stream.get());
+    ASSERT_ACL_OK(reporter.subscribe_result());
+    DeviceBuffer buffer(64);
+    PinnedBuffer seen(64);
+    struct Calls {
+        std::atomic<int> hostFunc{0};
+        std::atomic<int> callback{0};
+        uint8_t* seen = nullptr;
+        bool sawTheSet = true;
+    } calls;
+    calls.seen = seen.bytes();
     ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    EXPECT_ACL_FAILS(aclrtLaunchHostFunc(stream.get(), [](void*) {}, nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    DeviceBuffer word(8);
-    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_GEQ, stream.get()),
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 0x33, 64, stream.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(seen.bytes(), 64, buffer.get(), 64, ACL_MEMCPY_DEVICE_TO_HOST, stream.get()));
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(
+        stream.get(),
+        [](void* data) {
+            auto* state = static_cast<Calls*>(data);
+            state->sawTheSet = state->sawTheSet && state->seen[63] == 0x33;
+            state->hostFunc += 1;
+        },
+        &calls));
+    ASSERT_ACL_OK(aclrtLaunchCallback([](void* data) { static_cast<Calls*>(data)->callback += 1; }, &calls,
+                                      ACL_CALLBACK_BLOCK, stream.get()));
+    EXPECT_ACL_FAILS(aclrtLaunchCallback([](void*) {}, nullptr, ACL_CALLBACK_NO_BLOCK, stream.get()),
                      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     Model model;
     ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_EQ(0, calls.hostFunc.load());
+    for (int replay = 1; replay <= 3; ++replay) {
+        std::memset(seen.bytes(), 0, 64);
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+        EXPECT_EQ(replay, calls.hostFunc.load());
+        EXPECT_EQ(replay, calls.callback.load());
+    }
+    EXPECT_TRUE(calls.sawTheSet) << "a host function ran before the work captured ahead of it";
+}
+
+// Value waits are captured (11-09, aclrtValueWait): each replay waits, when
+// the graph reaches the wait, for the device word to satisfy it -- the host
+// may satisfy it while the replay waits.
+TEST_F(GraphCapture, AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt) {
+    Stream stream;
+    DeviceBuffer word(sizeof(uint64_t));
+    DeviceBuffer out(16);
+    word.fill(0);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_GEQ, stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(out.get(), 16, 5, 16, stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    out.fill(0);
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kAbsenceWindowMs),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_EQ(std::vector<uint8_t>(16, 0), out.read()) << "work after the wait ran before the word was set";
+    const uint64_t one = 1;
+    ASSERT_ACL_OK(aclrtMemcpy(word.get(), sizeof(one), &one, sizeof(one), ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(16, 5), out.read());
 }
 
 // Resetting the device ends its captures and destroys its models.
