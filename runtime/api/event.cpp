@@ -54,13 +54,18 @@ private:
     uint64_t generation_;
 };
 
-/// Returns an event to the "not recorded" state once the stream reaches it.
+/// Returns an event to the "not recorded" state once the stream reaches it:
+/// the record current at the reset's submission, or -- for a captured reset
+/// of an ACL_EVENT_EXTERNAL event, which each replay runs -- whichever record
+/// is latest when it runs.
 class ResetEventTask final : public DeviceTask {
 public:
+    static constexpr uint64_t kLatestRecord = UINT64_MAX;
     ResetEventTask(std::shared_ptr<Event> event, uint64_t generation)
         : event_(std::move(event)), generation_(generation) {}
     aclError run() noexcept override {
-        if (event_->reset(generation_) && aclcpu::instrument::active()) {
+        const uint64_t generation = generation_ == kLatestRecord ? event_->capture().generation : generation_;
+        if (event_->reset(generation) && aclcpu::instrument::active()) {
             aclcpu::instrument::notify([this](Observer& o) { o.on_event_reset(event_.get()); });
         }
         return ACL_SUCCESS;
@@ -156,24 +161,12 @@ aclError record_event(aclrtEvent event, aclrtStream stream, const char* api) {
     return ACL_SUCCESS;
 }
 
-/// Graph capture's external records and waits (04-03_task_update.md): CANN
-/// takes them on captured streams only (ACL_ERROR_RT_STREAM_NOT_CAPTURED
-/// elsewhere); acl-cpu cannot replay them yet.
-aclError check_external_flag(uint32_t flag, uint32_t defaultFlag, uint32_t externalFlag, aclrtStream stream,
-                             const char* api) {
-    if (flag == defaultFlag) return ACL_SUCCESS;
-    if (flag != externalFlag) return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag 0x%x", api, flag);
-    std::shared_ptr<Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
-    if (!target->is_captured()) {
-        return param_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                           "%s: the external flag is for streams being captured into a graph, and stream %p is not",
-                           api, stream);
-    }
-    return aclcpu::detail::runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                         "%s: external event records and waits inside a capture are not supported by "
-                                         "acl-cpu yet",
-                                         api);
+/// CANN's flags of a record or a wait: the default one, or the external
+/// one (`external` set), which graph captures take (04-03_task_update.md).
+aclError read_flag(uint32_t flag, uint32_t defaultFlag, uint32_t externalFlag, const char* api, bool& external) {
+    external = flag == externalFlag;
+    if (external || flag == defaultFlag) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag 0x%x", api, flag);
 }
 
 aclError stream_wait_event(aclrtStream stream, aclrtEvent event, std::chrono::milliseconds timeout, const char* api) {
@@ -240,11 +233,18 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
     constexpr const char* kApi = "aclrtRecordEventWithFlag";
-    if (aclError status = check_external_flag(flag, ACL_EVENT_RECORD_DEFAULT, ACL_EVENT_RECORD_EXTERNAL, stream, kApi);
-        status != ACL_SUCCESS) {
+    bool external = false;
+    if (aclError status = read_flag(flag, ACL_EVENT_RECORD_DEFAULT, ACL_EVENT_RECORD_EXTERNAL, kApi, external);
+        status != ACL_SUCCESS || !external) {
+        return status != ACL_SUCCESS ? status : record_event(event, stream, kApi);
+    }
+    const ApiScope scope(kApi);
+    std::shared_ptr<Event> recorded;
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve_event_and_stream(kApi, event, stream, recorded, target); status != ACL_SUCCESS) {
         return status;
     }
-    return record_event(event, stream, kApi);
+    return aclcpu::detail::record_external_in_capture(recorded, *target, kApi);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -261,7 +261,9 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         refused) {
         return status;
     }
-    target->submit(std::make_unique<ResetEventTask>(reset, reset->capture().generation),
+    const bool replayed = target->is_captured() && (reset->flags() & ACL_EVENT_EXTERNAL) != 0;
+    const uint64_t generation = replayed ? ResetEventTask::kLatestRecord : reset->capture().generation;
+    target->submit(std::make_unique<ResetEventTask>(reset, generation),
                    [] { return plain_work("aclrtResetEvent", "event_reset"); });
     return ACL_SUCCESS;
 }
@@ -370,11 +372,18 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
     constexpr const char* kApi = "aclrtStreamWaitEventWithFlag";
-    if (aclError status = check_external_flag(flag, ACL_EVENT_WAIT_DEFAULT, ACL_EVENT_WAIT_EXTERNAL, stream, kApi);
-        status != ACL_SUCCESS) {
+    bool external = false;
+    if (aclError status = read_flag(flag, ACL_EVENT_WAIT_DEFAULT, ACL_EVENT_WAIT_EXTERNAL, kApi, external);
+        status != ACL_SUCCESS || !external) {
+        return status != ACL_SUCCESS ? status : stream_wait_event(stream, event, wait_timeout(timeout), kApi);
+    }
+    const ApiScope scope(kApi);
+    std::shared_ptr<Event> awaited;
+    std::shared_ptr<Stream> waiter;
+    if (aclError status = resolve_event_and_stream(kApi, event, stream, awaited, waiter); status != ACL_SUCCESS) {
         return status;
     }
-    return stream_wait_event(stream, event, wait_timeout(timeout), kApi);
+    return aclcpu::detail::wait_external_in_capture(waiter, *awaited, kApi);
 }
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/condition_wait.hpp"
 #include "core/errors.hpp"
 #include "core/graph_model.hpp"
 #include "core/objects.hpp"
@@ -106,6 +107,31 @@ aclError refuse_captured_event(const Event& event, const char* api) {
 
 namespace {
 
+/// A captured wait for an ACL_EVENT_EXTERNAL event (04-03's update pattern:
+/// the model waits for an event another stream records between replays): a
+/// late node that, at each replay, waits until the event's latest record has
+/// completed -- a record made after the replay started included -- as the
+/// device's wait on the event's flag does.
+aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>& waiter, Event& event,
+                               const char* api) {
+    std::shared_ptr<Event> awaited = Runtime::instance().find_event(&event);
+    if (!awaited) return runtime_error(ACL_ERROR_RT_PARAM_INVALID, "%s: event %p was destroyed", api, &event);
+    WaitCondition condition;
+    condition.try_pass = [awaited] {
+        const Event::Capture latest = awaited->capture();
+        return latest.progress && latest.progress->completed() >= latest.count;
+    };
+    condition.polls = true;  // A record's completion does not poke the watcher.
+    condition.timeout = op_wait_timeout();
+    condition.task = api;
+    const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
+    if (!model.append_late(*waiter, arm, CapturedWork{api, "event_wait", {}, {}})) {
+        return runtime_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the capture of stream %p ended meanwhile", api,
+                             static_cast<void*>(waiter.get()));
+    }
+    return ACL_SUCCESS;
+}
+
 /// CANN's answer to an event and a stream captured by different models:
 /// both captures are invalid from now on.
 aclError capture_conflict(GraphModel& eventModel, GraphModel* streamModel, const char* api) {
@@ -153,17 +179,12 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
         eventModel->wait(waiter, nodes);
         return ACL_SUCCESS;
     }
+    if ((event.flags() & ACL_EVENT_EXTERNAL) != 0) return capture_external_wait(*waiterModel, waiter, event, api);
     if (event.capture().progress) {
         return runtime_error(ACL_ERROR_RT_CAPTURE_DEPENDENCY,
                              "%s: stream %p is being captured and event %p was recorded outside the capture; a "
                              "captured wait needs its record in the same capture",
                              api, static_cast<void*>(waiter.get()), static_cast<void*>(&event));
-    }
-    if ((event.flags() & ACL_EVENT_EXTERNAL) != 0) {
-        return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                             "%s: stream %p is being captured; waits for ACL_EVENT_EXTERNAL events inside a capture "
-                             "are not supported by acl-cpu yet",
-                             api, static_cast<void*>(waiter.get()));
     }
     if (!event.capturable()) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -182,11 +203,41 @@ aclError check_reset_in_capture(const Event& event, const Stream& stream, const 
         handled = true;
         return refuse_default_stream(api);
     }
-    if (!stream.is_captured() || eventModel == stream.capturing_model()) return ACL_SUCCESS;
+    const bool external = (event.flags() & ACL_EVENT_EXTERNAL) != 0;
+    if (!stream.is_captured() || external || eventModel == stream.capturing_model()) return ACL_SUCCESS;
     handled = true;
     return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                          "%s: stream %p is being captured and event %p was not recorded in that capture", api,
                          static_cast<const void*>(&stream), static_cast<const void*>(&event));
+}
+
+namespace {
+
+aclError refuse_uncaptured(const Stream& stream, const char* api) {
+    return runtime_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                         "%s: the external flag is for streams being captured into a graph, and stream %p is not", api,
+                         static_cast<const void*>(&stream));
+}
+
+}  // namespace
+
+aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream& stream, const char* api) {
+    const std::shared_ptr<GraphModel> model = stream.capturing_model();
+    if (!model) return refuse_uncaptured(stream, api);
+    model->add_external_record(event);
+    return ACL_SUCCESS;
+}
+
+aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api) {
+    const std::shared_ptr<GraphModel> model = waiter->capturing_model();
+    if (!model) return refuse_uncaptured(*waiter, api);
+    if (!event.capturable() || (event.flags() & ACL_EVENT_SYNC) == 0) {
+        return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s: an external wait takes an event made by aclrtCreateEventExWithFlag with "
+                             "ACL_EVENT_SYNC",
+                             api);
+    }
+    return capture_external_wait(*model, waiter, event, api);
 }
 
 aclError refuse_uncapturable(const Stream& stream, const char* api) {

@@ -60,6 +60,14 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
 /// is set when it refused.
 aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled);
 
+/// aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag with the external
+/// flag (04-03): on a captured stream, the record is made by every replay
+/// for work outside the model, and the wait waits at every replay for the
+/// event's latest record, whoever made it; elsewhere CANN's
+/// ACL_ERROR_RT_STREAM_NOT_CAPTURED.
+aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream& stream, const char* api);
+aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api);
+
 /// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
 /// work acl-cpu cannot yet replay from a graph (non-blocking callbacks).
 aclError refuse_uncapturable(const Stream& stream, const char* api);

@@ -232,6 +232,11 @@ void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {
     std::atomic_store(&nodes_.at(node).task, std::move(task));
 }
 
+void GraphModel::add_external_record(std::shared_ptr<Event> event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    externalRecords_.push_back(std::move(event));
+}
+
 bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
@@ -436,6 +441,10 @@ void GraphModel::enqueue_replay(Stream& stream) {
     }
     lastReplayProgress_ = lane.progress();
     lastReplayCount_ = startPlace + 2;
+    for (const std::shared_ptr<Event>& event : externalRecords_) {
+        event->record(stream, startPlace + 1);
+        if (observed) instrument::notify([&](instrument::Observer& o) { o.on_event_record(event.get(), &stream, startPlace + 1); });
+    }
     lane.deliver(startPlace, std::make_unique<StartReplay>(shared_from_this(), lane, startPlace + 1));
 }
 

@@ -26,6 +26,7 @@
 namespace aclcpu::detail {
 
 class Device;
+class Event;
 class GraphModel;
 class Stream;
 
@@ -125,6 +126,10 @@ public:
     /// append(), when stream is not captured any more.
     using Arm = std::function<void(LateDelivery gate)>;
     bool append_late(Stream& stream, Arm arm, CapturedWork work);
+    /// An external record (ACL_EVENT_RECORD_EXTERNAL) captured on a stream of
+    /// the model: every replay records event for work outside the model,
+    /// complete when the replay is (never before the captured record point).
+    void add_external_record(std::shared_ptr<Event> event);
     /// An event record on captured stream: the nodes a wait for it follows.
     std::vector<uint32_t> record(Stream& stream);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
@@ -254,6 +259,7 @@ private:
     std::vector<uint32_t> groupNodes_;
     aclError groupError_ = ACL_SUCCESS;
     std::vector<aclrtStream> streams_;  ///< Every stream the capture took, in join order.
+    std::vector<std::shared_ptr<Event>> externalRecords_;
     uint32_t originPriority_ = 0;
     std::string name_;
     std::map<aclrtCallback, void*> destroyCallbacks_;

@@ -738,6 +738,81 @@ TEST_F(GraphCapture, AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt) {
     EXPECT_EQ(std::vector<uint8_t>(16, 5), out.read());
 }
 
+// 04-03 (updating while the model runs): a captured wait for an
+// ACL_EVENT_EXTERNAL event waits, at each replay, for that event's record --
+// even one made after the replay started, on a stream outside the model --
+// and a captured reset of it clears that record for the next replay.
+TEST_F(GraphCapture, AReplayWaitsForAnExternalEventRecordedOutsideTheModel) {
+    Stream stream;
+    Stream updater;
+    Event external(ACL_EVENT_EXTERNAL);
+    DeviceBuffer before(16);
+    DeviceBuffer after(16);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtMemsetAsync(before.get(), 16, 1, 16, stream.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(stream.get(), external.get()));
+    ASSERT_ACL_OK(aclrtResetEvent(external.get(), stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(after.get(), 16, 2, 16, stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    for (int replay = 0; replay < 3; ++replay) {
+        SCOPED_TRACE("replay " + std::to_string(replay));
+        before.fill(0);
+        after.fill(0);
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+        EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kAbsenceWindowMs),
+                         ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        EXPECT_EQ(std::vector<uint8_t>(16, 0), after.read()) << "the replay passed the wait before the record";
+        ASSERT_ACL_OK(aclrtRecordEvent(external.get(), updater.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+        EXPECT_EQ(std::vector<uint8_t>(16, 1), before.read());
+        EXPECT_EQ(std::vector<uint8_t>(16, 2), after.read());
+    }
+}
+
+// 04-03 and aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag: an
+// external record captured in one model is made by each of its replays for
+// work outside the model; an external wait captured in another model waits,
+// at each replay, for the event's latest record.
+TEST_F(GraphCapture, ExternalRecordsAndWaitsLinkModelsAndStreams) {
+    Stream first;
+    Stream second;
+    Stream outside;
+    CaptureEvent event;
+    DeviceBuffer source(64);
+    DeviceBuffer middle(64);
+    DeviceBuffer target(64);
+    PinnedBuffer seen(64);
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(first.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(middle.get(), 64, source.get(), 64, ACL_MEMCPY_DEVICE_TO_DEVICE, first.get()));
+    ASSERT_ACL_OK(aclrtRecordEventWithFlag(event.get(), first.get(), ACL_EVENT_RECORD_EXTERNAL));
+    Model producer;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(first.get(), producer.out()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(second.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(second.get(), event.get(), 0, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(target.get(), 64, middle.get(), 64, ACL_MEMCPY_DEVICE_TO_DEVICE, second.get()));
+    Model consumer;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(second.get(), consumer.out()));
+
+    for (uint8_t round = 1; round <= 3; ++round) {
+        source.fill(round);
+        target.fill(0);
+        Gate gate;
+        ASSERT_ACL_OK(gate.hold(first.get()));
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(producer.get(), first.get()));
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(consumer.get(), second.get()));
+        ASSERT_ACL_OK(aclrtStreamWaitEvent(outside.get(), event.get()));
+        ASSERT_ACL_OK(aclrtMemcpyAsync(seen.bytes(), 64, middle.get(), 64, ACL_MEMCPY_DEVICE_TO_HOST, outside.get()));
+        gate.open();
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(second.get(), kBoundedWaitMs));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(outside.get(), kBoundedWaitMs));
+        EXPECT_EQ(std::vector<uint8_t>(64, round), target.read()) << "round " << int(round);
+        EXPECT_EQ(std::vector<uint8_t>(64, round), std::vector<uint8_t>(seen.bytes(), seen.bytes() + 64))
+            << "round " << int(round);
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(first.get(), kBoundedWaitMs));
+    }
+}
+
 // Resetting the device ends its captures and destroys its models.
 TEST_F(GraphCapture, ResettingTheDeviceEndsCapturesAndDestroysModels) {
     aclrtStream capturing = nullptr;
