@@ -74,7 +74,7 @@ aclError launch_host_call(Stream& stream, const char* api, const char* category,
     if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api); status != ACL_SUCCESS) return status;
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
-    const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1} : LateDelivery{};
+    const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1, nullptr} : LateDelivery{};
     if (aclcpu::instrument::active()) {
         stream.announce(place, plain_work(api, category));
         if (blocking) stream.announce(gate.place, plain_work(api, "host_wait"));

@@ -36,7 +36,7 @@ public:
     StartReplay(std::shared_ptr<GraphModel> model, StreamLane& lane, uint64_t donePlace)
         : model_(std::move(model)), lane_(lane), donePlace_(donePlace) {}
     ~StartReplay() override {
-        if (!started_) LateDelivery{&lane_, donePlace_}.deliver();
+        if (!started_) LateDelivery{&lane_, donePlace_, nullptr}.deliver();
     }
     StartReplay(const StartReplay&) = delete;
     StartReplay& operator=(const StartReplay&) = delete;
@@ -546,7 +546,7 @@ void GraphModel::finish_replay() {
         std::lock_guard<std::mutex> lock(replay_.failMutex);
         lane.fail(replay_.code, donePlace, replay_.task.c_str(), replay_.detail);
     }
-    LateDelivery{&lane, donePlace}.deliver();
+    LateDelivery{&lane, donePlace, nullptr}.deliver();
 }
 
 void GraphModel::set_name(std::string name) {

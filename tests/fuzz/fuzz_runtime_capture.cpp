@@ -675,10 +675,14 @@ void CaptureFuzz::names() {
 void CaptureFuzz::counting_task() {
     const aclrtStream stream = decode_any_stream();
     ModelRecord* capture = capture_of_stream(stream);
-    if (checked("aclcpu::enqueue", [&] { return aclcpu::enqueue(stream, std::make_unique<CountingTask>()); }) !=
-        ACL_SUCCESS) {
-        return;
-    }
+    // A device task, or a host function (a late node when captured): each counts its runs.
+    const aclError status =
+        in_.bit() ? checked("aclcpu::enqueue", [&] { return aclcpu::enqueue(stream, std::make_unique<CountingTask>()); })
+                  : checked("aclrtLaunchHostFunc", [&] {
+                        return aclrtLaunchHostFunc(
+                            stream, [](void*) { gTaskRuns.fetch_add(1, std::memory_order_relaxed); }, nullptr);
+                    });
+    if (status != ACL_SUCCESS) return;
     if (capture != nullptr) {
         ++capture->countingTasks;
     } else {

@@ -1,12 +1,15 @@
 // Fault injection: the runtime survives exhausted device memory, failing and
 // throwing tasks and callbacks, teardown with work pending, and bad frees.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "aclcpu/device_task.hpp"
@@ -174,11 +177,20 @@ TEST_F(FaultInjectionTest, PendingWorkDumpNamesTheHeldStreamOnly) {
     ASSERT_ACL_OK(gate.hold(held.get()));
     ASSERT_ACL_OK(submit(held.get(), runs));
     ASSERT_TRUE(gate.wait_until_reached());
-    const std::string dump = describe_pending_work();
+    // The hold runs on the host worker as soon as it is dispatched, which can
+    // be before the lane's worker has finished the dispatching task: the dump
+    // may show that task running for a moment before the gate's wait.
+    const std::string waiting = "waits for an event, a blocking host call";
+    std::string dump = describe_pending_work();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBoundedWaitMs);
+    while (dump.find(waiting) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        dump = describe_pending_work();
+    }
     char handle[32];
     std::snprintf(handle, sizeof handle, "%p", held.get());
     EXPECT_NE(std::string::npos, dump.find(handle)) << dump;
-    EXPECT_NE(std::string::npos, dump.find("waits for an event, a blocking host call")) << dump;
+    EXPECT_NE(std::string::npos, dump.find(waiting)) << dump;
     std::snprintf(handle, sizeof handle, "%p", idle.get());
     EXPECT_EQ(std::string::npos, dump.find(handle)) << dump;
     gate.open();
