@@ -71,7 +71,10 @@ aclError launch_host_call(Stream& stream, const char* api, const char* category,
     if (blocking && stream.is_captured() && capture_host_call(stream, api, category, dispatch, function, data)) {
         return ACL_SUCCESS;
     }
-    if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api); status != ACL_SUCCESS) return status;
+    if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api, "a non-blocking callback");
+        status != ACL_SUCCESS) {
+        return status;
+    }
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);
     const LateDelivery gate = blocking ? LateDelivery{&lane, place + 1, nullptr} : LateDelivery{};

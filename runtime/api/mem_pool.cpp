@@ -4,11 +4,13 @@
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/runtime_state.hpp"
 #include "core/stream_ordered_pool.hpp"
 #include "observe/runtime_hooks.hpp"
 
 using aclcpu::detail::param_error;
+using aclcpu::detail::refuse_uncapturable;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::StreamOrderedPool;
 using aclcpu::detail::StreamOrderedPools;
@@ -32,6 +34,9 @@ private:
     std::shared_ptr<StreamOrderedPool> pool_;
     void* ptr_;
 };
+
+/// A captured free would give the block back at every replay.
+constexpr char kOrderedAllocation[] = "stream-ordered allocation and free (aclrtMemPoolMallocAsync/FreeAsync)";
 
 aclError resolve_pool(aclrtMemPool memPool, const char* api, std::shared_ptr<StreamOrderedPool>& pool) {
     if (memPool == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: memPool is null", api);
@@ -106,6 +111,7 @@ aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, 
     if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
+    if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;
     return StreamOrderedPools::instance().allocate(pool, size, ptr);
 }
 
@@ -117,6 +123,7 @@ aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
+    if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;
     std::shared_ptr<StreamOrderedPool> pool = StreamOrderedPools::instance().begin_free(ptr);
     if (!pool) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,

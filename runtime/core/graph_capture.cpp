@@ -240,12 +240,11 @@ aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& 
     return capture_external_wait(*model, waiter, event, api);
 }
 
-aclError refuse_uncapturable(const Stream& stream, const char* api) {
+aclError refuse_uncapturable(const Stream& stream, const char* api, const char* what) {
     if (!stream.is_captured()) return ACL_SUCCESS;
     return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                         "%s: stream %p is being captured, and acl-cpu cannot replay this kind of work from a graph "
-                         "yet (non-blocking callbacks)",
-                         api, static_cast<const void*>(&stream));
+                         "%s: stream %p is being captured, and acl-cpu cannot replay %s from a graph yet", api,
+                         static_cast<const void*>(&stream), what);
 }
 
 }  // namespace aclcpu::detail

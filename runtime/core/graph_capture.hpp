@@ -69,7 +69,8 @@ aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream&
 aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api);
 
 /// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
-/// work acl-cpu cannot yet replay from a graph (non-blocking callbacks).
-aclError refuse_uncapturable(const Stream& stream, const char* api);
+/// work acl-cpu cannot replay from a graph yet, which `what` names
+/// (non-blocking callbacks, stream-ordered allocation).
+aclError refuse_uncapturable(const Stream& stream, const char* api, const char* what);
 
 }  // namespace aclcpu::detail

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "acl/acl_rt_memory_soma.h"
 #include "runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -811,6 +812,32 @@ TEST_F(GraphCapture, ExternalRecordsAndWaitsLinkModelsAndStreams) {
             << "round " << int(round);
         ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(first.get(), kBoundedWaitMs));
     }
+}
+
+// What acl-cpu cannot replay yet is refused with 207000 and the reason, never
+// run eagerly behind the capture's back: stream-ordered allocation, whose
+// captured free would return the block at every replay (a non-blocking
+// callback: see HostFunctionsAndBlockingCallbacksRunAtEveryReplay).
+TEST_F(GraphCapture, StreamOrderedAllocationIsRefusedDuringCapture) {
+    Stream stream;
+    aclrtMemPoolProps props{};
+    props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    props.location = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    props.maxSize = size_t{1} << 20;
+    aclrtMemPool pool = nullptr;
+    ASSERT_ACL_OK(aclrtMemPoolCreate(&pool, &props));
+    void* block = nullptr;
+    ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&block, 256, pool, stream.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    void* another = nullptr;
+    EXPECT_ACL_FAILS(aclrtMemPoolMallocAsync(&another, 256, pool, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_ACL_FAILS(aclrtMemPoolFreeAsync(block, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    ASSERT_ACL_OK(aclrtMemPoolFreeAsync(block, stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
+    ASSERT_ACL_OK(aclrtMemPoolDestroy(pool));
 }
 
 // Resetting the device ends its captures and destroys its models.
