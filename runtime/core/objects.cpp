@@ -25,13 +25,17 @@ std::shared_ptr<GraphModel> Stream::capturing_model() const {
     return capturingModel_;
 }
 
+void Stream::set_redirect(uint8_t bit, bool on) noexcept {
+    if (on) {
+        redirect_.fetch_or(bit, std::memory_order_acq_rel);
+    } else {
+        redirect_.fetch_and(static_cast<uint8_t>(~bit), std::memory_order_acq_rel);
+    }
+}
+
 void Stream::set_capturing_model(std::shared_ptr<GraphModel> model) {
     std::lock_guard<std::mutex> lock(captureMutex_);
-    if (model) {
-        redirect_.fetch_or(kCaptured, std::memory_order_acq_rel);
-    } else {
-        redirect_.fetch_and(static_cast<uint8_t>(~kCaptured), std::memory_order_acq_rel);
-    }
+    set_redirect(kCaptured, model != nullptr);
     capturingModel_ = std::move(model);
 }
 
@@ -43,11 +47,7 @@ std::shared_ptr<TaskUpdate> Stream::task_update() const {
 
 void Stream::set_task_update(std::shared_ptr<TaskUpdate> update) {
     std::lock_guard<std::mutex> lock(captureMutex_);
-    if (update) {
-        redirect_.fetch_or(kUpdating, std::memory_order_acq_rel);
-    } else {
-        redirect_.fetch_and(static_cast<uint8_t>(~kUpdating), std::memory_order_acq_rel);
-    }
+    set_redirect(kUpdating, update != nullptr);
     taskUpdate_ = std::move(update);
 }
 

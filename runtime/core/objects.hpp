@@ -125,6 +125,8 @@ private:
     /// observed) or the update refused it; false to enqueue task as usual --
     /// which an update has replaced by the task that installs it.
     bool redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
+    /// Sets or clears a redirection bit (captureMutex_ held).
+    void set_redirect(uint8_t bit, bool on) noexcept;
 
     Device& device_;
     StreamLane* lane_;
