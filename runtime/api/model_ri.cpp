@@ -90,6 +90,12 @@ aclError capture_begin(aclrtStream stream, int64_t mode) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: mode %lld is not an aclmdlRICaptureMode", kApi,
                            static_cast<long long>(mode));
     }
+    const std::shared_ptr<aclcpu::detail::Context> context = Runtime::instance().current_context();
+    if (context && &context->device() != &origin->device()) {
+        return param_error(ACL_ERROR_RT_STREAM_CONTEXT,
+                           "%s: stream %p belongs to device %d, the current context to device %d", kApi, stream,
+                           origin->device().id(), context->device().id());
+    }
     if (origin->is_captured()) {
         return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is already being captured", kApi, stream);
     }

@@ -89,6 +89,13 @@ bool TaskUpdate::take(std::unique_ptr<DeviceTask>& task) {
         why_ = "more kernels were submitted than the group holds (" + std::to_string(group->nodes.size()) + ")";
         return true;
     }
+    // CANN: the update's tasks match the group's in number and type.
+    if (const std::string captured = model->node_name(group->nodes[next_]); captured != task->name()) {
+        error_ = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+        why_ = "kernel " + std::to_string(next_) + " of the group is " + captured + ", and the update submitted " +
+               task->name();
+        return true;
+    }
     task = std::make_unique<InstallKernel>(model, group->nodes[next_++], std::shared_ptr<DeviceTask>(std::move(task)));
     return false;
 }
@@ -226,6 +233,11 @@ aclError GraphModel::end_group(Stream& stream, std::vector<uint32_t>& nodes) {
     }
     nodes = groupNodes_;
     return ACL_SUCCESS;
+}
+
+std::string GraphModel::node_name(uint32_t node) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return nodes_.at(node).work.name;
 }
 
 void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {

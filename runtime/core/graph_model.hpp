@@ -149,6 +149,8 @@ public:
     aclError begin_group(Stream& stream);
     /// Closes the group open on stream; on success `nodes` are its kernels.
     aclError end_group(Stream& stream, std::vector<uint32_t>& nodes);
+    /// The name of node `node`'s work ("aclnnAdd", "aclrtMemcpyAsync", ...).
+    std::string node_name(uint32_t node) const;
     /// Makes task the work of kernel node `node` in later replays (an
     /// update); the previous task lives until no replay runs it.
     void replace_task(uint32_t node, std::shared_ptr<DeviceTask> task);

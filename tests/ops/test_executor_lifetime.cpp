@@ -531,6 +531,15 @@ TEST_F(ExecutorLifetime, TaskGroupsKeepCannsRules) {
     ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(side, group), ACL_SUCCESS);
     ASSERT_EQ(aclrtMemsetAsync(address_of(*out), 4, 0, 4, side), ACL_SUCCESS);
     EXPECT_TRUE(fails_with(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, [&] { return aclmdlRICaptureTaskUpdateEnd(side); }));
+    // Kernel for kernel, the same operator: a LogitGrad cannot stand in for the group's SoftplusBackward.
+    auto logitOut = DeviceTensor::output({shape, ACL_FLOAT});
+    const DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(static_cast<size_t>(numel(shape)), 0.5));
+    uint64_t logitWorkspace = 0;
+    aclOpExecutor* logit = plan_logit_grad(x, in.gradOutput, *logitOut, &logitWorkspace);
+    DeviceBuffer logitSpace(std::max<uint64_t>(logitWorkspace, 1));
+    ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(side, group), ACL_SUCCESS);
+    ASSERT_EQ(aclnnLogitGrad(logitSpace.get(), logitWorkspace, logit, side), ACLNN_SUCCESS);
+    EXPECT_TRUE(fails_with(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, [&] { return aclmdlRICaptureTaskUpdateEnd(side); }));
 
     EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
     EXPECT_TRUE(fails_with(ACL_ERROR_RT_PARAM_INVALID, [&] { return aclmdlRICaptureTaskUpdateBegin(side, group); }))

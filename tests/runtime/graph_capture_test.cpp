@@ -840,6 +840,31 @@ TEST_F(GraphCapture, StreamOrderedAllocationIsRefusedDuringCapture) {
     ASSERT_ACL_OK(aclrtMemPoolDestroy(pool));
 }
 
+// 25-01 (107003): a capture begins on a stream of the current context's
+// device, and a model replays on a stream of its own device.
+TEST(GraphCaptureDevices, StreamsOfAnotherDeviceAreRefused) {
+    DefaultEnvironment environment;
+    ScopedEnv devices("ACLCPU_DEVICE_COUNT", std::string("2"));
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    aclrtStream other = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&other));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_FAILS(aclmdlRICaptureBegin(other, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_STREAM_CONTEXT);
+    aclrtStream own = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&own));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(own, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    aclmdlRI model = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(own, &model));
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, other), ACL_ERROR_RT_STREAM_CONTEXT);
+    EXPECT_ACL_OK(aclmdlRIDestroy(model));
+    EXPECT_ACL_OK(aclrtDestroyStream(own));
+    EXPECT_ACL_OK(aclrtDestroyStream(other));
+    EXPECT_ACL_OK(aclrtResetDevice(0));
+    EXPECT_ACL_OK(aclrtResetDevice(1));
+    EXPECT_ACL_OK(aclFinalize());
+}
+
 // Resetting the device ends its captures and destroys its models.
 TEST_F(GraphCapture, ResettingTheDeviceEndsCapturesAndDestroysModels) {
     aclrtStream capturing = nullptr;
