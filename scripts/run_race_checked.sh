@@ -10,7 +10,9 @@
 #       ExecutorLifetime.QueuedRunsKeepTheAddressesTheyWereEnqueuedWith,
 #       EventExtrasTest.FlaggedRecordAndWaitOrderTwoStreams, NotifyTest.WaitHoldsTheStreamUntilTheRecord,
 #       CountNotifyTest.WaitHoldsTheStreamUntilTheCountIsReached,
-#       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites
+#       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites,
+#       GraphCapture.AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt,
+#       GraphCapture.AReplayWaitsForAnExternalEventRecordedOutsideTheModel
 #   - host writes what a held stream's queued task will read when it runs:
 #       MemoryExtrasTest.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns
 #   - memory freed under pending work, to test device-memory checking:
@@ -27,6 +29,8 @@ racing_on_purpose+='|MemcheckTest\.AsyncSetOfAFreedBlockFaults|MemcheckTest\.Fau
 racing_on_purpose+='|EventExtrasTest\.FlaggedRecordAndWaitOrderTwoStreams|NotifyTest\.WaitHoldsTheStreamUntilTheRecord'
 racing_on_purpose+='|CountNotifyTest\.WaitHoldsTheStreamUntilTheCountIsReached|ValueWaitTest\.WaitHoldsTheStreamUntilAnotherStreamWrites'
 racing_on_purpose+='|MemoryExtrasTest\.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns'
+racing_on_purpose+='|GraphCapture\.(AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt'
+racing_on_purpose+='|AReplayWaitsForAnExternalEventRecordedOutsideTheModel)'
 racing_on_purpose+='|RaceChecker.*|sample\.race_sample)$'
 echo "== race checker: whole suite and samples with ACLCPU_CHECK=race, fatal on the first report"
 ACLCPU_CHECK=race ACLCPU_CHECK_FATAL=1 ctest --test-dir "$build_dir" -E "$racing_on_purpose" --output-on-failure -j "$(nproc)"

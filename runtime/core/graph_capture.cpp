@@ -129,6 +129,7 @@ aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>&
         return runtime_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the capture of stream %p ended meanwhile", api,
                              static_cast<void*>(waiter.get()));
     }
+    model.add_external_wait(std::move(awaited));
     return ACL_SUCCESS;
 }
 

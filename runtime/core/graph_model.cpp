@@ -249,6 +249,11 @@ void GraphModel::add_external_record(std::shared_ptr<Event> event) {
     externalRecords_.push_back(std::move(event));
 }
 
+void GraphModel::add_external_wait(std::shared_ptr<Event> event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    externalWaits_.push_back(std::move(event));
+}
+
 bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
@@ -422,7 +427,10 @@ void GraphModel::announce_built() {
 void GraphModel::announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const {
     if (gatePlace != startPlace) {
         stream.announce(gatePlace, plain_work("aclmdlRIExecuteAsync", "event_wait"));
-        instrument::notify([&](instrument::Observer& o) { o.on_event_wait(&stream, gatePlace, this); });
+        instrument::notify([&](instrument::Observer& o) {
+            o.on_event_wait(&stream, gatePlace, this);
+            for (const std::shared_ptr<Event>& event : externalWaits_) o.on_event_wait(&stream, gatePlace, event.get());
+        });
     }
     instrument::WorkInfo launch = plain_work("aclmdlRIExecuteAsync", "graph_launch");
     launch.accesses = replayAccesses_.data();
@@ -439,9 +447,10 @@ void GraphModel::enqueue_replay(Stream& stream) {
     std::lock_guard<std::mutex> lock(mutex_);
     const bool afterOtherLane = lastReplayProgress_ && lastReplayProgress_ != lane.progress() &&
                                 lastReplayProgress_->completed() < lastReplayCount_;
-    // Observers are told of every replay's order after the previous one, so
-    // a place stands for it even when there is nothing left to wait for.
-    const bool gated = afterOtherLane || (observed && lastReplayProgress_);
+    // Observers are told of every replay's order after the previous one and
+    // after its external waits' records, so a place stands for them even
+    // when there is nothing left to wait for.
+    const bool gated = afterOtherLane || (observed && (lastReplayProgress_ || !externalWaits_.empty()));
     const uint64_t gatePlace = lane.reserve(gated ? 3 : 2);
     const uint64_t startPlace = gated ? gatePlace + 1 : gatePlace;
     if (observed) announce_replay(stream, gatePlace, startPlace);

@@ -130,6 +130,9 @@ public:
     /// the model: every replay records event for work outside the model,
     /// complete when the replay is (never before the captured record point).
     void add_external_record(std::shared_ptr<Event> event);
+    /// An external wait captured in the model (see capture_external_wait):
+    /// observers see each replay ordered after the event's latest record.
+    void add_external_wait(std::shared_ptr<Event> event);
     /// An event record on captured stream: the nodes a wait for it follows.
     std::vector<uint32_t> record(Stream& stream);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
@@ -262,6 +265,7 @@ private:
     aclError groupError_ = ACL_SUCCESS;
     std::vector<aclrtStream> streams_;  ///< Every stream the capture took, in join order.
     std::vector<std::shared_ptr<Event>> externalRecords_;
+    std::vector<std::shared_ptr<Event>> externalWaits_;
     uint32_t originPriority_ = 0;
     std::string name_;
     std::map<aclrtCallback, void*> destroyCallbacks_;
