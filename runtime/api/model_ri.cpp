@@ -56,10 +56,10 @@ aclError resolve_capture_stream(aclrtStream handle, const char* api, std::shared
                        "%s: the default stream cannot be captured; create a stream (aclrtCreateStream)", api);
 }
 
-/// Resolves the model capturing stream (ACL_ERROR_RT_STREAM_NOT_CAPTURED if none).
-aclError resolve_capturing(aclrtStream handle, const char* api, std::shared_ptr<GraphModel>& model) {
+/// Resolves stream and the model capturing it (ACL_ERROR_RT_STREAM_NOT_CAPTURED if none).
+aclError resolve_capturing(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream,
+                           std::shared_ptr<GraphModel>& model) {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
-    std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
     model = stream->capturing_model();
     if (model) return ACL_SUCCESS;
@@ -224,10 +224,9 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
 
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     constexpr const char* kApi = "aclmdlRICaptureTaskGrpBegin";
-    std::shared_ptr<GraphModel> model;
-    if (aclError status = resolve_capturing(stream, kApi, model); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    Runtime::instance().resolve_stream(stream, kApi, target);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_capturing(stream, kApi, target, model); status != ACL_SUCCESS) return status;
     return model->begin_group(*target);
 }
 
@@ -235,10 +234,9 @@ aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
     constexpr const char* kApi = "aclmdlRICaptureTaskGrpEnd";
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: handle is null", kApi);
     *handle = nullptr;
-    std::shared_ptr<GraphModel> model;
-    if (aclError status = resolve_capturing(stream, kApi, model); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    Runtime::instance().resolve_stream(stream, kApi, target);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_capturing(stream, kApi, target, model); status != ACL_SUCCESS) return status;
     auto group = std::make_shared<aclcpu::detail::TaskGroup>();
     if (aclError status = model->end_group(*target, group->nodes); status != ACL_SUCCESS) return status;
     group->model = model;

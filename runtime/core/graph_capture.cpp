@@ -98,7 +98,7 @@ aclError refuse_device_capturing(const Device& device, const char* api) {
 
 aclError refuse_captured_event(const Event& event, const char* api) {
     std::vector<uint32_t> nodes;
-    if (!event.graph_record(nodes)) return ACL_SUCCESS;
+    if (!any_capture_running() || !event.graph_record(nodes)) return ACL_SUCCESS;
     return runtime_error(ACL_ERROR_RT_EVENT_CAPTURED,
                          "%s: event %p was recorded in a capture that has not ended; end it (aclmdlRICaptureEnd) "
                          "first",
@@ -151,6 +151,8 @@ aclError refuse_default_stream(const char* api) {
 
 aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& stream, const char* api,
                                  bool& handled) {
+    handled = false;
+    if (!any_capture_running()) return ACL_SUCCESS;  // The path of every event call outside captures.
     std::vector<uint32_t> earlier;
     const std::shared_ptr<GraphModel> eventModel = event.graph_record(earlier);
     const std::shared_ptr<GraphModel> streamModel = stream->capturing_model();
@@ -169,6 +171,8 @@ aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& st
 }
 
 aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api, bool& handled) {
+    handled = false;
+    if (!any_capture_running()) return ACL_SUCCESS;  // The path of every event call outside captures.
     std::vector<uint32_t> nodes;
     const std::shared_ptr<GraphModel> eventModel = event.graph_record(nodes);
     const std::shared_ptr<GraphModel> waiterModel = waiter->capturing_model();
@@ -197,9 +201,10 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
 }
 
 aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled) {
+    handled = false;
+    if (!any_capture_running()) return ACL_SUCCESS;  // The path of every event call outside captures.
     std::vector<uint32_t> nodes;
     const std::shared_ptr<GraphModel> eventModel = event.graph_record(nodes);
-    handled = false;
     if (eventModel && stream.is_default()) {
         handled = true;
         return refuse_default_stream(api);

@@ -33,7 +33,8 @@ aclmdlRICaptureMode exchange_thread_capture_mode(aclmdlRICaptureMode mode) noexc
 /// runs a non-RELAXED capture; a RELAXED thread is never refused.
 aclError check_unsafe_call(const char* api, aclError code);
 
-/// True while any stream of the process is captured.
+/// True while any stream of the process is captured (one relaxed load): no
+/// event has a live graph record and no stream a capturing model otherwise.
 bool any_capture_running() noexcept;
 
 /// Refuses api on a captured stream (synchronising, querying, destroying,

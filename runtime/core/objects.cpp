@@ -104,7 +104,7 @@ bool Context::option(int64_t option, int64_t& value) const {
 Event::Capture Event::record(Stream& stream, uint64_t place) {
     if (ipc_) return Capture{stream.lane().progress(), place + 1, ipc_->record(*stream.lane().progress(), place)};
     std::lock_guard<std::mutex> lock(mutex_);
-    graphRecord_ = GraphRecord{};
+    if (!graphRecord_.nodes.empty()) graphRecord_ = GraphRecord{};  // A captured record holds a node.
     capture_.progress = stream.lane().progress();
     capture_.count = place + 1;
     capture_.generation += 1;
