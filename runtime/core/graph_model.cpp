@@ -377,12 +377,18 @@ void GraphModel::build_graph() {
         for (uint32_t i = 0; i < nodes_.size(); ++i) {
             tbb::flow::receiver<continue_msg>* receiver = nullptr;
             if (nodes_[i].arm) {
+                // An async_node runs its body once per message, not once all its
+                // predecessors are done: a continue_node in front joins them.
+                auto join = std::make_unique<continue_node<continue_msg>>(
+                    *graph_, [](const continue_msg&) {}, priority);
                 auto late = std::make_unique<LateNode>(
                     *graph_, tbb::flow::unlimited,
                     [this, i](const continue_msg&, Gateway& gateway) { arm_node(i, gateway); }, priority);
-                receiver = late.get();
+                tbb::flow::make_edge(*join, *late);
+                receiver = join.get();
                 // An async_node takes successors through its output port only.
                 senders.push_back(&tbb::flow::output_port<0>(*late));
+                graphNodes_.push_back(std::move(join));
                 graphNodes_.push_back(std::move(late));
             } else {
                 auto task = std::make_unique<continue_node<continue_msg>>(

@@ -279,7 +279,8 @@ private:
 
     std::unique_ptr<tbb::flow::graph> graph_;
     std::unique_ptr<tbb::flow::broadcast_node<tbb::flow::continue_msg>> start_;
-    /// One node per captured node: a continue_node, or an async_node for a late one.
+    /// The flow-graph nodes: a continue_node per captured task node, a joining
+    /// continue_node and an async_node per late one.
     std::vector<std::unique_ptr<tbb::flow::graph_node>> graphNodes_;
     std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>> sink_;
     Replay replay_;

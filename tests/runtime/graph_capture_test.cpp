@@ -715,6 +715,34 @@ TEST_F(GraphCapture, HostFunctionsAndBlockingCallbacksRunAtEveryReplay) {
     EXPECT_TRUE(calls.sawTheSet) << "a host function ran before the work captured ahead of it";
 }
 
+// A host function that follows both its own stream's work and another
+// stream's (through an event) runs once per replay, when both are done:
+// found by fuzz_runtime_capture (it ran once per predecessor).
+TEST_F(GraphCapture, AHostFunctionAfterTwoDependenciesRunsOncePerReplay) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    CaptureEvent join;
+    DeviceBuffer buffer(64);
+    std::atomic<int> calls{0};
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 1, 64, side.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 32, 2, 32, origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(
+        origin.get(), [](void* count) { static_cast<std::atomic<int>*>(count)->fetch_add(1); }, &calls));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(origin.get(), model.out()));
+    for (int replay = 1; replay <= 3; ++replay) {
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), origin.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(origin.get(), kBoundedWaitMs));
+        EXPECT_EQ(replay, calls.load());
+    }
+}
+
 // Value waits are captured (11-09, aclrtValueWait): each replay waits, when
 // the graph reaches the wait, for the device word to satisfy it -- the host
 // may satisfy it while the replay waits.
