@@ -723,14 +723,15 @@ TEST_F(GraphCapture, AHostFunctionAfterTwoDependenciesRunsOncePerReplay) {
     Stream side;
     CaptureEvent fork;
     CaptureEvent join;
-    DeviceBuffer buffer(64);
+    DeviceBuffer sideBuffer(64);
+    DeviceBuffer originBuffer(64);
     std::atomic<int> calls{0};
     ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
     ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
-    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 64, 1, 64, side.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(sideBuffer.get(), 64, 1, 64, side.get()));
     ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
-    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), 32, 2, 32, origin.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(originBuffer.get(), 64, 2, 64, origin.get()));
     ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
     ASSERT_ACL_OK(aclrtLaunchHostFunc(
         origin.get(), [](void* count) { static_cast<std::atomic<int>*>(count)->fetch_add(1); }, &calls));
