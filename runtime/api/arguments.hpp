@@ -31,14 +31,15 @@ inline aclError check_device_id(int64_t id, const char* api) {
     return ACL_SUCCESS;
 }
 
-/// Resolves the event and stream handles of an event operation, reporting
-/// the first one that is not live.
+/// Resolves the event and stream handles of an event operation (a record,
+/// wait or reset: work on the stream), reporting the first one that is not
+/// live.
 inline aclError resolve_event_and_stream(const char* api, aclrtEvent eventHandle, aclrtStream streamHandle,
                                          std::shared_ptr<detail::Event>& event,
                                          std::shared_ptr<detail::Stream>& stream) {
     detail::Runtime& runtime = detail::Runtime::instance();
     if (aclError status = runtime.resolve_event(eventHandle, api, event); status != ACL_SUCCESS) return status;
-    return runtime.resolve_stream(streamHandle, api, stream);
+    return runtime.resolve_work_stream(streamHandle, api, stream);
 }
 
 }  // namespace aclcpu::api

@@ -106,8 +106,8 @@ aclError check_device_range(const Device& device, const void* address, uint64_t 
     return ACL_SUCCESS;
 }
 
-aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
-    return Runtime::instance().resolve_stream(handle, api, stream);
+aclError resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
+    return Runtime::instance().resolve_work_stream(handle, api, stream);
 }
 
 aclError check_reserved_null(const void* reserve, const char* api) {
@@ -373,7 +373,7 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
     const int64_t typeCode = aclcpu::code_of(type);
     if (aclError status = check_reduce_layout(dst, src, count, typeCode); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     if (aclError status = check_device_range(target->device(), dst, count, api, "dst"); status != ACL_SUCCESS)
         return status;
     if (aclError status = check_device_range(target->device(), src, count, api, "src"); status != ACL_SUCCESS)
@@ -393,7 +393,7 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrt
     if (aclError status = check_reserved_null(reserve, api); status != ACL_SUCCESS) return status;
     if (taskInfo == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: taskInfo is null", api);
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     RandomTask task{};
     if (aclError status = parse_random_task(target->device(), *taskInfo, task); status != ACL_SUCCESS) return status;
     std::vector<MemoryAccess> accesses{reading(task.counter, kPhiloxCounterBytes, "randomCounterAddr")};
@@ -420,7 +420,7 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
     const ApiScope scope(api);
     if (aclError status = check_prefetch(aclcpu::code_of(cmoType), api); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
     submit_cmo(*target, api, src, size);
     return ACL_SUCCESS;
@@ -440,7 +440,7 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, 
                            api, barrierId);
     }
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
     submit_cmo(*target, api, src, size);
     return ACL_SUCCESS;
@@ -465,7 +465,7 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
         }
     }
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     submit(*target, api, {}, [] { return ACL_SUCCESS; });
     return ACL_SUCCESS;
 }
@@ -503,7 +503,7 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream 
     if (aclError status = check_reserved_null(reserve, api); status != ACL_SUCCESS) return status;
     if (aclError status = check_prefetch(aclcpu::code_of(cmoType), api); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
     if (aclError status = check_device_range(target->device(), cmoDesc, sizeof(CmoDescriptor), api, "cmoDesc");
         status != ACL_SUCCESS) {
         return status;

@@ -165,7 +165,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     }
     Runtime& runtime = Runtime::instance();
     std::shared_ptr<Stream> target;
-    if (aclError status = runtime.resolve_stream(stream, "aclrtLaunchCallback", target); status != ACL_SUCCESS) {
+    if (aclError status = runtime.resolve_work_stream(stream, "aclrtLaunchCallback", target); status != ACL_SUCCESS) {
         return status;
     }
     const uint64_t thread = target->report_thread();
@@ -184,7 +184,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     const aclcpu::instrument::ApiScope scope("aclrtLaunchHostFunc");
     if (fn == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: fn is null");
     std::shared_ptr<Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtLaunchHostFunc", target);
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, "aclrtLaunchHostFunc", target);
         status != ACL_SUCCESS) {
         return status;
     }

@@ -108,7 +108,7 @@ aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, 
     std::shared_ptr<StreamOrderedPool> pool;
     if (aclError status = resolve_pool(memPool, kApi, pool); status != ACL_SUCCESS) return status;
     std::shared_ptr<aclcpu::detail::Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
     if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;
@@ -120,7 +120,7 @@ aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     const ApiScope scope(kApi);
     if (ptr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: ptr is null", kApi);
     std::shared_ptr<aclcpu::detail::Stream> target;
-    if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
     if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;

@@ -381,7 +381,7 @@ aclError allocate_with_config(void** devPtr, size_t size, int64_t policy, const 
 
 /// The stream of an asynchronous call, resolved (null: the default stream).
 aclError resolve(aclrtStream stream, const char* api, std::shared_ptr<Stream>& target) {
-    return Runtime::instance().resolve_stream(stream, api, target);
+    return Runtime::instance().resolve_work_stream(stream, api, target);
 }
 
 /// What observers see of an asynchronous copy or set: the ranges it reads and

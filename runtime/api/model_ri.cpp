@@ -1,5 +1,6 @@
 // acl-cpu runtime API: model runtime instances (aclmdlRI) made by capturing
-// streams, and their replay (acl_rt.h; 15_model_running_instance__management.md).
+// streams or built on persistent streams, and their replay (acl_rt.h;
+// 15_model_running_instance__management.md).
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -10,10 +11,12 @@
 #include "acl/acl_rt.h"
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
+#include "api/arguments.hpp"
 #include "api/unsupported.hpp"
 #include "core/graph_capture.hpp"
 #include "core/errors.hpp"
 #include "core/graph_model.hpp"
+#include "core/objects.hpp"
 #include "core/runtime_state.hpp"
 
 using aclcpu::api::not_supported;
@@ -33,9 +36,6 @@ constexpr auto kDestroyWaitLimit = std::chrono::seconds(10);
 constexpr char kNoTaskEditing[] =
     "editing the tasks of a captured model (aclmdlRIGetTasksByStream and the aclmdlRITask calls) is not implemented "
     "yet";
-constexpr char kNoModelBuild[] =
-    "building models on persistent streams (aclmdlRIBuildBegin .. aclmdlRIBuildEnd) is not implemented; capture "
-    "streams instead (aclmdlRICaptureBegin)";
 constexpr char kNoConditions[] = "conditional model tasks are not implemented";
 
 bool is_capture_mode(int64_t code) {
@@ -72,12 +72,60 @@ aclError resolve_updating_stream(aclrtStream handle, const char* api, std::share
     return aclcpu::detail::refuse_captured_stream(*stream, api);
 }
 
-/// Resolves a model that capture has finished building.
+/// Resolves a model that capture or build has finished.
 aclError resolve_built_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) {
     if (aclError status = Runtime::instance().resolve_model(handle, api, model); status != ACL_SUCCESS) return status;
     if (model->status() == GraphModel::Status::kReady) return ACL_SUCCESS;
+    if (model->origin() == GraphModel::Origin::kBuild) {
+        // CANN: RT_ERROR_MODEL_NOT_END, "end graph must be called before execution".
+        return param_error(ACL_ERROR_RT_MODEL_EXECUTE, "%s: model %p is still being built; call aclmdlRIBuildEnd first",
+                           api, handle);
+    }
     return param_error(ACL_ERROR_RT_MODEL_CAPTURED,
                        "%s: model %p is still being captured; call aclmdlRICaptureEnd first", api, handle);
+}
+
+/// Resolves a model that aclmdlRIBuildBegin made (CANN refuses the build
+/// calls on a captured model: "ACL Graph mode is not supported").
+aclError resolve_build(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", api);
+    if (aclError status = Runtime::instance().resolve_model(handle, api, model); status != ACL_SUCCESS) return status;
+    if (model->origin() == GraphModel::Origin::kBuild) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: model %p was made by stream capture (ACL Graph), not built",
+                       api, handle);
+}
+
+/// Resolves a stream of model, bound by aclmdlRIBindStream.
+aclError resolve_bound_stream(aclrtStream handle, const GraphModel& model, const char* api,
+                              std::shared_ptr<Stream>& stream) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (stream->bound_model().get() == &model) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %p is not bound to model %u", api, handle, model.id());
+}
+
+/// CANN's refusals of a stream for aclmdlRIBindStream (api_error.cc's
+/// ModelBindStream): streams being captured, failure modes, fast launch,
+/// streams that are not persistent, streams bound already.
+aclError check_bindable(const Stream& stream, aclrtStream handle, const char* api) {
+    if (stream.is_captured() && !stream.is_persistent()) {
+        return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is being captured", api, handle);
+    }
+    if ((stream.flags() & ACL_STREAM_FAST_LAUNCH) != 0) {
+        return param_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           "%s: stream %p has ACL_STREAM_FAST_LAUNCH and cannot be bound to a model", api, handle);
+    }
+    if (!stream.is_persistent()) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: stream %p is not persistent; create it with aclrtCreateStreamWithConfig and "
+                           "ACL_STREAM_PERSISTENT",
+                           api, handle);
+    }
+    if (const std::shared_ptr<GraphModel> bound = stream.bound_model()) {
+        return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %p is already bound to model %u", api, handle,
+                           bound->id());
+    }
+    return ACL_SUCCESS;
 }
 
 /// `mode` is the aclmdlRICaptureMode code (code_of): a C caller may pass any integer.
@@ -95,6 +143,12 @@ aclError capture_begin(aclrtStream stream, int64_t mode) {
         return param_error(ACL_ERROR_RT_STREAM_CONTEXT,
                            "%s: stream %p belongs to device %d, the current context to device %d", kApi, stream,
                            origin->device().id(), context->device().id());
+    }
+    if (origin->is_persistent()) {
+        return param_error(ACL_ERROR_RT_STREAM_MODEL,
+                           "%s: stream %p is persistent; its work belongs to a model it is bound to "
+                           "(aclmdlRIBindStream), not to a capture",
+                           kApi, stream);
     }
     if (origin->is_captured()) {
         return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is already being captured", kApi, stream);
@@ -150,6 +204,11 @@ aclError execute_async(aclmdlRI modelRI, aclrtStream stream) {
         return status;
     }
     if (aclError status = aclcpu::detail::refuse_captured_stream(*target, kApi); status != ACL_SUCCESS) return status;
+    if (target->is_persistent()) {
+        // CANN: "the current stream cannot be the same as the model stream".
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: stream %p is persistent; execute models on another stream",
+                           kApi, stream);
+    }
     if (&target->device() != &model->device()) {
         return param_error(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %p is on device %d, model %p on device %d", kApi,
                            stream, target->device().id(), modelRI, model->device().id());
@@ -168,6 +227,7 @@ aclError destroy_model(aclmdlRI modelRI) {
         return param_error(ACL_ERROR_RT_MODEL_CAPTURED, "%s: model %p is being captured; call aclmdlRICaptureEnd first",
                            kApi, modelRI);
     }
+    model->abandon_capture();  // A build still open: its streams stop recording.
     if (!model->wait_idle(kDestroyWaitLimit)) {
         return param_error(ACL_ERROR_RT_MODEL_RUNNING,
                            "%s: model %p still has replays queued or running after %lld s; synchronize their streams "
@@ -195,7 +255,7 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
     }
     std::shared_ptr<Stream> target;
     if (aclError error = Runtime::instance().resolve_stream(stream, kApi, target); error != ACL_SUCCESS) return error;
-    const std::shared_ptr<GraphModel> model = target->capturing_model();
+    const std::shared_ptr<GraphModel> model = target->is_persistent() ? nullptr : target->capturing_model();
     aclmdlRICaptureStatus found = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
     if (model) {
         found = model->status() == GraphModel::Status::kInvalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
@@ -351,34 +411,95 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t fla
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) { return execute_async(modelRI, stream); }
 
-aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t /*timeout*/) {
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+    constexpr const char* kApi = "aclmdlRIExecute";
+    const ApiScope scope(kApi);
+    if (aclError status = aclcpu::api::check_timeout(timeout, kApi); status != ACL_SUCCESS) return status;
     std::shared_ptr<GraphModel> model;
-    if (aclError status = Runtime::instance().resolve_model(modelRI, "aclmdlRIExecute", model); status != ACL_SUCCESS) {
+    if (aclError status = resolve_built_model(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    if (model->origin() == GraphModel::Origin::kCapture) {
+        // CANN executes a model made by capture only with aclmdlRIExecuteAsync.
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: model %p was made by stream capture (ACL Graph), which this call does not execute; "
+                           "use aclmdlRIExecuteAsync",
+                           kApi, modelRI);
+    }
+    // The model runs on the current context's default stream, and the call
+    // returns when that stream has finished it.
+    std::shared_ptr<Stream> stream;
+    if (aclError status = Runtime::instance().resolve_stream(nullptr, kApi, stream); status != ACL_SUCCESS) {
         return status;
     }
-    // Every model here comes from a capture, which CANN executes only with aclmdlRIExecuteAsync.
-    return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                       "aclmdlRIExecute: model %p was made by stream capture (ACL Graph), which this call does not "
-                       "execute; use aclmdlRIExecuteAsync",
-                       modelRI);
+    if (&stream->device() != &model->device()) {
+        return param_error(ACL_ERROR_RT_STREAM_CONTEXT, "%s: model %p is on device %d, the current context on %d",
+                           kApi, modelRI, model->device().id(), stream->device().id());
+    }
+    model->enqueue_replay(*stream);
+    return stream->synchronize_observed(aclcpu::detail::deadline_after(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI) { return destroy_model(modelRI); }
 
-aclError aclmdlRIBuildBegin(aclmdlRI* /*modelRI*/, uint32_t /*flag*/) { return not_supported(__func__, kNoModelBuild); }
-
-aclError aclmdlRIBindStream(aclmdlRI /*modelRI*/, aclrtStream /*stream*/, uint32_t /*flag*/) {
-    return not_supported(__func__, kNoModelBuild);
+aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+    constexpr const char* kApi = "aclmdlRIBuildBegin";
+    if (modelRI == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", kApi);
+    if (flag != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flag %u is reserved and must be 0", kApi, flag);
+    aclcpu::detail::Device* device = nullptr;
+    if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
+    *modelRI = Runtime::instance().add_model(std::make_shared<GraphModel>(*device));
+    return ACL_SUCCESS;
 }
 
-aclError aclmdlRIEndTask(aclmdlRI /*modelRI*/, aclrtStream /*stream*/) {
-    return not_supported(__func__, kNoModelBuild);
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+    constexpr const char* kApi = "aclmdlRIBindStream";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", kApi);
+    std::shared_ptr<Stream> target;
+    if (aclError status = Runtime::instance().resolve_stream(stream, kApi, target); status != ACL_SUCCESS) return status;
+    if (aclError status = check_bindable(*target, stream, kApi); status != ACL_SUCCESS) return status;
+    if (&target->device() != &model->device()) {
+        return param_error(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %p is on device %d, model %p on device %d", kApi,
+                           stream, target->device().id(), modelRI, model->device().id());
+    }
+    // CANN: ACL_MODEL_STREAM_FLAG_HEAD (0) starts with the model; any other
+    // flag (ACL_MODEL_STREAM_FLAG_DEFAULT) waits to be activated.
+    if (aclError status = model->bind(target, flag == 0); status != ACL_SUCCESS) return status;
+    target->set_bound_model(model);
+    return ACL_SUCCESS;
 }
 
-aclError aclmdlRIBuildEnd(aclmdlRI /*modelRI*/, void* /*reserve*/) { return not_supported(__func__, kNoModelBuild); }
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+    constexpr const char* kApi = "aclmdlRIEndTask";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve_bound_stream(stream, *model, kApi, target); status != ACL_SUCCESS) return status;
+    // The end task stops its stream: nothing after it runs unless a jump leads there.
+    auto stop = [] { return GraphModel::Flow{false, GraphModel::Flow::kNone}; };
+    if (!model->append_control(*target, stop, {}, aclcpu::detail::CapturedWork{kApi, "end_task", {}, {}})) {
+        return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: model %p's build has ended", kApi, modelRI);
+    }
+    return ACL_SUCCESS;
+}
 
-aclError aclmdlRIUnbindStream(aclmdlRI /*modelRI*/, aclrtStream /*stream*/) {
-    return not_supported(__func__, kNoModelBuild);
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+    constexpr const char* kApi = "aclmdlRIBuildEnd";
+    if (reserve != nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: reserve must be null", kApi);
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    return model->finish_build();
+}
+
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+    constexpr const char* kApi = "aclmdlRIUnbindStream";
+    std::shared_ptr<GraphModel> model;
+    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
+    std::shared_ptr<Stream> target;
+    if (aclError status = resolve_bound_stream(stream, *model, kApi, target); status != ACL_SUCCESS) return status;
+    model->unbind(*target);
+    target->set_bound_model(nullptr);
+    return ACL_SUCCESS;
 }
 
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {

@@ -39,7 +39,7 @@ aclError resolve_notify_and_stream(const char* api, aclrtNotify notify, aclrtStr
     if (aclError status = NotifyTable::instance().resolve_notify(notify, api, signal); status != ACL_SUCCESS) {
         return status;
     }
-    return Runtime::instance().resolve_stream(stream, api, target);
+    return Runtime::instance().resolve_work_stream(stream, api, target);
 }
 
 aclError resolve_count_notify_and_stream(const char* api, aclrtCntNotify cntNotify, aclrtStream stream,
@@ -48,7 +48,7 @@ aclError resolve_count_notify_and_stream(const char* api, aclrtCntNotify cntNoti
         status != ACL_SUCCESS) {
         return status;
     }
-    return Runtime::instance().resolve_stream(stream, api, target);
+    return Runtime::instance().resolve_work_stream(stream, api, target);
 }
 
 bool known_record_mode(int64_t mode) {

@@ -36,15 +36,9 @@ using aclcpu::instrument::ApiScope;
 
 namespace {
 
-/// Flags that make a stream serve models, AI CPU scheduling or device-side
-/// launches, none of which exists on the emulation.
-constexpr uint32_t kUnsupportedStreamFlags = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
-
-/// Persistent streams hold the tasks of a model runtime instance
-/// (aclmdlRIBindStream), which acl-cpu does not build.
-constexpr char kNoModelStreams[] =
-    "it acts on streams bound to a model runtime instance (aclmdlRIBindStream, ACL_STREAM_PERSISTENT), "
-    "which acl-cpu does not build";
+/// Flags that make a stream serve AI CPU scheduling or device-side
+/// launches, neither of which exists on the emulation.
+constexpr uint32_t kUnsupportedStreamFlags = ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
 
 constexpr char kNoPreemption[] =
     "a task already running on a CPU worker cannot be halted midway, and a stopped stream's kept tasks could only "
@@ -65,8 +59,8 @@ aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uin
     if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
     if ((flags & kUnsupportedStreamFlags) != 0) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                             "%s: flag 0x%x asks for a persistent, AI CPU scheduling or device-only stream, which "
-                             "serves models and device-side launches that acl-cpu does not have",
+                             "%s: flag 0x%x asks for an AI CPU scheduling or device-only stream, which serves "
+                             "device-side launches that acl-cpu does not have",
                              api, flags & kUnsupportedStreamFlags);
     }
     if (priority > kLowestStreamPriority) {
@@ -159,11 +153,7 @@ aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* a
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
     if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) return status;
-    // synchronize() waits for at least the items submitted by now.
-    const uint64_t target = stream->lane().submitted();
-    const aclError status = stream->synchronize(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    if (status != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) aclcpu::detail::observe_stream_waited(&*stream, target);
-    return status;
+    return stream->synchronize_observed(deadline_after(timeoutMs), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
 }  // namespace
@@ -430,14 +420,6 @@ aclError aclrtStreamAbort(aclrtStream stream) {
 }
 
 aclError aclrtStreamStop(aclrtStream) { return not_supported(__func__, kNoPreemption); }
-
-aclError aclrtPersistentTaskClean(aclrtStream) { return not_supported(__func__, kNoModelStreams); }
-
-aclError aclrtActiveStream(aclrtStream, aclrtStream) { return not_supported(__func__, kNoModelStreams); }
-
-aclError aclrtSwitchStream(void*, aclrtCondition, void*, aclrtCompareDataType, aclrtStream, aclrtStream, aclrtStream) {
-    return not_supported(__func__, kNoModelStreams);
-}
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     const ApiScope scope("aclrtStreamWaitEvent");

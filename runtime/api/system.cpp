@@ -276,7 +276,7 @@ aclError get_overflow_status(void* output, uint64_t size, aclrtStream handle, co
                            static_cast<unsigned long long>(size));
     }
     std::shared_ptr<aclcpu::detail::Stream> stream;
-    if (aclError status = runtime.resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (aclError status = runtime.resolve_work_stream(handle, api, stream); status != ACL_SUCCESS) return status;
     stream->submit(std::make_unique<OverflowStatusTask>(output, stream->device().id(), api),
                    [api] { return aclcpu::detail::plain_work(api, "task"); });
     return ACL_SUCCESS;
@@ -284,7 +284,7 @@ aclError get_overflow_status(void* output, uint64_t size, aclrtStream handle, co
 
 aclError reset_overflow_status(aclrtStream handle, const char* api) {
     std::shared_ptr<aclcpu::detail::Stream> stream;
-    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().resolve_work_stream(handle, api, stream); status != ACL_SUCCESS) {
         return status;
     }
     stream->submit(std::make_unique<ClearOverflowTask>(stream->device().id(), api),

@@ -51,7 +51,7 @@ bool value_satisfies(uint64_t current, uint64_t value, uint32_t flag) {
 }
 
 aclError resolve(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
-    return Runtime::instance().resolve_stream(handle, api, stream);
+    return Runtime::instance().resolve_work_stream(handle, api, stream);
 }
 
 }  // namespace

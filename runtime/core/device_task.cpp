@@ -16,7 +16,7 @@ namespace {
 template <typename Describe>
 aclError enqueue_described(aclrtStream handle, std::unique_ptr<DeviceTask> task, Describe&& describe) {
     std::shared_ptr<Stream> stream;
-    if (aclError status = Runtime::instance().resolve_stream(handle, task->name(), stream); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().resolve_work_stream(handle, task->name(), stream); status != ACL_SUCCESS) {
         return status;
     }
     stream->submit(std::move(task), std::forward<Describe>(describe));

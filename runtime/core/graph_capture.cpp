@@ -82,7 +82,9 @@ aclError check_unsafe_call(const char* api, aclError code) {
 bool any_capture_running() noexcept { return census().running.load(std::memory_order_relaxed) > 0; }
 
 aclError refuse_captured_stream(const Stream& stream, const char* api) {
-    if (!stream.is_captured()) return ACL_SUCCESS;
+    // A persistent stream's recording is not a capture: CANN answers its
+    // synchronisation and queries at once.
+    if (!stream.is_captured() || stream.is_persistent()) return ACL_SUCCESS;
     return runtime_error(ACL_ERROR_RT_STREAM_CAPTURED,
                          "%s: stream %p is being captured into a graph; end the capture (aclmdlRICaptureEnd) first",
                          api, static_cast<const void*>(&stream));
@@ -91,7 +93,8 @@ aclError refuse_captured_stream(const Stream& stream, const char* api) {
 aclError refuse_device_capturing(const Device& device, const char* api) {
     if (!any_capture_running()) return ACL_SUCCESS;
     for (const auto& stream : Runtime::instance().live_streams()) {
-        if (&stream->device() == &device && stream->is_captured()) return refuse_captured_stream(*stream, api);
+        if (&stream->device() != &device) continue;
+        if (aclError status = refuse_captured_stream(*stream, api); status != ACL_SUCCESS) return status;
     }
     return ACL_SUCCESS;
 }
@@ -160,7 +163,7 @@ aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& st
     if (!handled) return ACL_SUCCESS;
     if (stream->is_default()) return refuse_default_stream(api);
     if (eventModel && eventModel != streamModel) return capture_conflict(*eventModel, streamModel.get(), api);
-    if (!event.capturable()) {
+    if (!event.capturable() && streamModel->origin() == GraphModel::Origin::kCapture) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "
                              "can be recorded in a capture",
@@ -180,6 +183,12 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
     if (!handled) return ACL_SUCCESS;
     if (waiter->is_default()) return refuse_default_stream(api);
     if (eventModel) {
+        if (eventModel->origin() == GraphModel::Origin::kBuild && waiterModel != eventModel) {
+            return runtime_error(ACL_ERROR_RT_STREAM_MODEL,
+                                 "%s: event %p was recorded on a stream of model %u, which is being built; only the "
+                                 "streams bound to that model can wait for it",
+                                 api, static_cast<void*>(&event), eventModel->id());
+        }
         if (waiterModel && waiterModel != eventModel) return capture_conflict(*eventModel, waiterModel.get(), api);
         eventModel->wait(waiter, nodes);
         return ACL_SUCCESS;
@@ -191,7 +200,7 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
                              "captured wait needs its record in the same capture",
                              api, static_cast<void*>(waiter.get()), static_cast<void*>(&event));
     }
-    if (!event.capturable()) {
+    if (!event.capturable() && waiterModel->origin() == GraphModel::Origin::kCapture) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "
                              "can be waited for in a capture",
@@ -244,6 +253,20 @@ aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& 
                              api);
     }
     return capture_external_wait(*model, waiter, event, api);
+}
+
+aclError refuse_idle_persistent(const Stream& stream, const char* api) {
+    if (!stream.is_persistent() || stream.is_captured()) return ACL_SUCCESS;
+    if (const std::shared_ptr<GraphModel> model = stream.bound_model()) {
+        return runtime_error(ACL_ERROR_RT_STREAM_MODEL,
+                             "%s: persistent stream %p belongs to model %u, whose build has ended "
+                             "(aclmdlRIBuildEnd); CANN takes no more work on a model's streams after it",
+                             api, static_cast<const void*>(&stream), model->id());
+    }
+    return runtime_error(ACL_ERROR_RT_STREAM_MODEL,
+                         "%s: persistent stream %p is not bound to a model being built; its work would never run "
+                         "(aclmdlRIBuildBegin, aclmdlRIBindStream)",
+                         api, static_cast<const void*>(&stream));
 }
 
 aclError refuse_uncapturable(const Stream& stream, const char* api, const char* what) {

@@ -69,6 +69,11 @@ aclError check_reset_in_capture(const Event& event, const Stream& stream, const 
 aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream& stream, const char* api);
 aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api);
 
+/// Refuses work (api) on a persistent stream that no model is building from:
+/// never bound, or its model's build has ended.  ACL_ERROR_RT_STREAM_MODEL,
+/// reported.
+aclError refuse_idle_persistent(const Stream& stream, const char* api);
+
 /// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
 /// work acl-cpu cannot replay from a graph yet, which `what` names
 /// (non-blocking callbacks, stream-ordered allocation).

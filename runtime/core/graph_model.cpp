@@ -112,9 +112,21 @@ aclError TaskUpdate::finish() {
 }
 
 GraphModel::GraphModel(Device& device, aclmdlRICaptureMode mode)
-    : device_(device), id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)), mode_(mode) {}
+    : device_(device), id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)), mode_(mode), origin_(Origin::kCapture) {}
+
+// A build counts as a RELAXED capture: the event calls then look for the
+// model behind its streams, and no thread's unsafe calls are refused.
+GraphModel::GraphModel(Device& device)
+    : device_(device),
+      id_(gNextModelId.fetch_add(1, std::memory_order_relaxed)),
+      mode_(ACL_MODEL_RI_CAPTURE_MODE_RELAXED),
+      origin_(Origin::kBuild),
+      counted_(true) {
+    count_capture(mode_, owner_);
+}
 
 GraphModel::~GraphModel() {
+    if (counted_) uncount_capture(mode_, owner_);
     if (announcedBuilt_ && instrument::active()) {
         instrument::notify([this](instrument::Observer& o) { o.on_graph_destroyed(this); });
     }
@@ -135,9 +147,11 @@ GraphModel::Status GraphModel::status() const {
     return status_;
 }
 
-bool GraphModel::is_capturing() const {
+bool GraphModel::is_capturing() const { return origin_ == Origin::kCapture && is_recording(); }
+
+bool GraphModel::is_recording() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return !cursors_.empty();
+    return counted_;
 }
 
 void GraphModel::begin(const std::shared_ptr<Stream>& origin) {
@@ -147,6 +161,7 @@ void GraphModel::begin(const std::shared_ptr<Stream>& origin) {
     originPriority_ = origin->priority();
     origin->set_capturing_model(shared_from_this());
     count_capture(mode_, owner_);
+    counted_ = true;
 }
 
 GraphModel::Cursor* GraphModel::cursor_of(const Stream& stream) {
@@ -162,6 +177,9 @@ bool GraphModel::is_origin(const Stream& stream) const {
 }
 
 uint32_t GraphModel::add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work) {
+    const auto index = static_cast<uint32_t>(nodes_.size());
+    if (cursor.last >= 0) nodes_[static_cast<size_t>(cursor.last)].next = index;
+    if (cursor.first < 0) cursor.first = index;
     Node node;
     node.task = std::move(task);
     node.after = std::move(cursor.frontier);
@@ -169,7 +187,6 @@ uint32_t GraphModel::add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, 
     node.after.erase(std::unique(node.after.begin(), node.after.end()), node.after.end());
     node.streamId = cursor.stream->id();
     node.work = std::move(work);
-    const auto index = static_cast<uint32_t>(nodes_.size());
     nodes_.push_back(std::move(node));
     cursor.frontier = {index};
     cursor.last = index;
@@ -314,17 +331,17 @@ std::string GraphModel::unjoined_stream() const {
     return {};
 }
 
-void GraphModel::release_streams() {
-    if (cursors_.empty()) return;
+void GraphModel::stop_recording() {
     for (Cursor& cursor : cursors_) cursor.stream->set_capturing_model(nullptr);
     cursors_.clear();
-    uncount_capture(mode_, owner_);
+    if (counted_) uncount_capture(mode_, owner_);
+    counted_ = false;
 }
 
 void GraphModel::abandon_capture() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (cursors_.empty()) return;
-    release_streams();
+    if (!counted_) return;
+    stop_recording();
     status_ = Status::kInvalidated;
 }
 
@@ -332,7 +349,7 @@ aclError GraphModel::end(Stream& origin) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         const std::string unjoined = unjoined_stream();
-        release_streams();
+        stop_recording();
         if (status_ == Status::kInvalidated) {
             return runtime_error(invalidCode_, "aclmdlRICaptureEnd: the capture of stream %p is invalid: %s",
                                  static_cast<void*>(&origin), invalidReason_.c_str());
@@ -371,11 +388,12 @@ void GraphModel::build_graph() {
         start_ = std::make_unique<tbb::flow::broadcast_node<continue_msg>>(*graph_);
         sink_ = std::make_unique<continue_node<continue_msg>>(
             *graph_, [this](const continue_msg&) { finish_replay(); }, priority);
+        // Every node first, then the edges: a built model's jumps may lead
+        // to nodes recorded before them.
+        std::vector<tbb::flow::receiver<continue_msg>*> receivers;
         std::vector<tbb::flow::sender<continue_msg>*> senders;
-        std::vector<bool> followed(nodes_.size(), false);
         graphNodes_.reserve(nodes_.size());
         for (uint32_t i = 0; i < nodes_.size(); ++i) {
-            tbb::flow::receiver<continue_msg>* receiver = nullptr;
             if (nodes_[i].arm) {
                 // An async_node runs its body once per message, not once all its
                 // predecessors are done: a continue_node in front joins them.
@@ -385,7 +403,7 @@ void GraphModel::build_graph() {
                     *graph_, tbb::flow::unlimited,
                     [this, i](const continue_msg&, Gateway& gateway) { arm_node(i, gateway); }, priority);
                 tbb::flow::make_edge(*join, *late);
-                receiver = join.get();
+                receivers.push_back(join.get());
                 // An async_node takes successors through its output port only.
                 senders.push_back(&tbb::flow::output_port<0>(*late));
                 graphNodes_.push_back(std::move(join));
@@ -393,13 +411,16 @@ void GraphModel::build_graph() {
             } else {
                 auto task = std::make_unique<continue_node<continue_msg>>(
                     *graph_, [this, i](const continue_msg&) { run_node(i); }, priority);
-                receiver = task.get();
+                receivers.push_back(task.get());
                 senders.push_back(task.get());
                 graphNodes_.push_back(std::move(task));
             }
-            if (nodes_[i].after.empty()) tbb::flow::make_edge(*start_, *receiver);
+        }
+        std::vector<bool> followed(nodes_.size(), false);
+        for (uint32_t i = 0; i < nodes_.size(); ++i) {
+            if (nodes_[i].after.empty()) tbb::flow::make_edge(*start_, *receivers[i]);
             for (uint32_t before : nodes_[i].after) {
-                tbb::flow::make_edge(*senders[before], *receiver);
+                tbb::flow::make_edge(*senders[before], *receivers[i]);
                 followed[before] = true;
             }
         }
@@ -500,11 +521,33 @@ void GraphModel::start(StreamLane& lane, uint64_t donePlace) {
     replay_.lane = &lane;
     replay_.donePlace = donePlace;
     replay_.failed.store(false, std::memory_order_relaxed);
+    if (replay_.reached) {
+        for (size_t i = 0; i < nodes_.size(); ++i) replay_.reached[i].store(false, std::memory_order_relaxed);
+        for (uint32_t entry : entryNodes_) replay_.reached[entry].store(true, std::memory_order_relaxed);
+    }
     start_->try_put(tbb::flow::continue_msg());
 }
 
+bool GraphModel::reached(uint32_t index) noexcept {
+    if (!replay_.reached) return true;
+    if (!replay_.reached[index].load(std::memory_order_acquire)) return false;
+    const Node& node = nodes_[index];
+    follow(index, node.decide ? node.decide() : Flow{});
+    return true;
+}
+
+void GraphModel::follow(uint32_t index, Flow flow) noexcept {
+    const Node& node = nodes_[index];
+    if (flow.fallThrough && node.next >= 0) {
+        replay_.reached[static_cast<size_t>(node.next)].store(true, std::memory_order_release);
+    }
+    if (flow.target == Flow::kNone) return;
+    const int64_t target = node.targetNodes.at(static_cast<size_t>(flow.target));
+    if (target >= 0) replay_.reached[static_cast<size_t>(target)].store(true, std::memory_order_release);
+}
+
 void GraphModel::run_node(uint32_t index) noexcept {
-    if (replay_.failed.load(std::memory_order_acquire)) return;
+    if (replay_.failed.load(std::memory_order_acquire) || !reached(index)) return;
     const bool observed = instrument::active();
     if (observed) instrument::notify([&](instrument::Observer& o) { o.on_graph_node_begin(this, index); });
     const std::shared_ptr<DeviceTask> task = std::atomic_load(&nodes_[index].task);
@@ -541,7 +584,7 @@ private:
 };
 
 void GraphModel::arm_node(uint32_t index, Gateway& gateway) noexcept {
-    if (replay_.failed.load(std::memory_order_acquire)) {
+    if (replay_.failed.load(std::memory_order_acquire) || !reached(index)) {
         gateway.try_put(tbb::flow::continue_msg());
         return;
     }

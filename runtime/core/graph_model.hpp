@@ -1,6 +1,7 @@
 // acl-cpu runtime: GraphModel, an aclmdlRI -- the work captured from streams
-// between aclmdlRICaptureBegin and aclmdlRICaptureEnd, replayed as a oneTBB
-// flow graph.
+// between aclmdlRICaptureBegin and aclmdlRICaptureEnd, or submitted to the
+// persistent streams bound to it between aclmdlRIBuildBegin and
+// aclmdlRIBuildEnd, replayed as a oneTBB flow graph.
 #pragma once
 
 #include "core/internal.hpp"
@@ -93,13 +94,46 @@ private:
 /// submitted, whichever streams they were submitted to (the graph's nodes
 /// count their predecessors, so two runs of one graph cannot overlap).
 ///
-/// Thread-safety: every member may be called from any thread; capture calls
-/// are serialised by the model's mutex.
+/// Build.  A model begun by aclmdlRIBuildBegin records the work of the
+/// persistent streams bound to it the same way, plus control flow: labels
+/// (aclrtSetLabel) and the tasks that leave a stream for a label or another
+/// stream (aclrtSwitchLabelByIndex, aclrtSwitchStream, aclrtActiveStream,
+/// aclmdlRIEndTask).  The replay graph stays acyclic: every node of every
+/// bound stream runs at each replay, and a node whose stream did not reach it
+/// (a branch not taken, a stream never activated) passes without running its
+/// task.  A jump is an edge from the jumping node to its target, so the
+/// target learns in time whether it was reached; a jump backwards (a loop)
+/// would close a cycle and is refused when the build ends.
+///
+/// Thread-safety: every member may be called from any thread; capture and
+/// build calls are serialised by the model's mutex.
 class GraphModel : public std::enable_shared_from_this<GraphModel> {
 public:
+    /// kCapturing: recording (a capture, or a build before aclmdlRIBuildEnd).
     enum class Status { kCapturing, kInvalidated, kReady };
+    enum class Origin { kCapture, kBuild };
 
+    /// Where control goes after a node of a built model ran: on to the next
+    /// node of its stream, to `target` (an index into the node's targets),
+    /// both (an activation), or nowhere (the stream stops).
+    struct Flow {
+        static constexpr int kNone = -1;
+        bool fallThrough = true;
+        int target = kNone;
+    };
+    /// Where a jump may lead: a label's place, or the first node of a bound
+    /// stream.  Exactly one is set.
+    struct JumpTarget {
+        const void* label = nullptr;
+        const Stream* stream = nullptr;
+    };
+    /// Decides, when the node runs, where its stream goes.
+    using Decide = std::function<Flow()>;
+
+    /// A model recording a capture begun in `mode`.
     GraphModel(Device& device, aclmdlRICaptureMode mode);
+    /// A model being built on persistent streams (aclmdlRIBuildBegin).
+    explicit GraphModel(Device& device);
     /// The model must be idle (not running(); aclmdlRIDestroy checks).
     ~GraphModel();
     GraphModel(const GraphModel&) = delete;
@@ -108,9 +142,13 @@ public:
     Device& device() const noexcept { return device_; }
     uint32_t id() const noexcept { return id_; }
     aclmdlRICaptureMode mode() const noexcept { return mode_; }
+    Origin origin() const noexcept { return origin_; }
     Status status() const;
-    /// True from begin() until end(), valid or not.
+    /// True from begin() until end(), valid or not (captures only).
     bool is_capturing() const;
+    /// True while the model takes work: a capture from begin() until end(),
+    /// a build until finish_build().
+    bool is_recording() const;
 
     // ---- Capture (the caller resolved the stream and checked CANN's rules).
 
@@ -168,6 +206,31 @@ public:
     /// (aclmdlRIGetStreams).
     std::vector<aclrtStream> streams() const;
 
+    // ---- Build (aclmdlRIBuildBegin .. aclmdlRIBuildEnd; the caller resolved
+    // the handles and checked CANN's argument rules).
+
+    /// Binds persistent stream to the model (aclmdlRIBindStream): its work
+    /// becomes nodes until the build ends; a head stream starts when a
+    /// replay does, any other when a node activates or switches to it.
+    /// ACL_ERROR_RT_STREAM_MODEL (reported) once the build has ended.
+    aclError bind(const std::shared_ptr<Stream>& stream, bool head);
+    /// Forgets stream (aclmdlRIUnbindStream): before the end its work leaves
+    /// the model; after it the built graph keeps it.  False if not bound.
+    bool unbind(const Stream& stream);
+    /// Adds a control node to bound stream: at each replay that reaches it,
+    /// decide() chooses among targets.  False when stream is not recording
+    /// for this model.
+    bool append_control(Stream& stream, Decide decide, std::vector<JumpTarget> targets, CapturedWork work);
+    /// Places label on bound stream (aclrtSetLabel): a node that jumps to
+    /// the label lead to.  ACL_ERROR_RT_INTERNAL_ERROR (reported) if the
+    /// model placed it already.
+    aclError set_label(Stream& stream, const void* label);
+    /// Ends the build (aclmdlRIBuildEnd): checks the model has a stream, an
+    /// end task and every jump a target, and that its jumps make no loop,
+    /// then builds the replay graph; CANN's code, reported, otherwise (the
+    /// model then stays unbuilt and cannot run).
+    aclError finish_build();
+
     // ---- Replay.
 
     /// Enqueues one run of the graph on stream.
@@ -199,24 +262,35 @@ public:
 
 private:
     struct Node {
-        /// nullptr: a marker (event record).  Read and replaced atomically:
-        /// an update may replace it while another stream replays the model.
+        /// nullptr: a marker (event record, label, control).  Read and
+        /// replaced atomically: an update may replace it while another stream
+        /// replays the model.
         std::shared_ptr<DeviceTask> task;
         Arm arm;                           ///< Set for a late node (no task).
         std::vector<uint32_t> after;       ///< Predecessors, sorted, unique.
         int32_t streamId = 0;
         CapturedWork work;
+        // Built models only.
+        Decide decide;                     ///< Set for a control node.
+        std::vector<JumpTarget> targets;   ///< What decide() chooses among.
+        std::vector<int64_t> targetNodes;  ///< The targets' nodes (-1: an empty stream), at the end of the build.
+        int64_t next = -1;                 ///< The next node of the same stream.
     };
-    /// Where a captured stream stands.
+    /// Where a recording stream stands.
     struct Cursor {
         std::shared_ptr<Stream> stream;
         std::vector<uint32_t> frontier;  ///< What the stream's next node follows.
         int64_t last = -1;               ///< The stream's own last node (-1: none yet).
+        int64_t first = -1;              ///< The stream's first node (-1: none yet).
+        bool head = true;                ///< A built model's stream that starts with each replay.
     };
     /// The one replay in flight.
     struct Replay {
         StreamLane* lane = nullptr;
         uint64_t donePlace = 0;
+        /// A built model's nodes that control reached in this replay (sized
+        /// by finish_build; each is set only by the node's predecessors).
+        std::unique_ptr<std::atomic<bool>[]> reached;
         std::atomic<bool> failed{false};
         aclError code = ACL_SUCCESS;  ///< Guarded by failMutex.
         std::string task;             ///< Guarded by failMutex.
@@ -228,12 +302,22 @@ private:
     using Gateway = tbb::flow::async_node<tbb::flow::continue_msg, tbb::flow::continue_msg>::gateway_type;
 
     Cursor* cursor_of(const Stream& stream);  ///< mutex_ held.
+    /// Turns the recorded jumps into node indices and edges; why not, or "".  mutex_ held.
+    std::string resolve_jumps();
+    /// A node that closes a cycle of the recorded edges, or -1.  mutex_ held.
+    int64_t node_in_cycle() const;
+    /// For a built model: whether control reached node index; if it did,
+    /// marks what control reaches after it (flow).  Always true otherwise.
+    bool reached(uint32_t index) noexcept;
+    void follow(uint32_t index, Flow flow) noexcept;
     uint32_t add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, CapturedWork work);  ///< mutex_ held.
     /// Why a captured stream other than the origin is not joined back to it
     /// (its last node is not followed by the origin's), or "" when all are.
     /// mutex_ held.
     std::string unjoined_stream() const;
-    void release_streams();  ///< mutex_ held.
+    /// Lets the recording streams go and stops counting the model among the
+    /// running captures.  mutex_ held.
+    void stop_recording();
     /// Breaks the task group being recorded and the capture.  mutex_ held.
     void break_group(aclError code, const std::string& why);
     void build_graph();
@@ -253,6 +337,7 @@ private:
     Device& device_;
     const uint32_t id_;
     const aclmdlRICaptureMode mode_;
+    const Origin origin_;
     const std::thread::id owner_ = std::this_thread::get_id();
     mutable std::mutex mutex_;
     Status status_ = Status::kCapturing;
@@ -264,9 +349,12 @@ private:
     std::vector<uint32_t> groupNodes_;
     aclError groupError_ = ACL_SUCCESS;
     std::vector<aclrtStream> streams_;  ///< Every stream the capture took, in join order.
+    std::map<const void*, uint32_t> labelNodes_;  ///< Where each label was placed (built models).
+    std::vector<uint32_t> entryNodes_;            ///< The head streams' first nodes (built models).
     std::vector<std::shared_ptr<Event>> externalRecords_;
     std::vector<std::shared_ptr<Event>> externalWaits_;
     uint32_t originPriority_ = 0;
+    bool counted_ = false;  ///< Counted among the running captures (count_capture).
     std::string name_;
     std::map<aclrtCallback, void*> destroyCallbacks_;
     /// Where the latest replay completes: its lane's progress and count.

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/graph_model.hpp"
 #include "core/objects.hpp"
+#include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
 
@@ -31,6 +32,16 @@ void Stream::set_redirect(uint8_t bit, bool on) noexcept {
     } else {
         redirect_.fetch_and(static_cast<uint8_t>(~bit), std::memory_order_acq_rel);
     }
+}
+
+std::shared_ptr<GraphModel> Stream::bound_model() const {
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    return boundModel_.lock();
+}
+
+void Stream::set_bound_model(const std::shared_ptr<GraphModel>& model) {
+    std::lock_guard<std::mutex> lock(captureMutex_);
+    boundModel_ = model;
 }
 
 void Stream::set_capturing_model(std::shared_ptr<GraphModel> model) {
@@ -74,6 +85,13 @@ aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclErr
                              static_cast<void*>(this));
     }
     return take_sticky_error(lane_->progress()->completed());
+}
+
+aclError Stream::synchronize_observed(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
+    const uint64_t target = lane_->submitted();
+    const aclError status = synchronize(deadline, timeoutCode);
+    if (status != timeoutCode) observe_stream_waited(this, target);
+    return status;
 }
 
 uint64_t Stream::drain() {
@@ -135,7 +153,7 @@ void Event::record_in_graph(GraphRecord record) {
 std::shared_ptr<GraphModel> Event::graph_record(std::vector<uint32_t>& nodes) const {
     std::lock_guard<std::mutex> lock(mutex_);
     std::shared_ptr<GraphModel> model = graphRecord_.model.lock();
-    if (!model || !model->is_capturing()) return nullptr;
+    if (!model || !model->is_recording()) return nullptr;
     nodes = graphRecord_.nodes;
     return model;
 }

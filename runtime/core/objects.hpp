@@ -44,6 +44,9 @@ public:
     StreamLane& lane() const noexcept { return *lane_; }
     uint32_t flags() const noexcept { return flags_; }
     bool is_default() const noexcept { return isDefault_; }
+    /// A stream made with ACL_STREAM_PERSISTENT: its work waits in a model
+    /// (aclmdlRIBindStream) instead of running.
+    bool is_persistent() const noexcept { return (flags_ & ACL_STREAM_PERSISTENT) != 0; }
     /// The stream id: unique among the device's live streams.
     int32_t id() const noexcept { return lane_->id(); }
     uint32_t priority() const noexcept { return lane_->priority(); }
@@ -76,6 +79,9 @@ public:
     /// Waits for the work submitted before the call; on success returns the
     /// stream's sticky error (reporting its message), on timeout `timeoutCode`.
     aclError synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode);
+    /// synchronize(), and then observers learn that the host waited for the
+    /// work submitted before the call (aclrtSynchronizeStream's order).
+    aclError synchronize_observed(ProgressCounter::Clock::time_point deadline, aclError timeoutCode);
     /// Waits for all work submitted so far and returns how many items that is.
     uint64_t drain();
     /// ACL_STREAM_STATUS_COMPLETE when idle; the sticky error if one is pending.
@@ -88,6 +94,11 @@ public:
     std::shared_ptr<GraphModel> capturing_model() const;
     /// Called by the model as the stream joins (model) or leaves (nullptr) a capture.
     void set_capturing_model(std::shared_ptr<GraphModel> model);
+    /// The model a persistent stream is bound to (aclmdlRIBindStream ..
+    /// aclmdlRIUnbindStream; nullptr: none).  While the model is being built
+    /// it is also the stream's capturing_model().
+    std::shared_ptr<GraphModel> bound_model() const;
+    void set_bound_model(const std::shared_ptr<GraphModel>& model);
     /// The task-group update the stream is in (aclmdlRICaptureTaskUpdateBegin
     /// .. End; nullptr: none).
     std::shared_ptr<TaskUpdate> task_update() const;
@@ -138,6 +149,7 @@ private:
     mutable std::mutex captureMutex_;
     std::shared_ptr<GraphModel> capturingModel_;  ///< Guarded by captureMutex_.
     std::shared_ptr<TaskUpdate> taskUpdate_;      ///< Guarded by captureMutex_.
+    std::weak_ptr<GraphModel> boundModel_;        ///< Guarded by captureMutex_.
     std::atomic<uint64_t> reportThread_{0};
     std::atomic<uint64_t> hostFuncThread_{0};
     std::array<std::atomic<uint32_t>, static_cast<size_t>(Setting::kCount)> settings_{};

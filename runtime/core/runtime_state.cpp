@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "core/graph_capture.hpp"
 #include "core/runtime_state.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -309,6 +310,11 @@ aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::share
                            "%s: %p is not a live stream (never created, or already destroyed)", api, handle);
     }
     return ACL_SUCCESS;
+}
+
+aclError Runtime::resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {
+    if (aclError status = resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    return refuse_idle_persistent(*stream, api);
 }
 
 aclError Runtime::create_event(uint32_t flags, aclrtEvent* handle, std::shared_ptr<IpcEventState> ipc) {

@@ -66,6 +66,9 @@ public:
     aclError destroy_stream(aclrtStream handle);
     /// Resolves handle, reporting and returning an error code if it is not a live stream.
     aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
+    /// resolve_stream for a call that submits work: also refuses a
+    /// persistent stream that no model is building from (refuse_idle_persistent).
+    aclError resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
 
     // Events.
     /// A new event on the current device; an IPC event comes with its shared state.

@@ -1,6 +1,5 @@
 // Labels and label lists (docs/zh/api_ref/10_label_management.md of
-// hicann/runtime), and the stream jumps that need model-bound streams
-// (06_stream_management.md aclrtActiveStream / aclrtSwitchStream).
+// hicann/runtime); the jumps to them are in model_build_test.cpp.
 #include <vector>
 
 #include "runtime/runtime_test_support.hpp"
@@ -37,26 +36,6 @@ TEST_F(LabelTest, LabelListHoldsLiveLabels) {
     EXPECT_ACL_FAILS(aclrtCreateLabelList(labels.data(), labels.size(), nullptr), ACL_ERROR_INVALID_PARAM);
     for (aclrtLabel label : labels) EXPECT_ACL_OK(aclrtDestroyLabel(label));
     EXPECT_ACL_FAILS(aclrtCreateLabelList(labels.data(), labels.size(), &list), ACL_ERROR_INVALID_PARAM);
-}
-
-// aclrtSetLabel takes only streams bound to a model runtime instance
-// (aclmdlRIBindStream), and aclrtSwitchLabelByIndex jumps between such
-// labels: acl-cpu builds no model runtime instances, so both say so.
-TEST_F(LabelTest, JumpsNeedModelBoundStreams) {
-    aclrtLabel label = nullptr;
-    ASSERT_ACL_OK(aclrtCreateLabel(&label));
-    aclrtLabelList list = nullptr;
-    ASSERT_ACL_OK(aclrtCreateLabelList(&label, 1, &list));
-    Stream stream;
-    DeviceBuffer index(sizeof(uint32_t));
-    index.fill(0);
-    EXPECT_ACL_FAILS(aclrtSetLabel(label, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_ACL_FAILS(aclrtSwitchLabelByIndex(index.get(), 1, list, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_ACL_FAILS(aclrtSwitchStream(index.get(), ACL_RT_EQUAL, index.get(), ACL_RT_SWITCH_INT32, stream.get(),
-                                       nullptr, stream.get()),
-                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_ACL_OK(aclrtDestroyLabelList(list));
-    EXPECT_ACL_OK(aclrtDestroyLabel(label));
 }
 
 }  // namespace

@@ -106,21 +106,20 @@ TEST_F(StreamConfigTest, CreateStreamV2KeepsPriorityAndFlags) {
     EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_PARAM_INVALID);
 }
 
-// 06_stream_management.md aclrtCreateStreamWithConfig: ACL_STREAM_PERSISTENT
-// binds a stream to a model, ACL_STREAM_CPU_SCHEDULE serves AI CPU model
-// scheduling, ACL_STREAM_DEVICE_USE_ONLY is used only on the device: none
-// exists on the emulation, so they are refused rather than ignored.
-TEST_F(StreamConfigTest, ModelAndDeviceOnlyFlagsAreUnsupported) {
-    for (uint32_t flag : {ACL_STREAM_PERSISTENT, ACL_STREAM_CPU_SCHEDULE, ACL_STREAM_DEVICE_USE_ONLY}) {
+// 06_stream_management.md aclrtCreateStreamWithConfig:
+// ACL_STREAM_CPU_SCHEDULE serves AI CPU model scheduling,
+// ACL_STREAM_DEVICE_USE_ONLY is used only on the device: neither exists on
+// the emulation, so they are refused rather than ignored
+// (ACL_STREAM_PERSISTENT streams serve built models: model_build_test.cpp).
+TEST_F(StreamConfigTest, AiCpuAndDeviceOnlyFlagsAreUnsupported) {
+    for (uint32_t flag : {ACL_STREAM_CPU_SCHEDULE, ACL_STREAM_DEVICE_USE_ONLY}) {
         SCOPED_TRACE(flag);
         aclrtStream stream = nullptr;
         EXPECT_ACL_FAILS(aclrtCreateStreamWithConfig(&stream, 0, flag), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
         EXPECT_EQ(nullptr, stream);
     }
-    EXPECT_ACL_FAILS(aclrtPersistentTaskClean(nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     Stream stream;
     EXPECT_ACL_FAILS(aclrtStreamStop(stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_ACL_FAILS(aclrtActiveStream(stream.get(), nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 // 06_stream_management.md aclrtStreamGetId: every stream has its own id;
