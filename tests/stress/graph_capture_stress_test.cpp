@@ -2,7 +2,11 @@
 //
 // Each worker thread, round after round, captures a model of its own on its
 // own streams (a fork to two side streams and a join back, through events
-// made by aclrtCreateEventExWithFlag, in each of the three capture modes),
+// made by aclrtCreateEventExWithFlag, in each of the three capture modes) --
+// or, every fourth round, builds the same model on persistent streams
+// (aclmdlRIBuildBegin .. aclmdlRIBuildEnd) with a label switch that decides
+// at each replay, from a device word the host changes between batches,
+// whether side 1's set runs --
 // replays it in batches spread over two runner streams without waiting in
 // between, checks the bytes the batches produced, and destroys the model --
 // sometimes with replays still queued, which aclmdlRIDestroy must wait for.
@@ -17,7 +21,8 @@
 //     (B += A, non-atomically, on a side stream); after each batch the
 //     accumulator, copied out by the replay itself, equals the sequential
 //     sum the host predicts, and the join's other branch (a set and a copy)
-//     produced its bytes;
+//     produced its bytes -- in a built model, the set's or the skipped
+//     set's;
 //   - the shared model increments a device counter non-atomically on a
 //     side stream; at the end it equals the number of replays submitted;
 //   - replays of one model never overlap: every model brackets its work with
@@ -116,9 +121,10 @@ struct CaptureKit {
     aclrtEvent fork = nullptr;
     aclrtEvent join[2] = {nullptr, nullptr};
 
-    void open() {
-        ASSERT_EQ(ACL_SUCCESS, aclrtCreateStream(&origin));
-        for (aclrtStream& stream : side) ASSERT_EQ(ACL_SUCCESS, aclrtCreateStream(&stream));
+    /// flags: 0, or ACL_STREAM_PERSISTENT for the streams of a built model.
+    void open(uint32_t flags = 0) {
+        ASSERT_EQ(ACL_SUCCESS, aclrtCreateStreamWithConfig(&origin, 0, flags));
+        for (aclrtStream& stream : side) ASSERT_EQ(ACL_SUCCESS, aclrtCreateStreamWithConfig(&stream, 0, flags));
         ASSERT_EQ(ACL_SUCCESS, aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
         for (aclrtEvent& event : join) ASSERT_EQ(ACL_SUCCESS, aclrtCreateEventExWithFlag(&event, ACL_EVENT_SYNC));
     }
@@ -126,11 +132,11 @@ struct CaptureKit {
         for (aclrtEvent event : {fork, join[0], join[1]}) EXPECT_EQ(ACL_SUCCESS, aclrtDestroyEvent(event));
         for (aclrtStream stream : {origin, side[0], side[1]}) EXPECT_EQ(ACL_SUCCESS, aclrtDestroyStream(stream));
     }
-    void fork_out() {
+    void fork_out() const {
         ASSERT_EQ(ACL_SUCCESS, aclrtRecordEvent(fork, origin));
         for (aclrtStream stream : side) ASSERT_EQ(ACL_SUCCESS, aclrtStreamWaitEvent(stream, fork));
     }
-    void join_back() {
+    void join_back() const {
         for (int i = 0; i < 2; ++i) {
             ASSERT_EQ(ACL_SUCCESS, aclrtRecordEvent(join[i], side[i]));
             ASSERT_EQ(ACL_SUCCESS, aclrtStreamWaitEvent(origin, join[i]));
@@ -208,6 +214,10 @@ public:
 private:
     void open() {
         ASSERT_NO_FATAL_FAILURE(kit_.open());
+        ASSERT_NO_FATAL_FAILURE(persistent_.open(ACL_STREAM_PERSISTENT));
+        for (aclrtLabel& label : labels_) ASSERT_EQ(ACL_SUCCESS, aclrtCreateLabel(&label));
+        ASSERT_EQ(ACL_SUCCESS, aclrtCreateLabelList(labels_, 2, &labelList_));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMalloc(&branch_, sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST));
         for (aclrtStream& stream : runners_) ASSERT_EQ(ACL_SUCCESS, aclrtCreateStream(&stream));
         for (void** buffer : {&a_, &b_, &c_, &d_}) {
             ASSERT_EQ(ACL_SUCCESS, aclrtMalloc(buffer, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -217,6 +227,10 @@ private:
 
     void close() {
         kit_.close();
+        persistent_.close();
+        EXPECT_EQ(ACL_SUCCESS, aclrtDestroyLabelList(labelList_));
+        for (aclrtLabel label : labels_) EXPECT_EQ(ACL_SUCCESS, aclrtDestroyLabel(label));
+        EXPECT_EQ(ACL_SUCCESS, aclrtFree(branch_));
         for (aclrtStream stream : runners_) EXPECT_EQ(ACL_SUCCESS, aclrtDestroyStream(stream));
         for (void* buffer : {a_, b_, c_, d_}) EXPECT_EQ(ACL_SUCCESS, aclrtFree(buffer));
         for (void* buffer : {in_, out_, outD_}) EXPECT_EQ(ACL_SUCCESS, aclrtFreeHost(buffer));
@@ -224,29 +238,59 @@ private:
 
     uint8_t* bytes(void* buffer) const { return static_cast<uint8_t*>(buffer); }
 
-    /// The model: A <- In; fork; side 0: B += A; side 1: C = fill, D <- C;
-    /// join; Out <- B, OutD <- D.  Bracketed on the origin.
-    void capture(aclmdlRICaptureMode mode, uint8_t fill, Bracket& bracket, aclmdlRI& model) {
-        ASSERT_EQ(ACL_SUCCESS, aclmdlRICaptureBegin(kit_.origin, mode));
-        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit_.origin, bracket.enter()));
-        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(a_, kBytes, in_, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, kit_.origin));
-        ASSERT_NO_FATAL_FAILURE(kit_.fork_out());
+    /// The model's work on kit's streams: A <- In; fork; side 0: B += A;
+    /// side 1: C = fill, D <- C; join; Out <- B, OutD <- D.  Bracketed on the
+    /// origin.  With `branch`, side 1 first switches on the device word
+    /// branch_: to the set (0) or past it (1).
+    void record_work(const CaptureKit& kit, uint8_t fill, Bracket& bracket, bool branch) {
+        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit.origin, bracket.enter()));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(a_, kBytes, in_, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, kit.origin));
+        ASSERT_NO_FATAL_FAILURE(kit.fork_out());
         uint8_t* a = bytes(a_);
         uint8_t* b = bytes(b_);
-        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit_.side[0], std::make_unique<FunctionTask>([a, b] {
+        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit.side[0], std::make_unique<FunctionTask>([a, b] {
                                                    for (size_t i = 0; i < kBytes; ++i) b[i] = uint8_t(b[i] + a[i]);
                                                })));
-        ASSERT_EQ(ACL_SUCCESS, aclrtMemsetAsync(c_, kBytes, fill, kBytes, kit_.side[1]));
-        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(d_, kBytes, c_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, kit_.side[1]));
-        ASSERT_NO_FATAL_FAILURE(kit_.join_back());
-        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(out_, kBytes, b_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, kit_.origin));
-        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(outD_, kBytes, d_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, kit_.origin));
-        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit_.origin, bracket.leave()));
+        if (branch) {
+            ASSERT_EQ(ACL_SUCCESS, aclrtSwitchLabelByIndex(branch_, 2, labelList_, kit.side[1]));
+            ASSERT_EQ(ACL_SUCCESS, aclrtSetLabel(labels_[0], kit.side[1]));
+        }
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemsetAsync(c_, kBytes, fill, kBytes, kit.side[1]));
+        if (branch) {
+            ASSERT_EQ(ACL_SUCCESS, aclrtSetLabel(labels_[1], kit.side[1]));
+        }
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(d_, kBytes, c_, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, kit.side[1]));
+        ASSERT_NO_FATAL_FAILURE(kit.join_back());
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(out_, kBytes, b_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, kit.origin));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemcpyAsync(outD_, kBytes, d_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, kit.origin));
+        ASSERT_EQ(ACL_SUCCESS, aclcpu::enqueue(kit.origin, bracket.leave()));
+    }
+
+    void capture(aclmdlRICaptureMode mode, uint8_t fill, Bracket& bracket, aclmdlRI& model) {
+        ASSERT_EQ(ACL_SUCCESS, aclmdlRICaptureBegin(kit_.origin, mode));
+        ASSERT_NO_FATAL_FAILURE(record_work(kit_, fill, bracket, false));
         aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
         ASSERT_EQ(ACL_SUCCESS, aclmdlRICaptureGetInfo(kit_.side[1], &status, nullptr));
         EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status);
         ASSERT_EQ(ACL_SUCCESS, aclmdlRICaptureEnd(kit_.origin, &model)) << aclGetRecentErrMsg();
         ASSERT_NE(nullptr, model);
+        shared_.modelsBuilt.fetch_add(1);
+    }
+
+    /// The same model built on persistent streams, with the branch; the
+    /// streams are unbound again once the model is built.
+    void build(uint8_t fill, Bracket& bracket, aclmdlRI& model) {
+        ASSERT_EQ(ACL_SUCCESS, aclmdlRIBuildBegin(&model, 0));
+        for (aclrtStream stream : {persistent_.origin, persistent_.side[0], persistent_.side[1]}) {
+            ASSERT_EQ(ACL_SUCCESS, aclmdlRIBindStream(model, stream, 0));
+        }
+        ASSERT_NO_FATAL_FAILURE(record_work(persistent_, fill, bracket, true));
+        ASSERT_EQ(ACL_SUCCESS, aclmdlRIEndTask(model, persistent_.origin));
+        ASSERT_EQ(ACL_SUCCESS, aclmdlRIBuildEnd(model, nullptr)) << aclGetRecentErrMsg();
+        ASSERT_NO_FATAL_FAILURE(persistent_.expect_streams(model));
+        for (aclrtStream stream : {persistent_.origin, persistent_.side[0], persistent_.side[1]}) {
+            ASSERT_EQ(ACL_SUCCESS, aclmdlRIUnbindStream(model, stream));
+        }
         shared_.modelsBuilt.fetch_add(1);
     }
 
@@ -262,13 +306,23 @@ private:
                                                          ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
                                                          ACL_MODEL_RI_CAPTURE_MODE_RELAXED};
         const uint8_t fill = static_cast<uint8_t>(index_ * 16 + round);
-        // The accumulator starts at zero (uncaptured work, ordered before the replays by a sync).
+        // The accumulator starts at zero, and C holds what side 1's copy
+        // reads when a built model's branch skips the set (uncaptured work,
+        // ordered before the replays by a sync; the synchronous calls are
+        // refused while other threads capture in GLOBAL mode).
+        uint8_t setBytes = static_cast<uint8_t>(~fill);
         ASSERT_EQ(ACL_SUCCESS, aclrtMemsetAsync(b_, kBytes, 0, kBytes, kit_.origin));
+        ASSERT_EQ(ACL_SUCCESS, aclrtMemsetAsync(c_, kBytes, setBytes, kBytes, kit_.origin));
         ASSERT_NO_FATAL_FAILURE(synchronize(kit_.origin, shared_));
         Bracket bracket;
         aclmdlRI model = nullptr;
-        ASSERT_NO_FATAL_FAILURE(capture(kModes[(index_ + round) % 3], fill, bracket, model));
-        ASSERT_NO_FATAL_FAILURE(kit_.expect_streams(model));
+        const bool built = round % 4 == 3;
+        if (built) {
+            ASSERT_NO_FATAL_FAILURE(build(fill, bracket, model));
+        } else {
+            ASSERT_NO_FATAL_FAILURE(capture(kModes[(index_ + round) % 3], fill, bracket, model));
+            ASSERT_NO_FATAL_FAILURE(kit_.expect_streams(model));
+        }
         std::atomic<int> destroyCalls{0};
         ASSERT_EQ(ACL_SUCCESS, aclmdlRIDestroyRegisterCallback(model, count_destroy, &destroyCalls));
 
@@ -279,6 +333,11 @@ private:
             // The input changes only between batches, when no replay reads it.
             const int batchSize = 1 + (index_ + round + batch) % kMaxBatch;
             for (size_t i = 0; i < kBytes; ++i) bytes(in_)[i] = static_cast<uint8_t>(i * 7 + batch * 13 + index_ + round);
+            // Branch 1 is set bytewise (0x01010101): past the list, which CANN takes as its last label.
+            const uint32_t branch = (batch + index_) % 2;
+            ASSERT_EQ(ACL_SUCCESS, aclrtMemsetAsync(branch_, sizeof branch, branch, sizeof branch, runners_[0]));
+            ASSERT_NO_FATAL_FAILURE(synchronize(runners_[0], shared_));
+            if (!built || branch == 0) setBytes = fill;
             ASSERT_NO_FATAL_FAILURE(replay_shared(kSharedReplaysPerBatch, batch));
             for (int k = 0; k < batchSize; ++k) {
                 ASSERT_EQ(ACL_SUCCESS, aclmdlRIExecuteAsync(model, runners_[(k + batch) % 2]));
@@ -302,8 +361,9 @@ private:
             EXPECT_EQ(0, std::memcmp(accumulator.data(), out_, kBytes))
                 << "worker " << index_ << " round " << round << " batch " << batch
                 << ": the accumulator differs from the sequential sum of " << replays << " replays";
-            EXPECT_EQ(std::vector<uint8_t>(kBytes, fill), std::vector<uint8_t>(bytes(outD_), bytes(outD_) + kBytes))
-                << "worker " << index_ << " round " << round << ": the joined branch's bytes are wrong";
+            EXPECT_EQ(std::vector<uint8_t>(kBytes, setBytes), std::vector<uint8_t>(bytes(outD_), bytes(outD_) + kBytes))
+                << "worker " << index_ << " round " << round << (built ? " (built)" : " (captured)")
+                << ": the joined branch's bytes are wrong";
         }
         if (!destroyWhileQueued) {
             ASSERT_EQ(ACL_SUCCESS, aclmdlRIDestroy(model)) << aclGetRecentErrMsg();
@@ -318,6 +378,10 @@ private:
     const int index_;
     Shared& shared_;
     CaptureKit kit_;
+    CaptureKit persistent_;  ///< The streams of the built models.
+    aclrtLabel labels_[2] = {nullptr, nullptr};
+    aclrtLabelList labelList_ = nullptr;
+    void* branch_ = nullptr;  ///< The built models' branch word (uint32).
     aclrtStream runners_[2] = {nullptr, nullptr};
     void* a_ = nullptr;
     void* b_ = nullptr;
@@ -350,7 +414,7 @@ TEST(Stress, GraphCaptureAndReplayFromManyThreads) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(ACL_SUCCESS, aclrtSynchronizeDeviceWithTimeout(kSyncTimeoutMs)) << aclGetRecentErrMsg();
     sharedModel.verify_and_destroy(shared);
-    std::printf("graph stress: %d threads x %d rounds: %llu models captured and destroyed (%llu with replays "
+    std::printf("graph stress: %d threads x %d rounds: %llu models captured or built and destroyed (%llu with replays "
                 "queued), %llu replays of them, %llu of the shared model, in %.1f s\n",
                 kWorkers, rounds(), static_cast<unsigned long long>(shared.modelsBuilt.load()),
                 static_cast<unsigned long long>(shared.destroyedWithQueuedReplays.load()),
