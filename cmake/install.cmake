@@ -16,11 +16,12 @@ set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi PROPERTIES INS
 
 # The names of CANN's libraries whose functions libascendcl defines: the
 # runtime (acl_rt, acl_rt_impl), profiling (msprofiler, profapi, ms_tools_ext),
-# dump (ascend_dump), the TDT channels and queues, and DVPP (acl_dvpp, whose
-# functions answer "not supported") -- links to it.
+# dump (ascend_dump), the TDT channels and queues, the platform queries
+# (platform), and DVPP (acl_dvpp, whose functions answer "not supported") --
+# links to it.
 foreach(alias_pair "acl_rt;ascendcl" "acl_rt_impl;ascendcl" "msprofiler;ascendcl" "profapi;ascendcl"
                    "ms_tools_ext;ascendcl" "ascend_dump;ascendcl" "acl_tdt_channel;ascendcl" "acl_tdt_queue;ascendcl"
-                   "acl_dvpp;ascendcl")
+                   "platform;ascendcl" "acl_dvpp;ascendcl")
   list(GET alias_pair 0 alias)
   list(GET alias_pair 1 target)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink lib${target}.so

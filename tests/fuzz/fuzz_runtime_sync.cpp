@@ -1,7 +1,8 @@
 // Fuzzes the runtime's synchronisation and stream-task entry points:
 // notifies, aclrtValueWrite / aclrtValueWait, events between streams,
 // stream configuration (aclrtCreateStreamV2, stream attributes), the
-// built-in tasks aclrtReduceAsync and aclrtRandomNumAsync, and labels.
+// built-in tasks aclrtReduceAsync and aclrtRandomNumAsync, labels, and the
+// platform query aclplatformGetDeviceInfo.
 // Each input is a short sequence of calls with any flags, values, enum
 // codes and timeouts, and live, destroyed or never-issued handles.
 //
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "acl/acl_platform.h"
 #include "fuzz_runtime_support.hpp"
 
 using namespace aclcpu::fuzz;
@@ -91,6 +93,7 @@ private:
     void reduce();
     void random_numbers();
     void labels();
+    void platform_info();
 
     Decoder& in_;
     std::vector<aclrtStream> streams_;
@@ -220,7 +223,7 @@ void SyncFuzz::call_next() {
         case 11: stream_attribute(); break;
         case 12: reduce(); break;
         case 13: random_numbers(); break;
-        case 14: labels(); break;
+        case 14: in_.bit() ? labels() : platform_info(); break;
         default: in_.bit() ? value_wait() : wait_notify(); break;
     }
 }
@@ -415,6 +418,18 @@ void SyncFuzz::labels() {
     }
     for (aclrtLabel label : labels) {
         if (label != never_issued_handle()) checked("aclrtDestroyLabel", [&] { return aclrtDestroyLabel(label); });
+    }
+}
+
+void SyncFuzz::platform_info() {
+    const auto type = static_cast<aclplatformDevInfo>(decode_code(in_, ACL_PLATFORM_AICORE_CNT, ACL_PLATFORM_MEMORY_TYPE));
+    std::array<char, 32> value{};
+    const uint32_t maxLen = in_.bit() ? static_cast<uint32_t>(in_.byte() % (value.size() + 1)) : value.size();
+    char* out = in_.rare() ? nullptr : value.data();
+    if (checked("aclplatformGetDeviceInfo", [&] { return aclplatformGetDeviceInfo(type, out, maxLen); }) ==
+            ACL_SUCCESS &&
+        std::memchr(value.data(), '\0', maxLen) == nullptr) {
+        fail("aclplatformGetDeviceInfo succeeded without terminating its answer within maxLen %u", maxLen);
     }
 }
 
