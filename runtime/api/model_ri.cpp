@@ -95,13 +95,18 @@ aclError resolve_build(aclmdlRI handle, const char* api, std::shared_ptr<GraphMo
                        api, handle);
 }
 
-/// Resolves a stream of model, bound by aclmdlRIBindStream.
-aclError resolve_bound_stream(aclrtStream handle, const GraphModel& model, const char* api,
-                              std::shared_ptr<Stream>& stream) {
-    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
-    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
-    if (stream->bound_model().get() == &model) return ACL_SUCCESS;
-    return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %p is not bound to model %u", api, handle, model.id());
+/// Resolves a model that aclmdlRIBuildBegin made and a stream bound to it
+/// by aclmdlRIBindStream.
+aclError resolve_bound_stream(aclmdlRI modelHandle, aclrtStream streamHandle, const char* api,
+                              std::shared_ptr<GraphModel>& model, std::shared_ptr<Stream>& stream) {
+    if (aclError status = resolve_build(modelHandle, api, model); status != ACL_SUCCESS) return status;
+    if (streamHandle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
+    if (aclError status = Runtime::instance().resolve_stream(streamHandle, api, stream); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (stream->bound_model() == model) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: stream %p is not bound to model %u", api, streamHandle,
+                       model->id());
 }
 
 /// CANN's refusals of a stream for aclmdlRIBindStream (api_error.cc's
@@ -472,9 +477,10 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     constexpr const char* kApi = "aclmdlRIEndTask";
     std::shared_ptr<GraphModel> model;
-    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_bound_stream(stream, *model, kApi, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_bound_stream(modelRI, stream, kApi, model, target); status != ACL_SUCCESS) {
+        return status;
+    }
     // The end task stops its stream: nothing after it runs unless a jump leads there.
     auto stop = [] { return GraphModel::Flow{false, GraphModel::Flow::kNone}; };
     if (!model->append_control(*target, stop, {}, aclcpu::detail::CapturedWork{kApi, "end_task", {}, {}})) {
@@ -494,9 +500,10 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     constexpr const char* kApi = "aclmdlRIUnbindStream";
     std::shared_ptr<GraphModel> model;
-    if (aclError status = resolve_build(modelRI, kApi, model); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_bound_stream(stream, *model, kApi, target); status != ACL_SUCCESS) return status;
+    if (aclError status = resolve_bound_stream(modelRI, stream, kApi, model, target); status != ACL_SUCCESS) {
+        return status;
+    }
     model->unbind(*target);
     target->set_bound_model(nullptr);
     return ACL_SUCCESS;
