@@ -129,12 +129,12 @@ aclError resolve_peer_stream(aclrtStream other, aclrtStream stream, const char* 
 }
 
 /// Adds a control node (api) to the model being built from stream.
-aclError append_control(aclrtStream handle, const char* api, GraphModel::Decide decide,
+aclError append_control(aclrtStream handle, const char* api, GraphModel::Control control, GraphModel::Decide decide,
                         std::vector<GraphModel::JumpTarget> targets, std::vector<MemoryAccess> reads) {
     std::shared_ptr<Stream> stream;
     std::shared_ptr<GraphModel> model;
     if (aclError status = resolve_model_stream(handle, api, stream, model); status != ACL_SUCCESS) return status;
-    if (model->append_control(*stream, std::move(decide), std::move(targets),
+    if (model->append_control(*stream, control, std::move(decide), std::move(targets),
                               CapturedWork{api, "control", std::move(reads), {}})) {
         return ACL_SUCCESS;
     }
@@ -234,7 +234,7 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
     auto decide = [index, maxValue] {
         return GraphModel::Flow{false, static_cast<int>(std::min(read_operand<uint32_t>(index), maxValue - 1))};
     };
-    return append_control(stream, kApi, std::move(decide), std::move(targets),
+    return append_control(stream, kApi, GraphModel::Control::kJump, std::move(decide), std::move(targets),
                           {MemoryAccess{ptr, sizeof(uint32_t), MemoryAccess::Kind::kRead, "ptr"}});
 }
 
@@ -250,7 +250,8 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     }
     // Activation starts the other stream beside this one, which goes on.
     auto decide = [] { return GraphModel::Flow{true, 0}; };
-    return append_control(stream, kApi, std::move(decide), {GraphModel::JumpTarget{nullptr, activated.get()}}, {});
+    return append_control(stream, kApi, GraphModel::Control::kActivate, std::move(decide),
+                          {GraphModel::JumpTarget{nullptr, activated.get()}}, {});
 }
 
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType,
@@ -287,7 +288,8 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
         return compares(left, right, condition) ? GraphModel::Flow{false, 0}
                                                 : GraphModel::Flow{true, GraphModel::Flow::kNone};
     };
-    return append_control(stream, kApi, std::move(decide), {GraphModel::JumpTarget{nullptr, target.get()}},
+    return append_control(stream, kApi, GraphModel::Control::kBranch, std::move(decide),
+                          {GraphModel::JumpTarget{nullptr, target.get()}},
                           {MemoryAccess{leftValue, bytes, MemoryAccess::Kind::kRead, "leftValue"},
                            MemoryAccess{rightValue, bytes, MemoryAccess::Kind::kRead, "rightValue"}});
 }

@@ -483,7 +483,8 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     }
     // The end task stops its stream: nothing after it runs unless a jump leads there.
     auto stop = [] { return GraphModel::Flow{false, GraphModel::Flow::kNone}; };
-    if (!model->append_control(*target, stop, {}, aclcpu::detail::CapturedWork{kApi, "end_task", {}, {}})) {
+    if (!model->append_control(*target, GraphModel::Control::kEnd, stop, {},
+                               aclcpu::detail::CapturedWork{kApi, "end_task", {}, {}})) {
         return param_error(ACL_ERROR_RT_STREAM_MODEL, "%s: model %p's build has ended", kApi, modelRI);
     }
     return ACL_SUCCESS;

@@ -445,6 +445,8 @@ void GraphModel::announce_built() {
         info.stream = node.streamId;
         info.after = node.after.data();
         info.afterCount = node.after.size();
+        info.choiceNode = node.choiceNode;
+        info.choice = node.choice;
     }
     instrument::notify([&](instrument::Observer& o) {
         o.on_graph_built(device_.id(), this, nodes.data(), nodes.size());

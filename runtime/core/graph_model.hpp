@@ -129,6 +129,11 @@ public:
     };
     /// Decides, when the node runs, where its stream goes.
     using Decide = std::function<Flow()>;
+    /// What a control node may do, whatever it decides at a run: leave its
+    /// stream for one of its targets (kJump), either that or go on
+    /// (kBranch), start its target beside going on (kActivate), or stop
+    /// (kEnd).
+    enum class Control : uint8_t { kNone, kJump, kBranch, kActivate, kEnd };
 
     /// A model recording a capture begun in `mode`.
     GraphModel(Device& device, aclmdlRICaptureMode mode);
@@ -220,7 +225,8 @@ public:
     /// Adds a control node to bound stream: at each replay that reaches it,
     /// decide() chooses among targets.  False when stream is not recording
     /// for this model.
-    bool append_control(Stream& stream, Decide decide, std::vector<JumpTarget> targets, CapturedWork work);
+    bool append_control(Stream& stream, Control control, Decide decide, std::vector<JumpTarget> targets,
+                        CapturedWork work);
     /// Places label on bound stream (aclrtSetLabel): a node that jumps to
     /// the label lead to.  ACL_ERROR_RT_INTERNAL_ERROR (reported) if the
     /// model placed it already.
@@ -271,10 +277,15 @@ private:
         int32_t streamId = 0;
         CapturedWork work;
         // Built models only.
+        Control control = Control::kNone;
         Decide decide;                     ///< Set for a control node.
         std::vector<JumpTarget> targets;   ///< What decide() chooses among.
         std::vector<int64_t> targetNodes;  ///< The targets' nodes (-1: an empty stream), at the end of the build.
         int64_t next = -1;                 ///< The next node of the same stream.
+        /// The control node whose choice alone leads here (-1: none) and
+        /// which choice (a target index; its number of targets for going on).
+        int64_t choiceNode = -1;
+        int32_t choice = -1;
     };
     /// Where a recording stream stands.
     struct Cursor {
@@ -304,8 +315,15 @@ private:
     Cursor* cursor_of(const Stream& stream);  ///< mutex_ held.
     /// Turns the recorded jumps into node indices and edges; why not, or "".  mutex_ held.
     std::string resolve_jumps();
-    /// A node that closes a cycle of the recorded edges, or -1.  mutex_ held.
-    int64_t node_in_cycle() const;
+    /// The nodes in an order where each follows its predecessors, recorded
+    /// order kept where the edges allow; shorter than nodes_ when the edges
+    /// close a cycle.  mutex_ held.
+    std::vector<uint32_t> topological_order() const;
+    /// Renumbers the nodes in `order` (a permutation).  mutex_ held.
+    void renumber(const std::vector<uint32_t>& order);
+    /// Notes, for each node, the control choice that alone leads to it
+    /// (Node::choiceNode, choice).  Nodes in topological order; mutex_ held.
+    void note_choices();
     /// For a built model: whether control reached node index; if it did,
     /// marks what control reaches after it (flow).  Always true otherwise.
     bool reached(uint32_t index) noexcept;

@@ -3,6 +3,8 @@
 #include "core/graph_model.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 
 #include "core/errors.hpp"
 #include "core/objects.hpp"
@@ -40,11 +42,13 @@ bool GraphModel::unbind(const Stream& stream) {
     return true;
 }
 
-bool GraphModel::append_control(Stream& stream, Decide decide, std::vector<JumpTarget> targets, CapturedWork work) {
+bool GraphModel::append_control(Stream& stream, Control control, Decide decide, std::vector<JumpTarget> targets,
+                                CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
     if (cursor == nullptr) return false;
     const uint32_t node = add_node(*cursor, nullptr, std::move(work));
+    nodes_[node].control = control;
     nodes_[node].decide = std::move(decide);
     nodes_[node].targets = std::move(targets);
     return true;
@@ -99,30 +103,78 @@ std::string GraphModel::resolve_jumps() {
     return {};
 }
 
-int64_t GraphModel::node_in_cycle() const {
-    // Kahn's algorithm: what cannot be ordered lies on or behind a cycle.
+std::vector<uint32_t> GraphModel::topological_order() const {
+    // Kahn's algorithm, taking the earliest recorded ready node first.
     std::vector<size_t> waiting(nodes_.size());
     std::vector<std::vector<uint32_t>> successors(nodes_.size());
-    std::vector<uint32_t> ready;
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
     for (uint32_t i = 0; i < nodes_.size(); ++i) {
         waiting[i] = nodes_[i].after.size();
         for (uint32_t before : nodes_[i].after) successors[before].push_back(i);
-        if (waiting[i] == 0) ready.push_back(i);
+        if (waiting[i] == 0) ready.push(i);
     }
-    size_t ordered = 0;
+    std::vector<uint32_t> order;
+    order.reserve(nodes_.size());
     while (!ready.empty()) {
-        const uint32_t node = ready.back();
-        ready.pop_back();
-        ++ordered;
+        const uint32_t node = ready.top();
+        ready.pop();
+        order.push_back(node);
         for (uint32_t next : successors[node]) {
-            if (--waiting[next] == 0) ready.push_back(next);
+            if (--waiting[next] == 0) ready.push(next);
         }
     }
-    if (ordered == nodes_.size()) return -1;
-    for (uint32_t i = 0; i < nodes_.size(); ++i) {
-        if (waiting[i] != 0) return i;
+    return order;
+}
+
+void GraphModel::renumber(const std::vector<uint32_t>& order) {
+    std::vector<uint32_t> position(nodes_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    const auto moved = [&](int64_t node) { return node < 0 ? node : int64_t{position[static_cast<size_t>(node)]}; };
+    std::vector<Node> renumbered;
+    renumbered.reserve(nodes_.size());
+    for (uint32_t old : order) {
+        Node node = std::move(nodes_[old]);
+        for (uint32_t& before : node.after) before = position[before];
+        std::sort(node.after.begin(), node.after.end());
+        for (int64_t& target : node.targetNodes) target = moved(target);
+        node.next = moved(node.next);
+        renumbered.push_back(std::move(node));
     }
-    return -1;
+    nodes_ = std::move(renumbered);
+    for (auto& [label, node] : labelNodes_) node = position[node];
+    for (uint32_t& entry : entryNodes_) entry = position[entry];
+}
+
+void GraphModel::note_choices() {
+    // A node's ways in: the start of a head stream, the fall-through of its
+    // stream's previous node, the jumps that lead to it.  A node keeps a
+    // choice only when every way in carries the same one.
+    struct Way {
+        int64_t node;
+        int32_t choice;
+        bool operator==(const Way& other) const { return node == other.node && choice == other.choice; }
+    };
+    const Way none{-1, -1};
+    std::vector<std::vector<Way>> ways(nodes_.size());
+    for (uint32_t entry : entryNodes_) ways[entry].push_back(none);
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+        Node& node = nodes_[i];
+        const std::vector<Way>& in = ways[i];
+        const bool agreed = !in.empty() && std::all_of(in.begin(), in.end(), [&](const Way& w) { return w == in[0]; });
+        const Way own = agreed ? in[0] : none;
+        node.choiceNode = own.node;
+        node.choice = own.choice;
+        const auto chosen = [&](int32_t choice) { return Way{i, choice}; };
+        if (node.next >= 0 && node.control != Control::kJump && node.control != Control::kEnd) {
+            const auto targets = static_cast<int32_t>(node.targets.size());
+            ways[static_cast<size_t>(node.next)].push_back(node.control == Control::kBranch ? chosen(targets) : own);
+        }
+        for (size_t t = 0; t < node.targetNodes.size(); ++t) {
+            if (node.targetNodes[t] < 0) continue;
+            const Way way = node.control == Control::kActivate ? own : chosen(static_cast<int32_t>(t));
+            ways[static_cast<size_t>(node.targetNodes[t])].push_back(way);
+        }
+    }
 }
 
 aclError GraphModel::finish_build() {
@@ -148,17 +200,16 @@ aclError GraphModel::finish_build() {
         if (const std::string why = resolve_jumps(); !why.empty()) {
             return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR, "aclmdlRIBuildEnd: %s", why.c_str());
         }
-        for (Node& node : nodes_) {
-            std::sort(node.after.begin(), node.after.end());
-        }
-        if (const int64_t looped = node_in_cycle(); looped >= 0) {
+        const std::vector<uint32_t> order = topological_order();
+        if (order.size() != nodes_.size()) {
             return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "aclmdlRIBuildEnd: task %lld (%s) of model %u is part of a loop (a jump to a label "
-                                 "or stream that runs before the jump); acl-cpu replays a model as an acyclic graph "
-                                 "and does not run loops",
-                                 static_cast<long long>(looped), nodes_[static_cast<size_t>(looped)].work.name.c_str(),
+                                 "aclmdlRIBuildEnd: model %u loops (a jump leads to a label or stream that runs "
+                                 "before the jump); acl-cpu replays a model as an acyclic graph and does not run loops",
                                  id_);
         }
+        // Observers and the graph take nodes after their predecessors.
+        renumber(order);
+        note_choices();
         replay_.reached = std::make_unique<std::atomic<bool>[]>(std::max<size_t>(nodes_.size(), 1));
         stop_recording();
         status_ = Status::kReady;

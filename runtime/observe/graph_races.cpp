@@ -66,6 +66,12 @@ std::string report(const void* model, const GraphNodeInfo* nodes, size_t earlier
            "may run them in either order or at once\n";
 }
 
+/// Nodes behind different choices of one control node (a built model's
+/// branches) never run in the same replay.
+bool exclusive(const GraphNodeInfo& a, const GraphNodeInfo& b) {
+    return a.choiceNode >= 0 && a.choiceNode == b.choiceNode && a.choice != b.choice;
+}
+
 }  // namespace
 
 std::vector<std::string> find_graph_races(const void* model, const GraphNodeInfo* nodes, size_t count) {
@@ -74,8 +80,8 @@ std::vector<std::string> find_graph_races(const void* model, const GraphNodeInfo
     for (size_t later = 0; later < count; ++later) {
         const GraphNodeInfo& node = nodes[later];
         for (size_t earlier = 0; earlier < later; ++earlier) {
-            if (ancestry.follows(later, earlier)) continue;
             const GraphNodeInfo& other = nodes[earlier];
+            if (ancestry.follows(later, earlier) || exclusive(node, other)) continue;
             bool found = false;
             for (size_t i = 0; i < other.work.accessCount && !found; ++i) {
                 for (size_t j = 0; j < node.work.accessCount && !found; ++j) {

@@ -55,6 +55,12 @@ struct GraphNodeInfo {
     int32_t stream = 0;               ///< The id of the stream it was captured on.
     const uint32_t* after = nullptr;  ///< The nodes it follows (indices into the model's nodes).
     size_t afterCount = 0;
+    /// In a model with control flow (built on persistent streams): the
+    /// control node whose choice alone leads to this node (-1: none) and
+    /// which choice.  Nodes behind different choices of one control node
+    /// never run in the same replay.
+    int64_t choiceNode = -1;
+    int32_t choice = -1;
 };
 
 /// Receives the runtime's events.  Hooks marked "host" run on the calling
