@@ -12,7 +12,8 @@
 #       CountNotifyTest.WaitHoldsTheStreamUntilTheCountIsReached,
 #       ValueWaitTest.WaitHoldsTheStreamUntilAnotherStreamWrites,
 #       GraphCapture.AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt,
-#       GraphCapture.AReplayWaitsForAnExternalEventRecordedOutsideTheModel
+#       GraphCapture.AReplayWaitsForAnExternalEventRecordedOutsideTheModel,
+#       GraphCapture.AReplayWaitsForAnExternalRecordMadeBeforeTheCapture
 #   - host writes what a held stream's queued task will read when it runs:
 #       MemoryExtrasTest.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns
 #   - memory freed under pending work, to test device-memory checking:
@@ -30,7 +31,8 @@ racing_on_purpose+='|EventExtrasTest\.FlaggedRecordAndWaitOrderTwoStreams|Notify
 racing_on_purpose+='|CountNotifyTest\.WaitHoldsTheStreamUntilTheCountIsReached|ValueWaitTest\.WaitHoldsTheStreamUntilAnotherStreamWrites'
 racing_on_purpose+='|MemoryExtrasTest\.MemcpyAsyncWithOffsetReadsTheBasesWhenItRuns'
 racing_on_purpose+='|GraphCapture\.(AValueWaitHoldsEachReplayUntilTheWordSatisfiesIt'
-racing_on_purpose+='|AReplayWaitsForAnExternalEventRecordedOutsideTheModel)'
+racing_on_purpose+='|AReplayWaitsForAnExternalEventRecordedOutsideTheModel'
+racing_on_purpose+='|AReplayWaitsForAnExternalRecordMadeBeforeTheCapture)'
 racing_on_purpose+='|RaceChecker.*|sample\.race_sample)$'
 echo "== race checker: whole suite and samples with ACLCPU_CHECK=race, fatal on the first report"
 ACLCPU_CHECK=race ACLCPU_CHECK_FATAL=1 ctest --test-dir "$build_dir" -E "$racing_on_purpose" --output-on-failure -j "$(nproc)"

@@ -6,7 +6,6 @@
 #include "aclcpu/instrumentation.hpp"
 #include "api/arguments.hpp"
 #include "core/errors.hpp"
-#include "core/graph_capture.hpp"
 #include "core/graph_model.hpp"
 #include "observe/runtime_hooks.hpp"
 #include "core/runtime_state.hpp"
@@ -44,36 +43,32 @@ private:
     HostCall call_;
 };
 
-/// A blocking host call on a captured stream becomes a node of the model
-/// that dispatches the call at each replay and completes when it returns;
-/// true when the capture took it.
-bool capture_host_call(Stream& stream, const char* api, const char* category,
-                       const HostCallTask::Dispatch& dispatch, void (*function)(void*), void* data) {
-    const std::shared_ptr<aclcpu::detail::GraphModel> model = stream.capturing_model();
-    if (!model) return false;
+/// A host call on a captured stream becomes a late node of the model that
+/// dispatches the call at each replay.  A blocking call's node completes
+/// when the call returns; a non-blocking one's once the call is handed to
+/// its thread, so the nodes after it do not wait for it -- CANN captures
+/// both kinds (ApiImpl::CallbackLaunchWithoutEvent takes a capturing
+/// stream).  True when the capture took the call.
+bool capture_host_call(Stream& stream, const char* api, const char* category, const HostCallTask::Dispatch& dispatch,
+                       void (*function)(void*), void* data, bool blocking) {
     const HostCall call{function, data, &stream.device(), nullptr, api, LateDelivery{}};
-    return model->append_late(
-        stream,
-        [dispatch, call](LateDelivery gate) {
+    return stream.capture_late(
+        [dispatch, call, blocking](LateDelivery node) {
             HostCall replayed = call;
-            replayed.gate = std::move(gate);
+            if (blocking) replayed.gate = node;
             dispatch(replayed);
+            if (!blocking) node.deliver();
         },
         aclcpu::detail::CapturedWork{api, category, {}, {}});
 }
 
 /// Enqueues a host call; with `blocking`, later work on the stream waits for
 /// it.  Observers see the call as `category`, and its gate as "host_wait".
-/// On a captured stream a blocking call is captured; a non-blocking one is
-/// refused (refuse_uncapturable).
+/// On a captured stream the call is captured (capture_host_call).
 aclError launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
                           void (*function)(void*), void* data, bool blocking) {
-    if (blocking && stream.is_captured() && capture_host_call(stream, api, category, dispatch, function, data)) {
+    if (stream.is_captured() && capture_host_call(stream, api, category, dispatch, function, data, blocking)) {
         return ACL_SUCCESS;
-    }
-    if (aclError status = aclcpu::detail::refuse_uncapturable(stream, api, "a non-blocking callback");
-        status != ACL_SUCCESS) {
-        return status;
     }
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);

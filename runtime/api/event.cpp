@@ -383,7 +383,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
     if (aclError status = resolve_event_and_stream(kApi, event, stream, awaited, waiter); status != ACL_SUCCESS) {
         return status;
     }
-    return aclcpu::detail::wait_external_in_capture(waiter, *awaited, kApi);
+    return aclcpu::detail::wait_external_in_capture(waiter, awaited, kApi);
 }
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {

@@ -4,13 +4,12 @@
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "core/errors.hpp"
-#include "core/graph_capture.hpp"
+#include "core/graph_model.hpp"
 #include "core/runtime_state.hpp"
 #include "core/stream_ordered_pool.hpp"
 #include "observe/runtime_hooks.hpp"
 
 using aclcpu::detail::param_error;
-using aclcpu::detail::refuse_uncapturable;
 using aclcpu::detail::Runtime;
 using aclcpu::detail::StreamOrderedPool;
 using aclcpu::detail::StreamOrderedPools;
@@ -18,14 +17,19 @@ using aclcpu::instrument::ApiScope;
 
 namespace {
 
+/// Returns ptr, a block being freed, to its pool: it is idle and may be handed out again.
+void finish_free(StreamOrderedPool& pool, void* ptr) {
+    // Forgotten first: once idle, the block may be handed out (and owned) again.
+    StreamOrderedPools::instance().forget(ptr);
+    pool.complete_free(ptr);
+}
+
 /// The free of aclrtMemPoolFreeAsync, when the stream reaches it.
 class PoolFreeTask final : public aclcpu::DeviceTask {
 public:
     PoolFreeTask(std::shared_ptr<StreamOrderedPool> pool, void* ptr) : pool_(std::move(pool)), ptr_(ptr) {}
     aclError run() noexcept override {
-        // Forgotten first: once idle, the block may be handed out (and owned) again.
-        StreamOrderedPools::instance().forget(ptr_);
-        pool_->complete_free(ptr_);
+        finish_free(*pool_, ptr_);
         return ACL_SUCCESS;
     }
     const char* name() const noexcept override { return "aclrtMemPoolFreeAsync"; }
@@ -35,8 +39,17 @@ private:
     void* ptr_;
 };
 
-/// A captured free would give the block back at every replay.
-constexpr char kOrderedAllocation[] = "stream-ordered allocation and free (aclrtMemPoolMallocAsync/FreeAsync)";
+/// A free on a captured stream: the block stays the model's until the model
+/// is destroyed, since every replay may still use it (CANN's source accepts
+/// the call in a capture, api_impl_soma.cc; acl-cpu cannot hand the block
+/// back at each replay, as another replay or the program may hold it by
+/// then).  False when the stream is not captured.
+bool capture_free(aclcpu::detail::Stream& stream, const std::shared_ptr<StreamOrderedPool>& pool, void* ptr) {
+    const std::shared_ptr<aclcpu::detail::GraphModel> model = stream.capturing_model();
+    if (!model) return false;
+    model->keep_until_destroyed(std::shared_ptr<void>(ptr, [pool](void* block) { finish_free(*pool, block); }));
+    return true;
+}
 
 aclError resolve_pool(aclrtMemPool memPool, const char* api, std::shared_ptr<StreamOrderedPool>& pool) {
     if (memPool == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: memPool is null", api);
@@ -99,7 +112,9 @@ aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* 
 
 // The block is handed out at once (its address is known to the caller now);
 // blocks only come back to the pool in stream order, so none is in use by
-// earlier work on any stream.
+// earlier work on any stream.  On a captured stream too: the block is
+// allocated once, at the call, as CANN's source does (api_impl_soma.cc), and
+// every replay uses it.
 aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
     constexpr const char* kApi = "aclrtMemPoolMallocAsync";
     const ApiScope scope(kApi);
@@ -111,7 +126,6 @@ aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, 
     if (aclError status = Runtime::instance().resolve_work_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;
     return StreamOrderedPools::instance().allocate(pool, size, ptr);
 }
 
@@ -123,13 +137,13 @@ aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     if (aclError status = Runtime::instance().resolve_work_stream(stream, kApi, target); status != ACL_SUCCESS) {
         return status;
     }
-    if (aclError status = refuse_uncapturable(*target, kApi, kOrderedAllocation); status != ACL_SUCCESS) return status;
     std::shared_ptr<StreamOrderedPool> pool = StreamOrderedPools::instance().begin_free(ptr);
     if (!pool) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,
                            "%s: %p is not memory of aclrtMemPoolMallocAsync in use (never allocated, or freed)", kApi,
                            ptr);
     }
+    if (target->is_captured() && capture_free(*target, pool, ptr)) return ACL_SUCCESS;
     target->submit(std::make_unique<PoolFreeTask>(std::move(pool), ptr),
                    [] { return aclcpu::detail::plain_work("aclrtMemPoolFreeAsync", "memory"); });
     return ACL_SUCCESS;

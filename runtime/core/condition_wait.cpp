@@ -37,9 +37,9 @@ private:
 
 aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* category) {
     // On a captured stream the wait becomes a node of the model, armed at each replay.
-    if (const std::shared_ptr<GraphModel> model = stream.capturing_model()) {
+    if (stream.is_captured()) {
         const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
-        if (model->append_late(stream, arm, CapturedWork{condition.task, category, {}, {}})) return ACL_SUCCESS;
+        if (stream.capture_late(arm, CapturedWork{condition.task, category, {}, {}})) return ACL_SUCCESS;
     }
     const uint64_t place = stream.lane().reserve();
     if (instrument::active()) {
@@ -76,7 +76,7 @@ std::chrono::milliseconds wait_timeout(uint32_t seconds) noexcept {
 aclError enqueue_event_wait(const std::shared_ptr<Stream>& waiterStream, const std::shared_ptr<Event>& event,
                             std::chrono::milliseconds timeout, const char* task) {
     bool captured = false;
-    if (aclError status = wait_event_in_capture(waiterStream, *event, task, captured); captured) return status;
+    if (aclError status = wait_event_in_capture(waiterStream, event, task, captured); captured) return status;
     Stream& waiter = *waiterStream;
     if (event->ipc_state()) {
         enqueue_ipc_event_wait(waiter, event, timeout, task);

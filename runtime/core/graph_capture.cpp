@@ -114,17 +114,15 @@ namespace {
 /// the model waits for an event another stream records between replays): a
 /// late node that, at each replay, waits until the event's latest record has
 /// completed -- a record made after the replay started included -- as the
-/// device's wait on the event's flag does.
-aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>& waiter, Event& event,
-                               const char* api) {
-    std::shared_ptr<Event> awaited = Runtime::instance().find_event(&event);
-    if (!awaited) return runtime_error(ACL_ERROR_RT_PARAM_INVALID, "%s: event %p was destroyed", api, &event);
+/// device's wait on the event's flag does.  The completion of each record
+/// pokes the watcher, which then tests the wait again.
+aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>& waiter,
+                               const std::shared_ptr<Event>& event, const char* api) {
     WaitCondition condition;
-    condition.try_pass = [awaited] {
-        const Event::Capture latest = awaited->capture();
+    condition.try_pass = [event] {
+        const Event::Capture latest = event->capture();
         return latest.progress && latest.progress->completed() >= latest.count;
     };
-    condition.polls = true;  // A record's completion does not poke the watcher.
     condition.timeout = op_wait_timeout();
     condition.task = api;
     const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
@@ -132,7 +130,8 @@ aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>&
         return runtime_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the capture of stream %p ended meanwhile", api,
                              static_cast<void*>(waiter.get()));
     }
-    model.add_external_wait(std::move(awaited));
+    event->poke_watcher_on_records();
+    model.add_external_wait(event);
     return ACL_SUCCESS;
 }
 
@@ -150,6 +149,16 @@ aclError refuse_default_stream(const char* api) {
                          "%s: the default stream cannot take part in a capture; use a created stream", api);
 }
 
+/// CANN refuses IPC events (ACL_EVENT_IPC, created or opened from a handle)
+/// in records and waits on a capturing stream (ApiErrorDecorator::EventRecord
+/// and StreamWaitEvent, src/runtime/api/impl/api_error.cc).
+aclError refuse_ipc_event(const Stream& stream, const Event& event, const char* api) {
+    return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                         "%s: stream %p is being captured, and event %p is an IPC event (ACL_EVENT_IPC), which a "
+                         "capture does not take",
+                         api, static_cast<const void*>(&stream), static_cast<const void*>(&event));
+}
+
 }  // namespace
 
 aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& stream, const char* api,
@@ -162,6 +171,7 @@ aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& st
     handled = eventModel || streamModel;
     if (!handled) return ACL_SUCCESS;
     if (stream->is_default()) return refuse_default_stream(api);
+    if (event.ipc_state()) return refuse_ipc_event(*stream, event, api);
     if (eventModel && eventModel != streamModel) return capture_conflict(*eventModel, streamModel.get(), api);
     if (!event.capturable() && streamModel->origin() == GraphModel::Origin::kCapture) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -173,11 +183,12 @@ aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& st
     return ACL_SUCCESS;
 }
 
-aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api, bool& handled) {
+aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, const std::shared_ptr<Event>& event,
+                               const char* api, bool& handled) {
     handled = false;
     if (!any_capture_running()) return ACL_SUCCESS;  // The path of every event call outside captures.
     std::vector<uint32_t> nodes;
-    const std::shared_ptr<GraphModel> eventModel = event.graph_record(nodes);
+    const std::shared_ptr<GraphModel> eventModel = event->graph_record(nodes);
     const std::shared_ptr<GraphModel> waiterModel = waiter->capturing_model();
     handled = eventModel || waiterModel;
     if (!handled) return ACL_SUCCESS;
@@ -187,20 +198,21 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& eve
             return runtime_error(ACL_ERROR_RT_STREAM_MODEL,
                                  "%s: event %p was recorded on a stream of model %u, which is being built; only the "
                                  "streams bound to that model can wait for it",
-                                 api, static_cast<void*>(&event), eventModel->id());
+                                 api, static_cast<void*>(event.get()), eventModel->id());
         }
         if (waiterModel && waiterModel != eventModel) return capture_conflict(*eventModel, waiterModel.get(), api);
         eventModel->wait(waiter, nodes);
         return ACL_SUCCESS;
     }
-    if ((event.flags() & ACL_EVENT_EXTERNAL) != 0) return capture_external_wait(*waiterModel, waiter, event, api);
-    if (event.capture().progress) {
+    if (event->ipc_state()) return refuse_ipc_event(*waiter, *event, api);
+    if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) return capture_external_wait(*waiterModel, waiter, event, api);
+    if (event->capture().progress) {
         return runtime_error(ACL_ERROR_RT_CAPTURE_DEPENDENCY,
                              "%s: stream %p is being captured and event %p was recorded outside the capture; a "
                              "captured wait needs its record in the same capture",
-                             api, static_cast<void*>(waiter.get()), static_cast<void*>(&event));
+                             api, static_cast<void*>(waiter.get()), static_cast<void*>(event.get()));
     }
-    if (!event.capturable() && waiterModel->origin() == GraphModel::Origin::kCapture) {
+    if (!event->capturable() && waiterModel->origin() == GraphModel::Origin::kCapture) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "%s: stream %p is being captured, and only events made by aclrtCreateEventExWithFlag "
                              "can be waited for in a capture",
@@ -243,10 +255,11 @@ aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream&
     return ACL_SUCCESS;
 }
 
-aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api) {
+aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, const std::shared_ptr<Event>& event,
+                                  const char* api) {
     const std::shared_ptr<GraphModel> model = waiter->capturing_model();
     if (!model) return refuse_uncaptured(*waiter, api);
-    if (!event.capturable() || (event.flags() & ACL_EVENT_SYNC) == 0) {
+    if (!event->capturable() || (event->flags() & ACL_EVENT_SYNC) == 0) {
         return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "%s: an external wait takes an event made by aclrtCreateEventExWithFlag with "
                              "ACL_EVENT_SYNC",
@@ -267,13 +280,6 @@ aclError refuse_idle_persistent(const Stream& stream, const char* api) {
                          "%s: persistent stream %p is not bound to a model being built; its work would never run "
                          "(aclmdlRIBuildBegin, aclmdlRIBindStream)",
                          api, static_cast<const void*>(&stream));
-}
-
-aclError refuse_uncapturable(const Stream& stream, const char* api, const char* what) {
-    if (!stream.is_captured()) return ACL_SUCCESS;
-    return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                         "%s: stream %p is being captured, and acl-cpu cannot replay %s from a graph yet", api,
-                         static_cast<const void*>(&stream), what);
 }
 
 }  // namespace aclcpu::detail

@@ -48,15 +48,19 @@ aclError refuse_device_capturing(const Device& device, const char* api);
 aclError refuse_captured_event(const Event& event, const char* api);
 
 /// aclrtRecordEvent of event on stream when either takes part in a capture:
-/// the record becomes a node of the capturing model.  Sets `handled` when
-/// it did (or refused with CANN's code); otherwise the record is an
-/// ordinary one.
+/// the record becomes a node of the capturing model (an IPC event is
+/// refused, as by CANN).  Sets `handled` when it did (or refused with CANN's
+/// code); otherwise the record is an ordinary one.  Thread-safety: any
+/// thread; records and waits race as the calls themselves do.
 aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& stream, const char* api,
                                  bool& handled);
 /// aclrtStreamWaitEvent of waiter for event when either takes part in a
 /// capture: the waiter's next captured work follows the record's nodes,
-/// the waiter joining the capture if it was not in it.  `handled` as above.
-aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api, bool& handled);
+/// the waiter joining the capture if it was not in it; a wait for an
+/// ACL_EVENT_EXTERNAL event becomes a late node (capture_external_wait); an
+/// IPC event is refused, as by CANN.  `handled` and thread-safety as above.
+aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, const std::shared_ptr<Event>& event,
+                               const char* api, bool& handled);
 /// aclrtResetEvent of event on a captured stream: CANN's checks; `handled`
 /// is set when it refused.
 aclError check_reset_in_capture(const Event& event, const Stream& stream, const char* api, bool& handled);
@@ -67,16 +71,12 @@ aclError check_reset_in_capture(const Event& event, const Stream& stream, const 
 /// event's latest record, whoever made it; elsewhere CANN's
 /// ACL_ERROR_RT_STREAM_NOT_CAPTURED.
 aclError record_external_in_capture(const std::shared_ptr<Event>& event, Stream& stream, const char* api);
-aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, Event& event, const char* api);
+aclError wait_external_in_capture(const std::shared_ptr<Stream>& waiter, const std::shared_ptr<Event>& event,
+                                  const char* api);
 
 /// Refuses work (api) on a persistent stream that no model is building from:
 /// never bound, or its model's build has ended.  ACL_ERROR_RT_STREAM_MODEL,
 /// reported.
 aclError refuse_idle_persistent(const Stream& stream, const char* api);
-
-/// Refuses api on a captured stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
-/// work acl-cpu cannot replay from a graph yet, which `what` names
-/// (non-blocking callbacks, stream-ordered allocation).
-aclError refuse_uncapturable(const Stream& stream, const char* api, const char* what);
 
 }  // namespace aclcpu::detail

@@ -271,6 +271,11 @@ void GraphModel::add_external_wait(std::shared_ptr<Event> event) {
     externalWaits_.push_back(std::move(event));
 }
 
+void GraphModel::keep_until_destroyed(std::shared_ptr<void> resource) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kept_.push_back(std::move(resource));
+}
+
 bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);

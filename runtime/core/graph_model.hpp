@@ -176,6 +176,10 @@ public:
     /// An external wait captured in the model (see capture_external_wait):
     /// observers see each replay ordered after the event's latest record.
     void add_external_wait(std::shared_ptr<Event> event);
+    /// Keeps resource until the model is destroyed, after its last replay:
+    /// what captured work hands over to the model for good (the block of a
+    /// captured aclrtMemPoolFreeAsync, which every replay may still use).
+    void keep_until_destroyed(std::shared_ptr<void> resource);
     /// An event record on captured stream: the nodes a wait for it follows.
     std::vector<uint32_t> record(Stream& stream);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
@@ -371,6 +375,7 @@ private:
     std::vector<uint32_t> entryNodes_;            ///< The head streams' first nodes (built models).
     std::vector<std::shared_ptr<Event>> externalRecords_;
     std::vector<std::shared_ptr<Event>> externalWaits_;
+    std::vector<std::shared_ptr<void>> kept_;  ///< See keep_until_destroyed().
     uint32_t originPriority_ = 0;
     bool counted_ = false;  ///< Counted among the running captures (count_capture).
     std::string name_;

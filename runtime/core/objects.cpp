@@ -1,6 +1,7 @@
 // acl-cpu runtime: Stream, Context and Event.
 #include <algorithm>
 
+#include "core/condition_wait.hpp"
 #include "core/errors.hpp"
 #include "core/graph_model.hpp"
 #include "core/objects.hpp"
@@ -24,6 +25,11 @@ std::shared_ptr<GraphModel> Stream::capturing_model() const {
     if (!is_captured()) return nullptr;
     std::lock_guard<std::mutex> lock(captureMutex_);
     return capturingModel_;
+}
+
+bool Stream::capture_late(std::function<void(LateDelivery)> arm, CapturedWork work) {
+    const std::shared_ptr<GraphModel> model = capturing_model();
+    return model && model->append_late(*this, std::move(arm), std::move(work));
 }
 
 void Stream::set_redirect(uint8_t bit, bool on) noexcept {
@@ -119,15 +125,37 @@ bool Context::option(int64_t option, int64_t& value) const {
     return true;
 }
 
+namespace {
+
+/// Pokes the watcher once `capture` has completed.  Never called under an
+/// event's mutex: the watcher tests conditions that take it under its own.
+void poke_watcher_when_complete(const Event::Capture& capture) {
+    if (capture.progress) capture.progress->when_reached(capture.count, [] { ConditionWatcher::instance().poke(); });
+}
+
+}  // namespace
+
 Event::Capture Event::record(Stream& stream, uint64_t place) {
     if (ipc_) return Capture{stream.lane().progress(), place + 1, ipc_->record(*stream.lane().progress(), place)};
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!graphRecord_.nodes.empty()) graphRecord_ = GraphRecord{};  // A captured record holds a node.
-    capture_.progress = stream.lane().progress();
-    capture_.count = place + 1;
-    capture_.generation += 1;
-    timestamp_ = -1;
-    return capture_;
+    Capture recorded;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!graphRecord_.nodes.empty()) graphRecord_ = GraphRecord{};  // A captured record holds a node.
+        capture_.progress = stream.lane().progress();
+        capture_.count = place + 1;
+        capture_.generation += 1;
+        timestamp_ = -1;
+        recorded = capture_;
+    }
+    // After the mutex: a concurrent poke_watcher_on_records() either sees
+    // this record under the mutex or has set the flag before it.
+    if (pokesWatcher_.load()) poke_watcher_when_complete(recorded);
+    return recorded;
+}
+
+void Event::poke_watcher_on_records() {
+    if (pokesWatcher_.exchange(true)) return;
+    poke_watcher_when_complete(capture());
 }
 
 void Event::stamp(uint64_t generation, int64_t nanoseconds) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +22,7 @@
 namespace aclcpu::detail {
 
 class GraphModel;
+struct CapturedWork;
 struct TaskUpdate;
 
 /// What Stream::submit returns for work that took no place in the stream's
@@ -92,6 +94,14 @@ public:
     bool is_captured() const noexcept { return (redirect_.load(std::memory_order_acquire) & kCaptured) != 0; }
     /// The model capturing the stream (nullptr: none).
     std::shared_ptr<GraphModel> capturing_model() const;
+    /// Work that waits for something outside the device (a host call, a
+    /// condition) submitted while the stream is captured: becomes a late node
+    /// of the capturing model, armed at each replay (GraphModel::append_late),
+    /// and returns true.  False when the stream is not captured, or its
+    /// capture ended meanwhile: the caller then enqueues the work as usual.
+    /// Any thread; the node takes its place in the order of the calls made
+    /// on the stream, as submit() does.
+    bool capture_late(std::function<void(LateDelivery)> arm, CapturedWork work);
     /// Called by the model as the stream joins (model) or leaves (nullptr) a capture.
     void set_capturing_model(std::shared_ptr<GraphModel> model);
     /// The model a persistent stream is bound to (aclmdlRIBindStream ..
@@ -210,6 +220,12 @@ public:
     void set_capturable() noexcept { capturable_.store(true, std::memory_order_relaxed); }
     /// The cross-process state of an IPC event; nullptr for other events.
     const std::shared_ptr<IpcEventState>& ipc_state() const noexcept { return ipc_; }
+    /// From now on the completion of each record of the event -- the latest
+    /// one made so far included -- pokes the ConditionWatcher: a replayed
+    /// graph's external wait for the event (graph_capture.cpp) is tested
+    /// again then instead of polling.  Any thread; a record made concurrently
+    /// pokes too.
+    void poke_watcher_on_records();
 
     /// Notes that a stream waits for this event: its wait is done once that
     /// stream's progress reaches `count` (aclrtQueryEventWaitStatus).
@@ -256,6 +272,7 @@ private:
     const uint32_t id_;
     const std::shared_ptr<IpcEventState> ipc_;
     std::atomic<bool> capturable_{false};
+    std::atomic<bool> pokesWatcher_{false};  ///< Set by poke_watcher_on_records().
     mutable std::mutex mutex_;
     Capture capture_;
     GraphRecord graphRecord_;

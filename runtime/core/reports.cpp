@@ -21,11 +21,16 @@ void HostCall::run() const {
 
 void HostCall::fail(const std::string& detail) const {
     // A blocking call's failure belongs to its gate, the place (or replayed
-    // node) later work waits on; a non-blocking one's to places already complete.
+    // node) later work waits on; a non-blocking one's to places already
+    // complete.  A replayed non-blocking call has neither: the replay may be
+    // over, so the failure is reported to the thread that ran the call.
     if (gate.node || gate.lane != nullptr) {
         gate.fail(ACL_ERROR_RT_INTERNAL_ERROR, api, detail);
-    } else {
+    } else if (lane != nullptr) {
         lane->fail(ACL_ERROR_RT_INTERNAL_ERROR, 0, api, detail);
+    } else {
+        runtime_error(ACL_ERROR_RT_INTERNAL_ERROR, "%s: a non-blocking call of a replayed model failed: %s", api,
+                      detail.c_str());
     }
 }
 

@@ -77,8 +77,6 @@ public:
     aclError open_event(std::shared_ptr<IpcEventState> ipc, aclrtEvent* handle);
     aclError destroy_event(aclrtEvent handle);
     aclError resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const;
-    /// The live event at handle, or nullptr (no report).
-    std::shared_ptr<Event> find_event(const void* handle) const { return events_.find(handle); }
 
     // Model runtime instances (aclmdlRI).
     aclmdlRI add_model(std::shared_ptr<GraphModel> model) { return models_.add(std::move(model)); }

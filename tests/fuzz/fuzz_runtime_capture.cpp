@@ -6,7 +6,9 @@
 // device, pinned and pageable memory, event records and waits across streams
 // (events of aclrtCreateEventExWithFlag and plain ones), stream and device
 // synchronisation, queries and destruction, the synchronous aclrtMemcpy /
-// aclrtMemset / aclrtMemcpy2d, counting tasks (aclcpu::enqueue); and the
+// aclrtMemset / aclrtMemcpy2d, counting tasks (aclcpu::enqueue),
+// stream-ordered allocations and frees (aclrtMemPoolMallocAsync /
+// aclrtMemPoolFreeAsync, captured or not); and the
 // models: aclmdlRIExecuteAsync of built, capturing and destroyed models,
 // aclmdlRIDestroy, destroy callbacks, aclmdlRIGetStreams with short arrays,
 // names, ids and aclmdlRIDebugJsonPrint.
@@ -20,6 +22,10 @@
 //   - a capture's model is the one aclmdlRICaptureGetInfo showed during it,
 //     and aclmdlRIGetStreams lists the origin first;
 //   - the name aclmdlRISetName gave is the one aclmdlRIGetName returns;
+//   - a pool never hands out a block in use; a block in use is freed on any
+//     live stream, captured or not, once; and when every model is destroyed
+//     and every block freed, the pool has none in use (a captured free
+//     returns its block when its model goes);
 //   - at the end of every input the target ends every capture still running
 //     (on the stream that began it), after which no stream is captured,
 //     destroys every model, and aclrtSynchronizeDevice succeeds.
@@ -37,6 +43,7 @@
 #include <thread>
 #include <vector>
 
+#include "acl/acl_rt_memory_soma.h"
 #include "aclcpu/device_task.hpp"
 #include "fuzz_runtime_support.hpp"
 
@@ -124,6 +131,9 @@ private:
     void get_streams();
     void names();
     void counting_task();
+    void pool_block();
+    /// Frees the blocks still in use, then checks that the pool has none.
+    void drain_pool();
     void event_control();
     void other_thread();
     void device_sync();
@@ -139,6 +149,8 @@ private:
     std::array<unsigned char*, kDeviceBuffers> device_{};
     unsigned char* pinned_ = nullptr;
     std::vector<unsigned char> pageable_;
+    aclrtMemPool pool_ = nullptr;
+    std::vector<void*> blocks_;  ///< Blocks of pool_ in use.
     aclmdlRICaptureMode threadMode_ = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
     uint64_t expectedRuns_ = 0;
     uint64_t runsAtStart_ = 0;
@@ -167,6 +179,12 @@ CaptureFuzz::CaptureFuzz(Decoder& in) : in_(in), pageable_(kBufferBytes, 0) {
     void* host = nullptr;
     if (aclrtMallocHost(&host, kBufferBytes) != ACL_SUCCESS) fail("aclrtMallocHost failed");
     pinned_ = static_cast<unsigned char*>(host);
+    aclrtMemPoolProps props{};
+    props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    props.location = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    props.maxSize = 16 * kBufferBytes;
+    if (aclrtMemPoolCreate(&pool_, &props) != ACL_SUCCESS) fail("aclrtMemPoolCreate failed");
 }
 
 /// Ends every capture, destroys every model, checks the counting tasks and
@@ -195,6 +213,7 @@ CaptureFuzz::~CaptureFuzz() {
     for (aclrtStream stream : streams_) synchronize_bounded(stream);
     synchronize_bounded(nullptr);
     while (!models_.empty()) destroy(*models_.back());
+    drain_pool();
     clear_error_message();
     const aclError synced = aclrtSynchronizeDeviceWithTimeout(kSettleTimeoutMs);
     if (synced != ACL_SUCCESS) fail("aclrtSynchronizeDevice failed with %d after the input: %s", synced, aclGetRecentErrMsg());
@@ -316,7 +335,7 @@ void CaptureFuzz::call_next() {
         case 13: execute(); break;
         case 14: destroy_model(); break;
         case 15: callbacks(); break;
-        case 16: get_streams(); break;
+        case 16: in_.bit() ? get_streams() : pool_block(); break;
         case 17: names(); break;
         case 18: counting_task(); break;
         case 19: event_control(); break;
@@ -688,6 +707,55 @@ void CaptureFuzz::counting_task() {
     } else {
         ++expectedRuns_;
     }
+}
+
+/// Allocates a block of the pool, or frees one (in use, or not), on any
+/// stream: captured streams take both.
+void CaptureFuzz::pool_block() {
+    const aclrtStream stream = decode_any_stream();
+    const bool liveStream = stream == nullptr || std::find(streams_.begin(), streams_.end(), stream) != streams_.end();
+    if (blocks_.empty() || in_.bit()) {
+        void* block = nullptr;
+        const size_t size = 1 + in_.byte() * 16u;
+        if (checked("aclrtMemPoolMallocAsync", [&] { return aclrtMemPoolMallocAsync(&block, size, pool_, stream); }) !=
+            ACL_SUCCESS) {
+            return;
+        }
+        if (std::find(blocks_.begin(), blocks_.end(), block) != blocks_.end()) {
+            fail("aclrtMemPoolMallocAsync handed out %p, a block in use", block);
+        }
+        blocks_.push_back(block);
+        return;
+    }
+    const size_t which = in_.byte() % (blocks_.size() + 1);
+    void* block = which < blocks_.size() ? blocks_[which] : device_[0];  // device_[0]: no block of a pool.
+    const aclError status = checked("aclrtMemPoolFreeAsync", [&] { return aclrtMemPoolFreeAsync(block, stream); });
+    if (which == blocks_.size()) {
+        if (status == ACL_SUCCESS) fail("aclrtMemPoolFreeAsync freed %p, which is no block of a pool", block);
+        return;
+    }
+    if (status == ACL_SUCCESS) {
+        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(which));
+    } else if (liveStream) {
+        fail("aclrtMemPoolFreeAsync of block %p in use on live stream %p failed with %d", block, stream, status);
+    }
+}
+
+void CaptureFuzz::drain_pool() {
+    for (void* block : blocks_) {
+        if (aclrtMemPoolFreeAsync(block, nullptr) != ACL_SUCCESS) fail("aclrtMemPoolFreeAsync failed");
+    }
+    blocks_.clear();
+    synchronize_bounded(nullptr);
+    uint64_t used = 0;
+    if (aclrtMemPoolGetAttr(pool_, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &used) != ACL_SUCCESS) {
+        fail("aclrtMemPoolGetAttr failed");
+    }
+    if (used != 0) {
+        fail("the pool has %llu bytes in use after every block was freed and every model destroyed",
+             static_cast<unsigned long long>(used));
+    }
+    if (aclrtMemPoolDestroy(pool_) != ACL_SUCCESS) fail("aclrtMemPoolDestroy failed");
 }
 
 void CaptureFuzz::event_control() {

@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -700,8 +702,6 @@ TEST_F(GraphCapture, HostFunctionsAndBlockingCallbacksRunAtEveryReplay) {
         &calls));
     ASSERT_ACL_OK(aclrtLaunchCallback([](void* data) { static_cast<Calls*>(data)->callback += 1; }, &calls,
                                       ACL_CALLBACK_BLOCK, stream.get()));
-    EXPECT_ACL_FAILS(aclrtLaunchCallback([](void*) {}, nullptr, ACL_CALLBACK_NO_BLOCK, stream.get()),
-                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     Model model;
     ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
     EXPECT_EQ(0, calls.hostFunc.load());
@@ -713,6 +713,77 @@ TEST_F(GraphCapture, HostFunctionsAndBlockingCallbacksRunAtEveryReplay) {
         EXPECT_EQ(replay, calls.callback.load());
     }
     EXPECT_TRUE(calls.sawTheSet) << "a host function ran before the work captured ahead of it";
+}
+
+/// An aclrtCallback that counts its calls and holds its thread in each call
+/// until released (at most kGateHoldLimitMs: a hold nobody releases expires).
+/// Unlike a Gate's hold, it can run any number of times: at every replay.
+struct HoldingCallback {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int calls = 0;
+    bool released = false;
+    bool expired = false;
+
+    static void run(void* self) {
+        auto& state = *static_cast<HoldingCallback*>(self);
+        std::unique_lock<std::mutex> lock(state.mutex);
+        state.calls += 1;
+        state.changed.notify_all();
+        const auto limit = std::chrono::milliseconds(kGateHoldLimitMs);
+        if (!state.changed.wait_for(lock, limit, [&] { return state.released; })) state.expired = true;
+    }
+    /// Waits (bounded) until the callback has been called `count` times.
+    bool wait_for_calls(int count) {
+        std::unique_lock<std::mutex> lock(mutex);
+        const auto limit = std::chrono::milliseconds(kBoundedWaitMs);
+        return changed.wait_for(lock, limit, [&] { return calls >= count; });
+    }
+    void release() {
+        std::lock_guard<std::mutex> lock(mutex);
+        released = true;
+        changed.notify_all();
+    }
+};
+
+// CANN captures non-blocking callbacks as well as blocking ones
+// (ApiImpl::CallbackLaunchWithoutEvent in src/runtime/api/impl/api_impl.cc
+// takes a capturing stream), and ACL_CALLBACK_NO_BLOCK means the stream's
+// later tasks do not wait for the callback (12_execution_control.md,
+// aclrtLaunchCallback): each replay hands the callback to the subscribed
+// thread and goes on at once.
+TEST_F(GraphCapture, ANonBlockingCallbackRunsAtEveryReplayWithoutHoldingWhatFollows) {
+    Stream stream;
+    ReportThread reporter(stream.get());
+    ASSERT_ACL_OK(reporter.subscribe_result());
+    DeviceBuffer out(16);
+    HoldingCallback callback;
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtLaunchCallback(HoldingCallback::run, &callback, ACL_CALLBACK_NO_BLOCK, stream.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(out.get(), 16, 5, 16, stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    {
+        std::lock_guard<std::mutex> lock(callback.mutex);
+        EXPECT_EQ(0, callback.calls) << "a captured callback ran at capture time";
+    }
+    out.fill(0);
+    // The callback holds the reporting thread: the replay completes all the same.
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(16, 5), out.read());
+    EXPECT_TRUE(callback.wait_for_calls(1));
+    callback.release();
+    for (int replay = 2; replay <= 3; ++replay) {
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+        EXPECT_TRUE(callback.wait_for_calls(replay));
+    }
+    ASSERT_ACL_OK(aclmdlRIDestroy(model.get()));
+    *model.out() = nullptr;
+    std::lock_guard<std::mutex> lock(callback.mutex);
+    EXPECT_EQ(3, callback.calls);
+    EXPECT_FALSE(callback.expired);
 }
 
 // A host function that follows both its own stream's work and another
@@ -800,6 +871,33 @@ TEST_F(GraphCapture, AReplayWaitsForAnExternalEventRecordedOutsideTheModel) {
     }
 }
 
+// The same wait when the event's latest record was made before the capture
+// and completes only while a replay waits: its completion releases the
+// replay (no record made later does).
+TEST_F(GraphCapture, AReplayWaitsForAnExternalRecordMadeBeforeTheCapture) {
+    Stream stream;
+    Stream recorder;
+    Event external(ACL_EVENT_EXTERNAL);
+    DeviceBuffer after(16);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(recorder.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(external.get(), recorder.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(stream.get(), external.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(after.get(), 16, 3, 16, stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    after.fill(0);
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kAbsenceWindowMs),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_EQ(std::vector<uint8_t>(16, 0), after.read()) << "the replay passed the wait before the record completed";
+    gate.open();
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(16, 3), after.read());
+    EXPECT_FALSE(gate.expired());
+}
+
 // 04-03 and aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag: an
 // external record captured in one model is made by each of its replays for
 // work outside the model; an external wait captured in another model waits,
@@ -843,30 +941,117 @@ TEST_F(GraphCapture, ExternalRecordsAndWaitsLinkModelsAndStreams) {
     }
 }
 
-// What acl-cpu cannot replay yet is refused with 207000 and the reason, never
-// run eagerly behind the capture's back: stream-ordered allocation, whose
-// captured free would return the block at every replay (a non-blocking
-// callback: see HostFunctionsAndBlockingCallbacksRunAtEveryReplay).
-TEST_F(GraphCapture, StreamOrderedAllocationIsRefusedDuringCapture) {
+/// A pool of device 0 for aclrtMemPoolMallocAsync, destroyed at scope end.
+class MemPool {
+public:
+    MemPool() {
+        aclrtMemPoolProps props{};
+        props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+        props.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+        props.location = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+        props.maxSize = kMiB;
+        EXPECT_ACL_OK(aclrtMemPoolCreate(&pool_, &props));
+    }
+    ~MemPool() { aclrtMemPoolDestroy(pool_); }
+    MemPool(const MemPool&) = delete;
+    MemPool& operator=(const MemPool&) = delete;
+    aclrtMemPool get() const { return pool_; }
+    /// ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT: the bytes of its blocks in use.
+    uint64_t used() const {
+        uint64_t bytes = 0;
+        EXPECT_ACL_OK(aclrtMemPoolGetAttr(pool_, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &bytes));
+        return bytes;
+    }
+
+private:
+    aclrtMemPool pool_ = nullptr;
+};
+
+// CANN's source accepts stream-ordered allocation in a capture
+// (ApiImplSoma::MemPoolMallocAsync / MemPoolFreeAsync in
+// src/runtime/api/impl/api_impl_soma.cc check no capture) and allocates at
+// the call.  So a block allocated in a capture is allocated once, and every
+// replay uses it; a captured free hands the block to the model, which keeps
+// it while replays may use it (04-01 item 7) and returns it to the pool when
+// it is destroyed.
+TEST_F(GraphCapture, AStreamOrderedAllocationInACaptureServesEveryReplayUntilTheModelGoes) {
     Stream stream;
-    aclrtMemPoolProps props{};
-    props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-    props.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-    props.location = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_DEVICE};
-    props.maxSize = size_t{1} << 20;
-    aclrtMemPool pool = nullptr;
-    ASSERT_ACL_OK(aclrtMemPoolCreate(&pool, &props));
-    void* block = nullptr;
-    ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&block, 256, pool, stream.get()));
+    MemPool pool;
+    PinnedBuffer seen(64);
     ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    void* another = nullptr;
-    EXPECT_ACL_FAILS(aclrtMemPoolMallocAsync(&another, 256, pool, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_ACL_FAILS(aclrtMemPoolFreeAsync(block, stream.get()), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    void* block = nullptr;
+    ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&block, 64, pool.get(), stream.get()));
+    ASSERT_NE(nullptr, block);
+    ASSERT_ACL_OK(aclrtMemsetAsync(block, 64, 7, 64, stream.get()));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(seen.bytes(), 64, block, 64, ACL_MEMCPY_DEVICE_TO_HOST, stream.get()));
+    ASSERT_ACL_OK(aclrtMemPoolFreeAsync(block, stream.get()));
     Model model;
     ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
-    ASSERT_ACL_OK(aclrtMemPoolFreeAsync(block, stream.get()));
-    ASSERT_ACL_OK(aclrtSynchronizeStream(stream.get()));
-    ASSERT_ACL_OK(aclrtMemPoolDestroy(pool));
+    EXPECT_GE(pool.used(), 64u) << "the model's block went back to the pool";
+    EXPECT_ACL_FAILS(aclrtMemPoolFreeAsync(block, stream.get()), ACL_ERROR_RT_PARAM_INVALID);
+    void* eager = nullptr;
+    ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&eager, 64, pool.get(), stream.get()));
+    EXPECT_NE(block, eager) << "the pool handed out a block the model still uses";
+    const uint64_t usedWithTheModel = pool.used();
+    for (int replay = 1; replay <= 3; ++replay) {
+        std::memset(seen.bytes(), 0, 64);
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), stream.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+        EXPECT_EQ(std::vector<uint8_t>(64, 7), std::vector<uint8_t>(seen.bytes(), seen.bytes() + 64));
+    }
+    EXPECT_EQ(usedWithTheModel, pool.used());
+    ASSERT_ACL_OK(aclmdlRIDestroy(model.get()));
+    *model.out() = nullptr;
+    EXPECT_LT(pool.used(), usedWithTheModel) << "destroying the model kept its block";
+    ASSERT_ACL_OK(aclrtMemPoolFreeAsync(eager, stream.get()));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    EXPECT_EQ(0u, pool.used());
+}
+
+// A capture that fails gives its captured frees back at once: no model keeps them.
+TEST_F(GraphCapture, AFailedCaptureGivesItsFreedBlocksBack) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    MemPool pool;
+    void* block = nullptr;
+    ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&block, 64, pool.get(), origin.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclrtMemPoolFreeAsync(block, side.get()));
+    ASSERT_ACL_OK(aclrtMemsetAsync(block, 64, 1, 64, side.get()));  // The side stream never joins back.
+    EXPECT_GE(pool.used(), 64u);
+    aclmdlRI model = nullptr;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(origin.get(), &model), ACL_ERROR_RT_STREAM_UNJOINED);
+    EXPECT_EQ(0u, pool.used());
+}
+
+// CANN refuses IPC events (ACL_EVENT_IPC, created or opened from a handle) in
+// records and waits on a capturing stream with ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+// (ApiErrorDecorator::EventRecord and StreamWaitEvent in
+// src/runtime/api/impl/api_error.cc); the capture goes on.
+TEST_F(GraphCapture, IpcEventsAreRefusedInACapture) {
+    Stream stream;
+    aclrtEvent exported = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&exported, ACL_EVENT_IPC));
+    aclrtIpcEventHandle handle{};
+    ASSERT_ACL_OK(aclrtIpcGetEventHandle(exported, &handle));
+    aclrtEvent opened = nullptr;
+    ASSERT_ACL_OK(aclrtIpcOpenEventHandle(handle, &opened));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    for (aclrtEvent event : {exported, opened}) {
+        take_error_message();
+        EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRecordEvent(event, stream.get()));
+        EXPECT_NE(std::string::npos, take_error_message().find("IPC"));
+        EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtStreamWaitEvent(stream.get(), event));
+        EXPECT_NE(std::string::npos, take_error_message().find("IPC"));
+    }
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, capture_status(stream.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
+    EXPECT_ACL_OK(aclrtDestroyEvent(opened));
+    EXPECT_ACL_OK(aclrtDestroyEvent(exported));
 }
 
 // 25-01 (107003): a capture begins on a stream of the current context's
