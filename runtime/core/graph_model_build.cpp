@@ -197,11 +197,17 @@ aclError GraphModel::finish_build() {
                                  "(aclmdlRIEndTask)",
                                  id_);
         }
-        if (const std::string why = resolve_jumps(); !why.empty()) {
-            return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR, "aclmdlRIBuildEnd: %s", why.c_str());
+        if (status_ == Status::kInvalidated) {
+            return runtime_error(invalidCode_, "aclmdlRIBuildEnd: model %u is invalid: %s", id_, invalidReason_.c_str());
         }
-        const std::vector<uint32_t> order = topological_order();
+        std::vector<std::vector<uint32_t>> recordedEdges;
+        for (const Node& node : nodes_) recordedEdges.push_back(node.after);
+        const std::string why = resolve_jumps();
+        const std::vector<uint32_t> order = why.empty() ? topological_order() : std::vector<uint32_t>{};
         if (order.size() != nodes_.size()) {
+            // A failed end leaves the build as it was, without the jumps' edges.
+            for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].after = std::move(recordedEdges[i]);
+            if (!why.empty()) return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR, "aclmdlRIBuildEnd: %s", why.c_str());
             return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                  "aclmdlRIBuildEnd: model %u loops (a jump leads to a label or stream that runs "
                                  "before the jump); acl-cpu replays a model as an acyclic graph and does not run loops",

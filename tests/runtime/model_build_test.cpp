@@ -416,5 +416,51 @@ TEST_F(ModelBuildTest, DestroyingAnOpenBuildReleasesItsStreams) {
     EXPECT_ACL_FAILS(aclmdlRIBuildBegin(&refused, 1), ACL_ERROR_INVALID_PARAM);
 }
 
+// An event recorded in a capture and waited for on a bound stream joins two
+// models, as an event between two captures does: CANN's
+// ACL_ERROR_STREAM_CAPTURE_CONFLICT, and neither may complete
+// (04-02_cross_stream_capture.md; 25-01: ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED).
+// A failed end leaves the build open for the program to end after a fix.
+TEST_F(ModelBuildTest, AnEventBetweenACaptureAndABuildInvalidatesBoth) {
+    Stream captured;
+    PersistentStream bound;
+    BuiltModel model;
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), bound.get(), kHead));
+    aclrtEvent event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&event, ACL_EVENT_SYNC));
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(captured.get(), ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ASSERT_ACL_OK(aclrtRecordEvent(event, captured.get()));
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(bound.get(), event), ACL_ERROR_STREAM_CAPTURE_CONFLICT);
+    aclmdlRI capture = nullptr;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(captured.get(), &capture), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    ASSERT_ACL_OK(aclmdlRIEndTask(model.get(), bound.get()));
+    EXPECT_ACL_FAILS(aclmdlRIBuildEnd(model.get(), nullptr), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    Stream executor;
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model.get(), executor.get()), ACL_ERROR_RT_MODEL_EXECUTE);
+    ASSERT_ACL_OK(aclrtDestroyEvent(event));
+}
+
+// A jump to a label nobody set fails the end; once a stream sets it, the
+// build ends and the jump leads there.
+TEST_F(ModelBuildTest, AFailedBuildEndLeavesTheBuildOpen) {
+    DeviceBuffer index(sizeof(uint32_t)), out(1);
+    store(index, 1u);
+    PersistentStream head, branch;
+    BuiltModel model;
+    Labels labels(2);
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), head.get(), kHead));
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), branch.get(), kActivated));
+    ASSERT_ACL_OK(aclrtSwitchLabelByIndex(index.get(), 2, labels.list(), head.get()));
+    ASSERT_ACL_OK(aclrtSetLabel(labels[0], head.get()));
+    ASSERT_ACL_OK(aclmdlRIEndTask(model.get(), head.get()));
+    EXPECT_ACL_FAILS(aclmdlRIBuildEnd(model.get(), nullptr), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_ACL_OK(aclrtSetLabel(labels[1], branch.get()));
+    set_byte(branch.get(), out, 0, 7);
+    ASSERT_ACL_OK(aclmdlRIBuildEnd(model.get(), nullptr));
+    out.fill(0);
+    execute(model.get());
+    EXPECT_EQ(std::vector<uint8_t>{7}, out.read());
+}
+
 }  // namespace
 }  // namespace aclcpu::test
