@@ -46,8 +46,7 @@ std::byte* UbStaging::for_block(int64_t blockIdx) const {
     return worker_buffer(bytesPerBlock_);
 }
 
-aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
-                       const std::function<void(int64_t)>& body) noexcept {
+aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved, BlockBody body) noexcept {
     const int64_t blocksPerTask = std::clamp<int64_t>(
         ceil_div(blockDim * kMinTaskBytes, std::max<int64_t>(bytesMoved, 1)), 1, std::max<int64_t>(blockDim, 1));
     using instrument::Observer;

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "aclcpu/nnopbase.hpp"
@@ -62,6 +62,25 @@ private:
     int64_t bytesPerBlock_;
 };
 
+/// A borrowed callable run as body(blockIdx), for launch_blocks.  Unlike
+/// std::function it never allocates: a kernel's lambda capturing more than
+/// two references would cost a heap allocation per launch.  Refers to the
+/// callable it was made from, which must outlive it (a lambda written in
+/// the launch_blocks call does).
+class BlockBody {
+public:
+    // Implicit, so that a launch_blocks call takes its lambda as written.
+    template <class Body, class = std::enable_if_t<!std::is_same_v<std::decay_t<Body>, BlockBody>>>
+    BlockBody(const Body& body) noexcept
+        : body_(&body), run_([](const void* b, int64_t blockIdx) { (*static_cast<const Body*>(b))(blockIdx); }) {}
+
+    void operator()(int64_t blockIdx) const { run_(body_, blockIdx); }
+
+private:
+    const void* body_;
+    void (*run_)(const void*, int64_t);
+};
+
 /// Runs body(blockIdx) for every blockIdx in [0, blockDim), the blocks as
 /// TBB tasks of the calling thread's arena (launch() runs on a device
 /// worker).  A task takes several consecutive blocks when the launch moves
@@ -73,8 +92,7 @@ private:
 /// which blocks share a task, never changes what a block computes.  An
 /// exception escaping a body is reported, with opName, as
 /// ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns ACL_SUCCESS.
-aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
-                       const std::function<void(int64_t)>& body) noexcept;
+aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved, BlockBody body) noexcept;
 
 /// ACL_SUCCESS when the first `inputs` input and `outputs` output addresses
 /// of args are non-null; otherwise reports, for opName, the fault the device

@@ -40,8 +40,8 @@ struct ElementwiseTiling {
 /// The flat tiling of CANN's A2 elementwise vector kernels that stage three
 /// nodes (two operands and the result) in UB, a third of UB each, 32-byte
 /// aligned, in chunks of laneBytes per element; blocks take
-/// ceil(N / vectorCoreCount) elements rounded up to one 32-byte UB block of
-/// blockDtype, the last block the rest.
+/// ceil(N / vectorCoreCount) elements, at least kMinBlockElements, rounded
+/// up to one 32-byte UB block of blockDtype, the last block the rest.
 inline ElementwiseTiling tile_three_node_elementwise(int64_t numel, aclDataType blockDtype, int64_t laneBytes,
                                                     const SocProfile& soc) {
     constexpr int64_t kStagedNodes = 3;

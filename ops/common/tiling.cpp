@@ -5,10 +5,12 @@
 
 namespace aclcpu::ops {
 
-BlockSplit BlockSplit::by_factor(int64_t total, int64_t maxBlocks, int64_t alignment) noexcept {
+BlockSplit BlockSplit::by_factor(int64_t total, int64_t maxBlocks, int64_t alignment,
+                                 int64_t unitElements) noexcept {
     BlockSplit split;
     if (total <= 0) return split;
-    const int64_t factor = align_up(ceil_div(total, std::max<int64_t>(maxBlocks, 1)), alignment);
+    const int64_t share = std::max(ceil_div(total, std::max<int64_t>(maxBlocks, 1)), min_block_units(unitElements));
+    const int64_t factor = align_up(share, alignment);
     split.count_ = ceil_div(total, factor);
     split.base_ = factor;
     // The last block is the one cut short, at total.
@@ -17,10 +19,11 @@ BlockSplit BlockSplit::by_factor(int64_t total, int64_t maxBlocks, int64_t align
     return split;
 }
 
-BlockSplit BlockSplit::front_loaded(int64_t total, int64_t maxBlocks) noexcept {
+BlockSplit BlockSplit::front_loaded(int64_t total, int64_t maxBlocks, int64_t unitElements) noexcept {
     BlockSplit split;
     if (total <= 0) return split;
-    split.count_ = std::min(total, std::max<int64_t>(maxBlocks, 1));
+    const int64_t fullBlocks = std::max<int64_t>(total / min_block_units(unitElements), 1);
+    split.count_ = std::min({total, std::max<int64_t>(maxBlocks, 1), fullBlocks});
     split.base_ = total / split.count_;
     split.longer_ = total % split.count_;
     return split;

@@ -13,6 +13,20 @@ namespace aclcpu::ops {
 /// Bytes of one UB block: the unit in which AI Core UB buffers are aligned.
 inline constexpr int64_t kUbBlockBytes = 32;
 
+/// The fewest elements a block takes (but the last, or the only one), so
+/// that a launch too small to give every vector core this much runs on
+/// fewer blocks -- a 1 Ki-element launch on one.  A block has a fixed cost
+/// on the CPU (its dispatch, its layout checks, its loop set-up): about 280
+/// instructions (callgrind, AVX2), against about 1.9 per element for fp32
+/// Add, the cheapest kernel, and 6.5 for SoftplusBackward; at 4096 elements
+/// it is under 4 % of the cheapest block.  A block this size of operands of
+/// up to 8 bytes moves less than the 128 KiB a task must move
+/// (launch_blocks), so the grouping of blocks into tasks, not this minimum,
+/// still decides how many workers share a launch.  A power of two of at
+/// least 256: whole 256-byte vector repeats of any dtype, and a multiple of
+/// every block alignment.
+inline constexpr int64_t kMinBlockElements = 4096;
+
 // Work counts reach INT64_MAX (a view of stride 0 over one byte is valid),
 // so these never form a sum or product beyond their result.
 // Preconditions: a >= 0, b > 0.
@@ -46,16 +60,22 @@ public:
     /// An empty split (no block).
     BlockSplit() noexcept = default;
 
-    /// The "block factor" split: every block takes factor = ceil(total /
-    /// maxBlocks) units, rounded up to a multiple of alignment, and the last
-    /// block the remainder; ceil(total / factor) blocks.  No block for
-    /// total == 0.
-    static BlockSplit by_factor(int64_t total, int64_t maxBlocks, int64_t alignment = 1) noexcept;
+    // Both splits take at least min_block_units(unitElements) units per
+    // block, unitElements being the elements of work one unit stands for
+    // (1 when units are elements).
 
-    /// The "front-loaded" split: min(total, maxBlocks) blocks; the first
-    /// total % blocks take ceil(total / blocks) units, the others floor.  No
-    /// block for total == 0.
-    static BlockSplit front_loaded(int64_t total, int64_t maxBlocks) noexcept;
+    /// The "block factor" split: every block takes factor = ceil(total /
+    /// maxBlocks) units, at least min_block_units(unitElements), rounded up
+    /// to a multiple of alignment, and the last block the remainder;
+    /// ceil(total / factor) blocks.  No block for total == 0.
+    static BlockSplit by_factor(int64_t total, int64_t maxBlocks, int64_t alignment = 1,
+                                int64_t unitElements = 1) noexcept;
+
+    /// The "front-loaded" split: min(total, maxBlocks) blocks, fewer when
+    /// that would leave a block under min_block_units(unitElements) units
+    /// (at least one); the first total % blocks take ceil(total / blocks)
+    /// units, the others floor.  No block for total == 0.
+    static BlockSplit front_loaded(int64_t total, int64_t maxBlocks, int64_t unitElements = 1) noexcept;
 
     /// This split with each unit unitSize elements long, but block
     /// shortBlock's last unit shortfall elements short.
@@ -92,6 +112,12 @@ private:
     int64_t shortBlock_ = 0;
     int64_t shortfall_ = 0;
 };
+
+/// The units of unitElements elements each that make kMinBlockElements
+/// elements (at least one).  Precondition: unitElements > 0.
+constexpr int64_t min_block_units(int64_t unitElements) noexcept {
+    return ceil_div(kMinBlockElements, unitElements);
+}
 
 /// The elements of a UB chunk: floor(ubBytes / bytesPerElement), aligned
 /// down to alignment elements and capped at total aligned up to alignment.

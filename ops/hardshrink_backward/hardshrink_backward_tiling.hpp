@@ -11,7 +11,8 @@
 namespace aclcpu::ops {
 
 /// HardShrinkGrad's tiling: blockFactor = ceil(N / vectorCoreCount)
-/// elements per block (the last block the rest); UB chunks of
+/// elements per block, at least kMinBlockElements (the last block the
+/// rest); UB chunks of
 /// ubFactor = floor((UB - 16 KiB) / bytesPerElement) elements, where
 /// bytesPerElement is fp16 12, fp32 24, bf16 20 when double-buffered
 /// (N > 1024) and 6 / 12 / 14 otherwise, aligned down to 128 (fp16) or 64

@@ -15,8 +15,9 @@ namespace aclcpu::ops {
 /// takes floor(chunks / blockDim) chunks, one more for the first
 /// chunks % blockDim blocks, as one contiguous range.  The short remainder
 /// chunk ends block (chunks % blockDim) - 1, or the last block when the
-/// division is exact; later blocks' ranges shift by it.  Workspace: a fixed
-/// 16 MiB, in which each block's UB staging is carved.
+/// division is exact; later blocks' ranges shift by it (a chunk is at least
+/// kMinBlockElements, so acl-cpu's minimum block never merges blocks here).
+/// Workspace: a fixed 16 MiB, in which each block's UB staging is carved.
 struct LogitGradTiling {
     ElementwiseTiling elementwise;
     uint64_t workspaceSize = 0;

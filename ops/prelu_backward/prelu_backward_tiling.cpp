@@ -36,7 +36,8 @@ PreluBackwardTiling tile_prelu_backward(const PreluGeometry& geometry, aclDataTy
     t.dtype = dtype;
     const int64_t cores = std::max<int64_t>(soc.vectorCoreCount, 1);
     t.updateBlocks = BlockSplit::by_factor(geometry.elements, cores, kUbBlockBytes / element_size(dtype));
-    t.reduceBlocks = BlockSplit::by_factor(geometry.channels, cores, kChannelsPerReduceRepeat);
+    // A channel's reduction adds one partial per update block.
+    t.reduceBlocks = BlockSplit::by_factor(geometry.channels, cores, kChannelsPerReduceRepeat, t.updateBlocks.count());
     t.chunkElements = ub_chunk_elements(soc.ubSize - kUbReservedBytes, ub_bytes_per_element(dtype), kRepeatElements,
                                         t.updateBlocks.block(0).size());
     t.stagingBytesPerBlock = elementwise_staging_bytes(2, t.chunkElements);

@@ -26,17 +26,19 @@ struct PreluGeometry {
 /// elementwise pattern.
 ///
 /// Update phase: self's elements in block-factor shares (whole 32-byte UB
-/// blocks) over at most vectorCoreCount blocks.  A block walks its share
-/// one channel run (consecutive elements of one channel) at a time, each
-/// run chunkElements at a time; it sums a run's update values into 16
-/// running sums (element j of the run into sum j % 16, added in order), adds
-/// those as a fixed tree and the result to its own fp32 partial sum of the
-/// channel in the workspace.
+/// blocks, at least kMinBlockElements) over at most vectorCoreCount
+/// blocks.  A block walks its share one channel run (consecutive elements
+/// of one channel) at a time, each run chunkElements at a time; it sums a
+/// run's update values into 16 running sums (element j of the run into sum
+/// j % 16, added in order), adds those as a fixed tree and the result to
+/// its own fp32 partial sum of the channel in the workspace.
 ///
-/// Reduce phase: channels in block-factor shares; a block adds, per
-/// channel, the partials of update blocks 0, 1, ... in that order.  Both
-/// phases depend on sizes and the SoC only, so gradWeight is bitwise the
-/// same for any number of worker threads.
+/// Reduce phase: channels in block-factor shares of whole 64-channel
+/// repeats, each share (but the last) at least kMinBlockElements partials
+/// to add (a channel has one per update block); a block adds, per channel,
+/// the partials of update blocks 0, 1, ... in that order.  Both phases
+/// depend on sizes and the SoC only, so gradWeight is bitwise the same for
+/// any number of worker threads.
 ///
 /// Workspace: weight as fp32 [channels], the partials
 /// [updateBlocks][channels], then each update block's UB staging.

@@ -47,7 +47,7 @@ ScaledMaskedSoftmaxBackwardTiling tile_scaled_masked_softmax_backward(const Soft
                                                                       const SocProfile& soc) {
     ScaledMaskedSoftmaxBackwardTiling t{};
     t.shape = shape;
-    t.blocks = BlockSplit::front_loaded(shape.batch * shape.heads * shape.rows, soc.vectorCoreCount);
+    t.blocks = BlockSplit::front_loaded(shape.batch * shape.heads * shape.rows, soc.vectorCoreCount, shape.length);
     t.paddedLength = align_up(shape.length, kRepeatFloats);
     t.reduction = t.paddedLength <= kMaxFoldedLength ? RowReduction::kFoldedBlocksOf8 : RowReduction::kBlocksOf64;
     const int64_t ubLines = t.reduction == RowReduction::kFoldedBlocksOf8

@@ -25,12 +25,14 @@ struct SoftmaxBackwardShape {
 enum class RowReduction : uint8_t { kFoldedBlocksOf8, kBlocksOf64 };
 
 /// Rows over cores as the A2 tiling splits them: B*N*S1 lines over
-/// min(lines, vectorCoreCount) blocks, each a contiguous run, the first
-/// lines % blockDim blocks taking one line more; a block walks its run
-/// linesPerLoop lines at a time (what fits in UB).  The workspace is sized
-/// for a loop's rows as fp32 (zero-padded to paddedLength) per block, in the
-/// Ascend C system workspace; acl-cpu's kernel stages there, a row at a
-/// time, only the rows of operands that are not contiguous.
+/// min(lines, vectorCoreCount) blocks -- fewer, at least one, where a block
+/// would get under kMinBlockElements elements of whole lines -- each a
+/// contiguous run, the first lines % blockDim blocks taking one line more;
+/// a block walks its run linesPerLoop lines at a time (what fits in UB).
+/// The workspace is sized for a loop's rows as fp32 (zero-padded to
+/// paddedLength) per block, in the Ascend C system workspace; acl-cpu's
+/// kernel stages there, a row at a time, only the rows of operands that are
+/// not contiguous.
 struct ScaledMaskedSoftmaxBackwardTiling {
     SoftmaxBackwardShape shape;
     BlockSplit blocks;            ///< line ranges

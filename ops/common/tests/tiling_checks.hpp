@@ -18,6 +18,7 @@ namespace tiling_test {
 
 using aclcpu::SocProfile;
 using aclcpu::ops::BlockSplit;
+using aclcpu::ops::kMinBlockElements;
 using aclcpu::ops::Range;
 
 /// Atlas A2's Ascend910B2: 48 vector cores of 192 KiB UB.
@@ -52,24 +53,33 @@ inline void expect_partition(const BlockSplit& split, int64_t total, int64_t max
     EXPECT_EQ(split.total(), total);
 }
 
-/// The "block factor" split of CANN's elementwise tilings: every block but
-/// the last takes ceil(total / cores) elements rounded up to alignment, the
-/// last block the rest (computed here from that rule, not from the split).
-inline void expect_block_factor(const BlockSplit& split, int64_t total, int64_t cores, int64_t alignment) {
+/// Divisions that round up without forming a + b - 1, which passes
+/// INT64_MAX for the largest totals.
+inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+/// The units of unitElements elements that make a block of at least
+/// kMinBlockElements elements.
+inline int64_t min_units(int64_t unitElements) { return ceil_div(kMinBlockElements, unitElements); }
+
+/// The "block factor" split of CANN's elementwise tilings, with acl-cpu's
+/// minimum block: every block but the last takes ceil(total / cores) units,
+/// at least min_units(unitElements), rounded up to alignment, the last
+/// block the rest (computed here from that rule, not from the split).
+inline void expect_block_factor(const BlockSplit& split, int64_t total, int64_t cores, int64_t alignment,
+                                int64_t unitElements = 1) {
     expect_partition(split, total, cores);
-    // Divisions that round up without forming total + cores - 1, which
-    // passes INT64_MAX for the largest totals.
-    const auto ceil_div = [](int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); };
-    const int64_t factor = ceil_div(ceil_div(total, cores), alignment) * alignment;
+    const int64_t factor = ceil_div(std::max(ceil_div(total, cores), min_units(unitElements)), alignment) * alignment;
     for (int64_t b = 0; b + 1 < split.count(); ++b) EXPECT_EQ(split.block(b).size(), factor) << "block " << b;
     EXPECT_EQ(split.count(), ceil_div(total, factor));
 }
 
-/// The "front-loaded" split: min(total, cores) blocks, sizes floor or ceil
-/// of total / blocks, the longer ones first.
-inline void expect_front_loaded(const BlockSplit& split, int64_t total, int64_t cores) {
+/// The "front-loaded" split, with acl-cpu's minimum block: min(total,
+/// cores) blocks, but no more than leave every block min_units(unitElements)
+/// units (at least one block); sizes floor or ceil of total / blocks, the
+/// longer ones first.
+inline void expect_front_loaded(const BlockSplit& split, int64_t total, int64_t cores, int64_t unitElements = 1) {
     expect_partition(split, total, cores);
-    const int64_t blocks = std::min(total, cores);
+    const int64_t blocks = std::max<int64_t>(1, std::min({total, cores, total / min_units(unitElements)}));
     ASSERT_EQ(split.count(), blocks);
     for (int64_t b = 0; b < blocks; ++b) {
         EXPECT_EQ(split.block(b).size(), total / blocks + (b < total % blocks ? 1 : 0)) << "block " << b;

@@ -28,9 +28,18 @@ TEST(PreluBackwardTiling, UpdateAndReduceBlocksPartitionTheirWork) {
             const auto t = aclcpu::ops::tile_prelu_backward(c.geometry, c.dtype, *soc);
             expect_block_factor(t.updateBlocks, c.geometry.elements, soc->vectorCoreCount,
                                 c.dtype == ACL_FLOAT ? 8 : 16);
-            expect_block_factor(t.reduceBlocks, c.geometry.channels, soc->vectorCoreCount, 64);
+            expect_block_factor(t.reduceBlocks, c.geometry.channels, soc->vectorCoreCount, 64, t.updateBlocks.count());
         }
     }
+}
+
+TEST(PreluBackwardTiling, ASmallLaunchIsOneBlockOfEachPhase) {
+    const auto t = aclcpu::ops::tile_prelu_backward({64 * 16, 64, 16}, ACL_FLOAT, kA2);
+    EXPECT_EQ(t.updateBlocks.count(), 1);
+    EXPECT_EQ(t.reduceBlocks.count(), 1);
+    // One row of partial sums.
+    EXPECT_GE(t.stagingOffset - t.partialsOffset, 64u * 4);
+    EXPECT_LT(t.stagingOffset - t.partialsOffset, 2u * 64 * 4);
 }
 
 TEST(PreluBackwardTiling, ChunksAreWholeRepeatsThatFitUb) {

@@ -21,9 +21,19 @@ TEST(ScaledMaskedSoftmaxBackwardTiling, LinesFrontLoadedOverTheCores) {
         for (const SoftmaxBackwardShape& s : kShapes) {
             SCOPED_TRACE(testing::Message() << soc->name << " S1 " << s.rows << " S2 " << s.length);
             const auto t = aclcpu::ops::tile_scaled_masked_softmax_backward(s, ACL_FLOAT16, 0.5, *soc);
-            expect_front_loaded(t.blocks, s.batch * s.heads * s.rows, soc->vectorCoreCount);
+            expect_front_loaded(t.blocks, s.batch * s.heads * s.rows, soc->vectorCoreCount, s.length);
         }
     }
+}
+
+TEST(ScaledMaskedSoftmaxBackwardTiling, ShortRowsShareBlocksWhole) {
+    // 64 rows of 16: one block.  512 rows of 64: 8 blocks of 64 whole rows.
+    const auto one = aclcpu::ops::tile_scaled_masked_softmax_backward({1, 1, 64, 16}, ACL_FLOAT, 1.0, kA2);
+    ASSERT_EQ(one.blocks.count(), 1);
+    EXPECT_EQ(one.blocks.block(0), (Range{0, 64}));
+    const auto eight = aclcpu::ops::tile_scaled_masked_softmax_backward({2, 4, 64, 64}, ACL_FLOAT, 1.0, kA2);
+    ASSERT_EQ(eight.blocks.count(), 8);
+    for (int64_t b = 0; b < 8; ++b) EXPECT_EQ(eight.blocks.block(b), (Range{b * 64, (b + 1) * 64}));
 }
 
 TEST(ScaledMaskedSoftmaxBackwardTiling, RowsPadToARepeatAndPickTheirReduction) {

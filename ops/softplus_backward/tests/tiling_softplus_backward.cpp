@@ -20,6 +20,14 @@ TEST(SoftplusBackwardTiling, BlocksTakeWholeUbBlocksOfTheComputeDtype) {
     }
 }
 
+// Issue 14: a 1 Ki-element launch ran as 43 blocks of 24 elements.
+TEST(SoftplusBackwardTiling, ASmallLaunchIsOneBlock) {
+    const auto tiling = aclcpu::ops::tile_softplus_backward(1024, ACL_FLOAT, kA2);
+    ASSERT_EQ(tiling.blocks.count(), 1);
+    EXPECT_EQ(tiling.blocks.block(0), (Range{0, 1024}));
+    EXPECT_EQ(aclcpu::ops::tile_softplus_backward(48 * kMinBlockElements, ACL_BF16, kA2).blocks.count(), 48);
+}
+
 TEST(SoftplusBackwardTiling, ChunksAreAThirdOfUbInFp32) {
     for (const SocProfile* soc : {&kA2, &kSmallSoc}) {
         const int64_t node = soc->ubSize / 3 / 32 * 32;
