@@ -5,7 +5,13 @@
 // and aclprofStop becomes a Perfetto / chrome://tracing file in the result
 // directory given to aclprofInit, with the msproftx marks and ranges on the
 // host threads that made them and aclprofMarkEx / step marks on their streams.
+//
+// Operator subscription (aclprofModelSubscribe) reports the operators each
+// replay of a subscribed aclmdlRI runs, as fixed-size records written into
+// the user's pipe (observe/op_subscriptions.hpp, observe/op_record.hpp); the
+// aclprofGetOp* functions read those records back.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -19,30 +25,23 @@
 #include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "api/stream_marks.hpp"
-#include "api/unsupported.hpp"
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
+#include "observe/op_record.hpp"
+#include "observe/op_subscriptions.hpp"
 #include "observe/profiler.hpp"
 
 using aclcpu::code_of;
 using aclcpu::api::enqueue_mark;
-using aclcpu::api::not_supported;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
+using aclcpu::observe::OpRecord;
+using aclcpu::observe::OpSubscriptions;
 using aclcpu::observe::ProfileConfig;
 using aclcpu::observe::Profiler;
 using aclcpu::observe::Stamp;
 using aclcpu::observe::StepInfo;
-
-namespace aclcpu::api {
-
-/// An unsupported aclprofGetOpFlag answers ACL_SUBSCRIBE_NONE, CANN's "no flag".
-template <>
-UnsupportedResult::operator aclprofSubscribeOpFlag() const noexcept {
-    return ACL_SUBSCRIBE_NONE;
-}
-
-}  // namespace aclcpu::api
+using aclcpu::observe::SubscribeConfig;
 
 namespace {
 
@@ -57,10 +56,6 @@ constexpr uint64_t kKnownDataTypes =
     ACL_PROF_HCCL_TRACE | ACL_PROF_TRAINING_TRACE | ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API | ACL_PROF_GE_API_L0 |
     ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_MEMORY | ACL_PROF_GE_API_L1 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR |
     ACL_PROF_TASK_TIME_L3 | ACL_PROF_API_STATS | ACL_PROF_AICORE_SHAPE;
-
-constexpr char kNoModels[] =
-    "operator subscription reports the operators of a loaded offline model (.om), and acl-cpu loads none; "
-    "profile with aclprofInit/aclprofStart instead";
 
 bool is_metrics_code(int64_t code) {
     return (code >= ACL_AICORE_ARITHMETIC_UTILIZATION && code <= ACL_AICORE_MEMORY_ACCESS) || code == ACL_AICORE_NONE;
@@ -97,15 +92,119 @@ std::string hex_of(const void* data, size_t bytes) {
     return hex;
 }
 
+// ---- reading subscription records -----------------------------------------
+//
+// CANN's parser checks every call's buffer: it must hold whole records, each
+// intact, and the index must name one of them; a failing call reports
+// ACL_ERROR_INVALID_PARAM, or answers 0 / nullptr / ACL_SUBSCRIBE_NONE when
+// it returns no aclError.
+
+/// True when the opInfoLen bytes at opInfo are whole, intact records;
+/// otherwise reports why.  Records are copied out: the user's buffer need
+/// not be aligned for them.
+bool holds_records(const void* opInfo, size_t opInfoLen, const char* api) {
+    if (opInfo == nullptr) {
+        param_error(ACL_ERROR_INVALID_PARAM, "%s: opInfo is null", api);
+        return false;
+    }
+    if (opInfoLen % sizeof(OpRecord) != 0) {
+        param_error(ACL_ERROR_INVALID_PARAM, "%s: opInfoLen %zu is not a multiple of aclprofGetOpDescSize (%zu)",
+                    api, opInfoLen, sizeof(OpRecord));
+        return false;
+    }
+    OpRecord record;
+    for (size_t offset = 0; offset < opInfoLen; offset += sizeof(OpRecord)) {
+        std::memcpy(&record, static_cast<const char*>(opInfo) + offset, sizeof(OpRecord));
+        if (!record.sealed()) {
+            param_error(ACL_ERROR_INVALID_PARAM, "%s: bytes %zu..%zu of opInfo are no subscription record", api,
+                        offset, offset + sizeof(OpRecord));
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Copies the record at index into record; false (reported) when the
+/// buffer or the index is not valid.
+bool read_record(const void* opInfo, size_t opInfoLen, uint32_t index, const char* api, OpRecord& record) {
+    if (!holds_records(opInfo, opInfoLen, api)) return false;
+    const size_t count = opInfoLen / sizeof(OpRecord);
+    if (index >= count) {
+        param_error(ACL_ERROR_INVALID_PARAM, "%s: index %u is not below the %zu records of opInfo", api, index, count);
+        return false;
+    }
+    std::memcpy(&record, static_cast<const char*>(opInfo) + index * sizeof(OpRecord), sizeof(OpRecord));
+    return true;
+}
+
+/// A text field of a record: its type or its name.
+using TextField = const char* (*)(const OpRecord&);
+const char* type_of(const OpRecord& record) { return record.type; }
+const char* name_of(const OpRecord& record) { return record.name; }
+
+/// aclprofGetOpTypeLen / aclprofGetOpNameLen: the bytes the text takes with
+/// its terminator.
+aclError text_length(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* length, TextField field,
+                     const char* api) {
+    if (length == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: the length pointer is null", api);
+    OpRecord record;
+    if (!read_record(opInfo, opInfoLen, index, api, record)) return ACL_ERROR_INVALID_PARAM;
+    *length = std::strlen(field(record)) + 1;
+    return ACL_SUCCESS;
+}
+
+/// aclprofGetOpType / aclprofGetOpName.  As in CANN, a buffer shorter than
+/// the text is refused, and one without room for the terminator gets the
+/// text cut by one character.
+aclError copy_text(const void* opInfo, size_t opInfoLen, uint32_t index, char* text, size_t capacity,
+                   TextField field, const char* api) {
+    if (text == nullptr || capacity == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: the output buffer is null or has length 0", api);
+    }
+    OpRecord record;
+    if (!read_record(opInfo, opInfoLen, index, api, record)) return ACL_ERROR_INVALID_PARAM;
+    const char* value = field(record);
+    const size_t length = std::strlen(value);
+    if (capacity < length) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "%s: a buffer of %zu bytes cannot take \"%s\" (%zu bytes with its terminator)", api,
+                           capacity, value, length + 1);
+    }
+    const size_t copied = std::min(length, capacity - 1);
+    std::memcpy(text, value, copied);
+    text[copied] = '\0';
+    return ACL_SUCCESS;
+}
+
+/// aclprofGetOpStart / End / Duration: 0 when the call is not valid.
+using TimeField = uint64_t (*)(const OpRecord&);
+uint64_t start_of(const OpRecord& record) { return record.startNs; }
+uint64_t end_of(const OpRecord& record) { return record.endNs; }
+uint64_t duration_of(const OpRecord& record) { return record.endNs - record.startNs; }
+
+uint64_t read_time(const void* opInfo, size_t opInfoLen, uint32_t index, TimeField field, const char* api) {
+    OpRecord record;
+    return read_record(opInfo, opInfoLen, index, api, record) ? field(record) : 0;
+}
+
 }  // namespace
 
 extern "C" {
+
+/// aprof_pub.h (libprofapi), which acl-cpu does not ship: CANN's model
+/// loaders register the device of each model they load.
+ACLCPU_EXPORT int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId);
 
 // ---- sessions and collections -------------------------------------------
 
 aclError aclprofInit(const char* profilerResultPath, size_t length) {
     if (!Runtime::instance().initialised()) {
         return param_error(ACL_ERROR_UNINITIALIZE, "aclprofInit: call aclInit first");
+    }
+    if (OpSubscriptions::instance().any()) {
+        return param_error(ACL_ERROR_PROF_API_CONFLICT,
+                           "aclprofInit: a model is subscribed (aclprofModelSubscribe); subscriptions and "
+                           "aclprofInit..aclprofFinalize may not be mixed");
     }
     if (profilerResultPath == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclprofInit: the path is null");
     const std::string directory(profilerResultPath, strnlen(profilerResultPath, length));
@@ -307,40 +406,113 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, 
 
 // ---- operator subscription -------------------------------------------------
 
-aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig*) { return not_supported(__func__, kNoModels); }
-
-aclError aclprofModelUnSubscribe(uint32_t) { return not_supported(__func__, kNoModels); }
-
-aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t, aclprofAicoreMetrics, void*) {
-    return not_supported(__func__, kNoModels);
+int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+    OpSubscriptions::instance().register_model(geModelIdx, deviceId);
+    return 0;
 }
 
-aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig*) { return not_supported(__func__, kNoModels); }
+aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+    const std::shared_ptr<SubscribeConfig> config = OpSubscriptions::instance().configs().find(profSubscribeConfig);
+    return OpSubscriptions::instance().subscribe(modelId, config.get());
+}
 
-aclError aclprofGetOpDescSize(size_t*) { return not_supported(__func__, kNoModels); }
+aclError aclprofModelUnSubscribe(uint32_t modelId) { return OpSubscriptions::instance().unsubscribe(modelId); }
 
-aclError aclprofGetOpNum(const void*, size_t, uint32_t*) { return not_supported(__func__, kNoModels); }
+/// aicoreMetrics is kept, not checked: CANN collects no metrics for a
+/// subscription either, and checks only the switch and the pipe.
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics,
+                                                     void* fd) {
+    if (fd == nullptr) {
+        param_error(ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: fd is null");
+        return nullptr;
+    }
+    if (timeInfoSwitch != 0 && timeInfoSwitch != 1) {
+        param_error(ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: timeInfoSwitch %d is neither 0 nor 1",
+                    timeInfoSwitch);
+        return nullptr;
+    }
+    auto config = std::make_shared<SubscribeConfig>();
+    config->timeInfo = timeInfoSwitch;
+    config->aicoreMetrics = code_of(aicoreMetrics);
+    config->writeFd = static_cast<const int*>(fd);
+    return static_cast<aclprofSubscribeConfig*>(OpSubscriptions::instance().configs().add(std::move(config)));
+}
 
-aclError aclprofGetOpTypeLen(const void*, size_t, uint32_t, size_t*) { return not_supported(__func__, kNoModels); }
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+    if (!OpSubscriptions::instance().configs().remove(profSubscribeConfig)) {
+        return param_error(ACL_ERROR_INVALID_PARAM,
+                           "aclprofDestroySubscribeConfig: profSubscribeConfig is not a live "
+                           "aclprofCreateSubscribeConfig result");
+    }
+    return ACL_SUCCESS;
+}
 
-aclError aclprofGetOpType(const void*, size_t, uint32_t, char*, size_t) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpDescSize(size_t* opDescSize) {
+    if (opDescSize == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclprofGetOpDescSize: opDescSize is null");
+    *opDescSize = sizeof(OpRecord);
+    return ACL_SUCCESS;
+}
 
-aclError aclprofGetOpNameLen(const void*, size_t, uint32_t, size_t*) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+    if (opNumber == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclprofGetOpNum: opNumber is null");
+    if (!holds_records(opInfo, opInfoLen, "aclprofGetOpNum")) return ACL_ERROR_INVALID_PARAM;
+    *opNumber = static_cast<uint32_t>(opInfoLen / sizeof(OpRecord));
+    return ACL_SUCCESS;
+}
 
-aclError aclprofGetOpName(const void*, size_t, uint32_t, char*, size_t) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
+    return text_length(opInfo, opInfoLen, index, opTypeLen, type_of, "aclprofGetOpTypeLen");
+}
 
-uint64_t aclprofGetOpStart(const void*, size_t, uint32_t) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
+    return copy_text(opInfo, opInfoLen, index, opType, opTypeLen, type_of, "aclprofGetOpType");
+}
 
-uint64_t aclprofGetOpEnd(const void*, size_t, uint32_t) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
+    return text_length(opInfo, opInfoLen, index, opNameLen, name_of, "aclprofGetOpNameLen");
+}
 
-uint64_t aclprofGetOpDuration(const void*, size_t, uint32_t) { return not_supported(__func__, kNoModels); }
+aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
+    return copy_text(opInfo, opInfoLen, index, opName, opNameLen, name_of, "aclprofGetOpName");
+}
 
-size_t aclprofGetModelId(const void*, size_t, uint32_t) { return not_supported(__func__, kNoModels); }
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+    return read_time(opInfo, opInfoLen, index, start_of, "aclprofGetOpStart");
+}
 
-aclprofSubscribeOpFlag aclprofGetOpFlag(const void*, size_t, uint32_t) { return not_supported(__func__, kNoModels); }
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+    return read_time(opInfo, opInfoLen, index, end_of, "aclprofGetOpEnd");
+}
 
-const char* aclprofGetOpAttriValue(const void*, size_t, uint32_t, aclprofSubscribeOpAttri) {
-    return not_supported(__func__, kNoModels);
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+    return read_time(opInfo, opInfoLen, index, duration_of, "aclprofGetOpDuration");
+}
+
+/// A failing call answers ACL_ERROR_INVALID_PARAM as the id, as CANN's does.
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+    OpRecord record;
+    if (!read_record(opInfo, opInfoLen, index, "aclprofGetModelId", record)) return ACL_ERROR_INVALID_PARAM;
+    return record.modelId;
+}
+
+aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
+    OpRecord record;
+    if (!read_record(opInfo, opInfoLen, index, "aclprofGetOpFlag", record)) return ACL_SUBSCRIBE_NONE;
+    return static_cast<aclprofSubscribeOpFlag>(record.flag);
+}
+
+/// ACL_SUBSCRIBE_ATTRI_THREADID belongs to ACL_SUBSCRIBE_OP_THREAD records
+/// (the threads of a subgraph's operator), and acl-cpu's records are all
+/// ACL_SUBSCRIBE_OP: every valid call is answered nullptr, with the reason.
+const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index,
+                                   aclprofSubscribeOpAttri attri) {
+    OpRecord record;
+    if (!read_record(opInfo, opInfoLen, index, "aclprofGetOpAttriValue", record)) return nullptr;
+    param_error(ACL_ERROR_INVALID_PARAM,
+                "aclprofGetOpAttriValue: record %u (flag %u) has no attribute %lld; ACL_SUBSCRIBE_ATTRI_THREADID "
+                "belongs to ACL_SUBSCRIBE_OP_THREAD records",
+                index, record.flag, static_cast<long long>(code_of(attri)));
+    return nullptr;
 }
 
 // ---- acl_rt.h --------------------------------------------------------------

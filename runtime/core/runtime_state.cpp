@@ -294,6 +294,13 @@ aclError Runtime::resolve_model(aclmdlRI handle, const char* api, std::shared_pt
                        handle);
 }
 
+std::shared_ptr<GraphModel> Runtime::find_model_by_id(uint32_t id) const {
+    for (std::shared_ptr<GraphModel>& model : models_.snapshot()) {
+        if (model->id() == id) return std::move(model);
+    }
+    return nullptr;
+}
+
 aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {
     if (handle == nullptr) {
         std::shared_ptr<Context> context = current_context();

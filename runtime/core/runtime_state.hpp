@@ -81,6 +81,8 @@ public:
     // Model runtime instances (aclmdlRI).
     aclmdlRI add_model(std::shared_ptr<GraphModel> model) { return models_.add(std::move(model)); }
     aclError resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const;
+    /// The live model whose aclmdlRIGetId is id, or nullptr (no report).
+    std::shared_ptr<GraphModel> find_model_by_id(uint32_t id) const;
     /// Removes a model with its task groups.
     std::shared_ptr<GraphModel> remove_model(aclmdlRI handle);
     aclrtTaskGrp add_task_group(std::shared_ptr<TaskGroup> group) { return taskGroups_.add(std::move(group)); }

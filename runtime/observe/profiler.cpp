@@ -67,6 +67,11 @@ aclError Profiler::finalize() {
     return ACL_SUCCESS;
 }
 
+bool Profiler::initialised() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return initialised_;
+}
+
 aclError Profiler::start(const ProfileConfig& config) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!initialised_) {

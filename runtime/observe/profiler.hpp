@@ -59,6 +59,8 @@ public:
     aclError init(const std::string& resultDirectory);
     /// ACL_ERROR_PROF_NOT_RUN without init; stops what still runs.
     aclError finalize();
+    /// True between aclprofInit and aclprofFinalize.
+    bool initialised();
     /// ACL_ERROR_PROF_NOT_RUN without init, ACL_ERROR_PROF_ALREADY_RUN when a
     /// running collection has one of config's devices already.
     aclError start(const ProfileConfig& config);

@@ -2,22 +2,31 @@
 // aclprofStart..aclprofStop leaves a timeline trace in the result directory
 // with the msproftx marks and ranges and the stream marks; the call order
 // and arguments CANN documents are enforced.  The MindStudio mstx markers
-// (mstx/ms_tools_ext.h) land on the same trace.
+// (mstx/ms_tools_ext.h) land on the same trace.  Operator subscription
+// (aclprofModelSubscribe) writes a record per operator of each replay of a
+// subscribed aclmdlRI into the user's pipe.
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_softplus_backward.h"
 #include "mstx/ms_tools_ext.h"
 #include "runtime/runtime_test_support.hpp"
+
+// aprof_pub.h (CANN's libprofapi header, which acl-cpu does not ship).
+extern "C" int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId);
 
 namespace aclcpu::test {
 namespace {
@@ -157,14 +166,257 @@ TEST_F(Profiling, ArgumentsAreChecked) {
     EXPECT_NE(aclprofStr2Id("MatMul"), aclprofStr2Id("Add"));
 }
 
-// 19-03_subscription_to_operator_information.md: subscriptions report the
-// operators of a loaded model; acl-cpu loads none and says so.
-TEST_F(Profiling, OperatorSubscriptionIsUnsupported) {
-    EXPECT_ACL_FAILS(aclprofModelSubscribe(1, nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_EQ(aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, nullptr), nullptr);
-    EXPECT_NE(take_error_message().find("aclprofCreateSubscribeConfig"), std::string::npos);
-    EXPECT_EQ(aclprofGetOpFlag(nullptr, 0, 0), ACL_SUBSCRIBE_NONE);
-    EXPECT_EQ(aclprofGetOpDuration(nullptr, 0, 0), 0u);
+// ---- operator subscription (19-03_subscription_to_operator_information.md) ----
+
+/// A pipe whose ends are closed at scope end unless something closed them.
+class Pipe {
+public:
+    Pipe() { EXPECT_EQ(0, ::pipe(fds_)); }
+    ~Pipe() {
+        if (fds_[0] >= 0) ::close(fds_[0]);
+    }
+    Pipe(const Pipe&) = delete;
+    Pipe& operator=(const Pipe&) = delete;
+    /// The write end, as aclprofCreateSubscribeConfig takes it.
+    int* write_end() { return &fds_[1]; }
+    /// Everything written until every write end is closed.
+    std::vector<char> read_to_end() {
+        std::vector<char> bytes;
+        char chunk[4096];
+        ssize_t got = 0;
+        while ((got = ::read(fds_[0], chunk, sizeof(chunk))) > 0) bytes.insert(bytes.end(), chunk, chunk + got);
+        return bytes;
+    }
+
+private:
+    int fds_[2] = {-1, -1};
+};
+
+/// A captured model of two operators behind two memsets (no operators):
+/// SoftplusBackward, then HardshrinkBackward on its result.
+class TwoOperatorModel {
+public:
+    static constexpr int64_t kElements = 16;
+    static constexpr size_t kBytes = kElements * sizeof(float);
+
+    TwoOperatorModel() : gradOutput_(kBytes), self_(kBytes), softplus_(kBytes), hardshrink_(kBytes) {
+        EXPECT_ACL_OK(aclmdlRICaptureBegin(stream_.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        EXPECT_ACL_OK(aclrtMemsetAsync(gradOutput_.get(), kBytes, 0, kBytes, stream_.get()));
+        EXPECT_ACL_OK(aclrtMemsetAsync(self_.get(), kBytes, 0, kBytes, stream_.get()));
+        launch_softplus_backward();
+        launch_hardshrink_backward();
+        EXPECT_ACL_OK(aclmdlRICaptureEnd(stream_.get(), &model_));
+        EXPECT_ACL_OK(aclmdlRIGetId(model_, &id_));
+    }
+    ~TwoOperatorModel() {
+        aclmdlRIDestroy(model_);
+        for (aclTensor* tensor : tensors_) aclDestroyTensor(tensor);
+        for (aclScalar* scalar : scalars_) aclDestroyScalar(scalar);
+    }
+    TwoOperatorModel(const TwoOperatorModel&) = delete;
+    TwoOperatorModel& operator=(const TwoOperatorModel&) = delete;
+
+    uint32_t id() const { return id_; }
+    void replay() {
+        ASSERT_ACL_OK(aclmdlRIExecuteAsync(model_, stream_.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStream(stream_.get()));
+    }
+
+private:
+    aclTensor* tensor(void* data) {
+        const int64_t shape[] = {kElements};
+        const int64_t strides[] = {1};
+        tensors_.push_back(aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data));
+        return tensors_.back();
+    }
+    aclScalar* scalar(float value) {
+        scalars_.push_back(aclCreateScalar(&value, ACL_FLOAT));
+        return scalars_.back();
+    }
+    void launch_softplus_backward() {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_ACL_OK(aclnnSoftplusBackwardGetWorkspaceSize(tensor(gradOutput_.get()), tensor(self_.get()),
+                                                            scalar(1.0f), scalar(20.0f), tensor(softplus_.get()),
+                                                            &workspace, &executor));
+        ASSERT_ACL_OK(aclnnSoftplusBackward(nullptr, 0, executor, stream_.get()));
+    }
+    void launch_hardshrink_backward() {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_ACL_OK(aclnnHardshrinkBackwardGetWorkspaceSize(tensor(softplus_.get()), tensor(self_.get()),
+                                                              scalar(0.5f), tensor(hardshrink_.get()), &workspace,
+                                                              &executor));
+        ASSERT_ACL_OK(aclnnHardshrinkBackward(nullptr, 0, executor, stream_.get()));
+    }
+
+    Stream stream_;
+    DeviceBuffer gradOutput_;
+    DeviceBuffer self_;
+    DeviceBuffer softplus_;
+    DeviceBuffer hardshrink_;
+    std::vector<aclTensor*> tensors_;
+    std::vector<aclScalar*> scalars_;
+    aclmdlRI model_ = nullptr;
+    uint32_t id_ = 0;
+};
+
+/// The records of `replays` replays of a fresh TwoOperatorModel, read after
+/// aclprofModelUnSubscribe closed the pipe.
+std::vector<char> records_of_replays(int replays, uint32_t* modelId = nullptr) {
+    TwoOperatorModel model;
+    Pipe pipe;
+    aclprofSubscribeConfig* config = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, pipe.write_end());
+    EXPECT_NE(nullptr, config) << take_error_message();
+    EXPECT_ACL_OK(aclprofModelSubscribe(model.id(), config));
+    for (int i = 0; i < replays; ++i) model.replay();
+    EXPECT_ACL_OK(aclprofModelUnSubscribe(model.id()));
+    EXPECT_ACL_OK(aclprofDestroySubscribeConfig(config));
+    if (modelId != nullptr) *modelId = model.id();
+    return pipe.read_to_end();
+}
+
+std::string op_type(const std::vector<char>& records, uint32_t index) {
+    size_t length = 0;
+    EXPECT_ACL_OK(aclprofGetOpTypeLen(records.data(), records.size(), index, &length));
+    std::string type(length, '?');
+    EXPECT_ACL_OK(aclprofGetOpType(records.data(), records.size(), index, type.data(), length));
+    return type.c_str();
+}
+
+std::string op_name(const std::vector<char>& records, uint32_t index) {
+    size_t length = 0;
+    EXPECT_ACL_OK(aclprofGetOpNameLen(records.data(), records.size(), index, &length));
+    std::string name(length, '?');
+    EXPECT_ACL_OK(aclprofGetOpName(records.data(), records.size(), index, name.data(), length));
+    return name.c_str();
+}
+
+// 19-03: a subscribed model reports its operators -- type, name, start, end,
+// duration, model -- each time it runs; 25-03 aclprofCreateSubscribeConfig:
+// after aclprofModelUnSubscribe the pipe's write end is closed once the data
+// is sent (so the reader's read() ends).  The memsets are no operators.
+TEST_F(Profiling, SubscribedModelReportsEachOperatorOfEachReplay) {
+    uint32_t modelId = 0;
+    const std::vector<char> records = records_of_replays(2, &modelId);
+    size_t recordSize = 0;
+    ASSERT_ACL_OK(aclprofGetOpDescSize(&recordSize));
+    ASSERT_EQ(4 * recordSize, records.size());
+    uint32_t count = 0;
+    ASSERT_ACL_OK(aclprofGetOpNum(records.data(), records.size(), &count));
+    ASSERT_EQ(4u, count);
+    uint64_t previousEnd = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const bool softplus = i % 2 == 0;
+        EXPECT_EQ(softplus ? "SoftplusBackward" : "HardshrinkBackward", op_type(records, i)) << i;
+        EXPECT_EQ(0u, op_name(records, i).find(softplus ? "aclnnSoftplusBackward_" : "aclnnHardshrinkBackward_"));
+        EXPECT_EQ(modelId, aclprofGetModelId(records.data(), records.size(), i));
+        EXPECT_EQ(ACL_SUBSCRIBE_OP, aclprofGetOpFlag(records.data(), records.size(), i));
+        const uint64_t start = aclprofGetOpStart(records.data(), records.size(), i);
+        const uint64_t end = aclprofGetOpEnd(records.data(), records.size(), i);
+        EXPECT_LE(previousEnd, start) << "record " << i << " began before the operator it follows ended";
+        EXPECT_LE(start, end);
+        EXPECT_EQ(end - start, aclprofGetOpDuration(records.data(), records.size(), i));
+        previousEnd = end;
+    }
+    EXPECT_EQ(op_name(records, 0), op_name(records, 2)) << "one node, one name in every replay";
+    EXPECT_NE(op_name(records, 0), op_name(records, 1));
+}
+
+// 19-03 aclprofModelUnSubscribe: reporting stops; replays after it write nothing.
+TEST_F(Profiling, NothingIsReportedAfterUnsubscribing) {
+    TwoOperatorModel model;
+    Pipe pipe;
+    aclprofSubscribeConfig* config = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, pipe.write_end());
+    ASSERT_NE(nullptr, config);
+    ASSERT_ACL_OK(aclprofModelSubscribe(model.id(), config));
+    model.replay();
+    ASSERT_ACL_OK(aclprofModelUnSubscribe(model.id()));
+    model.replay();
+    size_t recordSize = 0;
+    ASSERT_ACL_OK(aclprofGetOpDescSize(&recordSize));
+    EXPECT_EQ(2 * recordSize, pipe.read_to_end().size());
+    EXPECT_ACL_OK(aclprofDestroySubscribeConfig(config));
+}
+
+// 19-03 constraints: no subscription of a model that does not exist, none
+// twice, no unsubscription of a model not subscribed, one configuration per
+// device, no aclprofInit while subscribed; 25-03: the config needs a pipe
+// and a 0/1 timeInfoSwitch, and a config asking for nothing is refused.
+// aprof_pub.h MsprofSetDeviceIdByGeModelIdx makes a model id known.
+TEST_F(Profiling, SubscriptionFollowsCannsRules) {
+    Pipe pipe;
+    EXPECT_EQ(nullptr, aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, nullptr));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(nullptr, aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, pipe.write_end()));
+    EXPECT_NE("", take_error_message());
+    aclprofSubscribeConfig* config = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, pipe.write_end());
+    aclprofSubscribeConfig* silent = aclprofCreateSubscribeConfig(0, ACL_AICORE_NONE, pipe.write_end());
+    aclprofSubscribeConfig* other = aclprofCreateSubscribeConfig(1, ACL_AICORE_MEMORY_BANDWIDTH, pipe.write_end());
+    ASSERT_TRUE(config != nullptr && silent != nullptr && other != nullptr);
+
+    constexpr uint32_t kRegistered = 0xFFFF0001u;
+    constexpr uint32_t kUnknown = 0xFFFF0002u;
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(kUnknown, config), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_EQ(0, MsprofSetDeviceIdByGeModelIdx(kRegistered, 0));
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(kRegistered, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(kRegistered, silent), ACL_ERROR_INVALID_PARAM);
+    ASSERT_ACL_OK(aclprofModelSubscribe(kRegistered, config));
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(kRegistered, config), ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
+    TwoOperatorModel model;
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(model.id(), other), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    EXPECT_ACL_FAILS(aclprofInit(directory_.c_str(), directory_.size()), ACL_ERROR_PROF_API_CONFLICT);
+    EXPECT_ACL_FAILS(aclprofModelUnSubscribe(kUnknown), ACL_ERROR_INVALID_MODEL_ID);
+    EXPECT_ACL_FAILS(aclprofModelUnSubscribe(model.id()), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_ACL_OK(aclprofModelUnSubscribe(kRegistered));
+    EXPECT_ACL_FAILS(aclprofModelUnSubscribe(kRegistered), ACL_ERROR_INVALID_MODEL_ID);
+    EXPECT_TRUE(pipe.read_to_end().empty()) << "a model that never ran reports nothing, and its pipe is closed";
+
+    ASSERT_ACL_OK(aclprofInit(directory_.c_str(), directory_.size()));
+    EXPECT_ACL_FAILS(aclprofModelSubscribe(model.id(), config), ACL_ERROR_PROF_API_CONFLICT);
+    ASSERT_ACL_OK(aclprofFinalize());
+    for (aclprofSubscribeConfig* made : {config, silent, other}) EXPECT_ACL_OK(aclprofDestroySubscribeConfig(made));
+    EXPECT_ACL_FAILS(aclprofDestroySubscribeConfig(config), ACL_ERROR_INVALID_PARAM);
+}
+
+// 19-03 aclprofGetOpNum .. aclprofGetOpAttriValue: the buffer must hold
+// whole records and the index one of them; aclprofGetOpType / Name with a
+// buffer shorter than aclprofGetOpTypeLen cut the text.
+TEST_F(Profiling, RecordGettersCheckTheirArguments) {
+    std::vector<char> records = records_of_replays(1);
+    ASSERT_FALSE(records.empty());
+    const void* data = records.data();
+    const size_t size = records.size();
+    uint32_t count = 0;
+    EXPECT_ACL_FAILS(aclprofGetOpDescSize(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofGetOpNum(nullptr, size, &count), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofGetOpNum(data, size, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofGetOpNum(data, size - 1, &count), ACL_ERROR_INVALID_PARAM);
+    size_t length = 0;
+    EXPECT_ACL_FAILS(aclprofGetOpTypeLen(data, size, 2, &length), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofGetOpNameLen(data, size, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    char text[64];
+    EXPECT_ACL_FAILS(aclprofGetOpType(data, size, 0, text, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclprofGetOpType(data, size, 0, text, 4), ACL_ERROR_INVALID_PARAM);
+    ASSERT_ACL_OK(aclprofGetOpType(data, size, 0, text, std::strlen("SoftplusBackward")));
+    EXPECT_STREQ("SoftplusBackwar", text);
+    EXPECT_ACL_FAILS(aclprofGetOpName(data, size, 2, text, sizeof(text)), ACL_ERROR_INVALID_PARAM);
+
+    EXPECT_EQ(0u, aclprofGetOpStart(data, size, 2));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(0u, aclprofGetOpDuration(nullptr, size, 0));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(static_cast<size_t>(ACL_ERROR_INVALID_PARAM), aclprofGetModelId(data, size, 7));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(ACL_SUBSCRIBE_NONE, aclprofGetOpFlag(data, size, 2));
+    EXPECT_NE("", take_error_message());
+    EXPECT_EQ(nullptr, aclprofGetOpAttriValue(data, size, 0, ACL_SUBSCRIBE_ATTRI_THREADID));
+    EXPECT_NE("", take_error_message()) << "the thread id belongs to ACL_SUBSCRIBE_OP_THREAD records";
+
+    records[size - 1] ^= 0x5A;  // No record any more: every getter refuses the buffer.
+    EXPECT_ACL_FAILS(aclprofGetOpNum(data, size, &count), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(0u, aclprofGetOpEnd(data, size, 0));
+    EXPECT_NE("", take_error_message());
 }
 
 // acl_rt.h aclrtProfTrace: a marker on the stream, with the user's bytes.
