@@ -4,6 +4,9 @@
 // the checker installed.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+#include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -539,9 +542,22 @@ TEST_F(RaceCheckerRuntime, NotifyAndValueWaitsOrderTheStreams) {
         copy_on_consumer();
         EXPECT_ACL_OK(aclrtSynchronizeDevice());
     }));
+    // Unordered for the checker, which reports at submission; at run time
+    // the copy is held until the host has seen the set finish, so the test
+    // itself does not race (ThreadSanitizer runs it).
+    std::atomic<bool> setDone{false};
     const std::string unordered = reports([&] {
         EXPECT_ACL_OK(aclrtMemsetAsync(buffer.get(), kBytes, 3, kBytes, producer.get()));
+        EXPECT_ACL_OK(aclcpu::enqueue(consumer.get(), std::make_unique<FunctionTask>([&setDone] {
+            // Bounded: with a single worker the set may only run after this task.
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+            while (!setDone.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
+                std::this_thread::yield();
+            }
+        })));
         copy_on_consumer();
+        EXPECT_ACL_OK(aclrtSynchronizeStream(producer.get()));
+        setDone.store(true, std::memory_order_release);
         EXPECT_ACL_OK(aclrtSynchronizeDevice());
     });
     EXPECT_EQ(1u, count_of(unordered, "acl-cpu: data race")) << unordered;
