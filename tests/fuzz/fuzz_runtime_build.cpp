@@ -75,6 +75,7 @@ constexpr aclError kCodes[] = {
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,   // a loop; a fast-launch stream
     ACL_ERROR_RT_INTERNAL_ERROR,        // a label set twice, a jump to a label no stream sets
     ACL_ERROR_RT_MODEL_EXECUTE,         // a build without an end task; executing an open build
+    ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,  // ending a build a conflict invalidated
     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,   // a short timeout
 };
 
@@ -108,6 +109,7 @@ struct ModelRecord {
     aclmdlRI handle = nullptr;
     bool built = false;
     bool control = false;  ///< A label, switch or activation was recorded.
+    bool conflicted = false;  ///< Open when an event met a stream outside its build: may be invalid.
     uint64_t endTasks = 0;
     std::vector<Binding> bindings;  ///< Bound now; a build that ends takes their tasks.
     uint64_t exact = 0;             ///< Runs per execution without control (fixed at the end).
@@ -160,6 +162,7 @@ private:
     void active_stream();
     void end_task();
     void build_end();
+    void note_conflict(aclError status);
     void unbind();
     void execute_async();
     void execute();
@@ -526,8 +529,18 @@ void BuildFuzz::memset_async() {
 void BuildFuzz::record_event() {
     const aclrtEvent event = decode_event();
     const aclrtStream stream = decode_stream();
-    if (call("aclrtRecordEvent", [&] { return aclrtRecordEvent(event, stream); }) == ACL_SUCCESS && !takes_work(stream)) {
-        fail("aclrtRecordEvent accepted stream %p, which takes no work", stream);
+    const aclError status = call("aclrtRecordEvent", [&] { return aclrtRecordEvent(event, stream); });
+    if (status == ACL_SUCCESS && !takes_work(stream)) fail("aclrtRecordEvent accepted stream %p, which takes no work", stream);
+    note_conflict(status);
+}
+
+/// A conflict invalidates the build that recorded the event and the one the
+/// stream belongs to; the target does not follow which build recorded an
+/// event, so every open build may now end invalid.
+void BuildFuzz::note_conflict(aclError status) {
+    if (status != ACL_ERROR_STREAM_CAPTURE_CONFLICT) return;
+    for (auto& model : models_) {
+        if (!model->built) model->conflicted = true;
     }
 }
 
@@ -543,6 +556,7 @@ void BuildFuzz::wait_event() {
                       [&] { return aclrtStreamWaitEventWithTimeout(stream, event, timeout); });
     }
     if (status == ACL_SUCCESS && !takes_work(stream)) fail("an event wait accepted stream %p, which takes no work", stream);
+    note_conflict(status);
 }
 
 void BuildFuzz::set_label() {
@@ -633,7 +647,7 @@ void BuildFuzz::end_task() {
 
 /// Ends a build: without control tasks it must succeed exactly when the
 /// model has a stream and an end task; with them (a jump to a label no
-/// stream sets, a loop) it may fail too.
+/// stream sets, a loop) or after a conflict it may fail too.
 void BuildFuzz::build_end() {
     const aclmdlRI model = decode_model();
     void* reserve = in_.rare() ? pageable_.data() : nullptr;
@@ -642,7 +656,10 @@ void BuildFuzz::build_end() {
                        record->endTasks > 0;
     const aclError status = call("aclmdlRIBuildEnd", [&] { return aclmdlRIBuildEnd(model, reserve); });
     if (status == ACL_SUCCESS && !ready) fail("aclmdlRIBuildEnd(%p) succeeded on a model not ready to end", model);
-    if (status != ACL_SUCCESS && ready && !record->control) {
+    if (status == ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED && (record == nullptr || !record->conflicted)) {
+        fail("aclmdlRIBuildEnd(%p) called a build invalid that no conflict touched", model);
+    }
+    if (status != ACL_SUCCESS && ready && !record->control && !record->conflicted) {
         fail("aclmdlRIBuildEnd(%p) answered %d for a model with streams, an end task and no control task", model,
              status);
     }
