@@ -106,10 +106,6 @@ aclError check_device_range(const Device& device, const void* address, uint64_t 
     return ACL_SUCCESS;
 }
 
-aclError resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
-    return Runtime::instance().resolve_work_stream(handle, api, stream);
-}
-
 aclError check_reserved_null(const void* reserve, const char* api) {
     if (reserve == nullptr) return ACL_SUCCESS;
     return param_error(ACL_ERROR_INVALID_PARAM, "%s: the reserved argument must be NULL", api);
@@ -373,7 +369,9 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
     const int64_t typeCode = aclcpu::code_of(type);
     if (aclError status = check_reduce_layout(dst, src, count, typeCode); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     if (aclError status = check_device_range(target->device(), dst, count, api, "dst"); status != ACL_SUCCESS)
         return status;
     if (aclError status = check_device_range(target->device(), src, count, api, "src"); status != ACL_SUCCESS)
@@ -393,7 +391,9 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrt
     if (aclError status = check_reserved_null(reserve, api); status != ACL_SUCCESS) return status;
     if (taskInfo == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: taskInfo is null", api);
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     RandomTask task{};
     if (aclError status = parse_random_task(target->device(), *taskInfo, task); status != ACL_SUCCESS) return status;
     std::vector<MemoryAccess> accesses{reading(task.counter, kPhiloxCounterBytes, "randomCounterAddr")};
@@ -420,7 +420,9 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
     const ApiScope scope(api);
     if (aclError status = check_prefetch(aclcpu::code_of(cmoType), api); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
     submit_cmo(*target, api, src, size);
     return ACL_SUCCESS;
@@ -440,7 +442,9 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, 
                            api, barrierId);
     }
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
     submit_cmo(*target, api, src, size);
     return ACL_SUCCESS;
@@ -465,7 +469,9 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
         }
     }
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     submit(*target, api, {}, [] { return ACL_SUCCESS; });
     return ACL_SUCCESS;
 }
@@ -503,7 +509,9 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream 
     if (aclError status = check_reserved_null(reserve, api); status != ACL_SUCCESS) return status;
     if (aclError status = check_prefetch(aclcpu::code_of(cmoType), api); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve_work_stream(stream, api, target); status != ACL_SUCCESS) return status;
+    if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
+        return status;
+    }
     if (aclError status = check_device_range(target->device(), cmoDesc, sizeof(CmoDescriptor), api, "cmoDesc");
         status != ACL_SUCCESS) {
         return status;

@@ -65,17 +65,6 @@ bool try_reserve_label() {
     return true;
 }
 
-/// Checks that a control task's operand, which every replay reads, is
-/// `bytes` of live device memory.
-aclError check_device_operand(const void* address, size_t bytes, const char* what, const char* api) {
-    aclcpu::detail::Device* owner = nullptr;
-    if (Runtime::instance().locate_device_range(address, bytes, owner).placement == DevicePool::Placement::kLive) {
-        return ACL_SUCCESS;
-    }
-    return param_error(ACL_ERROR_INVALID_PARAM, "%s: %s %p is not %zu bytes of live device memory", api, what, address,
-                       bytes);
-}
-
 template <typename T>
 T read_operand(const void* address) {
     T value;
@@ -224,7 +213,8 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: maxValue %u is not in [1, %zu], the labels of the list", kApi,
                            maxValue, list->labels.size());
     }
-    if (aclError status = check_device_operand(ptr, sizeof(uint32_t), "ptr", kApi); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().check_live_device_range(ptr, sizeof(uint32_t), kApi, "ptr");
+        status != ACL_SUCCESS) {
         return status;
     }
     std::vector<GraphModel::JumpTarget> targets;
@@ -277,7 +267,10 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
     }
     const size_t bytes = type == ACL_RT_SWITCH_INT32 ? sizeof(int32_t) : sizeof(int64_t);
     for (const auto& [operand, name] : {std::make_pair(leftValue, "leftValue"), std::make_pair(rightValue, "rightValue")}) {
-        if (aclError status = check_device_operand(operand, bytes, name, kApi); status != ACL_SUCCESS) return status;
+        if (aclError status = Runtime::instance().check_live_device_range(operand, bytes, kApi, name);
+            status != ACL_SUCCESS) {
+            return status;
+        }
     }
     std::shared_ptr<Stream> target;
     if (aclError status = resolve_peer_stream(trueStream, stream, kApi, target); status != ACL_SUCCESS) return status;

@@ -8,7 +8,6 @@
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
 
-using aclcpu::detail::Device;
 using aclcpu::detail::DevicePool;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
@@ -24,13 +23,7 @@ aclError check_device_word(const void* devAddr, const char* api) {
     if (reinterpret_cast<uintptr_t>(devAddr) % sizeof(uint64_t) != 0) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr %p is not 8-byte aligned", api, devAddr);
     }
-    Device* owner = nullptr;
-    if (Runtime::instance().locate_device_range(devAddr, sizeof(uint64_t), owner).placement !=
-        DevicePool::Placement::kLive) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr %p is not a word of live device memory", api,
-                           devAddr);
-    }
-    return ACL_SUCCESS;
+    return Runtime::instance().check_live_device_range(devAddr, sizeof(uint64_t), api, "devAddr");
 }
 
 /// Reads a device word as the hardware polls it.  The host may be writing it

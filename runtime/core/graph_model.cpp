@@ -257,6 +257,12 @@ std::string GraphModel::node_name(uint32_t node) const {
     return nodes_.at(node).work.name;
 }
 
+bool GraphModel::is_kernel_node(uint32_t node) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::shared_ptr<DeviceTask> task = std::atomic_load(&nodes_.at(node).task);
+    return task != nullptr && task->is_kernel();
+}
+
 void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {
     std::atomic_store(&nodes_.at(node).task, std::move(task));
 }

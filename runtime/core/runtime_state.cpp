@@ -378,6 +378,13 @@ DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, D
     return DevicePool::Lookup{DevicePool::Placement::kForeign, 0, 0};
 }
 
+aclError Runtime::check_live_device_range(const void* address, size_t bytes, const char* api, const char* role) {
+    Device* owner = nullptr;
+    if (locate_device_range(address, bytes, owner).placement == DevicePool::Placement::kLive) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_INVALID_PARAM, "%s: %s [%p, +%zu) is not inside live device memory", api, role,
+                       address, bytes);
+}
+
 std::vector<std::shared_ptr<Stream>> Runtime::live_streams() const {
     std::vector<std::shared_ptr<Stream>> streams = streams_.snapshot();
     for (const auto& context : contexts_.snapshot()) streams.push_back(context->default_stream());

@@ -91,6 +91,11 @@ public:
     /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
     /// it (kForeign in none), and that device (nullptr in none).
     DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, Device*& owner);
+    /// ACL_SUCCESS when [address, +bytes) lies inside one live aclrtMalloc
+    /// block of an open device; otherwise ACL_ERROR_INVALID_PARAM, reported
+    /// as "api: role [address, +bytes) is not ...".  Takes the runtime's lock:
+    /// for API calls, never for device tasks.
+    aclError check_live_device_range(const void* address, size_t bytes, const char* api, const char* role);
     MemoryKind classify(const void* ptr, size_t bytes);
     aclError allocate_host(size_t size, void** ptr);
     aclError free_host(void* ptr);

@@ -25,19 +25,17 @@ namespace {
 
 using detail::param_error;
 
-/// The prefix of an operator's work name: an aclnn kernel is named after
-/// the aclnn API that launched it ("aclnnSoftplusBackward"), every other
-/// task after a runtime API ("aclrtMemcpyAsync", "aclmdlRIExecuteAsync").
-constexpr char kOperatorPrefix[] = "aclnn";
-constexpr size_t kOperatorPrefixLength = sizeof(kOperatorPrefix) - 1;
-
-bool is_operator(const std::string& workName) {
-    return workName.compare(0, kOperatorPrefixLength, kOperatorPrefix) == 0;
-}
+/// An operator's kernel is named after the aclnn API that launched it
+/// ("aclnnSoftplusBackward").
+constexpr char kAclnnPrefix[] = "aclnn";
+constexpr size_t kAclnnPrefixLength = sizeof(kAclnnPrefix) - 1;
 
 /// The operator type, as CANN reports it: the aclnn API without its prefix
 /// ("SoftplusBackward").
-std::string operator_type(const std::string& workName) { return workName.substr(kOperatorPrefixLength); }
+std::string operator_type(const std::string& workName) {
+    return workName.compare(0, kAclnnPrefixLength, kAclnnPrefix) == 0 ? workName.substr(kAclnnPrefixLength)
+                                                                       : workName;
+}
 
 /// The operator's name: unique within its model, as a graph node's name is
 /// ("aclnnSoftplusBackward_3": the API and the node's index).
@@ -285,8 +283,9 @@ void OpSubscriptions::node_began(const void* model, uint32_t node) {
 void OpSubscriptions::node_ended(const void* model, uint32_t node) {
     const uint64_t end = now_ns();
     const detail::GraphModel& graph = model_of(model);
-    const std::string work = graph.node_name(node);  // Before mutex_: it takes the model's lock.
-    if (!is_operator(work)) return;
+    // Before mutex_: the model's queries take its lock.
+    if (!graph.is_kernel_node(node)) return;
+    const std::string work = graph.node_name(node);
     std::lock_guard<std::mutex> lock(mutex_);
     const auto entry = subscriptions_.find(graph.id());
     if (entry == subscriptions_.end()) return;

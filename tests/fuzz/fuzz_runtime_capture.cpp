@@ -61,15 +61,6 @@ constexpr int kDeviceBuffers = 2;
 /// Runs of the counting tasks, over all inputs: each input checks its own delta.
 std::atomic<uint64_t> gTaskRuns{0};
 
-class CountingTask final : public aclcpu::DeviceTask {
-public:
-    aclError run() noexcept override {
-        gTaskRuns.fetch_add(1, std::memory_order_relaxed);
-        return ACL_SUCCESS;
-    }
-    const char* name() const noexcept override { return "fuzz counting task"; }
-};
-
 /// The destroy callbacks a model may carry: each counts its calls in the
 /// slot its userData points to.
 struct CallbackSlot {
@@ -696,11 +687,10 @@ void CaptureFuzz::counting_task() {
     ModelRecord* capture = capture_of_stream(stream);
     // A device task, or a host function (a late node when captured): each counts its runs.
     const aclError status =
-        in_.bit() ? checked("aclcpu::enqueue", [&] { return aclcpu::enqueue(stream, std::make_unique<CountingTask>()); })
-                  : checked("aclrtLaunchHostFunc", [&] {
-                        return aclrtLaunchHostFunc(
-                            stream, [](void*) { gTaskRuns.fetch_add(1, std::memory_order_relaxed); }, nullptr);
-                    });
+        in_.bit() ? checked("aclcpu::enqueue",
+                            [&] { return aclcpu::enqueue(stream, std::make_unique<RunCountingTask>(gTaskRuns)); })
+                  : checked("aclrtLaunchHostFunc",
+                            [&] { return aclrtLaunchHostFunc(stream, count_host_run, &gTaskRuns); });
     if (status != ACL_SUCCESS) return;
     if (capture != nullptr) {
         ++capture->countingTasks;
@@ -864,7 +854,7 @@ void CaptureFuzz::other_thread() {
                 if (begun != ACL_SUCCESS) return;
                 if (task) {
                     captured = checked("aclcpu::enqueue", [&] {
-                                   return aclcpu::enqueue(stream, std::make_unique<CountingTask>());
+                                   return aclcpu::enqueue(stream, std::make_unique<RunCountingTask>(gTaskRuns));
                                }) == ACL_SUCCESS;
                 }
                 ended = checked("aclmdlRICaptureEnd", [&] { return aclmdlRICaptureEnd(stream, &model); });
