@@ -85,6 +85,8 @@ public:
         } else if (key == "check") {
             if (value != "race" && value != "none") return invalid(key, value);
             config_.raceCheck = value == "race";
+        } else if (key == "schedule") {
+            if (!parse_schedule_policy(value, config_.schedule)) return invalid(key, value);
         } else if (key == "check_fatal") {
             if (!parse_switch(value, config_.checkFatal)) return invalid(key, value);
         } else if (key == "soc") {
@@ -152,7 +154,8 @@ aclError apply_environment(RuntimeConfig& config) {
                       {"ACLCPU_MEMCHECK", "memcheck"},
                       {"ACLCPU_TRACE", "trace"},
                       {"ACLCPU_CHECK", "check"},
-                      {"ACLCPU_CHECK_FATAL", "check_fatal"}};
+                      {"ACLCPU_CHECK_FATAL", "check_fatal"},
+                      {"ACLCPU_SCHEDULE", "schedule"}};
     Settings settings(config, "ACLCPU environment", ACL_ERROR_INVALID_PARAM);
     for (const auto& entry : kVariables) {
         const char* value = std::getenv(entry.variable);

@@ -8,6 +8,7 @@
 
 #include "aclcpu/memcheck.hpp"
 #include "aclcpu/soc_profile.hpp"
+#include "core/schedule_policy.hpp"
 
 namespace aclcpu::detail {
 
@@ -23,6 +24,7 @@ namespace aclcpu::detail {
 ///   trace            ACLCPU_TRACE             path of a Chrome trace-event JSON file to write
 ///   check            ACLCPU_CHECK             "race": the stream race checker; "none" (default)
 ///   check_fatal      ACLCPU_CHECK_FATAL       0 or 1 (or false/true): abort at the first report
+///   schedule         ACLCPU_SCHEDULE          "fifo" (default), "random:SEED" or "adversarial:SEED"
 /// plus CANN's own {"defaultDevice": {"default_device": "N"}}.
 struct RuntimeConfig {
     int32_t deviceCount = 1;
@@ -40,6 +42,7 @@ struct RuntimeConfig {
     std::string tracePath;  ///< Empty: no timeline trace.
     bool raceCheck = false;
     bool checkFatal = false;
+    SchedulePolicy schedule{};
 };
 
 /// Builds the configuration; on failure reports the error and returns its

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/exception_hub.hpp"
 #include "core/lane.hpp"
+#include "core/schedule_explorer.hpp"
 
 namespace aclcpu::detail {
 
@@ -100,12 +101,19 @@ void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
         early_.emplace(place, task.release());
         return;
     }
-    runner_.try_put(LaneItem{place, task.release()});
-    ++nextRelease_;
+    release(LaneItem{place, task.release()});
     for (auto next = early_.begin(); next != early_.end() && next->first == nextRelease_; next = early_.erase(next)) {
-        runner_.try_put(LaneItem{next->first, next->second});
-        ++nextRelease_;
+        release(LaneItem{next->first, next->second});
     }
+}
+
+void StreamLane::release(const LaneItem& item) {
+    if (ScheduleExplorer* explorer = ScheduleExplorer::active()) {
+        explorer->hold(*this, item);
+    } else {
+        forward(item);
+    }
+    ++nextRelease_;
 }
 
 void StreamLane::run(const LaneItem& item) noexcept {
@@ -119,6 +127,7 @@ void StreamLane::run(const LaneItem& item) noexcept {
     // Before completion: once it is published the stream may be destroyed and the lane rebound.
     if (instrument::active()) instrument::notify([&](Observer& o) { o.on_work_end(stream_, item.place); });
     progress_->complete(item.place + 1);
+    if (ScheduleExplorer* explorer = ScheduleExplorer::active()) explorer->finished(*this, item.place);
 }
 
 aclError run_reporting(DeviceTask& task, std::string& detail) noexcept {

@@ -130,6 +130,9 @@ public:
     /// place must be delivered exactly once.
     uint64_t reserve(uint64_t count = 1) noexcept { return next_.fetch_add(count, std::memory_order_acq_rel); }
     void deliver(uint64_t place, std::unique_ptr<DeviceTask> task);
+    /// Hands a released item to the runner: what deliver() does, unless a
+    /// ScheduleExplorer holds the item back until it picks it.
+    void forward(const LaneItem& item) { runner_.try_put(item); }
 
     /// Places taken so far: when progress reaches it, the lane is idle.
     uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
@@ -163,6 +166,8 @@ public:
     void recycle();
 
 private:
+    /// Passes the next item in place order on (releaseMutex_ held).
+    void release(const LaneItem& item);
     void run(const LaneItem& item) noexcept;
     void run_task(DeviceTask& task, uint64_t place) noexcept;
 

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/graph_model.hpp"
 #include "core/objects.hpp"
+#include "core/schedule_explorer.hpp"
 #include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
@@ -107,6 +108,7 @@ uint64_t Stream::drain() {
 }
 
 aclError Stream::query(aclrtStreamStatus& status) {
+    explore_step();
     const uint64_t completed = lane_->progress()->completed();
     status = completed >= lane_->submitted() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return take_sticky_error(completed);
@@ -192,6 +194,7 @@ Event::Capture Event::capture() const {
 }
 
 bool Event::is_complete() const {
+    explore_step();
     if (ipc_) return ipc_->is_complete(ipc_->latest());
     const Capture current = capture();
     return current.progress == nullptr || current.progress->completed() >= current.count;
@@ -209,6 +212,7 @@ void Event::add_wait(std::shared_ptr<LaneProgress> progress, uint64_t count) {
 }
 
 bool Event::waits_complete() const {
+    explore_step();
     std::lock_guard<std::mutex> lock(mutex_);
     forget_done_waits();
     return waits_.empty();

@@ -24,6 +24,16 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
+class ProgressCounter;
+
+/// Set while a ScheduleExplorer is active: host waits then drive the work it
+/// holds back (schedule_explorer.hpp) instead of only blocking.
+inline std::atomic<bool> explored_waits{false};
+
+/// ProgressCounter::wait_until under schedule exploration (schedule_explorer.cpp).
+bool explored_wait_until(const ProgressCounter& counter, uint64_t target,
+                         std::chrono::steady_clock::time_point deadline) noexcept;
+
 /// A monotonic count of completed work items that host threads can wait on.
 ///
 /// The device side only advances it; a waiter spins briefly (a launch-to-sync
@@ -50,8 +60,15 @@ public:
     void nudge() noexcept { advance_to(value()); }
 
     /// Blocks until value() >= target or the deadline passes; true on success.
-    /// Clock::time_point::max() waits forever.
+    /// Clock::time_point::max() waits forever.  Under schedule exploration
+    /// the waiting thread drives the held work meanwhile.
     bool wait_until(uint64_t target, Clock::time_point deadline) const noexcept {
+        if (explored_waits.load(std::memory_order_relaxed)) return explored_wait_until(*this, target, deadline);
+        return block_until(target, deadline);
+    }
+
+    /// wait_until without driving anything: spins briefly, then sleeps.
+    bool block_until(uint64_t target, Clock::time_point deadline) const noexcept {
         if (spin_until(target)) return true;
         while (true) {
             sleepers_.fetch_add(1, std::memory_order_seq_cst);

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/graph_capture.hpp"
 #include "core/runtime_state.hpp"
+#include "core/schedule_explorer.hpp"
 #include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
@@ -38,7 +39,12 @@ aclError Runtime::initialise(const char* configPath, AttachObservers attach) {
     RuntimeConfig config;
     if (aclError status = load_config(configPath, config); status != ACL_SUCCESS) return status;
     config_ = config;
-    if (aclError status = install_observers(attach); status != ACL_SUCCESS) return status;
+    // Before the observers: a timeline trace records the schedule.
+    ScheduleExplorer::start(config_.schedule);
+    if (aclError status = install_observers(attach); status != ACL_SUCCESS) {
+        ScheduleExplorer::stop();
+        return status;
+    }
     // Every device arena gets its full worker count even past the number of
     // hardware threads (oneTBB's default cap).
     const size_t threads = static_cast<size_t>(config_.workerThreads) * config_.deviceCount + 1;
@@ -73,6 +79,7 @@ aclError Runtime::finalise(uint64_t* remaining) {
     if (initCount_ == 0) {
         devices_.clear();
         parallelism_.reset();
+        ScheduleExplorer::stop();
     }
     return ACL_SUCCESS;
 }

@@ -1,6 +1,8 @@
 // acl-cpu runtime: TraceWriter.
 #include "observe/trace_writer.hpp"
 
+#include "core/schedule_explorer.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -102,7 +104,9 @@ std::shared_ptr<TraceWriter> TraceWriter::open(const std::string& path) {
 
 TraceWriter::TraceWriter(std::FILE* file, Clock::time_point epoch) : file_(file), epoch_(epoch) {
     buffer_.reserve(kChunkBytes + 4096);
-    buffer_ = "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"acl-cpu\"},\"traceEvents\":[\n";
+    // The schedule, so that a timeline of an explored run names its replay.
+    buffer_ = "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"acl-cpu\",\"schedule\":" +
+              quoted(detail::ScheduleExplorer::current_policy().describe()) + "},\"traceEvents\":[\n";
     name_process(kHostPid, "Host API");
 }
 

@@ -186,6 +186,9 @@ aclrtStream stream_of_priority(uint32_t priority) {
 // priority-7 stream and then one of a priority-0 stream become ready; when
 // the worker is free it runs the priority-0 item first.
 TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
+    if (aclcpu::test::schedule_explored()) {
+        GTEST_SKIP() << "an explored schedule stands for a device whose free cores run streams of any priority";
+    }
     const aclcpu::test::TempFile oneWorker("{\"acl_cpu\": {\"worker_threads\": 1}}");
     ASSERT_EQ(aclInit(oneWorker.path()), ACL_SUCCESS);
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);

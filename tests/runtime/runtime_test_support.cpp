@@ -48,6 +48,11 @@ bool is_cann_error(aclError code) {
     return ::testing::AssertionSuccess() << "returned " << code << ": " << message;
 }
 
+bool schedule_explored() {
+    const char* schedule = std::getenv("ACLCPU_SCHEDULE");
+    return schedule != nullptr && std::string(schedule) != "fifo";
+}
+
 ScopedEnv::ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
     if (const char* previous = std::getenv(name)) saved_ = previous;
     if (value) {

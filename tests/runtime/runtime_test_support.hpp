@@ -51,6 +51,9 @@ std::string take_error_message();
 /// True when code is one of CANN's documented aclError values (not 0).
 bool is_cann_error(aclError code);
 
+/// True when the suite runs under a seeded ACLCPU_SCHEDULE (not fifo).
+bool schedule_explored();
+
 /// Success when code is one of accepted AND the failed call left a message
 /// for aclGetRecentErrMsg.  An empty accepted list means "any CANN error".
 ::testing::AssertionResult failed_with(aclError code, std::initializer_list<aclError> accepted);
