@@ -2,7 +2,7 @@
 # files work against it:
 #   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,c_sec}.so
 #   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
-#   P/bin/{setenv.bash,aclcpu-soc-name}
+#   P/bin/{setenv.bash,aclcpu-soc-name,aclcpu-explore}
 #   P/tikcpp/ascendc_kernel_cmake/ascendc.cmake
 #   P/lib64/lib<alias>.so           the other names CANN's libraries go by
 set(ACLCPU_LIBDIR lib64)
@@ -39,5 +39,5 @@ install(FILES ${PROJECT_BINARY_DIR}/acl-cpuConfig.cmake ${PROJECT_BINARY_DIR}/ac
   DESTINATION ${ACLCPU_LIBDIR}/cmake/acl-cpu)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/set_env.sh DESTINATION .)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/setenv.bash DESTINATION bin)
-install(TARGETS aclcpu_soc_name RUNTIME DESTINATION bin)
+install(TARGETS aclcpu_soc_name aclcpu_explore RUNTIME DESTINATION bin)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc.cmake DESTINATION tikcpp/ascendc_kernel_cmake)

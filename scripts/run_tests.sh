@@ -2,9 +2,10 @@
 # Builds acl-cpu and runs every check CI runs:
 #   1. the test suite (unit tests, stress, samples, install tree);
 #   2. the same suite and samples with the stream race checker on (no report allowed);
-#   3. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
-#   4. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 60) each.
-# ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 3 or 4.
+#   3. the samples and the suite under seeded schedules (scripts/run_explored.sh);
+#   4. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
+#   5. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 60) each.
+# ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 4 or 5.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_BUILD_DIR:-$root/build}"
@@ -22,6 +23,7 @@ step() {
 
 step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 step "race checker on the suite and samples" "$root/scripts/run_race_checked.sh" "$build_dir"
+step "seeded schedules on the samples and the suite" "$root/scripts/run_explored.sh" "$build_dir"
 [[ "${ACLCPU_SANITIZERS:-1}" != 0 ]] &&
   step "sanitizers (ASan+UBSan: all tests, TSan: concurrency tests)" "$root/scripts/run_sanitizers.sh"
 [[ "${ACLCPU_FUZZ:-1}" != 0 ]] && step "fuzzing" "$root/scripts/run_fuzzers.sh"

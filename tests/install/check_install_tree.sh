@@ -16,7 +16,7 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnnop/aclnn_util.h \
          lib64/libascendcl.so lib64/libacl_rt.so lib64/libnnopbase.so lib64/libopapi_nn.so \
          lib64/libopapi.so lib64/libc_sec.so set_env.sh lib64/cmake/acl-cpu/acl-cpuConfig.cmake \
-         include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name \
+         include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name bin/aclcpu-explore \
          tikcpp/ascendc_kernel_cmake/ascendc.cmake lib64/libacl_rt_impl.so lib64/libmsprofiler.so \
          lib64/libprofapi.so lib64/libms_tools_ext.so lib64/libascend_dump.so lib64/libacl_tdt_channel.so \
          lib64/libacl_tdt_queue.so lib64/libacl_dvpp.so; do
