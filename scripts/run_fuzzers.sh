@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/ (or
-# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-60}
+# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-45}
 # seconds on a copy of its seed corpus (see corpus_of below).
 # Prints the executions per target; fails if any target crashed, hung
 # (-timeout) or ran out of memory.  A crashing input is left in
@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds="${ACLCPU_FUZZ_SECONDS:-60}"
+seconds="${ACLCPU_FUZZ_SECONDS:-45}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
 # (when that folder exists), else ops/<name>/tests/corpus; the object
@@ -36,24 +36,31 @@ artifacts="$build_dir/fuzz-artifacts"
 rm -rf "$work"
 mkdir -p "$work" "$artifacts"
 failed=()
-for target in "${targets[@]}"; do
-  corpus="$work/$target"
+# fuzz RUN TARGET: runs TARGET on a copy of its seed corpus, logged as RUN
+# (a target run twice, under other settings, has two names).
+fuzz() {
+  local run="$1" target="$2" status=0
+  local corpus="$work/$run" log="$work/$run.log"
   cp -r "${corpus_of[$target]}" "$corpus"
-  log="$work/$target.log"
-  status=0
   "$build_dir/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$corpus" >"$log" 2>&1 || status=$?
+    -print_final_stats=1 -artifact_prefix="$artifacts/$run-" "$corpus" >"$log" 2>&1 || status=$?
+  local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  printf '%-40s %10s executions in %ss\n' "$target" "${runs:-?}" "$seconds"
+  printf '%-40s %10s executions in %ss\n' "$run" "${runs:-?}" "$seconds"
   if [[ $status -ne 0 ]]; then
-    failed+=("$target")
-    echo "---- $target failed (exit $status); the end of its log ($log):"
+    failed+=("$run")
+    echo "---- $run failed (exit $status); the end of its log ($log):"
     tail -n 40 "$log"
   fi
-done
+}
+for target in "${targets[@]}"; do fuzz "$target" "$target"; done
+# The runtime's synchronisation target once more under a seeded schedule
+# (docs/schedule_exploration.md): the explorer holding, driving and querying
+# under random call sequences.  A crash replays with the same variable set.
+ACLCPU_SCHEDULE=adversarial:1 fuzz "fuzz_runtime_sync@adversarial:1" fuzz_runtime_sync
 
 if [[ ${#failed[@]} -ne 0 ]]; then
   echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}; inputs in $artifacts"
   exit 1
 fi
-echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"
+echo "fuzz: ${#targets[@]} targets (and fuzz_runtime_sync under a seeded schedule) ran ${seconds}s each without a crash"

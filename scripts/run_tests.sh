@@ -4,7 +4,7 @@
 #   2. the same suite and samples with the stream race checker on (no report allowed);
 #   3. the samples and the suite under seeded schedules (scripts/run_explored.sh);
 #   4. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
-#   5. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 60) each.
+#   5. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 45) each.
 # ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 4 or 5.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
