@@ -122,15 +122,18 @@ void ScheduleExplorer::finished(const StreamLane& lane, uint64_t place) {
 bool ScheduleExplorer::wait_until(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline) {
     while (counter.value() < target) {
         if (Clock::now() >= deadline) return false;
-        if (!drive_one(deadline)) counter.block_until(target, std::min(deadline, Clock::now() + kPollSlice));
+        if (!drive_one(deadline, std::unique_lock<std::mutex>(driverMutex_, std::try_to_lock))) {
+            counter.block_until(target, std::min(deadline, Clock::now() + kPollSlice));
+        }
     }
     return true;
 }
 
-void ScheduleExplorer::step() { drive_one(Clock::now() + kStepLimit); }
+// A query waits for a thread driving to finish its step, so that it always
+// drives one item itself: a polling loop then makes progress at every call.
+void ScheduleExplorer::step() { drive_one(Clock::now() + kStepLimit, std::unique_lock<std::mutex>(driverMutex_)); }
 
-bool ScheduleExplorer::drive_one(Clock::time_point deadline) {
-    std::unique_lock<std::mutex> driving(driverMutex_, std::try_to_lock);
+bool ScheduleExplorer::drive_one(Clock::time_point deadline, std::unique_lock<std::mutex> driving) {
     if (!driving.owns_lock()) return false;
     std::unique_lock<std::mutex> lock(mutex_);
     StreamLane* lane = pick_locked();
@@ -169,7 +172,7 @@ void ScheduleExplorer::drive_when_idle() {
         changed_.wait_for(lock, kIdleLimit);
         if (stopping_ || held_.empty() || Clock::now() - lastActivity_ < kIdleLimit) continue;
         lock.unlock();
-        while (drive_one(Clock::now() + kStepLimit)) {
+        while (drive_one(Clock::now() + kStepLimit, std::unique_lock<std::mutex>(driverMutex_, std::try_to_lock))) {
         }
         lock.lock();
     }

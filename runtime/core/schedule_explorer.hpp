@@ -45,11 +45,12 @@ namespace aclcpu::detail {
 ///                a waiter before the record it should have waited for),
 ///                otherwise a random one.
 ///
-/// An item that has not finished within kStepLimit (a task waiting for the
-/// host) no longer holds the driver up; and held work no thread waits for is
-/// driven by the explorer's own thread after kIdleLimit without submissions
-/// or waits, so a program that waits by other means than AscendCL does not
-/// hang.  Both only matter for determinism, never for correctness.
+/// An item that has not finished within kStepLimit (1 s: a task waiting for
+/// the host) no longer holds the driver up; and held work no thread waits
+/// for is driven by the explorer's own thread after kIdleLimit (1 s) without
+/// submissions or waits, so a program that waits by other means than
+/// AscendCL does not hang.  Both only matter for determinism, never for
+/// correctness.
 ///
 /// Thread-safety: every member may be called from any thread.
 class ScheduleExplorer {
@@ -82,8 +83,11 @@ public:
     void step();
 
 private:
-    static constexpr auto kStepLimit = std::chrono::milliseconds(200);
-    static constexpr auto kIdleLimit = std::chrono::milliseconds(200);
+    /// Both limits only end waits that would otherwise never end; they are
+    /// long so that a loaded machine (a starved worker, a stalled host
+    /// thread) does not reach them and change the interleaving.
+    static constexpr auto kStepLimit = std::chrono::seconds(1);
+    static constexpr auto kIdleLimit = std::chrono::seconds(1);
     /// How long a waiter with nothing to drive sleeps before looking again
     /// (it wakes at once when its own counter advances).
     static constexpr auto kPollSlice = std::chrono::milliseconds(1);
@@ -94,8 +98,9 @@ private:
     };
 
     /// Forwards one held item and waits for it (at most kStepLimit or until
-    /// deadline); false when nothing is held or another thread drives.
-    bool drive_one(Clock::time_point deadline);
+    /// deadline); false when nothing is held, or when `driving` cannot be
+    /// had at once (another thread drives) and was not taken yet.
+    bool drive_one(Clock::time_point deadline, std::unique_lock<std::mutex> driving);
     /// The lane whose first held item goes next; nullptr when none is held.
     StreamLane* pick_locked();
     void drive_when_idle();
