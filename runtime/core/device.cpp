@@ -1,6 +1,7 @@
 // acl-cpu runtime: Device.
 #include "core/condition_wait.hpp"
 #include "core/device.hpp"
+#include "core/schedule_explorer.hpp"
 
 namespace aclcpu::detail {
 
@@ -13,6 +14,7 @@ Device::Device(int32_t id, const SocProfile& soc, int workerThreads, uint64_t me
 
 Device::~Device() {
     synchronize(ProgressCounter::Clock::time_point::max());
+    if (ScheduleExplorer* explorer = ScheduleExplorer::active()) explorer->quiesce();
     hostWorker_.stop();
     ConditionWatcher::instance().quiesce();
     arena_.execute([this] {

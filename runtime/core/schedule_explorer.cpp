@@ -133,6 +133,8 @@ bool ScheduleExplorer::wait_until(const ProgressCounter& counter, uint64_t targe
 // drives one item itself: a polling loop then makes progress at every call.
 void ScheduleExplorer::step() { drive_one(Clock::now() + kStepLimit, std::unique_lock<std::mutex>(driverMutex_)); }
 
+void ScheduleExplorer::quiesce() { const std::lock_guard<std::mutex> forwardsDone(driverMutex_); }
+
 bool ScheduleExplorer::drive_one(Clock::time_point deadline, std::unique_lock<std::mutex> driving) {
     if (!driving.owns_lock()) return false;
     std::unique_lock<std::mutex> lock(mutex_);

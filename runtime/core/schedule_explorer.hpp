@@ -81,6 +81,10 @@ public:
     bool wait_until(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline);
     /// A host query: drives one held item, if any.
     void step();
+    /// Returns once no thread is forwarding an item: a forward hands the item
+    /// to its device's arena and may still be inside the arena after the item
+    /// has run, so a device drains and then quiesces before its arena goes.
+    void quiesce();
 
 private:
     /// Both limits only end waits that would otherwise never end; they are
