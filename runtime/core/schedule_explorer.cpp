@@ -2,6 +2,7 @@
 #include "core/schedule_explorer.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <memory>
 #include <vector>
 
@@ -14,16 +15,9 @@ constexpr char kAdversarialPrefix[] = "adversarial:";
 
 /// Parses a whole decimal uint64_t (no sign, no blanks).
 bool parse_seed(const std::string& text, uint64_t& seed) {
-    if (text.empty() || text.size() > 20) return false;
-    uint64_t value = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return false;
-        const auto digit = static_cast<uint64_t>(c - '0');
-        if (value > (UINT64_MAX - digit) / 10) return false;
-        value = value * 10 + digit;
-    }
-    seed = value;
-    return true;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, seed);
+    return error == std::errc() && stop == end && !text.empty();
 }
 
 bool starts_with(const std::string& text, const char* prefix) {
