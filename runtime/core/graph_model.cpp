@@ -257,10 +257,11 @@ std::string GraphModel::node_name(uint32_t node) const {
     return nodes_.at(node).work.name;
 }
 
-bool GraphModel::is_kernel_node(uint32_t node) const {
+std::optional<std::string> GraphModel::kernel_name(uint32_t node) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const std::shared_ptr<DeviceTask> task = std::atomic_load(&nodes_.at(node).task);
-    return task != nullptr && task->is_kernel();
+    if (task == nullptr || !task->is_kernel()) return std::nullopt;
+    return nodes_[node].work.name;
 }
 
 void GraphModel::replace_task(uint32_t node, std::shared_ptr<DeviceTask> task) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,8 +202,9 @@ public:
     aclError end_group(Stream& stream, std::vector<uint32_t>& nodes);
     /// The name of node `node`'s work ("aclnnAdd", "aclrtMemcpyAsync", ...).
     std::string node_name(uint32_t node) const;
-    /// Whether node `node` runs an operator's kernel (DeviceTask::is_kernel).
-    bool is_kernel_node(uint32_t node) const;
+    /// The work name of node `node` when it runs an operator's kernel
+    /// (DeviceTask::is_kernel); nothing for any other node.
+    std::optional<std::string> kernel_name(uint32_t node) const;
     /// Makes task the work of kernel node `node` in later replays (an
     /// update); the previous task lives until no replay runs it.
     void replace_task(uint32_t node, std::shared_ptr<DeviceTask> task);

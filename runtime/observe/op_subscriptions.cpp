@@ -283,9 +283,8 @@ void OpSubscriptions::node_began(const void* model, uint32_t node) {
 void OpSubscriptions::node_ended(const void* model, uint32_t node) {
     const uint64_t end = now_ns();
     const detail::GraphModel& graph = model_of(model);
-    // Before mutex_: the model's queries take its lock.
-    if (!graph.is_kernel_node(node)) return;
-    const std::string work = graph.node_name(node);
+    const std::optional<std::string> work = graph.kernel_name(node);  // Before mutex_: it takes the model's lock.
+    if (!work) return;
     std::lock_guard<std::mutex> lock(mutex_);
     const auto entry = subscriptions_.find(graph.id());
     if (entry == subscriptions_.end()) return;
@@ -293,7 +292,7 @@ void OpSubscriptions::node_ended(const void* model, uint32_t node) {
     const auto started = subscription.startedNs.find(node);
     if (started == subscription.startedNs.end()) return;  // Subscribed while the node ran.
     const bool timed = subscription.config.timeInfo != 0;
-    subscription.pipe->post(OpRecord(graph.id(), operator_type(work), operator_name(work, node),
+    subscription.pipe->post(OpRecord(graph.id(), operator_type(*work), operator_name(*work, node),
                                      timed ? started->second : 0, timed ? end : 0));
     subscription.startedNs.erase(started);
 }
