@@ -2,43 +2,93 @@
 # Runs correct programs under seeded schedules (ACLCPU_SCHEDULE, see
 # docs/schedule_exploration.md): whatever order the emulated device starts
 # the work of different streams in, they must still pass.
-#   - every sample, under ACLCPU_EXPLORE_SAMPLE_SEEDS (default 20) seeds of
-#     each policy;
-#   - the whole test suite, under ACLCPU_EXPLORE_SEEDS (default 2) seeds of
-#     each policy (20 is the full sweep, about 40 suite runs: a soak, not
-#     the default).
+#   - every sample (ctest label `sample`), under ACLCPU_EXPLORE_SAMPLE_SEEDS
+#     (default 20) seeds of each policy;
+#   - every test binary of the suite (the gtest executables ctest discovers
+#     its tests from: runtime, operators, stress ...), under
+#     ACLCPU_EXPLORE_SEEDS (default 20) seeds of each policy.  A binary runs
+#     whole in one process per seed, ACLCPU_EXPLORE_JOBS (default 8) such
+#     processes side by side: explored tests mostly wait (for the explorer's
+#     1 s limits when a test waits by means the runtime cannot see), so
+#     eight at a time keep two cores busy without starving a host thread
+#     past those limits.
 # Seeds start at ACLCPU_EXPLORE_FIRST_SEED, by default derived from the
 # commit, so that each commit explores other schedules and a failure
-# replays: the failing policy and seed are printed.
+# replays: the failing policy, seed and tests are printed with the command.
 # Left out are the schedule sample's planted bug, which an explored schedule
-# must expose (sample.schedule_sample*, checked by their own tests).
+# must expose (sample.schedule_sample*, checked by their own tests), and the
+# tests that run no device work (header, layering and README checks, the
+# explorer's own tests against fake programs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${1:-${ACLCPU_BUILD_DIR:-$root/build}}"
 sample_seeds="${ACLCPU_EXPLORE_SAMPLE_SEEDS:-20}"
-suite_seeds="${ACLCPU_EXPLORE_SEEDS:-2}"
+suite_seeds="${ACLCPU_EXPLORE_SEEDS:-20}"
+jobs="${ACLCPU_EXPLORE_JOBS:-8}"
 commit="$(git -C "$root" rev-parse --short=8 HEAD 2>/dev/null || echo 1)"
 first_seed="${ACLCPU_EXPLORE_FIRST_SEED:-$((16#${commit} % 100000))}"
-planted='^sample\.schedule_sample'
+last_seed=$((first_seed + suite_seeds - 1))
+policies=(random adversarial)
+logs="$build_dir/explored"
+rm -rf "$logs"
+mkdir -p "$logs"
 
-# explore LABEL SEEDS CTEST_ARGS...: runs ctest under SEEDS seeds of each policy.
-explore() {
-  local what="$1" seeds="$2"
-  shift 2
+explore_samples() {
   local policy seed
-  for policy in random adversarial; do
-    for ((seed = first_seed; seed < first_seed + seeds; ++seed)); do
-      if ! ACLCPU_SCHEDULE="$policy:$seed" ctest --test-dir "$build_dir" -j "$(nproc)" -E "$planted" "$@" \
-             >"$build_dir/explored.log" 2>&1; then
-        grep -E "^[[:space:]]*[0-9]+ - |tests passed" "$build_dir/explored.log" | tail -20
-        echo "== explored: $what FAILED under ACLCPU_SCHEDULE=$policy:$seed (replay with that variable set;" \
-             "log: $build_dir/explored.log)"
+  for policy in "${policies[@]}"; do
+    for ((seed = first_seed; seed < first_seed + sample_seeds; ++seed)); do
+      if ! ACLCPU_SCHEDULE="$policy:$seed" ctest --test-dir "$build_dir" -j "$(nproc)" -L sample \
+             -E '^sample\.schedule_sample' >"$logs/samples.log" 2>&1; then
+        grep -E "^[[:space:]]*[0-9]+ - |tests passed" "$logs/samples.log" | tail -20
+        echo "== explored: samples FAILED under ACLCPU_SCHEDULE=$policy:$seed (log: $logs/samples.log)"
         return 1
       fi
     done
   done
-  echo "== explored: $what passed under seeds $first_seed..$((first_seed + seeds - 1)) of random and adversarial"
+  echo "== explored: samples passed under seeds $first_seed..$((first_seed + sample_seeds - 1)) of ${policies[*]}"
 }
 
-explore "samples" "$sample_seeds" -L sample
-explore "test suite" "$suite_seeds"
+# The suite's test binaries: those ctest discovered gtest tests in.
+test_binaries() {
+  local listing binary
+  for listing in "$build_dir"/tests/*\[1\]_tests.cmake; do
+    binary="$build_dir/tests/$(basename "$listing" '[1]_tests.cmake')"
+    [[ -x "$binary" ]] && echo "$binary"
+  done
+}
+
+# run_one BINARY SCHEDULE: one whole binary under one schedule; on failure,
+# prints the failed tests and how to replay them.
+run_one() {
+  local binary="$1" schedule="$2"
+  local log="$logs/$(basename "$binary")@${schedule/:/-}.log"
+  if ACLCPU_SCHEDULE="$schedule" timeout 900 "$binary" --gtest_brief=1 >"$log" 2>&1; then
+    rm -f "$log"
+    return 0
+  fi
+  local failed
+  failed=$(sed -n 's/^\[  FAILED  \] \([^ ,]*\).*/\1/p' "$log" | sort -u | paste -sd: -)
+  echo "== explored: $(basename "$binary") FAILED under ACLCPU_SCHEDULE=$schedule: ${failed:-crashed or timed out}"
+  echo "   replay: ACLCPU_SCHEDULE=$schedule $binary${failed:+ --gtest_filter=$failed}   (log: $log)"
+  return 1
+}
+export -f run_one
+export logs
+
+explore_suite() {
+  local binaries binary policy seed
+  mapfile -t binaries < <(test_binaries)
+  # Seed by seed, so that binaries that mostly wait run beside those that compute.
+  for ((seed = first_seed; seed <= last_seed; ++seed)); do
+    for policy in "${policies[@]}"; do
+      for binary in "${binaries[@]}"; do echo "$binary $policy:$seed"; done
+    done
+  done | xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1"' || {
+    echo "== explored: the test suite FAILED under a seeded schedule (above)"
+    return 1
+  }
+  echo "== explored: every test binary passed under seeds $first_seed..$last_seed of ${policies[*]}"
+}
+
+explore_samples
+explore_suite

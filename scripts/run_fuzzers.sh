@@ -35,9 +35,9 @@ work="$build_dir/fuzz-work"
 artifacts="$build_dir/fuzz-artifacts"
 rm -rf "$work"
 mkdir -p "$work" "$artifacts"
-failed=()
 # fuzz RUN TARGET: runs TARGET on a copy of its seed corpus, logged as RUN
-# (a target run twice, under other settings, has two names).
+# (a target run twice, under other settings, has two names); writes its
+# summary line to RUN.result and its exit status to RUN.status.
 fuzz() {
   local run="$1" target="$2" status=0
   local corpus="$work/$run" log="$work/$run.log"
@@ -46,19 +46,37 @@ fuzz() {
     -print_final_stats=1 -artifact_prefix="$artifacts/$run-" "$corpus" >"$log" 2>&1 || status=$?
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  printf '%-40s %10s executions in %ss\n' "$run" "${runs:-?}" "$seconds"
-  if [[ $status -ne 0 ]]; then
-    failed+=("$run")
-    echo "---- $run failed (exit $status); the end of its log ($log):"
-    tail -n 40 "$log"
-  fi
+  printf '%-40s %10s executions in %ss\n' "$run" "${runs:-?}" "$seconds" >"$work/$run.result"
+  echo "$status" >"$work/$run.status"
 }
-for target in "${targets[@]}"; do fuzz "$target" "$target"; done
+# A target is one thread of libFuzzer (the runtime's own workers aside):
+# ACLCPU_FUZZ_JOBS (default: one per core) run side by side.
+slots="${ACLCPU_FUZZ_JOBS:-$(nproc)}"
+start_fuzz() {
+  while (($(jobs -rp | wc -l) >= slots)); do wait -n || true; done
+  "$@" &
+}
+runs=()
+for target in "${targets[@]}"; do
+  start_fuzz fuzz "$target" "$target"
+  runs+=("$target")
+done
 # The runtime's synchronisation target once more under a seeded schedule
 # (docs/schedule_exploration.md): the explorer holding, driving and querying
 # under random call sequences.  A crash replays with the same variable set.
-ACLCPU_SCHEDULE=adversarial:1 fuzz "fuzz_runtime_sync@adversarial:1" fuzz_runtime_sync
+ACLCPU_SCHEDULE=adversarial:1 start_fuzz fuzz "fuzz_runtime_sync@adversarial:1" fuzz_runtime_sync
+runs+=("fuzz_runtime_sync@adversarial:1")
+wait
 
+failed=()
+for run in "${runs[@]}"; do
+  cat "$work/$run.result"
+  if [[ "$(cat "$work/$run.status")" != 0 ]]; then
+    failed+=("$run")
+    echo "---- $run failed (exit $(cat "$work/$run.status")); the end of its log ($work/$run.log):"
+    tail -n 40 "$work/$run.log"
+  fi
+done
 if [[ ${#failed[@]} -ne 0 ]]; then
   echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}; inputs in $artifacts"
   exit 1
