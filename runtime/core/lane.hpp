@@ -125,6 +125,8 @@ public:
     /// Names the stream this lane now serves to observers (on_work_begin/end).
     /// Call while the lane is idle, before submitting to it.
     void bind(const Stream* stream) noexcept { stream_ = stream; }
+    /// The stream the lane serves (see bind).
+    const Stream* stream() const noexcept { return stream_; }
 
     /// Takes the next `count` consecutive places and returns the first; every
     /// place must be delivered exactly once.

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <memory>
 #include <vector>
+
+#include "aclcpu/instrumentation.hpp"
 
 namespace aclcpu::detail {
 
@@ -31,6 +34,44 @@ std::unique_ptr<ScheduleExplorer>& explorer_storage() {
 }
 
 }  // namespace
+
+/// Sees every submission (installed as an observer under adversarial) and
+/// keeps, per stream place, the eagerness of the item until it is held.
+/// Items of the default eagerness are not kept.
+class SubmissionEagerness final : public instrument::Observer {
+public:
+    void on_submit(int32_t, instrument::StreamId stream, uint64_t place, const instrument::WorkInfo& work) override {
+        const Eagerness eagerness = eagerness_of(work);
+        if (eagerness == Eagerness::kOther) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        submitted_[{stream, place}] = eagerness;
+    }
+
+    /// The eagerness of the item at place of stream, forgotten after.
+    Eagerness take(const void* stream, uint64_t place) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = submitted_.find({stream, place});
+        if (found == submitted_.end()) return Eagerness::kOther;
+        const Eagerness eagerness = found->second;
+        submitted_.erase(found);
+        return eagerness;
+    }
+
+private:
+    static Eagerness eagerness_of(const instrument::WorkInfo& work) {
+        if (std::strcmp(work.category, "event_record") == 0 || std::strcmp(work.category, "notify_record") == 0) {
+            return Eagerness::kRecord;
+        }
+        const auto* end = work.accesses + work.accessCount;
+        const bool writes = std::any_of(work.accesses, end, [](const instrument::MemoryAccess& access) {
+            return access.kind == instrument::MemoryAccess::Kind::kWrite;
+        });
+        return writes ? Eagerness::kWriter : Eagerness::kOther;
+    }
+
+    std::mutex mutex_;
+    std::map<std::pair<const void*, uint64_t>, Eagerness> submitted_;
+};
 
 std::string SchedulePolicy::describe() const {
     switch (kind) {
@@ -76,13 +117,19 @@ void ScheduleExplorer::stop() {
     explorer_storage().reset();
 }
 
+ScheduleExplorer::ScheduleExplorer(const SchedulePolicy& policy)
+    : policy_(policy),
+      eagerness_(policy.kind == SchedulePolicy::Kind::kAdversarial ? std::make_shared<SubmissionEagerness>() : nullptr),
+      random_(policy.seed),
+      lastActivity_(Clock::now()),
+      idleDriver_([this] { drive_when_idle(); }) {
+    if (eagerness_) instrument::install(eagerness_);
+}
+
 SchedulePolicy ScheduleExplorer::current_policy() {
     const ScheduleExplorer* explorer = active();
     return explorer != nullptr ? explorer->policy_ : SchedulePolicy{};
 }
-
-ScheduleExplorer::ScheduleExplorer(const SchedulePolicy& policy)
-    : policy_(policy), random_(policy.seed), lastActivity_(Clock::now()), idleDriver_([this] { drive_when_idle(); }) {}
 
 ScheduleExplorer::~ScheduleExplorer() {
     {
@@ -91,6 +138,7 @@ ScheduleExplorer::~ScheduleExplorer() {
     }
     changed_.notify_all();
     idleDriver_.join();
+    if (eagerness_) instrument::uninstall(eagerness_.get());
     // Every device drained before exploration stops; anything left was never
     // going to run.
     for (auto& [lane, items] : held_) {
@@ -99,8 +147,9 @@ ScheduleExplorer::~ScheduleExplorer() {
 }
 
 void ScheduleExplorer::hold(StreamLane& lane, const LaneItem& item) {
+    const Eagerness eagerness = eagerness_ ? eagerness_->take(lane.stream(), item.place) : Eagerness::kOther;
     std::lock_guard<std::mutex> lock(mutex_);
-    held_[&lane].push_back(Held{item, nextSequence_++});
+    held_[&lane].push_back(Held{item, nextSequence_++, eagerness});
     lastActivity_ = Clock::now();
 }
 
@@ -157,9 +206,22 @@ StreamLane* ScheduleExplorer::pick_locked() {
     std::vector<std::pair<uint64_t, StreamLane*>> candidates;
     for (auto& [lane, items] : held_) candidates.emplace_back(items.front().sequence, lane);
     std::sort(candidates.begin(), candidates.end());
-    const bool latest = policy_.kind == SchedulePolicy::Kind::kAdversarial && random_() % 4 != 0;
-    if (latest) return candidates.back().second;
+    const bool biased = policy_.kind == SchedulePolicy::Kind::kAdversarial && random_() % 4 != 0;
+    if (biased) return most_eager_locked(candidates);
     return candidates[random_() % candidates.size()].second;
+}
+
+StreamLane* ScheduleExplorer::most_eager_locked(const std::vector<std::pair<uint64_t, StreamLane*>>& candidates) {
+    StreamLane* best = nullptr;
+    Eagerness bestEagerness = Eagerness::kRecord;
+    for (const auto& [sequence, lane] : candidates) {
+        const Eagerness eagerness = held_[lane].front().eagerness;
+        if (best == nullptr || eagerness >= bestEagerness) {  // >=: among equals, the one released last.
+            best = lane;
+            bestEagerness = eagerness;
+        }
+    }
+    return best;
 }
 
 void ScheduleExplorer::drive_when_idle() {

@@ -9,15 +9,24 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "core/lane.hpp"
 #include "core/progress_counter.hpp"
 #include "core/schedule_policy.hpp"
 
 namespace aclcpu::detail {
+
+/// How soon the adversarial policy picks an item, from what its submission
+/// told observers: the higher, the sooner.
+enum class Eagerness : uint8_t { kRecord, kWriter, kOther };
+
+class SubmissionEagerness;
 
 /// Under `random` and `adversarial`, replaces the devices' first-come order
 /// with a seeded one that a program cannot tell from a device's own: only
@@ -40,10 +49,14 @@ namespace aclcpu::detail {
 /// in when it is delivered, which can vary between runs.
 ///
 ///   random       every first item of a stream is equally likely next;
-///   adversarial  three times in four the item released last (the consumer
-///                a missing event wait leaves unordered after its producer,
-///                a waiter before the record it should have waited for),
-///                otherwise a random one.
+///   adversarial  three times in four the most eager item, otherwise a
+///                random one.  Eagerness follows what the submission told
+///                observers: readers, waiters and host calls go first, items
+///                that write memory after them, event and notify records
+///                last (waiting streams see their records as late as
+///                possible); among equals, the item released last (the
+///                consumer a missing event wait leaves unordered after its
+///                producer goes before it).
 ///
 /// An item that has not finished within kStepLimit (1 s: a task waiting for
 /// the host) no longer holds the driver up; and held work no thread waits
@@ -99,6 +112,7 @@ private:
     struct Held {
         LaneItem item;
         uint64_t sequence;  ///< Release order over all lanes.
+        Eagerness eagerness;
     };
 
     /// Forwards one held item and waits for it (at most kStepLimit or until
@@ -107,11 +121,15 @@ private:
     bool drive_one(Clock::time_point deadline, std::unique_lock<std::mutex> driving);
     /// The lane whose first held item goes next; nullptr when none is held.
     StreamLane* pick_locked();
+    /// Of the streams' first items, in release order: the most eager one.
+    StreamLane* most_eager_locked(const std::vector<std::pair<uint64_t, StreamLane*>>& candidates);
     void drive_when_idle();
 
     static std::atomic<ScheduleExplorer*> active_;
 
     const SchedulePolicy policy_;
+    /// Under adversarial: the eagerness of each submitted item (an observer).
+    std::shared_ptr<SubmissionEagerness> eagerness_;
     std::mutex driverMutex_;  ///< Held by the one thread driving.
     std::mutex mutex_;        ///< Guards everything below.
     std::condition_variable changed_;

@@ -18,6 +18,7 @@
 
 #include "acl/acl.h"
 #include "aclcpu/device_task.hpp"
+#include "aclcpu/instrumentation.hpp"
 #include "runtime_test_support.hpp"
 
 namespace {
@@ -167,6 +168,74 @@ TEST(ScheduleExploration, AdversarialMostlyRunsTheLaterReleasedItemFirst) {
     }
     EXPECT_GE(consumerFirst, kSeeds / 2);
     EXPECT_FALSE(consumer_ran_first("fifo"));
+}
+
+/// Which streams' items start, in order (an observer: items that are not
+/// FunctionTasks -- copies, sets, records -- have no RunLog label).
+class StartLog final : public aclcpu::instrument::Observer {
+public:
+    void on_work_begin(aclcpu::instrument::StreamId stream, uint64_t) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        started_.push_back(stream);
+    }
+    std::vector<aclcpu::instrument::StreamId> started() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return started_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<aclcpu::instrument::StreamId> started_;
+};
+
+enum class Kind { kWriter, kTask, kRecord };
+
+/// Three streams, nothing ordering them: a memset (writes memory), then a
+/// plain task (writes nothing it declares), then an event record, released
+/// in that order.  Returns the kinds in the order they started.
+std::vector<Kind> start_order(const std::string& schedule) {
+    const auto log = std::make_shared<StartLog>();
+    std::vector<Kind> order;
+    {
+        const ExploredRuntime runtime(schedule, 2);
+        aclcpu::instrument::install(log);
+        aclrtStream streams[3] = {};
+        for (aclrtStream& stream : streams) EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+        void* buffer = nullptr;
+        EXPECT_EQ(aclrtMalloc(&buffer, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        aclrtEvent event = nullptr;
+        EXPECT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+        EXPECT_EQ(aclrtMemsetAsync(buffer, 64, 1, 64, streams[0]), ACL_SUCCESS);
+        EXPECT_EQ(aclcpu::enqueue(streams[1], std::make_unique<FunctionTask>([] {})), ACL_SUCCESS);
+        EXPECT_EQ(aclrtRecordEvent(event, streams[2]), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+        for (aclcpu::instrument::StreamId started : log->started()) {
+            order.push_back(static_cast<Kind>(std::find(std::begin(streams), std::end(streams), started) -
+                                              std::begin(streams)));
+        }
+        aclcpu::instrument::uninstall(log.get());
+        EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+        EXPECT_EQ(aclrtFree(buffer), ACL_SUCCESS);
+        for (aclrtStream stream : streams) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    }
+    return order;
+}
+
+// The adversarial bias: hold back items that write memory or record
+// events, run readers, waiters and host calls first.  Release order alone
+// (fifo: writer, task, record; last released first: record, task, writer)
+// gives neither.
+TEST(ScheduleExploration, AdversarialRunsWritersLateAndRecordsLast) {
+    const std::vector<Kind> eager{Kind::kTask, Kind::kWriter, Kind::kRecord};
+    int mostEagerFirst = 0;
+    constexpr int kSeeds = 8;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+        const std::vector<Kind> order = start_order("adversarial:" + std::to_string(seed));
+        ASSERT_EQ(order.size(), size_t{3}) << "seed " << seed;
+        if (order == eager) ++mostEagerFirst;
+    }
+    EXPECT_GE(mostEagerFirst, kSeeds / 2);
+    EXPECT_EQ(start_order("fifo"), (std::vector<Kind>{Kind::kWriter, Kind::kTask, Kind::kRecord}));
 }
 
 // A program that polls (03_stream_management.md, aclrtStreamQuery;
