@@ -27,8 +27,10 @@ for source in "$root"/ops/*/tests/fuzz_*.cpp; do
 done
 targets=("${!corpus_of[@]}")
 
-CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_BUILD_FUZZERS=ON \
-  -DACLCPU_BUILD_TESTS=OFF -DACLCPU_BUILD_SAMPLES=OFF -DACLCPU_BUILD_BENCH=OFF >/dev/null
+# Line tables only (-g1): a crash's stack keeps its files and lines, and the
+# build is a third faster than with full debug information.
+CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DACLCPU_BUILD_FUZZERS=ON -DACLCPU_BUILD_TESTS=OFF -DACLCPU_BUILD_SAMPLES=OFF -DACLCPU_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"
 
 work="$build_dir/fuzz-work"

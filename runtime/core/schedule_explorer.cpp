@@ -136,7 +136,7 @@ ScheduleExplorer::~ScheduleExplorer() {
         std::lock_guard<std::mutex> lock(mutex_);
         stopping_ = true;
     }
-    changed_.notify_all();
+    stopWake_.notify_all();
     idleDriver_.join();
     if (eagerness_) instrument::uninstall(eagerness_.get());
     // Every device drained before exploration stops; anything left was never
@@ -227,7 +227,10 @@ StreamLane* ScheduleExplorer::most_eager_locked(const std::vector<std::pair<uint
 void ScheduleExplorer::drive_when_idle() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stopping_) {
-        changed_.wait_for(lock, kIdleLimit);
+        // On its own condition, woken only to stop: a step's end concerns the
+        // thread driving it, and waking this one at every item would cost a
+        // context switch per item.
+        stopWake_.wait_until(lock, held_.empty() ? Clock::now() + kIdleLimit : lastActivity_ + kIdleLimit);
         if (stopping_ || held_.empty() || Clock::now() - lastActivity_ < kIdleLimit) continue;
         lock.unlock();
         while (drive_one(Clock::now() + kStepLimit, std::unique_lock<std::mutex>(driverMutex_, std::try_to_lock))) {

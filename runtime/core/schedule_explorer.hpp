@@ -132,7 +132,8 @@ private:
     std::shared_ptr<SubmissionEagerness> eagerness_;
     std::mutex driverMutex_;  ///< Held by the one thread driving.
     std::mutex mutex_;        ///< Guards everything below.
-    std::condition_variable changed_;
+    std::condition_variable changed_;  ///< A step has finished.
+    std::condition_variable stopWake_;  ///< The explorer stops (for the idle driver).
     std::map<StreamLane*, std::deque<Held>> held_;
     uint64_t nextSequence_ = 0;
     std::mt19937_64 random_;
