@@ -291,20 +291,18 @@ private:
         for (const ArithmeticOperand& operand : plan_.operands) {
             if (!operand.isScalar) bytesPerElement += element_size(operand.layout.dtype());
         }
-        return launch_blocks(name_, tiling_.blocks.count(), tiling_.blocks.total() * bytesPerElement,
-                             [&](int64_t blockIdx) {
-                                 std::byte* ub = staging.for_block(blockIdx);
-                                 run_block(args, blockIdx, reinterpret_cast<V*>(ub), reinterpret_cast<V*>(ub + slot),
-                                           reinterpret_cast<V*>(ub + 2 * slot));
-                             });
+        return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+            std::byte* ub = staging.for_block(slice.block);
+            run_slice(args, slice.units, reinterpret_cast<V*>(ub), reinterpret_cast<V*>(ub + slot),
+                      reinterpret_cast<V*>(ub + 2 * slot));
+        });
     }
 
     template <class V>
-    void run_block(const LaunchArgs& args, int64_t blockIdx, V* a, V* b, V* result) const {
+    void run_slice(const LaunchArgs& args, Range units, V* a, V* b, V* result) const {
         const LaneArithmetic<V> arithmetic(plan_);
-        const Range block = tiling_.blocks.block(blockIdx);
-        for (int64_t begin = block.begin; begin < block.end; begin += tiling_.chunkElements) {
-            const int64_t n = std::min(tiling_.chunkElements, block.end - begin);
+        for (int64_t begin = units.begin; begin < units.end; begin += tiling_.chunkElements) {
+            const int64_t n = std::min(tiling_.chunkElements, units.end - begin);
             load_lanes(arithmetic, plan_.roundOperands, plan_.operands[0], args, begin, n, a);
             load_lanes(arithmetic, plan_.roundOperands, plan_.operands[1], args, begin, n, b);
             for (int64_t i = 0; i < n; ++i) result[i] = arithmetic.apply(a[i], b[i]);
@@ -361,7 +359,7 @@ VectorArithmeticParams vector_params(const ArithmeticPlan& plan) {
 }
 
 template <size_t N>
-using VectorBlock = void (*)(const ElementwiseJob<N>&, int64_t, const VectorArithmeticParams&);
+using VectorBlock = void (*)(const ElementwiseJob<N>&, const BlockSlice&, const VectorArithmeticParams&);
 
 template <size_t N, VectorBlock<N> Block>
 std::shared_ptr<const OpKernel> make_vector_kernel(const char* apiName, const ArithmeticPlan& plan,

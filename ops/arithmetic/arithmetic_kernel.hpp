@@ -109,11 +109,14 @@ struct VectorArithmeticParams {
     DivRounding rounding = DivRounding::none;
 };
 
-void vector_axpy_block(const ElementwiseJob<2>& job, int64_t blockIdx, const VectorArithmeticParams& params);
-void vector_mul_block(const ElementwiseJob<2>& job, int64_t blockIdx, const VectorArithmeticParams& params);
-void vector_div_block(const ElementwiseJob<2>& job, int64_t blockIdx, const VectorArithmeticParams& params);
-void vector_axpy_scalar_block(const ElementwiseJob<1>& job, int64_t blockIdx, const VectorArithmeticParams& params);
-void vector_mul_scalar_block(const ElementwiseJob<1>& job, int64_t blockIdx, const VectorArithmeticParams& params);
-void vector_div_scalar_block(const ElementwiseJob<1>& job, int64_t blockIdx, const VectorArithmeticParams& params);
+void vector_axpy_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
+void vector_mul_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
+void vector_div_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
+void vector_axpy_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
+                              const VectorArithmeticParams& params);
+void vector_mul_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
+                             const VectorArithmeticParams& params);
+void vector_div_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
+                             const VectorArithmeticParams& params);
 
 }  // namespace aclcpu::ops

@@ -10,6 +10,7 @@
 
 #include "acl/acl_base.h"
 #include "aclcpu/nnopbase.hpp"
+#include "common/tiling.hpp"
 
 namespace aclcpu::ops {
 
@@ -41,6 +42,9 @@ public:
     static UbStaging in_workspace(void* workspace, int64_t bytesPerBlock) noexcept {
         return UbStaging(static_cast<std::byte*>(workspace), bytesPerBlock);
     }
+    /// Whether blocks stage in the workspace: one slot per block, which the
+    /// slices of a block would share (see launch_block_slices).
+    bool in_workspace() const noexcept { return workspace_ != nullptr; }
     static constexpr int64_t workspace_stride(int64_t bytesPerBlock) noexcept {
         return (bytesPerBlock + kStagingAlignment - 1) / kStagingAlignment * kStagingAlignment;
     }
@@ -62,23 +66,27 @@ private:
     int64_t bytesPerBlock_;
 };
 
-/// A borrowed callable run as body(blockIdx), for launch_blocks.  Unlike
-/// std::function it never allocates: a kernel's lambda capturing more than
-/// two references would cost a heap allocation per launch.  Refers to the
-/// callable it was made from, which must outlive it (a lambda written in
-/// the launch_blocks call does).
-class BlockBody {
-public:
-    // Implicit, so that a launch_blocks call takes its lambda as written.
-    template <class Body, class = std::enable_if_t<!std::is_same_v<std::decay_t<Body>, BlockBody>>>
-    BlockBody(const Body& body) noexcept
-        : body_(&body), run_([](const void* b, int64_t blockIdx) { (*static_cast<const Body*>(b))(blockIdx); }) {}
+/// A borrowed callable of signature Signature, for the launchers below.
+/// Unlike std::function it never allocates: a kernel's lambda capturing
+/// more than two references would cost a heap allocation per launch.
+/// Refers to the callable it was made from, which must outlive it (a lambda
+/// written in the launcher's call does).
+template <class Signature>
+class BorrowedCall;
 
-    void operator()(int64_t blockIdx) const { run_(body_, blockIdx); }
+template <class... Args>
+class BorrowedCall<void(Args...)> {
+public:
+    // Implicit, so that a launcher call takes its lambda as written.
+    template <class Body, class = std::enable_if_t<!std::is_same_v<std::decay_t<Body>, BorrowedCall>>>
+    BorrowedCall(const Body& body) noexcept
+        : body_(&body), run_([](const void* b, Args... args) { (*static_cast<const Body*>(b))(args...); }) {}
+
+    void operator()(Args... args) const { run_(body_, args...); }
 
 private:
     const void* body_;
-    void (*run_)(const void*, int64_t);
+    void (*run_)(const void*, Args...);
 };
 
 /// Runs body(blockIdx) for every blockIdx in [0, blockDim), the blocks as
@@ -92,7 +100,57 @@ private:
 /// which blocks share a task, never changes what a block computes.  An
 /// exception escaping a body is reported, with opName, as
 /// ACL_ERROR_RT_INTERNAL_ERROR; otherwise returns ACL_SUCCESS.
-aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved, BlockBody body) noexcept;
+///
+/// A block is one task at most: a worker that runs it takes another
+/// stream's ready item only after it.  Kernels whose blocks may be cut use
+/// launch_block_slices instead.
+aclError launch_blocks(const char* opName, int64_t blockDim, int64_t bytesMoved,
+                       BorrowedCall<void(int64_t blockIdx)> body) noexcept;
+
+/// A piece of one block: the units [units.begin, units.end) of block
+/// `block`, a sub-range of BlockSplit::block(block).
+struct BlockSlice {
+    int64_t block = 0;
+    Range units;
+};
+
+/// How launch_block_slices cuts each block of a split: from the block's
+/// first unit, slices of sliceUnits units (the block's last slice the rest);
+/// slicesPerBlock is the most any block has.
+struct SlicePlan {
+    int64_t sliceUnits = 0;
+    int64_t slicesPerBlock = 0;
+};
+
+/// Bytes a slice should move at most: a worker takes another stream's ready
+/// item only between tasks, so a task bounds how long a long operator makes
+/// a small one wait -- 20-40 us of DRAM traffic for one of two busy cores.
+/// Measured (bench Launch/RoundTrip/beside_long_job, 2 workers): with whole
+/// 4 MiB blocks the small operator's p99 round trip was 510-600 us, with
+/// 512 KiB slices 58-87 us; 128 and 256 KiB slices did no better, and the
+/// 16 Mi-element Op/ figures did not move beyond the machine's noise.
+inline constexpr int64_t kMaxSliceBytes = 512 * 1024;
+
+/// The granule of blocks that must stay whole: each is one slice.
+inline constexpr int64_t kUncutBlocks = INT64_MAX;
+
+/// The plan for blocks whose units move bytesPerUnit bytes each, cut only
+/// at multiples of granule units from a block's start: slices of at most
+/// kMaxSliceBytes (but at least one granule), and never more than 2^20 per
+/// block.  A block no longer than a slice stays whole.  Precondition:
+/// granule > 0 (bytesPerUnit below 1 counts as 1).
+SlicePlan plan_slices(const BlockSplit& blocks, int64_t bytesPerUnit, int64_t granule) noexcept;
+
+/// Runs body(slice) for every slice of every block of `blocks` as planned
+/// by plan_slices(blocks, bytesPerUnit, granule), as launch_blocks runs
+/// blocks: several small slices per task, one slice per task once a slice
+/// is worth a task, isolated, exceptions reported with opName.  Slices of
+/// one block may run at once on different workers, so a body must not
+/// share anything per block (a workspace staging slot: use
+/// UbStaging::per_worker, or launch_blocks).  Observers see each slice as a
+/// block begin/end of its block.
+aclError launch_block_slices(const char* opName, const BlockSplit& blocks, int64_t bytesPerUnit, int64_t granule,
+                             BorrowedCall<void(const BlockSlice& slice)> body) noexcept;
 
 /// ACL_SUCCESS when the first `inputs` input and `outputs` output addresses
 /// of args are non-null; otherwise reports, for opName, the fault the device

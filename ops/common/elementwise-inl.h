@@ -36,36 +36,36 @@ void map_lanes(D d, const Op& op, size_t count, Out* out, const In*... in) {
 
 namespace detail {
 
-/// A block whose operands stream (ElementwiseOperands::streamed_dtype):
+/// A slice whose operands stream (ElementwiseOperands::streamed_dtype):
 /// each stretch over which every input stays inside one of its contiguous
-/// runs -- the whole block when all are linear -- goes through registers
+/// runs -- the whole slice when all are linear -- goes through registers
 /// straight from and to device memory.
 template <class T, size_t N, class Op, size_t... K>
-void map_streamed(const ElementwiseJob<N>& job, Range block, const Op& op, std::index_sequence<K...>) {
+void map_streamed(const ElementwiseJob<N>& job, Range units, const Op& op, std::index_sequence<K...>) {
     const auto& operands = job.operands;
     T* out = static_cast<T*>(job.args.outputs[0]) + operands.output.offset();
-    for (int64_t begin = block.begin; begin < block.end;) {
-        const int64_t length = std::min({block.end - begin, operands.inputs[K].run_length_at(begin)...});
+    for (int64_t begin = units.begin; begin < units.end;) {
+        const int64_t length = std::min({units.end - begin, operands.inputs[K].run_length_at(begin)...});
         map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(length), out + begin,
                   static_cast<const T*>(job.args.inputs[K]) + operands.inputs[K].position_of(begin)...);
         begin += length;
     }
 }
 
-/// Any other block: per UB chunk, the inputs gathered into fp32 staging, the
+/// Any other slice: per UB chunk, the inputs gathered into fp32 staging, the
 /// result computed into staging, rounded through the compute dtype and
 /// scattered into the output's view.
 template <size_t N, class Op, size_t... K>
-void map_staged(const ElementwiseJob<N>& job, int64_t blockIdx, Range block, const Op& op,
-                std::index_sequence<K...>) {
+void map_staged(const ElementwiseJob<N>& job, const BlockSlice& slice, const Op& op, std::index_sequence<K...>) {
     const auto& operands = job.operands;
     const int64_t chunk = job.tiling.chunkElements;
     const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(float)});
-    std::byte* ub = job.staging.for_block(blockIdx);
+    std::byte* ub = job.staging.for_block(slice.block);
     const auto staged = [&](size_t k) { return reinterpret_cast<float*>(ub + static_cast<int64_t>(k) * slot); };
     float* out = staged(N);
-    for (int64_t begin = block.begin; begin < block.end; begin += chunk) {
-        const int64_t n = std::min(chunk, block.end - begin);
+    const Range units = slice.units;
+    for (int64_t begin = units.begin; begin < units.end; begin += chunk) {
+        const int64_t n = std::min(chunk, units.end - begin);
         (gather(operands.inputs[K], job.args.inputs[K], begin, n, staged(K)), ...);
         map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(n), out, static_cast<const float*>(staged(K))...);
         if (operands.computeDtype != operands.output.dtype()) round_through(operands.computeDtype, out, n);
@@ -75,16 +75,15 @@ void map_staged(const ElementwiseJob<N>& job, int64_t blockIdx, Range block, con
 
 }  // namespace detail
 
-/// Computes block blockIdx of job with op (see run_elementwise).
+/// Computes one slice of a block of job with op (see run_elementwise).
 template <size_t N, class Op>
-void elementwise_block(const ElementwiseJob<N>& job, int64_t blockIdx, const Op& op) {
-    const Range block = job.tiling.blocks.block(blockIdx);
+void elementwise_slice(const ElementwiseJob<N>& job, const BlockSlice& slice, const Op& op) {
     constexpr auto inputs = std::make_index_sequence<N>();
     switch (job.operands.streamed_dtype()) {
-        case ACL_FLOAT: return detail::map_streamed<float>(job, block, op, inputs);
-        case ACL_FLOAT16: return detail::map_streamed<half_t>(job, block, op, inputs);
-        case ACL_BF16: return detail::map_streamed<bf16_t>(job, block, op, inputs);
-        default: return detail::map_staged(job, blockIdx, block, op, inputs);
+        case ACL_FLOAT: return detail::map_streamed<float>(job, slice.units, op, inputs);
+        case ACL_FLOAT16: return detail::map_streamed<half_t>(job, slice.units, op, inputs);
+        case ACL_BF16: return detail::map_streamed<bf16_t>(job, slice.units, op, inputs);
+        default: return detail::map_staged(job, slice, op, inputs);
     }
 }
 

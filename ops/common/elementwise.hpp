@@ -100,8 +100,9 @@ struct ElementwiseJob {
     UbStaging staging;
 };
 
-/// Runs block(job, blockIdx) for every block of the tiling (see
-/// launch_blocks).  A null data pointer is reported as
+/// Runs block(job, slice) for every slice of every block of the tiling (see
+/// launch_block_slices), cut at UB chunk boundaries; blocks that stage in
+/// the workspace stay whole.  A null data pointer is reported as
 /// ACL_ERROR_RT_AICORE_EXCEPTION (the device would fault) and nothing is
 /// written.  Deterministic: the result depends on the tiling only.
 template <size_t N, class Block>
@@ -109,16 +110,19 @@ aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const
     if (aclError status = check_tensor_addresses(opName, job.args, N, 1); status != ACL_SUCCESS) return status;
     int64_t bytesPerElement = element_size(job.operands.output.dtype());
     for (const StridedLayout& input : job.operands.inputs) bytesPerElement += element_size(input.dtype());
-    return launch_blocks(opName, job.tiling.blocks.count(), job.tiling.blocks.total() * bytesPerElement,
-                         [&](int64_t blockIdx) { block(job, blockIdx); });
+    // Streamed blocks never stage.
+    const bool sharesStaging = job.staging.in_workspace() && job.operands.streamed_dtype() == ACL_DT_UNDEFINED;
+    return launch_block_slices(opName, job.tiling.blocks, bytesPerElement,
+                               sharesStaging ? kUncutBlocks : job.tiling.chunkElements,
+                               [&](const BlockSlice& slice) { block(job, slice); });
 }
 
 /// The planned launch of an elementwise operator with N inputs: what its
 /// phase 1 hands to the executor.  The operator supplies only Block, its
-/// per-block function (a Highway dispatcher computing block blockIdx of the
-/// job with the operator's Params), so every elementwise operator shares
+/// per-slice function (a Highway dispatcher computing one slice of a block of
+/// the job with the operator's Params), so every elementwise operator shares
 /// this one kernel class.  Immutable; launch() may run concurrently.
-template <size_t N, class Params, void (*Block)(const ElementwiseJob<N>&, int64_t blockIdx, const Params&)>
+template <size_t N, class Params, void (*Block)(const ElementwiseJob<N>&, const BlockSlice&, const Params&)>
 class ElementwiseKernel final : public OpKernel {
 public:
     /// Blocks stage in a buffer of their worker when workspaceStagingBytes is
@@ -136,8 +140,9 @@ public:
                                       ? UbStaging::in_workspace(args.workspace, workspaceStagingBytes_)
                                       : UbStaging::per_worker(elementwise_staging_bytes(N, tiling_.chunkElements));
         const ElementwiseJob<N> job{tiling_, operands_, args, staging};
-        return run_elementwise(name_, job,
-                               [this](const ElementwiseJob<N>& j, int64_t blockIdx) { Block(j, blockIdx, params_); });
+        return run_elementwise(name_, job, [this](const ElementwiseJob<N>& j, const BlockSlice& slice) {
+            Block(j, slice, params_);
+        });
     }
 
     void describe(std::string& details) const override {
@@ -157,19 +162,19 @@ private:
 /// The two halves of an elementwise operator's block function in its
 /// kernel.cpp, which Highway's foreach_target.h compiles once per SIMD
 /// target.  Inside HWY_NAMESPACE, ACLCPU_ELEMENTWISE_TARGET_BLOCK defines
-/// `name` for the target: block blockIdx of the job computed with the
+/// `name` for the target: a slice of a block of the job computed with the
 /// functor Op{params}.  Inside `#if HWY_ONCE`, at global scope,
 /// ACLCPU_ELEMENTWISE_DISPATCH exports the targets' versions and defines
 /// aclcpu::ops::name, the dispatcher that ElementwiseKernel<N, Params, name>
 /// calls.
-#define ACLCPU_ELEMENTWISE_TARGET_BLOCK(name, N, Params, Op)                        \
-    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) { \
-        elementwise_block(job, blockIdx, Op{params});                               \
+#define ACLCPU_ELEMENTWISE_TARGET_BLOCK(name, N, Params, Op)                                 \
+    void name(const ElementwiseJob<N>& job, const BlockSlice& slice, const Params& params) { \
+        elementwise_slice(job, slice, Op{params});                                           \
     }
-#define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                    \
-    namespace aclcpu::ops {                                                             \
-    HWY_EXPORT(name);                                                                   \
-    void name(const ElementwiseJob<N>& job, int64_t blockIdx, const Params& params) {   \
-        HWY_DYNAMIC_DISPATCH(name)(job, blockIdx, params);                              \
-    }                                                                                   \
+#define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                         \
+    namespace aclcpu::ops {                                                                  \
+    HWY_EXPORT(name);                                                                        \
+    void name(const ElementwiseJob<N>& job, const BlockSlice& slice, const Params& params) { \
+        HWY_DYNAMIC_DISPATCH(name)(job, slice, params);                                      \
+    }                                                                                        \
     }

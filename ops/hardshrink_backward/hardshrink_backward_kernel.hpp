@@ -14,7 +14,8 @@ struct HardshrinkBackwardParams {
     float lambd;
 };
 
-void hardshrink_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const HardshrinkBackwardParams& params);
+void hardshrink_backward_block(const ElementwiseJob<2>& job, const BlockSlice& slice,
+                               const HardshrinkBackwardParams& params);
 
 using HardshrinkBackwardKernel = ElementwiseKernel<2, HardshrinkBackwardParams, hardshrink_backward_block>;
 

@@ -28,7 +28,7 @@ struct LogitGradParams {
     }
 };
 
-void logit_grad_block(const ElementwiseJob<2>& job, int64_t blockIdx, const LogitGradParams& params);
+void logit_grad_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const LogitGradParams& params);
 
 using LogitGradKernel = ElementwiseKernel<2, LogitGradParams, logit_grad_block>;
 

@@ -151,20 +151,16 @@ E* row_of(const void* data, const StridedLayout& layout, int64_t line, int64_t l
     return static_cast<E*>(const_cast<void*>(data)) + layout.position_of(line * length);
 }
 
-/// The lines of one block with T the element type of the data's dtype.
+/// The lines of one slice of a block with T the element type of the data's dtype.
 template <class T>
-void softmax_grad_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
+void softmax_grad_slice(const SoftmaxBackwardJob& job, const BlockSlice& slice) {
     const ScaledMaskedSoftmaxBackwardTiling& tiling = job.tiling;
     const SoftmaxBackwardOperands& operands = job.operands;
     const void* const* inputs = job.args.inputs;
     void* outData = job.args.outputs[0];
     const int64_t length = tiling.shape.length;
-    const bool contiguous = operands.gradOutput.has_contiguous_runs_of(length) &&
-                            operands.y.has_contiguous_runs_of(length) &&
-                            operands.mask.has_contiguous_runs_of(length) &&
-                            operands.out.has_contiguous_runs_of(length);
-    const Range lines = tiling.blocks.block(blockIdx);
-    if (contiguous) {
+    const Range lines = slice.units;
+    if (operands.rows_contiguous(length)) {
         for (int64_t line = lines.begin; line < lines.end; ++line) {
             softmax_grad_row(row_of<const T>(inputs[0], operands.gradOutput, line, length),
                              row_of<const T>(inputs[1], operands.y, line, length),
@@ -174,7 +170,7 @@ void softmax_grad_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
         return;
     }
     const UbStaging staging = UbStaging::in_workspace(job.args.workspace, tiling.stagingBytesPerBlock);
-    std::byte* ub = staging.for_block(blockIdx);
+    std::byte* ub = staging.for_block(slice.block);
     const int64_t slot = UbStaging::workspace_stride(length * int64_t{sizeof(float)});
     float* grad = reinterpret_cast<float*>(ub);
     float* y = reinterpret_cast<float*>(ub + slot);
@@ -190,9 +186,8 @@ void softmax_grad_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
 
 }  // namespace
 
-void scaled_masked_softmax_backward_block(const SoftmaxBackwardJob& job, int64_t blockIdx) {
-    visit_compute_dtype(job.operands.out.dtype(),
-                        [&](auto tag) { softmax_grad_block<decltype(tag)>(job, blockIdx); });
+void scaled_masked_softmax_backward_slice(const SoftmaxBackwardJob& job, const BlockSlice& slice) {
+    visit_compute_dtype(job.operands.out.dtype(), [&](auto tag) { softmax_grad_slice<decltype(tag)>(job, slice); });
 }
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
@@ -201,16 +196,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace aclcpu::ops {
 
-HWY_EXPORT(scaled_masked_softmax_backward_block);
+HWY_EXPORT(scaled_masked_softmax_backward_slice);
 
 aclError ScaledMaskedSoftmaxBackwardKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, 3, 1); status != ACL_SUCCESS) return status;
     const SoftmaxBackwardJob job{tiling_, operands_, args};
     // gradOutput, y and out rows of the data's dtype, plus the mask's bytes.
-    const int64_t bytesMoved =
-        tiling_.blocks.total() * tiling_.shape.length * (3 * element_size(operands_.gradOutput.dtype()) + 1);
-    return launch_blocks(name(), tiling_.blocks.count(), bytesMoved, [&](int64_t blockIdx) {
-        HWY_DYNAMIC_DISPATCH(scaled_masked_softmax_backward_block)(job, blockIdx);
+    const int64_t bytesPerLine = tiling_.shape.length * (3 * element_size(operands_.gradOutput.dtype()) + 1);
+    // Staged rows share their block's workspace slot.
+    const int64_t granule = operands_.rows_contiguous(tiling_.shape.length) ? 1 : kUncutBlocks;
+    return launch_block_slices(name(), tiling_.blocks, bytesPerLine, granule, [&](const BlockSlice& slice) {
+        HWY_DYNAMIC_DISPATCH(scaled_masked_softmax_backward_slice)(job, slice);
     });
 }
 

@@ -17,6 +17,13 @@ struct SoftmaxBackwardOperands {
     StridedLayout y;
     StridedLayout mask;
     StridedLayout out;
+
+    /// Whether every operand's rows of `length` elements are contiguous, so
+    /// that rows are computed in place rather than staged.
+    bool rows_contiguous(int64_t length) const noexcept {
+        return gradOutput.has_contiguous_runs_of(length) && y.has_contiguous_runs_of(length) &&
+               mask.has_contiguous_runs_of(length) && out.has_contiguous_runs_of(length);
+    }
 };
 
 using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxBackwardOperands>;
@@ -27,8 +34,9 @@ using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxB
 /// then rounded to the dtype (nearest even).  Masked positions are exactly 0
 /// whatever the inputs.  Operands: inputs {gradOutput, y, mask}, output out.
 /// Rows whose operands are all contiguous are computed straight from device
-/// memory; the others are staged, a row at a time, in the block's slice of
-/// the system workspace.
+/// memory, the blocks cut into slices of rows (launch_block_slices); the
+/// others are staged, a row at a time, in the block's slot of the system
+/// workspace, the blocks whole.
 class ScaledMaskedSoftmaxBackwardKernel final : public OpKernel {
 public:
     ScaledMaskedSoftmaxBackwardKernel(ScaledMaskedSoftmaxBackwardTiling tiling,

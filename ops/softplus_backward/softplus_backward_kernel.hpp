@@ -15,7 +15,8 @@ struct SoftplusBackwardParams {
     float threshold;
 };
 
-void softplus_backward_block(const ElementwiseJob<2>& job, int64_t blockIdx, const SoftplusBackwardParams& params);
+void softplus_backward_block(const ElementwiseJob<2>& job, const BlockSlice& slice,
+                             const SoftplusBackwardParams& params);
 
 using SoftplusBackwardKernel = ElementwiseKernel<2, SoftplusBackwardParams, softplus_backward_block>;
 

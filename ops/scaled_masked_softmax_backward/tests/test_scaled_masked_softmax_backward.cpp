@@ -459,4 +459,28 @@ TEST_F(ScaledMaskedSoftmaxBackward, ManyBlocksAndDeterministicAcrossWorkerCounts
     EXPECT_EQ(results[0], results[2]);
 }
 
+TEST_F(ScaledMaskedSoftmaxBackward, ContiguousRowsCutIntoSlicesAndDeterministicAcrossWorkerCounts) {
+    // 2*8*160 = 2560 contiguous fp32 rows of 1024 over 48 blocks: 53-54 rows,
+    // about 700 KiB moved per block, so each block runs as two slices of rows
+    // (common/block_launch.hpp), which workers may take in any order.
+    const Shape shape{2, 8, 160, 1024};
+    const Shape maskShape{2, 1, 160, 1024};
+    const Inputs in = inputs(shape, maskShape, ACL_FLOAT, 22);
+    std::vector<std::vector<uint8_t>> results;
+    for (int threads : {1, 2, 8}) {
+        restart_with_worker_threads(threads);
+        DeviceTensor gradOutput({shape, ACL_FLOAT}, in.dy);
+        DeviceTensor y({shape, ACL_FLOAT}, in.y);
+        DeviceTensor mask({maskShape, ACL_BOOL}, in.mask);
+        auto out = DeviceTensor::output({shape, ACL_FLOAT});
+        ASSERT_EQ(run(gradOutput, y, mask, 0.5, out->get()), ACLNN_SUCCESS);
+        results.push_back(out->bytes());
+        if (threads == 1) {
+            expect_reference(out->read(), reference(in.dy, in.y, in.mask, shape, maskShape, 0.5), ACL_FLOAT);
+        }
+    }
+    EXPECT_EQ(results[0], results[1]);
+    EXPECT_EQ(results[0], results[2]);
+}
+
 }  // namespace
