@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "aclcpu/instrumentation.hpp"
@@ -203,25 +204,16 @@ StreamLane* ScheduleExplorer::pick_locked() {
     if (held_.empty()) return nullptr;
     // Candidates in release order, so that a pick depends on the seed and
     // the program only, not on where lanes happen to live in memory.
-    std::vector<std::pair<uint64_t, StreamLane*>> candidates;
-    for (auto& [lane, items] : held_) candidates.emplace_back(items.front().sequence, lane);
-    std::sort(candidates.begin(), candidates.end());
+    std::vector<Candidate> candidates;
+    for (auto& [lane, items] : held_) candidates.push_back({items.front().sequence, items.front().eagerness, lane});
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Candidate& a, const Candidate& b) { return a.sequence < b.sequence; });
     const bool biased = policy_.kind == SchedulePolicy::Kind::kAdversarial && random_() % 4 != 0;
-    if (biased) return most_eager_locked(candidates);
-    return candidates[random_() % candidates.size()].second;
-}
-
-StreamLane* ScheduleExplorer::most_eager_locked(const std::vector<std::pair<uint64_t, StreamLane*>>& candidates) {
-    StreamLane* best = nullptr;
-    Eagerness bestEagerness = Eagerness::kRecord;
-    for (const auto& [sequence, lane] : candidates) {
-        const Eagerness eagerness = held_[lane].front().eagerness;
-        if (best == nullptr || eagerness >= bestEagerness) {  // >=: among equals, the one released last.
-            best = lane;
-            bestEagerness = eagerness;
-        }
-    }
-    return best;
+    if (!biased) return candidates[random_() % candidates.size()].lane;
+    // The most eager; among equals, the one released last.
+    return std::max_element(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+               return std::tie(a.eagerness, a.sequence) < std::tie(b.eagerness, b.sequence);
+           })->lane;
 }
 
 void ScheduleExplorer::drive_when_idle() {

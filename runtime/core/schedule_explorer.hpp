@@ -119,10 +119,14 @@ private:
     /// deadline); false when nothing is held, or when `driving` cannot be
     /// had at once (another thread drives) and was not taken yet.
     bool drive_one(Clock::time_point deadline, std::unique_lock<std::mutex> driving);
+    /// A lane's first held item, as pick_locked weighs it.
+    struct Candidate {
+        uint64_t sequence;
+        Eagerness eagerness;
+        StreamLane* lane;
+    };
     /// The lane whose first held item goes next; nullptr when none is held.
     StreamLane* pick_locked();
-    /// Of the streams' first items, in release order: the most eager one.
-    StreamLane* most_eager_locked(const std::vector<std::pair<uint64_t, StreamLane*>>& candidates);
     void drive_when_idle();
 
     static std::atomic<ScheduleExplorer*> active_;
