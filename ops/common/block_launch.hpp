@@ -146,8 +146,8 @@ SlicePlan plan_slices(const BlockSplit& blocks, int64_t bytesPerUnit, int64_t gr
 /// blocks: several small slices per task, one slice per task once a slice
 /// is worth a task, isolated, exceptions reported with opName.  Slices of
 /// one block may run at once on different workers, so a body must not
-/// share anything per block (a workspace staging slot: use
-/// UbStaging::per_worker, or launch_blocks).  Observers see each slice as a
+/// share anything per block (a workspace staging slot: stage per worker, or
+/// keep such blocks whole with granule kUncutBlocks).  Observers see each slice as a
 /// block begin/end of its block.
 aclError launch_block_slices(const char* opName, const BlockSplit& blocks, int64_t bytesPerUnit, int64_t granule,
                              BorrowedCall<void(const BlockSlice& slice)> body) noexcept;
