@@ -79,7 +79,7 @@ void map_staged(const ElementwiseJob<N>& job, const BlockSlice& slice, const Op&
 template <size_t N, class Op>
 void elementwise_slice(const ElementwiseJob<N>& job, const BlockSlice& slice, const Op& op) {
     constexpr auto inputs = std::make_index_sequence<N>();
-    switch (job.operands.streamed_dtype()) {
+    switch (job.streamedDtype) {
         case ACL_FLOAT: return detail::map_streamed<float>(job, slice.units, op, inputs);
         case ACL_FLOAT16: return detail::map_streamed<half_t>(job, slice.units, op, inputs);
         case ACL_BF16: return detail::map_streamed<bf16_t>(job, slice.units, op, inputs);

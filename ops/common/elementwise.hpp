@@ -98,6 +98,8 @@ struct ElementwiseJob {
     const ElementwiseOperands<N>& operands;
     const LaunchArgs& args;
     UbStaging staging;
+    /// operands.streamed_dtype(), decided once per kernel: every slice reads it.
+    aclDataType streamedDtype;
 };
 
 /// Runs block(job, slice) for every slice of every block of the tiling (see
@@ -111,7 +113,7 @@ aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const
     int64_t bytesPerElement = element_size(job.operands.output.dtype());
     for (const StridedLayout& input : job.operands.inputs) bytesPerElement += element_size(input.dtype());
     // Streamed blocks never stage.
-    const bool sharesStaging = job.staging.in_workspace() && job.operands.streamed_dtype() == ACL_DT_UNDEFINED;
+    const bool sharesStaging = job.staging.in_workspace() && job.streamedDtype == ACL_DT_UNDEFINED;
     return launch_block_slices(opName, job.tiling.blocks, bytesPerElement,
                                sharesStaging ? kUncutBlocks : job.tiling.chunkElements,
                                [&](const BlockSlice& slice) { block(job, slice); });
@@ -131,7 +133,7 @@ public:
     ElementwiseKernel(const char* name, ElementwiseTiling tiling, ElementwiseOperands<N> operands, Params params,
                       int64_t workspaceStagingBytes = 0) noexcept
         : name_(name), tiling_(tiling), operands_(operands), params_(params),
-          workspaceStagingBytes_(workspaceStagingBytes) {}
+          workspaceStagingBytes_(workspaceStagingBytes), streamedDtype_(operands_.streamed_dtype()) {}
 
     const char* name() const noexcept override { return name_; }
 
@@ -139,7 +141,7 @@ public:
         const UbStaging staging = workspaceStagingBytes_ > 0
                                       ? UbStaging::in_workspace(args.workspace, workspaceStagingBytes_)
                                       : UbStaging::per_worker(elementwise_staging_bytes(N, tiling_.chunkElements));
-        const ElementwiseJob<N> job{tiling_, operands_, args, staging};
+        const ElementwiseJob<N> job{tiling_, operands_, args, staging, streamedDtype_};
         return run_elementwise(name_, job, [this](const ElementwiseJob<N>& j, const BlockSlice& slice) {
             Block(j, slice, params_);
         });
@@ -155,6 +157,7 @@ private:
     ElementwiseOperands<N> operands_;
     Params params_;
     int64_t workspaceStagingBytes_;
+    aclDataType streamedDtype_;
 };
 
 }  // namespace aclcpu::ops

@@ -52,11 +52,11 @@ namespace {
 /// Stream work is prioritised so that a worker busy with the blocks of a long
 /// operator on one stream picks up another stream's next item at its next
 /// task boundary (a block, or a slice of one) instead of after the whole
-/// operator.  Above that floor a
-/// lane's node priority follows its stream's: items are handed to runners
-/// by the delivering thread itself (no forwarding task in between), so every
-/// ready item is in the graph's priority queue, which gives a free worker
-/// the one of the highest-priority stream.
+/// operator.  Above that floor a lane's node priority follows its stream's:
+/// items are handed to runners by the delivering thread itself (no
+/// forwarding task in between), so every ready item is in the graph's
+/// priority queue, which gives a free worker the one of the highest-priority
+/// stream.
 constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
 
 thread_local StreamLane* tRunningLane = nullptr;
