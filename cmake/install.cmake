@@ -1,6 +1,7 @@
 # The install tree mirrors CANN's toolkit layout, so unchanged sample build
 # files work against it:
-#   P/include/{acl,aclnn,aclnnop}   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,c_sec}.so
+#   P/include/{acl,aclnn,aclnnop,hccl}
+#   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,hccl,c_sec}.so
 #   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
 #   P/bin/{setenv.bash,aclcpu-soc-name,aclcpu-explore}
 #   P/tikcpp/ascendc_kernel_cmake/ascendc.cmake
@@ -8,11 +9,11 @@
 set(ACLCPU_LIBDIR lib64)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
-install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi c_sec
+install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi hccl c_sec
   EXPORT acl-cpu-targets
   LIBRARY DESTINATION ${ACLCPU_LIBDIR}
   INCLUDES DESTINATION include)
-set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi hccl PROPERTIES INSTALL_RPATH "$ORIGIN")
 
 # The names of CANN's libraries whose functions libascendcl defines: the
 # runtime (acl_rt, acl_rt_impl), profiling (msprofiler, profapi, ms_tools_ext),

@@ -2,7 +2,7 @@
 """The README's API coverage, generated from the public headers so that it cannot drift.
 
 For every public header of include/ it counts the functions declared (ACL_FUNC_VISIBILITY,
-MSVP_PROF_API, ACL_DUMP_API, SECUREC_API declarations), and sorts each into:
+MSVP_PROF_API, ACL_DUMP_API, SECUREC_API, HCCL_API declarations), and sorts each into:
 
   implemented      exported by the built libraries and not an unsupported entry point
   unsupported      exported, but its whole body is `return not_supported(__func__, kWhy);`
@@ -24,8 +24,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BEGIN = "<!-- api-coverage:begin (scripts/api_coverage.py writes this section) -->"
 END = "<!-- api-coverage:end -->"
-LIBRARIES = ("runtime/libascendcl.so", "ops/libnnopbase.so", "ops/libopapi.so", "runtime/libc_sec.so")
-EXPORT_MACROS = r"(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API|SECUREC_API)"
+LIBRARIES = ("runtime/libascendcl.so", "ops/libnnopbase.so", "ops/libopapi.so", "hccl/libhccl.so", "runtime/libc_sec.so")
+EXPORT_MACROS = r"(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API|SECUREC_API|HCCL_API)"
 DECLARATION = re.compile(EXPORT_MACROS + r"\s+([^;{}#]*?)\b(\w+)\s*\([^;{}]*\)\s*;", re.S)
 # An unsupported entry point: a definition whose whole body returns not_supported(__func__, why).
 UNSUPPORTED = re.compile(r"\b(\w+)\s*\([^;{}]*\)\s*(?:noexcept\s*)?\{\s*return\s+not_supported\(__func__,\s*"

@@ -13,6 +13,8 @@ The layers, bottom up (docs/architecture.md draws them):
   tests        tests/, ops/*/tests/, bench/: reach interfaces, never privates
   tiling-tests ops/*/tests/tiling_*.cpp and ops/common/tests/: white-box tests
                of the operators' tilings, which reach the operators' privates
+  hccl         hccl/ (but its tests): private to libhccl, on the runtime's interface
+  hccl-tests   hccl/tests/: white-box tests of libhccl's algorithms and kernels
   samples      samples/: CANN's public headers only, as a user's program
 
 Within runtime/, core/ reaches observe/ only through its hooks
@@ -28,7 +30,7 @@ import sys
 
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
 SOURCE_SUFFIXES = {".h", ".hpp", ".c", ".cc", ".cpp"}
-SCANNED = ("include", "runtime", "ops", "tests", "bench", "samples")
+SCANNED = ("include", "runtime", "ops", "hccl", "tests", "bench", "samples")
 # Folders a quoted include is looked up in, after the including file's own.
 INCLUDE_ROOTS = ("include", "include/aclnnop", "runtime", "runtime/include", "runtime/dtype/include", "ops",
                  "ops/base/include", "tests", "tests/support", "bench", "samples")
@@ -44,6 +46,8 @@ ALLOWED = {
     "operators": {"public", "dtype", "runtime-if", "nnopbase-if", "operators"},
     "tests": {"public", "dtype", "runtime-if", "nnopbase-if", "tests"},
     "tiling-tests": {"public", "dtype", "runtime-if", "nnopbase-if", "operators", "tiling-tests"},
+    "hccl": {"public", "dtype", "runtime-if", "hccl"},
+    "hccl-tests": {"public", "dtype", "runtime-if", "hccl", "hccl-tests"},
     "samples": {"public", "samples"},
 }
 
@@ -55,6 +59,8 @@ def layer_of(path: pathlib.Path) -> str:
         return "public"
     if top == "samples":
         return "samples"
+    if top == "hccl":
+        return "hccl-tests" if parts[1] == "tests" else "hccl"
     if top == "ops" and "tests" in parts and (parts[1] == "common" or parts[-1].startswith("tiling_")):
         return "tiling-tests"
     if top in ("tests", "bench") or (top == "ops" and "tests" in parts):
@@ -73,7 +79,9 @@ def layer_of(path: pathlib.Path) -> str:
 
 
 def resolve(including: pathlib.Path, name: str):
-    for folder in (including.parent, *(ROOT / r for r in INCLUDE_ROOTS)):
+    # libhccl's sources name its headers from hccl/ ("core/group.hpp"), first.
+    own = ("hccl",) if including.relative_to(ROOT).parts[0] == "hccl" else ()
+    for folder in (including.parent, *(ROOT / r for r in (*own, *INCLUDE_ROOTS))):
         candidate = (folder / name).resolve()
         if candidate.is_file() and ROOT in candidate.parents:
             return candidate

@@ -70,6 +70,7 @@ run_one() {
   failed=$(sed -n 's/^\[  FAILED  \] \([^ ,]*\).*/\1/p' "$log" | sort -u | paste -sd: -)
   echo "== explored: $(basename "$binary") FAILED under ACLCPU_SCHEDULE=$schedule: ${failed:-crashed or timed out}"
   echo "   replay: ACLCPU_SCHEDULE=$schedule $binary${failed:+ --gtest_filter=$failed}   (log: $log)"
+  grep -E -A6 "Failure|FAILED|Timeout|timed out|Abort|Sanitizer" "$log" | head -30 | sed 's/^/   | /'
   return 1
 }
 export -f run_one

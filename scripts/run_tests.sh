@@ -12,13 +12,21 @@ build_dir="${ACLCPU_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
 
 summary=()
+failures=()
 failed=0
-# step NAME COMMAND...: runs a step, recording its outcome and duration.
+step_logs="$(mktemp -d)"
+trap 'rm -rf "$step_logs"' EXIT
+# step NAME COMMAND...: runs a step, recording its outcome and duration.  A
+# failing step's lines that name what failed are repeated after the summary,
+# so that the end of a long log still says which test it was.
 step() {
-  local name="$1" start=$SECONDS outcome=passed
+  local name="$1" start=$SECONDS outcome=passed log="$step_logs/${#summary[@]}.log"
   shift
-  "$@" || { outcome=FAILED; failed=1; }
+  "$@" 2>&1 | tee "$log" || { outcome=FAILED; failed=1; }
   summary+=("$name: $outcome ($((SECONDS - start)) s)")
+  if [[ "$outcome" == FAILED ]]; then
+    failures+=("== $name:" "$(grep -E "FAILED|Failed|replay:|^   \| |\*\*\*|timed out|Timeout" "$log" | tail -60)")
+  fi
 }
 
 step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
@@ -30,4 +38,5 @@ step "seeded schedules on the samples and the suite" "$root/scripts/run_explored
 
 echo "== summary"
 printf '   %s\n' "${summary[@]}"
+[[ ${#failures[@]} -eq 0 ]] || printf '%s\n' "${failures[@]}"
 exit "$failed"

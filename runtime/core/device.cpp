@@ -2,6 +2,7 @@
 #include "core/condition_wait.hpp"
 #include "core/device.hpp"
 #include "core/schedule_explorer.hpp"
+#include "core/stream_gate.hpp"
 
 namespace aclcpu::detail {
 
@@ -17,6 +18,7 @@ Device::~Device() {
     if (ScheduleExplorer* explorer = ScheduleExplorer::active()) explorer->quiesce();
     hostWorker_.stop();
     ConditionWatcher::instance().quiesce();
+    quiesce_gate_deliveries();
     arena_.execute([this] {
         graph_->wait_for_all();
         lanes_.clear();

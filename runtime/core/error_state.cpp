@@ -42,14 +42,25 @@ std::string message_prefix() {
 
 }  // namespace
 
-void vreport_error(aclError code, const char* tag, const char* format, va_list args) {
+void vreport_message(const char* tag, const char* format, va_list args) {
     char text[1024];
     std::vsnprintf(text, sizeof text, format, args);
     ThreadErrorState& state = thread_errors();
     std::string line = message_prefix() + tag + ": " + text;
     if (!state.pending.empty()) line += "\n" + state.pending;
     state.pending = std::move(line);
-    state.lastError = code;
+}
+
+void report_message(const char* tag, const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vreport_message(tag, format, args);
+    va_end(args);
+}
+
+void vreport_error(aclError code, const char* tag, const char* format, va_list args) {
+    vreport_message(tag, format, args);
+    thread_errors().lastError = code;
 }
 
 void report_error(aclError code, const char* tag, const char* format, ...) {

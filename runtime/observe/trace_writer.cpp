@@ -87,9 +87,9 @@ std::string quoted(const std::string& text) {
 
 /// How long a gate item kept its stream waiting is the interesting part of
 /// it: an event wait until the record ran, a host wait until the host call
-/// returned.
+/// returned, a library's gate until its peers arrived.
 bool is_gate(const std::string& category) {
-    return category == "event_wait" || category == "host_wait" || category == "graph";
+    return category == "event_wait" || category == "host_wait" || category == "graph" || category == "gate";
 }
 
 }  // namespace

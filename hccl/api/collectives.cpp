@@ -1,0 +1,417 @@
+// acl-cpu HCCL: the collective and point-to-point entry points (hccl/hccl.h).
+//
+// Each checks its arguments in HCCL's order, describes the rank's part of
+// the call, and submits it as three places of the stream (see group.hpp).
+#include "hccl/hccl.h"
+
+#include <algorithm>
+
+#include "aclcpu/device_task.hpp"
+#include "aclcpu/instrumentation.hpp"
+#include "aclcpu/stream_gate.hpp"
+#include "api/arguments.hpp"
+#include "core/reduction.hpp"
+
+namespace aclcpu::hccl::detail {
+namespace {
+
+/// The first and last gate of a call.
+class CallGate final : public GateArming {
+public:
+    enum class Step { kArrive, kDepart };
+    CallGate(std::shared_ptr<RankCall> call, Step step) : call_(std::move(call)), step_(step) {}
+
+    void arm(Gate gate) override {
+        if (step_ == Step::kArrive) {
+            call_->arrive(std::move(gate));
+        } else {
+            call_->depart(std::move(gate));
+        }
+    }
+    const char* name() const noexcept override { return call_->api(); }
+
+private:
+    const std::shared_ptr<RankCall> call_;
+    const Step step_;
+};
+
+/// The rank's share of the data movement, between the gates.
+class ShareTask final : public DeviceTask {
+public:
+    explicit ShareTask(std::shared_ptr<RankCall> call) : call_(std::move(call)) {}
+    aclError run() override {
+        call_->move_shares();
+        return ACL_SUCCESS;
+    }
+    const char* name() const noexcept override { return call_->api(); }
+
+private:
+    const std::shared_ptr<RankCall> call_;
+};
+
+uint64_t bytes_of(uint64_t count, HcclDataType dtype) { return count * element_bytes(dtype); }
+
+/// Elements of the largest extent `counts[i]` at `displs[i]` reach.
+uint64_t extent(const std::vector<uint64_t>& counts, const std::vector<uint64_t>& displs) {
+    uint64_t end = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] != 0) end = std::max(end, displs[i] + counts[i]);
+    }
+    return end;
+}
+
+/// What the rank's own buffers see of the call, for the race checker: the
+/// stream reads its input and writes its output.
+void add_accesses(const CallArgs& a, uint32_t me, uint32_t ranks, std::vector<instrument::MemoryAccess>& out) {
+    using Kind_ = instrument::MemoryAccess::Kind;
+    const auto add = [&](const void* buffer, uint64_t count, Kind_ kind, const char* role) {
+        if (count != 0) out.push_back(instrument::MemoryAccess{buffer, bytes_of(count, a.dtype), kind, role});
+    };
+    const bool root = me == a.root;
+    switch (a.kind) {
+        case Kind::kAllReduce: add(a.send, a.count, Kind_::kRead, "send"), add(a.recv, a.count, Kind_::kWrite, "recv"); break;
+        case Kind::kBroadcast: add(a.recv, a.count, root ? Kind_::kRead : Kind_::kWrite, "buf"); break;
+        case Kind::kReduce:
+            add(a.send, a.count, Kind_::kRead, "send");
+            if (root) add(a.recv, a.count, Kind_::kWrite, "recv");
+            break;
+        case Kind::kAllGather:
+            add(a.send, a.count, Kind_::kRead, "send"), add(a.recv, a.count * ranks, Kind_::kWrite, "recv");
+            break;
+        case Kind::kReduceScatter:
+            add(a.send, a.count * ranks, Kind_::kRead, "send"), add(a.recv, a.count, Kind_::kWrite, "recv");
+            break;
+        case Kind::kScatter:
+            if (root) add(a.send, a.count * ranks, Kind_::kRead, "send");
+            add(a.recv, a.count, Kind_::kWrite, "recv");
+            break;
+        case Kind::kAlltoAll:
+            add(a.send, a.count * ranks, Kind_::kRead, "send"), add(a.recv, a.recvCount * ranks, Kind_::kWrite, "recv");
+            break;
+        case Kind::kAlltoAllV:
+            add(a.send, extent(a.sendCounts, a.sendDispls), Kind_::kRead, "send");
+            add(a.recv, extent(a.recvCounts, a.recvDispls), Kind_::kWrite, "recv");
+            break;
+        case Kind::kAlltoAllVC: {
+            uint64_t sent = 0, received = 0;
+            for (uint32_t j = 0; j < ranks; ++j) {
+                sent += a.countMatrix[uint64_t{me} * ranks + j];
+                received += a.countMatrix[uint64_t{j} * ranks + me];
+            }
+            add(a.send, sent, Kind_::kRead, "send"), add(a.recv, received, Kind_::kWrite, "recv");
+            break;
+        }
+        case Kind::kSend: add(a.send, a.count, Kind_::kRead, "send"); break;
+        case Kind::kRecv: add(a.recv, a.count, Kind_::kWrite, "recv"); break;
+        case Kind::kBarrier: break;
+    }
+}
+
+aclError enqueue_share(aclrtStream stream, const std::shared_ptr<RankCall>& call) {
+    auto task = std::make_unique<ShareTask>(call);
+    if (!instrument::active()) return enqueue(stream, std::move(task));
+    std::vector<instrument::MemoryAccess> accesses;
+    for (const Part& part : call->parts()) {
+        add_accesses(part.args, call->rank().rank(), call->rank().group().ranks(), accesses);
+    }
+    instrument::WorkInfo work;
+    work.name = call->api();
+    work.category = "collective";
+    work.accesses = accesses.data();
+    work.accessCount = accesses.size();
+    return instrument::enqueue(stream, std::move(task), work);
+}
+
+HcclResult submit(const std::shared_ptr<Rank>& rank, const char* api, std::vector<Part> parts, aclrtStream stream) {
+    auto call = std::make_shared<RankCall>(rank, api, std::move(parts));
+    aclError status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kArrive));
+    if (status == ACL_SUCCESS) status = enqueue_share(stream, call);
+    if (status == ACL_SUCCESS) status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kDepart));
+    if (status != ACL_SUCCESS) return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);
+    return HCCL_SUCCESS;
+}
+
+Part collective_part(Rank& rank, CallArgs args) {
+    Part part;
+    part.args = std::move(args);
+    part.key = MeetingKey{0, rank.next_collective(), 0};
+    part.party = rank.rank();
+    part.parties = rank.group().ranks();
+    return part;
+}
+
+Part transfer_part(Rank& rank, CallArgs args) {
+    const bool sending = args.kind == Kind::kSend;
+    const uint32_t me = rank.rank(), peer = args.root, ranks = rank.group().ranks();
+    Part part;
+    part.args = std::move(args);
+    part.key = sending ? MeetingKey{transfer_channel(me, peer, ranks), rank.next_send(peer), 0}
+                       : MeetingKey{transfer_channel(peer, me, ranks), rank.next_recv(peer), 0};
+    part.party = sending ? 0 : 1;
+    part.parties = 2;
+    return part;
+}
+
+HcclResult submit_collective(const std::shared_ptr<Rank>& rank, CallArgs args, aclrtStream stream) {
+    const char* api = args.api;
+    std::vector<Part> parts;
+    parts.push_back(collective_part(*rank, std::move(args)));
+    return submit(rank, api, std::move(parts), stream);
+}
+
+CallArgs args_of(Kind kind, const void* send, void* recv, uint64_t count, HcclDataType dtype) {
+    CallArgs args;
+    args.kind = kind;
+    args.api = kind_name(kind);
+    args.send = send;
+    args.recv = recv;
+    args.count = count;
+    args.dtype = dtype;
+    args.recvType = dtype;
+    return args;
+}
+
+/// The checks of the calls whose ranks each send and receive `count`
+/// elements of one type (and, for a reduction, combine them with op).
+HcclResult check_uniform(const CallArgs& a, uint64_t sendCount, uint64_t recvCount) {
+    HcclResult status = check_movable(a.dtype, a.api);
+    if (status == HCCL_SUCCESS && reduces(a.kind)) status = check_reduction(a.op, a.dtype, a.api);
+    if (status == HCCL_SUCCESS) status = check_buffer(a.send, sendCount, a.dtype, a.api, "sendBuf");
+    if (status == HCCL_SUCCESS) status = check_buffer(a.recv, recvCount, a.dtype, a.api, "recvBuf");
+    return status;
+}
+
+/// Copies a uint64_t[ranks] array of the caller's host memory.
+HcclResult copy_counts(const void* array, uint32_t ranks, const char* api, const char* name,
+                       std::vector<uint64_t>& out) {
+    if (HcclResult status = require(array, api, name); status != HCCL_SUCCESS) return status;
+    const auto* values = static_cast<const uint64_t*>(array);
+    out.assign(values, values + ranks);
+    return HCCL_SUCCESS;
+}
+
+HcclResult check_same_types(HcclDataType sendType, HcclDataType recvType, const char* api) {
+    if (HcclResult status = check_movable(sendType, api); status != HCCL_SUCCESS) return status;
+    if (HcclResult status = check_movable(recvType, api); status != HCCL_SUCCESS) return status;
+    if (sendType == recvType) return HCCL_SUCCESS;
+    return refuse(HCCL_E_PARA, api, "sendType %d and recvType %d differ", static_cast<int>(sendType),
+                  static_cast<int>(recvType));
+}
+
+/// Rooted calls: the root, then check_uniform's checks of the buffers the
+/// rank uses (Scatter reads the root's input only, Reduce writes the root's
+/// output only).
+HcclResult check_rooted(const CallArgs& a, uint64_t sendCount, uint64_t recvCount, const Rank& rank) {
+    if (HcclResult status = check_rank(a.root, rank, a.api, "root"); status != HCCL_SUCCESS) return status;
+    const bool root = a.root == rank.rank();
+    return check_uniform(a, root || a.kind != Kind::kScatter ? sendCount : 0,
+                         root || a.kind != Kind::kReduce ? recvCount : 0);
+}
+
+/// count elements from (to) every rank, saturated so that check_buffer
+/// reports an overflow.
+uint64_t times_ranks(uint64_t count, const Rank& rank) {
+    const uint64_t ranks = rank.group().ranks();
+    return count > UINT64_MAX / ranks ? UINT64_MAX : count * ranks;
+}
+
+HcclResult check_transfer(const CallArgs& a, HcclComm comm, std::shared_ptr<Rank>& rank) {
+    HcclResult status = resolve(comm, a.api, rank);
+    if (status == HCCL_SUCCESS) status = check_rank(a.root, *rank, a.api, a.kind == Kind::kSend ? "destRank" : "srcRank");
+    if (status == HCCL_SUCCESS && a.root == rank->rank()) {
+        status = refuse(HCCL_E_PARA, a.api, "rank %u cannot transfer to itself", a.root);
+    }
+    if (status == HCCL_SUCCESS) status = check_movable(a.dtype, a.api);
+    if (status == HCCL_SUCCESS) {
+        status = check_buffer(a.kind == Kind::kSend ? a.send : a.recv, a.count, a.dtype, a.api,
+                              a.kind == Kind::kSend ? "sendBuf" : "recvBuf");
+    }
+    return status;
+}
+
+}  // namespace
+}  // namespace aclcpu::hccl::detail
+
+using namespace aclcpu::hccl::detail;
+
+extern "C" {
+
+HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
+                         HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kAllReduce, sendBuf, recvBuf, count, dataType);
+    args.op = op;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_uniform(args, count, count);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
+                         aclrtStream stream) {
+    CallArgs args = args_of(Kind::kBroadcast, buf, buf, count, dataType);
+    args.root = root;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_rooted(args, count, count, *rank);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
+                             HcclReduceOp op, HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kReduceScatter, sendBuf, recvBuf, recvCount, dataType);
+    args.op = op;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_uniform(args, times_ranks(recvCount, *rank), recvCount);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
+                       HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kScatter, sendBuf, recvBuf, recvCount, dataType);
+    args.root = root;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_rooted(args, times_ranks(recvCount, *rank), recvCount, *rank);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
+                         aclrtStream stream) {
+    CallArgs args = args_of(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType);
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_uniform(args, sendCount, times_ranks(sendCount, *rank));
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
+                      uint32_t root, HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kReduce, sendBuf, recvBuf, count, dataType);
+    args.op = op;
+    args.root = root;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_rooted(args, count, count, *rank);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
+                        uint64_t recvCount, HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kAlltoAll, sendBuf, const_cast<void*>(recvBuf), sendCount, sendType);
+    args.recvCount = recvCount;
+    args.recvType = recvType;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, args.api);
+    if (status == HCCL_SUCCESS && sendCount != recvCount) {
+        status = refuse(HCCL_E_PARA, args.api, "sendCount %llu and recvCount %llu differ",
+                        static_cast<unsigned long long>(sendCount), static_cast<unsigned long long>(recvCount));
+    }
+    if (status == HCCL_SUCCESS) status = check_uniform(args, times_ranks(sendCount, *rank), times_ranks(sendCount, *rank));
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void* sdispls, HcclDataType sendType,
+                         const void* recvBuf, const void* recvCounts, const void* rdispls, HcclDataType recvType,
+                         HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kAlltoAllV, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
+    args.recvType = recvType;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status != HCCL_SUCCESS) return status;
+    const uint32_t ranks = rank->group().ranks();
+    if (status = copy_counts(sendCounts, ranks, args.api, "sendCounts", args.sendCounts); status != HCCL_SUCCESS) return status;
+    if (status = copy_counts(sdispls, ranks, args.api, "sdispls", args.sendDispls); status != HCCL_SUCCESS) return status;
+    if (status = copy_counts(recvCounts, ranks, args.api, "recvCounts", args.recvCounts); status != HCCL_SUCCESS) return status;
+    if (status = copy_counts(rdispls, ranks, args.api, "rdispls", args.recvDispls); status != HCCL_SUCCESS) return status;
+    if (status = check_same_types(sendType, recvType, args.api); status != HCCL_SUCCESS) return status;
+    status = check_buffer(args.send, extent(args.sendCounts, args.sendDispls), sendType, args.api, "sendBuf");
+    if (status == HCCL_SUCCESS) {
+        status = check_buffer(args.recv, extent(args.recvCounts, args.recvDispls), recvType, args.api, "recvBuf");
+    }
+    if (status != HCCL_SUCCESS) return status;
+    return submit_collective(rank, std::move(args), stream);
+}
+
+HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType, const void* recvBuf,
+                          HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+    CallArgs args = args_of(Kind::kAlltoAllVC, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
+    args.recvType = recvType;
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, args.api, rank);
+    if (status != HCCL_SUCCESS) return status;
+    const uint32_t ranks = rank->group().ranks();
+    if (status = copy_counts(sendCountMatrix, ranks * ranks, args.api, "sendCountMatrix", args.countMatrix);
+        status != HCCL_SUCCESS) {
+        return status;
+    }
+    if (status = check_same_types(sendType, recvType, args.api); status != HCCL_SUCCESS) return status;
+    uint64_t sent = 0, received = 0;
+    for (uint32_t j = 0; j < ranks; ++j) {
+        sent += args.countMatrix[uint64_t{rank->rank()} * ranks + j];
+        received += args.countMatrix[uint64_t{j} * ranks + rank->rank()];
+    }
+    status = check_buffer(args.send, sent, sendType, args.api, "sendBuf");
+    if (status == HCCL_SUCCESS) status = check_buffer(args.recv, received, recvType, args.api, "recvBuf");
+    if (status != HCCL_SUCCESS) return status;
+    return submit_collective(rank, std::move(args), stream);
+}
+
+HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = resolve(comm, "HcclBarrier", rank); status != HCCL_SUCCESS) return status;
+    return submit_collective(rank, args_of(Kind::kBarrier, nullptr, nullptr, 0, HCCL_DATA_TYPE_INT8), stream);
+}
+
+HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
+                    aclrtStream stream) {
+    CallArgs args = args_of(Kind::kSend, sendBuf, nullptr, count, dataType);
+    args.root = destRank;
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
+    std::vector<Part> parts;
+    parts.push_back(transfer_part(*rank, std::move(args)));
+    return submit(rank, "HcclSend", std::move(parts), stream);
+}
+
+HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
+                    aclrtStream stream) {
+    CallArgs args = args_of(Kind::kRecv, nullptr, recvBuf, count, dataType);
+    args.root = srcRank;
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
+    std::vector<Part> parts;
+    parts.push_back(transfer_part(*rank, std::move(args)));
+    return submit(rank, "HcclRecv", std::move(parts), stream);
+}
+
+HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream) {
+    const char* api = "HcclBatchSendRecv";
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = require(sendRecvInfo, api, "sendRecvInfo");
+    if (status == HCCL_SUCCESS && itemNum == 0) status = refuse(HCCL_E_PARA, api, "itemNum is 0");
+    if (status != HCCL_SUCCESS) return status;
+    std::vector<CallArgs> transfers;
+    for (uint32_t i = 0; i < itemNum; ++i) {
+        const HcclSendRecvItem& item = sendRecvInfo[i];
+        const int type = static_cast<int>(item.sendRecvType);
+        if (type != HCCL_SEND && type != HCCL_RECV) {
+            return refuse(HCCL_E_PARA, api, "item %u: sendRecvType %d is neither HCCL_SEND nor HCCL_RECV", i, type);
+        }
+        const bool sending = type == HCCL_SEND;
+        CallArgs args = args_of(sending ? Kind::kSend : Kind::kRecv, sending ? item.buf : nullptr,
+                                sending ? nullptr : item.buf, item.count, item.dataType);
+        args.root = item.remoteRank;
+        args.api = api;
+        if (status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
+        transfers.push_back(std::move(args));
+    }
+    // Sequence numbers are taken only once every item passed its checks.
+    std::vector<Part> parts;
+    for (CallArgs& args : transfers) parts.push_back(transfer_part(*rank, std::move(args)));
+    return submit(rank, api, std::move(parts), stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,85 @@
+// acl-cpu HCCL: a rank's share, moved in blocks (see share_runner.hpp).
+#include "core/share_runner.hpp"
+
+#include <cstring>
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "aclcpu/instrumentation.hpp"
+#include "core/reduction.hpp"
+
+namespace aclcpu::hccl::detail {
+namespace {
+
+/// Elements [begin, begin + count) of a piece.
+struct Block {
+    const Piece* piece;
+    uint64_t begin;
+    uint64_t count;
+};
+
+std::vector<Block> cut(const std::vector<Piece>& pieces, size_t elementBytes) {
+    const uint64_t perBlock = std::max<uint64_t>(1, kBlockBytes / elementBytes);
+    std::vector<Block> blocks;
+    for (const Piece& piece : pieces) {
+        for (uint64_t begin = 0; begin < piece.count; begin += perBlock) {
+            blocks.push_back(Block{&piece, begin, std::min(perBlock, piece.count - begin)});
+        }
+    }
+    return blocks;
+}
+
+void move_block(const Share& share, const Block& block, size_t elementBytes) {
+    const Piece& piece = *block.piece;
+    const uint64_t offset = block.begin * elementBytes;
+    char* dst = static_cast<char*>(piece.dst) + offset;
+    if (piece.sources.size() == 1) {
+        const char* src = static_cast<const char*>(piece.sources[0]) + offset;
+        if (src != dst) std::memmove(dst, src, block.count * elementBytes);
+        return;
+    }
+    std::vector<const void*> sources(piece.sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) sources[i] = static_cast<const char*>(piece.sources[i]) + offset;
+    reduce(share.op, share.dtype, dst, sources.data(), sources.size(), block.count);
+}
+
+void move_observed(const char* api, const Share& share, const std::vector<Block>& blocks, size_t index,
+                   size_t elementBytes) {
+    const auto blockDim = static_cast<int64_t>(blocks.size());
+    const auto block = static_cast<int64_t>(index);
+    instrument::notify([&](instrument::Observer& o) { o.on_block_begin(api, block, blockDim); });
+    move_block(share, blocks[index], elementBytes);
+    instrument::notify([&](instrument::Observer& o) { o.on_block_end(api, block, blockDim); });
+}
+
+/// Moves pieces' blocks in parallel.
+void run_step(const char* api, const Share& share, const std::vector<Piece>& pieces) {
+    const size_t elementBytes = element_bytes(share.dtype);
+    const std::vector<Block> blocks = cut(pieces, elementBytes);
+    if (blocks.empty()) return;
+    const bool observed = instrument::active();
+    const auto move = [&](size_t index) {
+        if (observed) {
+            move_observed(api, share, blocks, index, elementBytes);
+        } else {
+            move_block(share, blocks[index], elementBytes);
+        }
+    };
+    if (blocks.size() == 1) {
+        move(0);
+        return;
+    }
+    // Isolated: while it waits for its blocks, the worker takes no other
+    // stream's item, whose own wait could then hold this share back.
+    tbb::this_task_arena::isolate([&] { tbb::parallel_for(size_t{0}, blocks.size(), move); });
+}
+
+}  // namespace
+
+void run_share(const char* api, const Share& share) {
+    run_step(api, share, share.pieces);
+    run_step(api, share, share.afterwards);
+}
+
+}  // namespace aclcpu::hccl::detail

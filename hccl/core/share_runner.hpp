@@ -1,0 +1,18 @@
+// acl-cpu HCCL: run_share, how a rank's task moves its share of a collective.
+#pragma once
+
+#include "core/internal.hpp"
+
+#include "core/algorithms.hpp"
+
+namespace aclcpu::hccl::detail {
+
+/// Moves share's pieces on the calling device worker's arena, cut into
+/// blocks of at most kBlockBytes of output that run in parallel (observers
+/// see them as blocks of `api`).  Deterministic: a block computes the same
+/// bits whichever worker runs it.
+void run_share(const char* api, const Share& share);
+
+inline constexpr uint64_t kBlockBytes = 256 * 1024;
+
+}  // namespace aclcpu::hccl::detail

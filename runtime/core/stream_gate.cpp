@@ -1,0 +1,68 @@
+// acl-cpu runtime: gated stream places (aclcpu/stream_gate.hpp).
+#include "core/stream_gate.hpp"
+
+#include <shared_mutex>
+
+#include "core/runtime_state.hpp"
+#include "observe/runtime_hooks.hpp"
+
+namespace aclcpu::detail {
+namespace {
+
+/// Held shared by every gate delivery, exclusively by quiesce: deliveries
+/// never wait for each other.
+std::shared_mutex& delivery_mutex() {
+    static std::shared_mutex mutex;
+    return mutex;
+}
+
+}  // namespace
+
+void GateState::open() {
+    if (!settle()) return;
+    const std::shared_lock<std::shared_mutex> delivering(delivery_mutex());
+    delivery_.deliver();
+}
+
+void GateState::fail(aclError code, const std::string& detail) {
+    if (!settle()) return;
+    const std::shared_lock<std::shared_mutex> delivering(delivery_mutex());
+    delivery_.fail(code, task_, detail);
+    delivery_.deliver();
+}
+
+void quiesce_gate_deliveries() { const std::unique_lock<std::shared_mutex> deliveriesDone(delivery_mutex()); }
+
+}  // namespace aclcpu::detail
+
+namespace aclcpu {
+
+using detail::GateState;
+using detail::LateDelivery;
+
+void Gate::open() const { state_->open(); }
+
+void Gate::fail(aclError code, const std::string& detail) const { state_->fail(code, detail); }
+
+aclError enqueue_gate(aclrtStream handle, std::shared_ptr<GateArming> arming) {
+    std::shared_ptr<detail::Stream> stream;
+    const char* name = arming->name();
+    if (aclError status = detail::Runtime::instance().resolve_work_stream(handle, name, stream); status != ACL_SUCCESS) {
+        return status;
+    }
+    const auto arm = [arming, name](LateDelivery delivery) {
+        arming->arm(Gate(std::make_shared<GateState>(std::move(delivery), name)));
+    };
+    if (stream->is_captured() && stream->capture_late(arm, detail::CapturedWork{name, "gate", {}, {}})) {
+        return ACL_SUCCESS;
+    }
+    detail::StreamLane& lane = stream->lane();
+    const uint64_t place = lane.reserve();
+    if (instrument::active()) stream->announce(place, detail::plain_work(name, "gate"));
+    // Armed once the lane reaches the place, so that what the arming starts
+    // sees everything the stream did before it.
+    lane.progress()->when_reached(place, [arm, delivery = LateDelivery{&lane, place, nullptr}] { arm(delivery); });
+    return ACL_SUCCESS;
+}
+
+}  // namespace aclcpu
