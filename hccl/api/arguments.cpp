@@ -3,9 +3,10 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <limits>
 
 #include "aclcpu/error_report.hpp"
+#include "aclcpu/dtype.hpp"
+#include "aclcpu/soc_profile.hpp"
 #include "core/communicators.hpp"
 #include "core/reduction.hpp"
 
@@ -32,21 +33,22 @@ HcclResult require(const void* pointer, const char* api, const char* name) {
     return pointer != nullptr ? HCCL_SUCCESS : refuse(HCCL_E_PTR, api, "%s is null", name);
 }
 
-HcclResult check_movable(HcclDataType dtype, const char* api) {
-    const int code = static_cast<int>(dtype);
-    if (code < 0 || code > HCCL_DATA_TYPE_FP8E8M0 || code == 13) {
-        return refuse(HCCL_E_PARA, api, "dataType %d is not an HcclDataType", code);
+HcclResult check_movable(const HcclDataType& dtype, const char* api) {
+    const int64_t code = code_of(dtype);
+    if (code < HCCL_DATA_TYPE_INT8 || code > HCCL_DATA_TYPE_FP8E8M0 || code == 13) {
+        return refuse(HCCL_E_PARA, api, "dataType %lld is not an HcclDataType", static_cast<long long>(code));
     }
     if (element_bytes(dtype) == 0) {
-        return refuse(HCCL_E_NOT_SUPPORT, api, "dataType %d has no CPU layout in acl-cpu", code);
+        return refuse(HCCL_E_NOT_SUPPORT, api, "dataType %lld has no CPU layout in acl-cpu",
+                      static_cast<long long>(code));
     }
     return HCCL_SUCCESS;
 }
 
-HcclResult check_reduction(HcclReduceOp op, HcclDataType dtype, const char* api) {
-    const int opCode = static_cast<int>(op);
+HcclResult check_reduction(const HcclReduceOp& op, const HcclDataType& dtype, const char* api) {
+    const int64_t opCode = code_of(op);
     if (opCode < HCCL_REDUCE_SUM || opCode > HCCL_REDUCE_MIN) {
-        return refuse(HCCL_E_PARA, api, "op %d is not an HcclReduceOp", opCode);
+        return refuse(HCCL_E_PARA, api, "op %lld is not an HcclReduceOp", static_cast<long long>(opCode));
     }
     if (HcclResult status = check_movable(dtype, api); status != HCCL_SUCCESS) return status;
     switch (dtype) {
@@ -67,6 +69,14 @@ HcclResult check_reduction(HcclReduceOp op, HcclDataType dtype, const char* api)
     }
 }
 
+HcclResult check_same_types(const HcclDataType& sendType, const HcclDataType& recvType, const char* api) {
+    if (HcclResult status = check_movable(sendType, api); status != HCCL_SUCCESS) return status;
+    if (HcclResult status = check_movable(recvType, api); status != HCCL_SUCCESS) return status;
+    if (sendType == recvType) return HCCL_SUCCESS;
+    return refuse(HCCL_E_PARA, api, "sendType %d and recvType %d differ", static_cast<int>(sendType),
+                  static_cast<int>(recvType));
+}
+
 HcclResult check_rank(uint32_t rank, const Rank& self, const char* api, const char* what) {
     if (rank < self.group().ranks()) return HCCL_SUCCESS;
     return refuse(HCCL_E_PARA, api, "%s %u is not a rank of the communicator (%u ranks)", what, rank,
@@ -74,9 +84,11 @@ HcclResult check_rank(uint32_t rank, const Rank& self, const char* api, const ch
 }
 
 HcclResult check_buffer(const void* buffer, uint64_t count, HcclDataType dtype, const char* api, const char* name) {
-    if (count > std::numeric_limits<uint64_t>::max() / element_bytes(dtype)) {
-        return refuse(HCCL_E_PARA, api, "%s: %llu elements of dataType %d overflow the address space", name,
-                      static_cast<unsigned long long>(count), static_cast<int>(dtype));
+    const uint64_t deviceBytes = soc_profile().hbmBytes;
+    if (count > deviceBytes / element_bytes(dtype)) {
+        return refuse(HCCL_E_PARA, api, "%s: %llu elements of dataType %d are more than a device's %llu bytes hold",
+                      name, static_cast<unsigned long long>(count), static_cast<int>(dtype),
+                      static_cast<unsigned long long>(deviceBytes));
     }
     if (count != 0 && buffer == nullptr) return refuse(HCCL_E_PTR, api, "%s is null", name);
     return HCCL_SUCCESS;

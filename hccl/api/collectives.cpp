@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "aclcpu/device_task.hpp"
+#include "aclcpu/dtype.hpp"
 #include "aclcpu/instrumentation.hpp"
 #include "aclcpu/stream_gate.hpp"
 #include "api/arguments.hpp"
@@ -39,10 +40,7 @@ private:
 class ShareTask final : public DeviceTask {
 public:
     explicit ShareTask(std::shared_ptr<RankCall> call) : call_(std::move(call)) {}
-    aclError run() override {
-        call_->move_shares();
-        return ACL_SUCCESS;
-    }
+    aclError run() override { return call_->move_shares(); }
     const char* name() const noexcept override { return call_->api(); }
 
 private:
@@ -152,6 +150,32 @@ Part transfer_part(Rank& rank, CallArgs args) {
     return part;
 }
 
+/// A transfer's peer and buffer (its type checked by check_codes).
+HcclResult check_transfer(const CallArgs& a, const Rank& rank) {
+    HcclResult status = check_rank(a.root, rank, a.api, a.kind == Kind::kSend ? "destRank" : "srcRank");
+    if (status == HCCL_SUCCESS && a.root == rank.rank()) {
+        status = refuse(HCCL_E_PARA, a.api, "rank %u cannot transfer to itself", a.root);
+    }
+    if (status == HCCL_SUCCESS) {
+        status = check_buffer(a.kind == Kind::kSend ? a.send : a.recv, a.count, a.dtype, a.api,
+                              a.kind == Kind::kSend ? "sendBuf" : "recvBuf");
+    }
+    return status;
+}
+
+/// Checks every transfer (peer and buffer), then submits them as one call:
+/// sequence numbers are taken only once all passed.
+HcclResult submit_transfers(const std::shared_ptr<Rank>& rank, const char* api, std::vector<CallArgs> transfers,
+                            aclrtStream stream) {
+    for (CallArgs& args : transfers) {
+        args.api = api;
+        if (HcclResult status = check_transfer(args, *rank); status != HCCL_SUCCESS) return status;
+    }
+    std::vector<Part> parts;
+    for (CallArgs& args : transfers) parts.push_back(transfer_part(*rank, std::move(args)));
+    return submit(rank, api, std::move(parts), stream);
+}
+
 HcclResult submit_collective(const std::shared_ptr<Rank>& rank, CallArgs args, aclrtStream stream) {
     const char* api = args.api;
     std::vector<Part> parts;
@@ -171,13 +195,19 @@ CallArgs args_of(Kind kind, const void* send, void* recv, uint64_t count, HcclDa
     return args;
 }
 
-/// The checks of the calls whose ranks each send and receive `count`
-/// elements of one type (and, for a reduction, combine them with op).
+/// The buffers of the calls whose ranks each send and receive `count`
+/// elements of one type (checked by check_codes).
 HcclResult check_uniform(const CallArgs& a, uint64_t sendCount, uint64_t recvCount) {
-    HcclResult status = check_movable(a.dtype, a.api);
-    if (status == HCCL_SUCCESS && reduces(a.kind)) status = check_reduction(a.op, a.dtype, a.api);
-    if (status == HCCL_SUCCESS) status = check_buffer(a.send, sendCount, a.dtype, a.api, "sendBuf");
+    HcclResult status = check_buffer(a.send, sendCount, a.dtype, a.api, "sendBuf");
     if (status == HCCL_SUCCESS) status = check_buffer(a.recv, recvCount, a.dtype, a.api, "recvBuf");
+    return status;
+}
+
+/// The communicator, then the codes of the type and (for a reduction) the op.
+HcclResult check_codes(HcclComm comm, const char* api, const HcclDataType& dtype, const HcclReduceOp* op,
+                       std::shared_ptr<Rank>& rank) {
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = op != nullptr ? check_reduction(*op, dtype, api) : check_movable(dtype, api);
     return status;
 }
 
@@ -188,14 +218,6 @@ HcclResult copy_counts(const void* array, uint32_t ranks, const char* api, const
     const auto* values = static_cast<const uint64_t*>(array);
     out.assign(values, values + ranks);
     return HCCL_SUCCESS;
-}
-
-HcclResult check_same_types(HcclDataType sendType, HcclDataType recvType, const char* api) {
-    if (HcclResult status = check_movable(sendType, api); status != HCCL_SUCCESS) return status;
-    if (HcclResult status = check_movable(recvType, api); status != HCCL_SUCCESS) return status;
-    if (sendType == recvType) return HCCL_SUCCESS;
-    return refuse(HCCL_E_PARA, api, "sendType %d and recvType %d differ", static_cast<int>(sendType),
-                  static_cast<int>(recvType));
 }
 
 /// Rooted calls: the root, then check_uniform's checks of the buffers the
@@ -215,19 +237,6 @@ uint64_t times_ranks(uint64_t count, const Rank& rank) {
     return count > UINT64_MAX / ranks ? UINT64_MAX : count * ranks;
 }
 
-HcclResult check_transfer(const CallArgs& a, HcclComm comm, std::shared_ptr<Rank>& rank) {
-    HcclResult status = resolve(comm, a.api, rank);
-    if (status == HCCL_SUCCESS) status = check_rank(a.root, *rank, a.api, a.kind == Kind::kSend ? "destRank" : "srcRank");
-    if (status == HCCL_SUCCESS && a.root == rank->rank()) {
-        status = refuse(HCCL_E_PARA, a.api, "rank %u cannot transfer to itself", a.root);
-    }
-    if (status == HCCL_SUCCESS) status = check_movable(a.dtype, a.api);
-    if (status == HCCL_SUCCESS) {
-        status = check_buffer(a.kind == Kind::kSend ? a.send : a.recv, a.count, a.dtype, a.api,
-                              a.kind == Kind::kSend ? "sendBuf" : "recvBuf");
-    }
-    return status;
-}
 
 }  // namespace
 }  // namespace aclcpu::hccl::detail
@@ -238,124 +247,137 @@ extern "C" {
 
 HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
                          HcclComm comm, aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclAllReduce", dataType, &op, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kAllReduce, sendBuf, recvBuf, count, dataType);
     args.op = op;
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_uniform(args, count, count);
+    const HcclResult status = check_uniform(args, count, count);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
                          aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclBroadcast", dataType, nullptr, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kBroadcast, buf, buf, count, dataType);
     args.root = root;
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_rooted(args, count, count, *rank);
+    const HcclResult status = check_rooted(args, count, count, *rank);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
                              HcclReduceOp op, HcclComm comm, aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclReduceScatter", dataType, &op, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kReduceScatter, sendBuf, recvBuf, recvCount, dataType);
     args.op = op;
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_uniform(args, times_ranks(recvCount, *rank), recvCount);
+    const HcclResult status = check_uniform(args, times_ranks(recvCount, *rank), recvCount);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
                        HcclComm comm, aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclScatter", dataType, nullptr, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kScatter, sendBuf, recvBuf, recvCount, dataType);
     args.root = root;
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_rooted(args, times_ranks(recvCount, *rank), recvCount, *rank);
+    const HcclResult status = check_rooted(args, times_ranks(recvCount, *rank), recvCount, *rank);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
                          aclrtStream stream) {
-    CallArgs args = args_of(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType);
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_uniform(args, sendCount, times_ranks(sendCount, *rank));
+    if (HcclResult status = check_codes(comm, "HcclAllGather", dataType, nullptr, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
+    CallArgs args = args_of(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType);
+    const HcclResult status = check_uniform(args, sendCount, times_ranks(sendCount, *rank));
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
                       uint32_t root, HcclComm comm, aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclReduce", dataType, &op, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kReduce, sendBuf, recvBuf, count, dataType);
     args.op = op;
     args.root = root;
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_rooted(args, count, count, *rank);
+    const HcclResult status = check_rooted(args, count, count, *rank);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
                         uint64_t recvCount, HcclDataType recvType, HcclComm comm, aclrtStream stream) {
-    CallArgs args = args_of(Kind::kAlltoAll, sendBuf, const_cast<void*>(recvBuf), sendCount, sendType);
-    args.recvCount = recvCount;
-    args.recvType = recvType;
+    const char* api = "HcclAlltoAll";
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
-    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, args.api);
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
     if (status == HCCL_SUCCESS && sendCount != recvCount) {
-        status = refuse(HCCL_E_PARA, args.api, "sendCount %llu and recvCount %llu differ",
+        status = refuse(HCCL_E_PARA, api, "sendCount %llu and recvCount %llu differ",
                         static_cast<unsigned long long>(sendCount), static_cast<unsigned long long>(recvCount));
     }
-    if (status == HCCL_SUCCESS) status = check_uniform(args, times_ranks(sendCount, *rank), times_ranks(sendCount, *rank));
+    if (status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(Kind::kAlltoAll, sendBuf, const_cast<void*>(recvBuf), sendCount, sendType);
+    args.recvCount = recvCount;
+    status = check_uniform(args, times_ranks(sendCount, *rank), times_ranks(recvCount, *rank));
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void* sdispls, HcclDataType sendType,
                          const void* recvBuf, const void* recvCounts, const void* rdispls, HcclDataType recvType,
                          HcclComm comm, aclrtStream stream) {
-    CallArgs args = args_of(Kind::kAlltoAllV, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
-    args.recvType = recvType;
+    const char* api = "HcclAlltoAllV";
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
     if (status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(Kind::kAlltoAllV, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
     const uint32_t ranks = rank->group().ranks();
-    if (status = copy_counts(sendCounts, ranks, args.api, "sendCounts", args.sendCounts); status != HCCL_SUCCESS) return status;
-    if (status = copy_counts(sdispls, ranks, args.api, "sdispls", args.sendDispls); status != HCCL_SUCCESS) return status;
-    if (status = copy_counts(recvCounts, ranks, args.api, "recvCounts", args.recvCounts); status != HCCL_SUCCESS) return status;
-    if (status = copy_counts(rdispls, ranks, args.api, "rdispls", args.recvDispls); status != HCCL_SUCCESS) return status;
-    if (status = check_same_types(sendType, recvType, args.api); status != HCCL_SUCCESS) return status;
-    status = check_buffer(args.send, extent(args.sendCounts, args.sendDispls), sendType, args.api, "sendBuf");
+    status = copy_counts(sendCounts, ranks, api, "sendCounts", args.sendCounts);
+    if (status == HCCL_SUCCESS) status = copy_counts(sdispls, ranks, api, "sdispls", args.sendDispls);
+    if (status == HCCL_SUCCESS) status = copy_counts(recvCounts, ranks, api, "recvCounts", args.recvCounts);
+    if (status == HCCL_SUCCESS) status = copy_counts(rdispls, ranks, api, "rdispls", args.recvDispls);
     if (status == HCCL_SUCCESS) {
-        status = check_buffer(args.recv, extent(args.recvCounts, args.recvDispls), recvType, args.api, "recvBuf");
+        status = check_buffer(args.send, extent(args.sendCounts, args.sendDispls), sendType, api, "sendBuf");
     }
-    if (status != HCCL_SUCCESS) return status;
-    return submit_collective(rank, std::move(args), stream);
+    if (status == HCCL_SUCCESS) {
+        status = check_buffer(args.recv, extent(args.recvCounts, args.recvDispls), recvType, api, "recvBuf");
+    }
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType, const void* recvBuf,
                           HcclDataType recvType, HcclComm comm, aclrtStream stream) {
-    CallArgs args = args_of(Kind::kAlltoAllVC, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
-    args.recvType = recvType;
+    const char* api = "HcclAlltoAllVC";
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, args.api, rank);
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
     if (status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(Kind::kAlltoAllVC, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
     const uint32_t ranks = rank->group().ranks();
-    if (status = copy_counts(sendCountMatrix, ranks * ranks, args.api, "sendCountMatrix", args.countMatrix);
+    if (status = copy_counts(sendCountMatrix, ranks * ranks, api, "sendCountMatrix", args.countMatrix);
         status != HCCL_SUCCESS) {
         return status;
     }
-    if (status = check_same_types(sendType, recvType, args.api); status != HCCL_SUCCESS) return status;
     uint64_t sent = 0, received = 0;
     for (uint32_t j = 0; j < ranks; ++j) {
         sent += args.countMatrix[uint64_t{rank->rank()} * ranks + j];
         received += args.countMatrix[uint64_t{j} * ranks + rank->rank()];
     }
-    status = check_buffer(args.send, sent, sendType, args.api, "sendBuf");
-    if (status == HCCL_SUCCESS) status = check_buffer(args.recv, received, recvType, args.api, "recvBuf");
-    if (status != HCCL_SUCCESS) return status;
-    return submit_collective(rank, std::move(args), stream);
+    status = check_buffer(args.send, sent, sendType, api, "sendBuf");
+    if (status == HCCL_SUCCESS) status = check_buffer(args.recv, received, recvType, api, "recvBuf");
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
@@ -366,24 +388,24 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
 
 HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
                     aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclSend", dataType, nullptr, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kSend, sendBuf, nullptr, count, dataType);
     args.root = destRank;
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
-    std::vector<Part> parts;
-    parts.push_back(transfer_part(*rank, std::move(args)));
-    return submit(rank, "HcclSend", std::move(parts), stream);
+    return submit_transfers(rank, "HcclSend", {std::move(args)}, stream);
 }
 
 HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
                     aclrtStream stream) {
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, "HcclRecv", dataType, nullptr, rank); status != HCCL_SUCCESS) {
+        return status;
+    }
     CallArgs args = args_of(Kind::kRecv, nullptr, recvBuf, count, dataType);
     args.root = srcRank;
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
-    std::vector<Part> parts;
-    parts.push_back(transfer_part(*rank, std::move(args)));
-    return submit(rank, "HcclRecv", std::move(parts), stream);
+    return submit_transfers(rank, "HcclRecv", {std::move(args)}, stream);
 }
 
 HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream) {
@@ -396,22 +418,19 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
     std::vector<CallArgs> transfers;
     for (uint32_t i = 0; i < itemNum; ++i) {
         const HcclSendRecvItem& item = sendRecvInfo[i];
-        const int type = static_cast<int>(item.sendRecvType);
+        const int64_t type = aclcpu::code_of(item.sendRecvType);
         if (type != HCCL_SEND && type != HCCL_RECV) {
-            return refuse(HCCL_E_PARA, api, "item %u: sendRecvType %d is neither HCCL_SEND nor HCCL_RECV", i, type);
+            return refuse(HCCL_E_PARA, api, "item %u: sendRecvType %lld is neither HCCL_SEND nor HCCL_RECV", i,
+                          static_cast<long long>(type));
         }
+        if (status = check_movable(item.dataType, api); status != HCCL_SUCCESS) return status;
         const bool sending = type == HCCL_SEND;
         CallArgs args = args_of(sending ? Kind::kSend : Kind::kRecv, sending ? item.buf : nullptr,
                                 sending ? nullptr : item.buf, item.count, item.dataType);
         args.root = item.remoteRank;
-        args.api = api;
-        if (status = check_transfer(args, comm, rank); status != HCCL_SUCCESS) return status;
         transfers.push_back(std::move(args));
     }
-    // Sequence numbers are taken only once every item passed its checks.
-    std::vector<Part> parts;
-    for (CallArgs& args : transfers) parts.push_back(transfer_part(*rank, std::move(args)));
-    return submit(rank, api, std::move(parts), stream);
+    return submit_transfers(rank, api, std::move(transfers), stream);
 }
 
 }  // extern "C"

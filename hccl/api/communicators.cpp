@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "aclcpu/dtype.hpp"
 #include "api/arguments.hpp"
 #include "core/communicators.hpp"
 
@@ -234,7 +235,7 @@ HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) {
 }
 
 const char* HcclGetErrorString(HcclResult code) {
-    switch (code) {
+    switch (aclcpu::code_of(code)) {
         case HCCL_SUCCESS: return "success";
         case HCCL_E_PARA: return "parameter error";
         case HCCL_E_PTR: return "empty pointer";
@@ -267,7 +268,9 @@ const char* HcclGetErrorString(HcclResult code) {
 
 HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue) {
     const char* api = "HcclSetConfig";
-    if (config != HCCL_DETERMINISTIC) return refuse(HCCL_E_PARA, api, "config %d is not an HcclConfig", config);
+    if (const int64_t code = aclcpu::code_of(config); code != HCCL_DETERMINISTIC) {
+        return refuse(HCCL_E_PARA, api, "config %lld is not an HcclConfig", static_cast<long long>(code));
+    }
     if (configValue.value < 0 || configValue.value > 2) {
         return refuse(HCCL_E_PARA, api, "HCCL_DETERMINISTIC takes 0, 1 or 2, not %d", configValue.value);
     }
@@ -280,7 +283,9 @@ HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue) {
 HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue* configValue) {
     const char* api = "HcclGetConfig";
     if (HcclResult status = require(configValue, api, "configValue"); status != HCCL_SUCCESS) return status;
-    if (config != HCCL_DETERMINISTIC) return refuse(HCCL_E_PARA, api, "config %d is not an HcclConfig", config);
+    if (const int64_t code = aclcpu::code_of(config); code != HCCL_DETERMINISTIC) {
+        return refuse(HCCL_E_PARA, api, "config %lld is not an HcclConfig", static_cast<long long>(code));
+    }
     configValue->value = gDeterministic.load(std::memory_order_relaxed);
     return HCCL_SUCCESS;
 }

@@ -35,13 +35,16 @@ void RankCall::arrive(Gate gate) { rank_->group().arrive(shared_from_this(), std
 
 void RankCall::depart(Gate gate) { rank_->group().depart(shared_from_this(), std::move(gate)); }
 
-void RankCall::move_shares() {
+aclError RankCall::move_shares() {
     for (const Part& part : parts_) {
         // The meeting is settled (the arrival gate opened) and no party
         // changes its arguments until every party has departed.
         if (part.meeting->failure) continue;
-        run_share(api_, share_of(part.meeting->args, part.party));
+        if (aclError status = run_share(api_, share_of(part.meeting->args, part.party)); status != ACL_SUCCESS) {
+            return status;
+        }
     }
+    return ACL_SUCCESS;
 }
 
 void Group::arrive(const std::shared_ptr<RankCall>& call, Gate gate) {

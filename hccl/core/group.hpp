@@ -129,8 +129,9 @@ public:
 
     /// The first gate: join every part's meeting.
     void arrive(Gate gate);
-    /// The task: move this rank's share of every part that did not fail.
-    void move_shares();
+    /// The task: move this rank's share of every part that did not fail;
+    /// the first failure (memcheck's) is the task's.
+    aclError move_shares();
     /// The last gate: leave every meeting.
     void depart(Gate gate);
 

@@ -7,6 +7,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "aclcpu/instrumentation.hpp"
+#include "aclcpu/memcheck.hpp"
 #include "core/reduction.hpp"
 
 namespace aclcpu::hccl::detail {
@@ -75,11 +76,35 @@ void run_step(const char* api, const Share& share, const std::vector<Piece>& pie
     tbb::this_task_arena::isolate([&] { tbb::parallel_for(size_t{0}, blocks.size(), move); });
 }
 
+/// The device ranges share's pieces touch, for memcheck.
+std::vector<DeviceAccess> accesses_of(const Share& share) {
+    const size_t elementBytes = element_bytes(share.dtype);
+    std::vector<DeviceAccess> accesses;
+    for (const std::vector<Piece>* step : {&share.pieces, &share.afterwards}) {
+        for (const Piece& piece : *step) {
+            const uint64_t bytes = piece.count * elementBytes;
+            accesses.push_back(DeviceAccess{piece.dst, bytes, "output", -1});
+            for (const void* source : piece.sources) accesses.push_back(DeviceAccess{source, bytes, "input", -1});
+        }
+    }
+    return accesses;
+}
+
 }  // namespace
 
-void run_share(const char* api, const Share& share) {
+aclError run_share(const char* api, const Share& share) {
+    if (!memcheck_enabled()) {
+        run_step(api, share, share.pieces);
+        run_step(api, share, share.afterwards);
+        return ACL_SUCCESS;
+    }
+    const std::vector<DeviceAccess> accesses = accesses_of(share);
+    if (aclError status = check_device_accesses(api, accesses.data(), accesses.size()); status != ACL_SUCCESS) {
+        return status;
+    }
     run_step(api, share, share.pieces);
     run_step(api, share, share.afterwards);
+    return check_device_guards(api, accesses.data(), accesses.size());
 }
 
 }  // namespace aclcpu::hccl::detail

@@ -44,8 +44,10 @@ void Watchdog::serve() {
             continue;
         }
         const auto due = watched_.begin();
-        if (Clock::now() < due->first.deadline) {
-            changed_.wait_until(lock, due->first.deadline);
+        // A copy: while this thread waits, a cancel may erase the entry.
+        const Clock::time_point deadline = due->first.deadline;
+        if (Clock::now() < deadline) {
+            changed_.wait_until(lock, deadline);
             continue;
         }
         auto [group, key] = due->second;
