@@ -20,6 +20,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclcpu_testkit/device_data.hpp"
+#include "aclcpu_testkit/scoped_env.hpp"
 
 namespace aclcpu::bench {
 
@@ -60,23 +61,7 @@ private:
     std::vector<void*> buffers_;
 };
 
-/// Sets an environment variable for a scope (read by the next aclInit).
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old, hadOld_ = true;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnv() {
-        if (hadOld_) setenv(name_, old_.c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::string old_;
-    bool hadOld_ = false;
-};
+using testkit::ScopedEnv;
 
 /// The process's resident set size in KiB (VmRSS).
 inline long resident_kib() {

@@ -41,23 +41,6 @@ std::string take_error_message() {
     return ::testing::AssertionSuccess();
 }
 
-ScopedEnv::ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* previous = std::getenv(name)) saved_ = previous;
-    if (value) {
-        setenv(name, value->c_str(), 1);
-    } else {
-        unsetenv(name);
-    }
-}
-
-ScopedEnv::~ScopedEnv() {
-    if (saved_) {
-        setenv(name_.c_str(), saved_->c_str(), 1);
-    } else {
-        unsetenv(name_.c_str());
-    }
-}
-
 void HcclTest::SetUp() {
     // The testkit's precondition failures become test failures, not aborts.
     testkit::failure_handler() = [](const std::string& message) { ADD_FAILURE() << message; };

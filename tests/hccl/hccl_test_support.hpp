@@ -21,6 +21,7 @@
 
 #include "acl/acl.h"
 #include "hccl/hccl.h"
+#include "aclcpu_testkit/scoped_env.hpp"
 
 namespace aclcpu::hccl_test {
 
@@ -63,18 +64,7 @@ std::string take_error_message();
 
 namespace aclcpu::hccl_test {
 
-/// Sets (or, with nullopt, removes) an environment variable for a scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, std::optional<std::string> value);
-    ~ScopedEnv();
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    std::string name_;
-    std::optional<std::string> saved_;
-};
+using testkit::ScopedEnv;
 
 /// kDeviceCount devices and aclInit around each test, the documented
 /// defaults of the other acl-cpu settings, and suite-wide HCCL timeouts of

@@ -53,23 +53,6 @@ bool schedule_explored() {
     return schedule != nullptr && std::string(schedule) != "fifo";
 }
 
-ScopedEnv::ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* previous = std::getenv(name)) saved_ = previous;
-    if (value) {
-        setenv(name, value->c_str(), 1);
-    } else {
-        unsetenv(name);
-    }
-}
-
-ScopedEnv::~ScopedEnv() {
-    if (saved_) {
-        setenv(name_.c_str(), saved_->c_str(), 1);
-    } else {
-        unsetenv(name_.c_str());
-    }
-}
-
 DefaultEnvironment::DefaultEnvironment()
     : deviceCount_("ACLCPU_DEVICE_COUNT", std::nullopt),
       soc_("ACLCPU_SOC", std::nullopt),

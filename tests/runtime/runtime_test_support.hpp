@@ -20,6 +20,7 @@
 
 #include "acl/acl.h"
 #include "aclcpu/device_task.hpp"
+#include "aclcpu_testkit/scoped_env.hpp"
 
 namespace aclcpu::test {
 
@@ -74,19 +75,7 @@ bool schedule_explored();
 
 namespace aclcpu::test {
 
-/// Sets (or, with nullopt, removes) an environment variable for a scope and
-/// restores the previous value afterwards.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, std::optional<std::string> value);
-    ~ScopedEnv();
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    std::string name_;
-    std::optional<std::string> saved_;
-};
+using testkit::ScopedEnv;
 
 /// Removes every ACLCPU_* configuration variable for a scope, so a test sees
 /// the documented defaults whatever the caller's environment holds.
