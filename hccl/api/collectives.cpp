@@ -211,6 +211,18 @@ HcclResult check_codes(HcclComm comm, const char* api, const HcclDataType& dtype
     return status;
 }
 
+/// HcclSend (kind kSend: buffer is the input) or HcclRecv.
+HcclResult submit_transfer(Kind kind, void* buffer, uint64_t count, const HcclDataType& dtype, uint32_t peer,
+                           HcclComm comm, aclrtStream stream) {
+    const bool sending = kind == Kind::kSend;
+    const char* api = kind_name(kind);
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, api, dtype, nullptr, rank); status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(kind, sending ? buffer : nullptr, sending ? nullptr : buffer, count, dtype);
+    args.root = peer;
+    return submit_transfers(rank, api, {std::move(args)}, stream);
+}
+
 /// Copies a uint64_t[ranks] array of the caller's host memory.
 HcclResult copy_counts(const void* array, uint32_t ranks, const char* api, const char* name,
                        std::vector<uint64_t>& out) {
@@ -238,6 +250,36 @@ uint64_t times_ranks(uint64_t count, const Rank& rank) {
 }
 
 
+/// The collectives whose ranks each send and receive `count` elements of one
+/// type, or `count` from (to) every rank: the communicator and codes, then
+/// the root of a rooted call, then the buffers the rank uses.
+HcclResult submit_uniform(Kind kind, void* send, void* recv, uint64_t count, const HcclDataType& dtype,
+                          const HcclReduceOp* op, uint32_t root, HcclComm comm, aclrtStream stream) {
+    const char* api = kind_name(kind);
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, api, dtype, op, rank); status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(kind, send, recv, count, dtype);
+    if (op != nullptr) args.op = *op;
+    args.root = root;
+    const uint64_t fromAll = times_ranks(count, *rank);
+    const uint64_t sendCount = kind == Kind::kReduceScatter || kind == Kind::kScatter ? fromAll : count;
+    const uint64_t recvCount = kind == Kind::kAllGather ? fromAll : count;
+    const HcclResult status = kind == Kind::kBroadcast || kind == Kind::kScatter || kind == Kind::kReduce
+                                  ? check_rooted(args, sendCount, recvCount, *rank)
+                                  : check_uniform(args, sendCount, recvCount);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
+/// The all-to-all-v's first checks (communicator, types) and arguments.
+HcclResult begin_alltoall(Kind kind, const void* send, const void* recv, const HcclDataType& sendType,
+                          const HcclDataType& recvType, HcclComm comm, std::shared_ptr<Rank>& rank, CallArgs& args) {
+    const char* api = kind_name(kind);
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
+    if (status == HCCL_SUCCESS) args = args_of(kind, send, const_cast<void*>(recv), 0, sendType);
+    return status;
+}
+
 }  // namespace
 }  // namespace aclcpu::hccl::detail
 
@@ -247,74 +289,32 @@ extern "C" {
 
 HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
                          HcclComm comm, aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclAllReduce", dataType, &op, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kAllReduce, sendBuf, recvBuf, count, dataType);
-    args.op = op;
-    const HcclResult status = check_uniform(args, count, count);
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kAllReduce, sendBuf, recvBuf, count, dataType, &op, 0, comm, stream);
 }
 
 HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
                          aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclBroadcast", dataType, nullptr, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kBroadcast, buf, buf, count, dataType);
-    args.root = root;
-    const HcclResult status = check_rooted(args, count, count, *rank);
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kBroadcast, buf, buf, count, dataType, nullptr, root, comm, stream);
 }
 
 HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
                              HcclReduceOp op, HcclComm comm, aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclReduceScatter", dataType, &op, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kReduceScatter, sendBuf, recvBuf, recvCount, dataType);
-    args.op = op;
-    const HcclResult status = check_uniform(args, times_ranks(recvCount, *rank), recvCount);
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kReduceScatter, sendBuf, recvBuf, recvCount, dataType, &op, 0, comm, stream);
 }
 
 HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
                        HcclComm comm, aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclScatter", dataType, nullptr, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kScatter, sendBuf, recvBuf, recvCount, dataType);
-    args.root = root;
-    const HcclResult status = check_rooted(args, times_ranks(recvCount, *rank), recvCount, *rank);
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kScatter, sendBuf, recvBuf, recvCount, dataType, nullptr, root, comm, stream);
 }
 
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
                          aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclAllGather", dataType, nullptr, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType);
-    const HcclResult status = check_uniform(args, sendCount, times_ranks(sendCount, *rank));
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType, nullptr, 0, comm, stream);
 }
 
 HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
                       uint32_t root, HcclComm comm, aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclReduce", dataType, &op, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kReduce, sendBuf, recvBuf, count, dataType);
-    args.op = op;
-    args.root = root;
-    const HcclResult status = check_rooted(args, count, count, *rank);
-    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+    return submit_uniform(Kind::kReduce, sendBuf, recvBuf, count, dataType, &op, root, comm, stream);
 }
 
 HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
@@ -339,10 +339,9 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
                          HcclComm comm, aclrtStream stream) {
     const char* api = "HcclAlltoAllV";
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, api, rank);
-    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
+    CallArgs args;
+    HcclResult status = begin_alltoall(Kind::kAlltoAllV, sendBuf, recvBuf, sendType, recvType, comm, rank, args);
     if (status != HCCL_SUCCESS) return status;
-    CallArgs args = args_of(Kind::kAlltoAllV, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
     const uint32_t ranks = rank->group().ranks();
     status = copy_counts(sendCounts, ranks, api, "sendCounts", args.sendCounts);
     if (status == HCCL_SUCCESS) status = copy_counts(sdispls, ranks, api, "sdispls", args.sendDispls);
@@ -361,10 +360,9 @@ HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, Hccl
                           HcclDataType recvType, HcclComm comm, aclrtStream stream) {
     const char* api = "HcclAlltoAllVC";
     std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, api, rank);
-    if (status == HCCL_SUCCESS) status = check_same_types(sendType, recvType, api);
+    CallArgs args;
+    HcclResult status = begin_alltoall(Kind::kAlltoAllVC, sendBuf, recvBuf, sendType, recvType, comm, rank, args);
     if (status != HCCL_SUCCESS) return status;
-    CallArgs args = args_of(Kind::kAlltoAllVC, sendBuf, const_cast<void*>(recvBuf), 0, sendType);
     const uint32_t ranks = rank->group().ranks();
     if (status = copy_counts(sendCountMatrix, ranks * ranks, api, "sendCountMatrix", args.countMatrix);
         status != HCCL_SUCCESS) {
@@ -388,24 +386,12 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
 
 HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
                     aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclSend", dataType, nullptr, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kSend, sendBuf, nullptr, count, dataType);
-    args.root = destRank;
-    return submit_transfers(rank, "HcclSend", {std::move(args)}, stream);
+    return submit_transfer(Kind::kSend, sendBuf, count, dataType, destRank, comm, stream);
 }
 
 HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
                     aclrtStream stream) {
-    std::shared_ptr<Rank> rank;
-    if (HcclResult status = check_codes(comm, "HcclRecv", dataType, nullptr, rank); status != HCCL_SUCCESS) {
-        return status;
-    }
-    CallArgs args = args_of(Kind::kRecv, nullptr, recvBuf, count, dataType);
-    args.root = srcRank;
-    return submit_transfers(rank, "HcclRecv", {std::move(args)}, stream);
+    return submit_transfer(Kind::kRecv, recvBuf, count, dataType, srcRank, comm, stream);
 }
 
 HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream) {

@@ -126,6 +126,17 @@ HcclResult init_cluster_info(const char* clusterInfo, uint32_t rank, const HcclC
     return join_group(std::hash<std::string>()(key), request, api, comm);
 }
 
+/// A query of comm's rank written through out: the communicator, then the
+/// output pointer, are checked first.
+template <typename Out, typename Read>
+HcclResult query(HcclComm comm, const char* api, Out* out, const char* outName, Read read) {
+    std::shared_ptr<Rank> rank;
+    HcclResult status = resolve(comm, api, rank);
+    if (status == HCCL_SUCCESS) status = require(out, api, outName);
+    if (status == HCCL_SUCCESS) read(*rank, out);
+    return status;
+}
+
 }  // namespace
 }  // namespace aclcpu::hccl::detail
 
@@ -199,39 +210,28 @@ HcclResult HcclCommDestroy(HcclComm comm) {
 }
 
 HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, "HcclGetRankSize", rank);
-    if (status == HCCL_SUCCESS) status = require(rankSize, "HcclGetRankSize", "rankSize");
-    if (status == HCCL_SUCCESS) *rankSize = rank->group().ranks();
-    return status;
+    return query(comm, "HcclGetRankSize", rankSize, "rankSize", [](const Rank& rank, uint32_t* out) {
+        *out = rank.group().ranks();
+    });
 }
 
 HcclResult HcclGetRankId(HcclComm comm, uint32_t* rankId) {
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, "HcclGetRankId", rank);
-    if (status == HCCL_SUCCESS) status = require(rankId, "HcclGetRankId", "rank");
-    if (status == HCCL_SUCCESS) *rankId = rank->rank();
-    return status;
+    return query(comm, "HcclGetRankId", rankId, "rank", [](const Rank& rank, uint32_t* out) { *out = rank.rank(); });
 }
 
 HcclResult HcclGetCommName(HcclComm comm, char* commName) {
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, "HcclGetCommName", rank);
-    if (status == HCCL_SUCCESS) status = require(commName, "HcclGetCommName", "commName");
-    if (status != HCCL_SUCCESS) return status;
-    const std::string& name = rank->group().name();
-    const size_t length = std::min<size_t>(name.size(), COMM_NAME_MAX_LENGTH - 1);
-    std::memcpy(commName, name.data(), length);
-    commName[length] = '\0';
-    return HCCL_SUCCESS;
+    return query(comm, "HcclGetCommName", commName, "commName", [](const Rank& rank, char* out) {
+        const std::string& name = rank.group().name();
+        const size_t length = std::min<size_t>(name.size(), COMM_NAME_MAX_LENGTH - 1);
+        std::memcpy(out, name.data(), length);
+        out[length] = '\0';
+    });
 }
 
 HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) {
-    std::shared_ptr<Rank> rank;
-    HcclResult status = resolve(comm, "HcclGetCommAsyncError", rank);
-    if (status == HCCL_SUCCESS) status = require(asyncError, "HcclGetCommAsyncError", "asyncError");
-    if (status == HCCL_SUCCESS) *asyncError = rank->async_error();
-    return status;
+    return query(comm, "HcclGetCommAsyncError", asyncError, "asyncError", [](const Rank& rank, HcclResult* out) {
+        *out = rank.async_error();
+    });
 }
 
 const char* HcclGetErrorString(HcclResult code) {
