@@ -20,7 +20,12 @@ using namespace aclcpu::bench;
 class CollectiveSession {
 public:
     CollectiveSession(uint32_t ranks, uint64_t bytes)
-        : devices_("ACLCPU_DEVICE_COUNT", std::to_string(ranks).c_str()), ranks_(ranks), comms_(ranks), streams_(ranks), send_(ranks), recv_(ranks) {
+        : devices_("ACLCPU_DEVICE_COUNT", std::to_string(ranks)),
+          ranks_(ranks),
+          comms_(ranks),
+          streams_(ranks),
+          send_(ranks),
+          recv_(ranks) {
         aclInit(nullptr);
         std::vector<int32_t> devices(ranks);
         for (uint32_t r = 0; r < ranks; ++r) devices[r] = static_cast<int32_t>(r);
@@ -77,7 +82,9 @@ void all_reduce(benchmark::State& state, uint32_t ranks, uint64_t bytes) {
 const bool kRegistered = [] {
     for (uint64_t bytes : {uint64_t{4} << 10, uint64_t{1} << 20, uint64_t{64} << 20}) {
         const std::string name = "Hccl/AllReduce/8ranks/" + std::to_string(bytes);
-        benchmark::RegisterBenchmark(name.c_str(), all_reduce, 8u, bytes)->UseManualTime()->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(name.c_str(), all_reduce, 8u, bytes)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
     }
     return true;
 }();

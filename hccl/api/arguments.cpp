@@ -25,7 +25,9 @@ HcclResult refuse(HcclResult code, const char* api, const char* format, ...) {
 HcclResult resolve(HcclComm comm, const char* api, std::shared_ptr<Rank>& rank) {
     if (comm == nullptr) return refuse(HCCL_E_PTR, api, "comm is null");
     rank = Communicators::instance().find(comm);
-    if (!rank) return refuse(HCCL_E_PARA, api, "comm %p is not a live communicator (destroyed, or never created)", comm);
+    if (!rank) {
+        return refuse(HCCL_E_PARA, api, "comm %p is not a live communicator (destroyed, or never created)", comm);
+    }
     return HCCL_SUCCESS;
 }
 

@@ -67,7 +67,9 @@ void add_accesses(const CallArgs& a, uint32_t me, uint32_t ranks, std::vector<in
     };
     const bool root = me == a.root;
     switch (a.kind) {
-        case Kind::kAllReduce: add(a.send, a.count, Kind_::kRead, "send"), add(a.recv, a.count, Kind_::kWrite, "recv"); break;
+        case Kind::kAllReduce:
+            add(a.send, a.count, Kind_::kRead, "send"), add(a.recv, a.count, Kind_::kWrite, "recv");
+            break;
         case Kind::kBroadcast: add(a.recv, a.count, root ? Kind_::kRead : Kind_::kWrite, "buf"); break;
         case Kind::kReduce:
             add(a.send, a.count, Kind_::kRead, "send");
@@ -125,7 +127,9 @@ HcclResult submit(const std::shared_ptr<Rank>& rank, const char* api, std::vecto
     aclError status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kArrive));
     if (status == ACL_SUCCESS) status = enqueue_share(stream, call);
     if (status == ACL_SUCCESS) status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kDepart));
-    if (status != ACL_SUCCESS) return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);
+    if (status != ACL_SUCCESS) {
+        return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);
+    }
     return HCCL_SUCCESS;
 }
 

@@ -38,7 +38,8 @@ HcclResult read_config(const HcclCommConfig* config, const char* api, JoinReques
     }
     const size_t nameLength = strnlen(config->hcclCommName, COMM_NAME_MAX_LENGTH);
     if (nameLength == COMM_NAME_MAX_LENGTH) {
-        return refuse(HCCL_E_PARA, api, "config's hcclCommName is not terminated within %u bytes", COMM_NAME_MAX_LENGTH);
+        return refuse(HCCL_E_PARA, api, "config's hcclCommName is not terminated within %u bytes",
+                      COMM_NAME_MAX_LENGTH);
     }
     request.name.assign(config->hcclCommName, nameLength);
     request.execTimeout = exec_timeout(config->hcclExecTimeOut);

@@ -17,7 +17,7 @@ char* byte_at(void* base, uint64_t elements, HcclDataType dtype) {
     return static_cast<char*>(base) + elements * element_bytes(dtype);
 }
 
-Piece copy(void* dst, const void* src, uint64_t count) { return Piece{dst, {src}, count}; }
+Piece copy(void* dst, const void* src, uint64_t count) { return Piece{{dst}, {src}, count}; }
 
 /// Every party's send buffer at element offset.
 std::vector<const void*> sends_at(const Parties& parties, uint64_t offset, HcclDataType dtype) {
@@ -27,34 +27,38 @@ std::vector<const void*> sends_at(const Parties& parties, uint64_t offset, HcclD
     return sources;
 }
 
+/// Every party's receive buffer at element offset.
+std::vector<void*> recvs_at(const Parties& parties, uint64_t offset, HcclDataType dtype) {
+    std::vector<void*> targets;
+    targets.reserve(parties.size());
+    for (const CallArgs* party : parties) targets.push_back(byte_at(party->recv, offset, dtype));
+    return targets;
+}
+
 uint32_t rank_count(const Parties& parties) { return static_cast<uint32_t>(parties.size()); }
 
-/// AllReduce and Reduce: party r reduces slice r into its own target (its
-/// receive buffer, or the root's), then -- afterwards, since in place the
-/// other targets are the peers' inputs it reads -- copies it to the others.
+/// AllReduce and Reduce: party r reduces slice r of every input straight into
+/// every receive buffer (or the root's), so the reduced slice is read from
+/// memory once, by the rank that owns it.
 void reduce_slice(const Parties& parties, uint32_t r, bool toEveryRank, Share& share) {
     const CallArgs& mine = *parties[r];
     const Slice slice = slice_of(mine.count, rank_count(parties), r);
     if (slice.count == 0) return;
-    const uint32_t first = toEveryRank ? r : mine.root;
-    void* reduced = byte_at(parties[first]->recv, slice.begin, mine.dtype);
-    share.pieces.push_back(Piece{reduced, sends_at(parties, slice.begin, mine.dtype), slice.count});
-    if (!toEveryRank) return;
-    for (uint32_t j = 0; j < rank_count(parties); ++j) {
-        if (j != first) {
-            share.afterwards.push_back(copy(byte_at(parties[j]->recv, slice.begin, mine.dtype), reduced, slice.count));
-        }
-    }
+    std::vector<void*> targets = toEveryRank ? recvs_at(parties, slice.begin, mine.dtype)
+                                             : std::vector<void*>{byte_at(parties[mine.root]->recv, slice.begin,
+                                                                          mine.dtype)};
+    share.pieces.push_back(Piece{std::move(targets), sends_at(parties, slice.begin, mine.dtype), slice.count});
 }
 
+/// Broadcast: party r copies slice r of the root's buffer into the others'.
 void broadcast_slice(const Parties& parties, uint32_t r, Share& share) {
     const CallArgs& mine = *parties[r];
     const Slice slice = slice_of(mine.count, rank_count(parties), r);
     if (slice.count == 0) return;
-    const void* source = byte_at(parties[mine.root]->recv, slice.begin, mine.dtype);
-    for (uint32_t j = 0; j < rank_count(parties); ++j) {
-        if (j != mine.root) share.pieces.push_back(copy(byte_at(parties[j]->recv, slice.begin, mine.dtype), source, slice.count));
-    }
+    std::vector<void*> targets = recvs_at(parties, slice.begin, mine.dtype);
+    targets.erase(targets.begin() + mine.root);
+    share.pieces.push_back(Piece{std::move(targets), {byte_at(parties[mine.root]->recv, slice.begin, mine.dtype)},
+                                 slice.count});
 }
 
 /// AlltoAllV's and AlltoAllVC's transfer from rank i to rank r, as offsets
@@ -191,27 +195,28 @@ std::string disagreement(const Parties& parties) {
 
 Share share_of(const Parties& parties, uint32_t r) {
     const CallArgs& mine = *parties[r];
-    Share share{mine.dtype, mine.op, {}, {}};
-    const uint32_t n = rank_count(parties);
+    Share share{mine.dtype, mine.op, {}};
     switch (mine.kind) {
         case Kind::kAllReduce: reduce_slice(parties, r, true, share); break;
         case Kind::kReduce: reduce_slice(parties, r, false, share); break;
         case Kind::kBroadcast: broadcast_slice(parties, r, share); break;
         case Kind::kReduceScatter:
             if (mine.count != 0) {
-                share.pieces.push_back(Piece{mine.recv, sends_at(parties, uint64_t{r} * mine.count, mine.dtype), mine.count});
+                share.pieces.push_back(
+                    Piece{{mine.recv}, sends_at(parties, uint64_t{r} * mine.count, mine.dtype), mine.count});
             }
             break;
         case Kind::kAllGather:
-            for (uint32_t j = 0; j < n && mine.count != 0; ++j) {
-                share.pieces.push_back(copy(byte_at(parties[j]->recv, uint64_t{r} * mine.count, mine.dtype), mine.send,
-                                            mine.count));
+            if (mine.count != 0) {
+                share.pieces.push_back(
+                    Piece{recvs_at(parties, uint64_t{r} * mine.count, mine.dtype), {mine.send}, mine.count});
             }
             break;
         case Kind::kScatter:
             if (mine.count != 0) {
                 share.pieces.push_back(
-                    copy(mine.recv, byte_at(parties[mine.root]->send, uint64_t{r} * mine.count, mine.dtype), mine.count));
+                    copy(mine.recv, byte_at(parties[mine.root]->send, uint64_t{r} * mine.count, mine.dtype),
+                         mine.count));
             }
             break;
         case Kind::kAlltoAll: gather_transfers(parties, r, alltoall_transfer, share); break;

@@ -19,23 +19,21 @@
 
 namespace aclcpu::hccl::detail {
 
-/// dst = sources combined with the share's op, element by element (one
-/// source: a copy).
+/// Every one of `destinations` = sources combined with the share's op,
+/// element by element (one source: a copy).  A destination is a source
+/// exactly or overlaps none (in place: a rank's output slice is its input's).
 struct Piece {
-    void* dst = nullptr;
+    std::vector<void*> destinations;
     std::vector<const void*> sources;
     uint64_t count = 0;
 };
 
-/// What one party computes: pieces of one element type, in two steps.
-/// The pieces of a step are independent (they run in parallel); those of
-/// `afterwards` read what `pieces` wrote (AllReduce's copies of the reduced
-/// slice) and run once all of `pieces` have.
+/// What one party computes: pieces of one element type, independent of
+/// each other (they run in parallel, cut into blocks).
 struct Share {
     HcclDataType dtype = HCCL_DATA_TYPE_INT8;
     HcclReduceOp op = HCCL_REDUCE_SUM;
     std::vector<Piece> pieces;
-    std::vector<Piece> afterwards;
 };
 
 /// The parties of a meeting, in party order: ranks 0..n-1 for a collective;

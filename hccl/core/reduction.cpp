@@ -14,7 +14,7 @@ using aclcpu::bf16_t;
 using aclcpu::half_t;
 
 /// Elements combined per pass over the sources: the chunk's accumulators (8 KiB at most) stay in L1 while each
-/// source streams through once, and dst is written once.
+/// source streams through once, and each destination is written once.
 constexpr size_t kChunkElements = 1024;
 
 /// Full chunks pass their length as this compile-time constant, the tail as a plain size_t: GCC -O2 (its
@@ -108,24 +108,32 @@ void store(T* __restrict dst, const Accumulator<T>* __restrict acc, Length lengt
     for (size_t i = 0; i < length; ++i) dst[i] = narrow<T>(acc[i]);
 }
 
-/// Elements [first, first + length) of a reduction of at least two sources.  dst is written only after every
-/// source has been read, which is what lets it be one of them.
+/// Where the combined elements go: every destination, at the same offset.
+struct Destinations {
+    void* const* at;
+    size_t count;
+};
+
+/// Elements [first, first + length) of a reduction of at least two sources.  The destinations are written only
+/// after every source has been read, which is what lets one of them be a source.
 template <class Op, class T, class Length>
-void reduce_chunk(T* dst, const void* const* sources, size_t source_count, uint64_t first, Length length) noexcept {
+void reduce_chunk(Destinations destinations, const void* const* sources, size_t source_count, uint64_t first,
+                  Length length) noexcept {
     Accumulator<T> acc[kChunkElements];
     combine_pair<Op>(acc, elements_from<T>(sources[0], first), elements_from<T>(sources[1], first), length);
     for (size_t s = 2; s < source_count; ++s) fold_in<Op>(acc, elements_from<T>(sources[s], first), length);
-    store(dst + first, acc, length);
+    for (size_t d = 0; d < destinations.count; ++d) store(static_cast<T*>(destinations.at[d]) + first, acc, length);
 }
 
 template <class Op, class T>
-void reduce_elements(T* dst, const void* const* sources, size_t source_count, uint64_t count) noexcept {
+void reduce_elements(Destinations destinations, const void* const* sources, size_t source_count,
+                     uint64_t count) noexcept {
     const uint64_t tail = count % kChunkElements;
     const uint64_t full = count - tail;
     for (uint64_t first = 0; first < full; first += kChunkElements) {
-        reduce_chunk<Op>(dst, sources, source_count, first, FullChunk{});
+        reduce_chunk<Op, T>(destinations, sources, source_count, first, FullChunk{});
     }
-    if (tail != 0) reduce_chunk<Op>(dst, sources, source_count, full, static_cast<size_t>(tail));
+    if (tail != 0) reduce_chunk<Op, T>(destinations, sources, source_count, full, static_cast<size_t>(tail));
 }
 
 /// Calls visit(T{}) with T the element type of `dtype` and returns true; returns false for a type acl-cpu does
@@ -174,17 +182,20 @@ bool computes(HcclReduceOp op, HcclDataType dtype) noexcept {
     return element_bytes(dtype) != 0 && visit_operation(op, ignore);
 }
 
-void reduce(HcclReduceOp op, HcclDataType dtype, void* dst, const void* const* sources, size_t source_count,
-            uint64_t count) noexcept {
-    if (source_count == 1) {
+void reduce(HcclReduceOp op, HcclDataType dtype, void* const* destinations, size_t destinationCount,
+            const void* const* sources, size_t sourceCount, uint64_t count) noexcept {
+    if (sourceCount == 1) {
         // One operand combines with nothing: the bytes are copied, not rounded through the accumulator type.
-        if (dst != sources[0] && count != 0) std::memcpy(dst, sources[0], count * element_bytes(dtype));
+        for (size_t d = 0; d < destinationCount && count != 0; ++d) {
+            if (destinations[d] != sources[0]) std::memcpy(destinations[d], sources[0], count * element_bytes(dtype));
+        }
         return;
     }
     visit_element_type(dtype, [&](auto element) {
         using T = decltype(element);
         visit_operation(op, [&](auto operation) {
-            reduce_elements<decltype(operation)>(static_cast<T*>(dst), sources, source_count, count);
+            reduce_elements<decltype(operation), T>(Destinations{destinations, destinationCount}, sources,
+                                                    sourceCount, count);
         });
     });
 }

@@ -1,7 +1,7 @@
 // acl-cpu HCCL: a rank's share, moved in blocks (see share_runner.hpp).
 #include "core/share_runner.hpp"
 
-#include <cstring>
+#include <type_traits>
 
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
@@ -31,18 +31,23 @@ std::vector<Block> cut(const std::vector<Piece>& pieces, size_t elementBytes) {
     return blocks;
 }
 
+/// The pointers of `pointers`, each advanced by `offset` bytes.
+template <typename Pointer>
+std::vector<Pointer> advanced(const std::vector<Pointer>& pointers, uint64_t offset) {
+    using Byte = std::conditional_t<std::is_const_v<std::remove_pointer_t<Pointer>>, const char, char>;
+    std::vector<Pointer> out;
+    out.reserve(pointers.size());
+    for (Pointer pointer : pointers) out.push_back(static_cast<Byte*>(pointer) + offset);
+    return out;
+}
+
 void move_block(const Share& share, const Block& block, size_t elementBytes) {
     const Piece& piece = *block.piece;
     const uint64_t offset = block.begin * elementBytes;
-    char* dst = static_cast<char*>(piece.dst) + offset;
-    if (piece.sources.size() == 1) {
-        const char* src = static_cast<const char*>(piece.sources[0]) + offset;
-        if (src != dst) std::memmove(dst, src, block.count * elementBytes);
-        return;
-    }
-    std::vector<const void*> sources(piece.sources.size());
-    for (size_t i = 0; i < sources.size(); ++i) sources[i] = static_cast<const char*>(piece.sources[i]) + offset;
-    reduce(share.op, share.dtype, dst, sources.data(), sources.size(), block.count);
+    const std::vector<void*> destinations = advanced(piece.destinations, offset);
+    const std::vector<const void*> sources = advanced(piece.sources, offset);
+    reduce(share.op, share.dtype, destinations.data(), destinations.size(), sources.data(), sources.size(),
+           block.count);
 }
 
 void move_observed(const char* api, const Share& share, const std::vector<Block>& blocks, size_t index,
@@ -54,10 +59,10 @@ void move_observed(const char* api, const Share& share, const std::vector<Block>
     instrument::notify([&](instrument::Observer& o) { o.on_block_end(api, block, blockDim); });
 }
 
-/// Moves pieces' blocks in parallel.
-void run_step(const char* api, const Share& share, const std::vector<Piece>& pieces) {
+/// Moves the share's pieces, their blocks in parallel.
+void run_pieces(const char* api, const Share& share) {
     const size_t elementBytes = element_bytes(share.dtype);
-    const std::vector<Block> blocks = cut(pieces, elementBytes);
+    const std::vector<Block> blocks = cut(share.pieces, elementBytes);
     if (blocks.empty()) return;
     const bool observed = instrument::active();
     const auto move = [&](size_t index) {
@@ -80,12 +85,10 @@ void run_step(const char* api, const Share& share, const std::vector<Piece>& pie
 std::vector<DeviceAccess> accesses_of(const Share& share) {
     const size_t elementBytes = element_bytes(share.dtype);
     std::vector<DeviceAccess> accesses;
-    for (const std::vector<Piece>* step : {&share.pieces, &share.afterwards}) {
-        for (const Piece& piece : *step) {
-            const uint64_t bytes = piece.count * elementBytes;
-            accesses.push_back(DeviceAccess{piece.dst, bytes, "output", -1});
-            for (const void* source : piece.sources) accesses.push_back(DeviceAccess{source, bytes, "input", -1});
-        }
+    for (const Piece& piece : share.pieces) {
+        const uint64_t bytes = piece.count * elementBytes;
+        for (void* target : piece.destinations) accesses.push_back(DeviceAccess{target, bytes, "output", -1});
+        for (const void* source : piece.sources) accesses.push_back(DeviceAccess{source, bytes, "input", -1});
     }
     return accesses;
 }
@@ -94,16 +97,14 @@ std::vector<DeviceAccess> accesses_of(const Share& share) {
 
 aclError run_share(const char* api, const Share& share) {
     if (!memcheck_enabled()) {
-        run_step(api, share, share.pieces);
-        run_step(api, share, share.afterwards);
+        run_pieces(api, share);
         return ACL_SUCCESS;
     }
     const std::vector<DeviceAccess> accesses = accesses_of(share);
     if (aclError status = check_device_accesses(api, accesses.data(), accesses.size()); status != ACL_SUCCESS) {
         return status;
     }
-    run_step(api, share, share.pieces);
-    run_step(api, share, share.afterwards);
+    run_pieces(api, share);
     return check_device_guards(api, accesses.data(), accesses.size());
 }
 

@@ -9,7 +9,7 @@
 namespace aclcpu::hccl::detail {
 
 /// Moves share's pieces on the calling device worker's arena, cut into
-/// blocks of at most kBlockBytes of output that run in parallel (observers
+/// blocks of at most kBlockBytes per destination that run in parallel (observers
 /// see them as blocks of `api`).  Deterministic: a block computes the same
 /// bits whichever worker runs it.  With memcheck on, every range the share
 /// touches is checked first (and nothing moved if one is not device memory)

@@ -23,19 +23,11 @@ using aclcpu::hccl::detail::Share;
 using aclcpu::hccl::detail::share_of;
 using aclcpu::hccl::detail::slice_of;
 
-/// Runs every piece of a share the way run_share does, without threads:
-/// `pieces` first, then `afterwards`.
+/// Runs every piece of a share the way run_share does, without threads.
 void run(const Share& share) {
-    const size_t bytes = aclcpu::hccl::detail::element_bytes(share.dtype);
-    for (const std::vector<Piece>* step : {&share.pieces, &share.afterwards}) {
-        for (const Piece& piece : *step) {
-            if (piece.sources.size() == 1) {
-                std::memmove(piece.dst, piece.sources[0], piece.count * bytes);
-            } else {
-                aclcpu::hccl::detail::reduce(share.op, share.dtype, piece.dst, piece.sources.data(),
-                                             piece.sources.size(), piece.count);
-            }
-        }
+    for (const Piece& piece : share.pieces) {
+        aclcpu::hccl::detail::reduce(share.op, share.dtype, piece.destinations.data(), piece.destinations.size(),
+                                     piece.sources.data(), piece.sources.size(), piece.count);
     }
 }
 
@@ -46,29 +38,50 @@ struct Range {
 };
 bool overlap(const Range& a, const Range& b) { return a.begin < b.end && b.begin < a.end; }
 
-Range written(const Piece& piece, size_t bytes) {
-    const char* dst = static_cast<const char*>(piece.dst);
-    return Range{dst, dst + piece.count * bytes};
-}
-
-std::vector<Range> read(const Piece& piece, size_t bytes) {
-    std::vector<Range> ranges;
-    for (const void* source : piece.sources) {
-        const char* begin = static_cast<const char*>(source);
-        ranges.push_back(Range{begin, begin + piece.count * bytes});
+std::vector<Range> ranges(const std::vector<const void*>& starts, uint64_t bytes) {
+    std::vector<Range> out;
+    for (const void* start : starts) {
+        const char* begin = static_cast<const char*>(start);
+        out.push_back(Range{begin, begin + bytes});
     }
-    return ranges;
+    return out;
 }
 
-/// Whether two pieces of one step may run in parallel: neither writes what
-/// the other reads or writes.
+std::vector<Range> written(const Piece& piece, size_t bytes) {
+    return ranges(std::vector<const void*>(piece.destinations.begin(), piece.destinations.end()), piece.count * bytes);
+}
+
+std::vector<Range> read(const Piece& piece, size_t bytes) { return ranges(piece.sources, piece.count * bytes); }
+
+/// What the kernel allows: a destination is a source exactly, or overlaps no
+/// source and no other destination.
+bool aliases_only_exactly(const Piece& piece, size_t bytes) {
+    const std::vector<Range> out = written(piece, bytes), in = read(piece, bytes);
+    for (size_t d = 0; d < out.size(); ++d) {
+        for (const Range& r : in) {
+            if (overlap(out[d], r) && (out[d].begin != r.begin || out[d].end != r.end)) return false;
+        }
+        for (size_t e = d + 1; e < out.size(); ++e) {
+            if (overlap(out[d], out[e])) return false;
+        }
+    }
+    return true;
+}
+
+/// Whether two pieces may run in parallel: neither writes what the other
+/// reads or writes.
 bool independent(const Piece& a, const Piece& b, size_t bytes) {
-    if (overlap(written(a, bytes), written(b, bytes))) return false;
-    for (const Range& r : read(b, bytes)) {
-        if (overlap(written(a, bytes), r)) return false;
+    for (const Range& w : written(a, bytes)) {
+        for (const std::vector<Range>& other : {written(b, bytes), read(b, bytes)}) {
+            for (const Range& r : other) {
+                if (overlap(w, r)) return false;
+            }
+        }
     }
-    for (const Range& r : read(a, bytes)) {
-        if (overlap(written(b, bytes), r)) return false;
+    for (const Range& w : written(b, bytes)) {
+        for (const Range& r : read(a, bytes)) {
+            if (overlap(w, r)) return false;
+        }
     }
     return true;
 }
@@ -127,17 +140,19 @@ TEST(HcclAlgorithms, SlicesCoverTheCountFrontLoaded) {
 
 // The bug this guards against: an in-place AllReduce whose copies of the
 // reduced slice ran beside the reduction overwrote peers' inputs before they
-// were read (a rank summed its own value several times).
-TEST(HcclAlgorithms, AllReducePiecesOfOneStepAreIndependentInPlace) {
+// were read (a rank summed its own value several times).  Every party's
+// pieces must be independent of each other, and within a piece the
+// destinations may be sources only exactly (the kernel reads a chunk of
+// every source before it writes that chunk anywhere).
+TEST(HcclAlgorithms, AllReducePiecesAreIndependentAndAliasOnlyExactlyInPlace) {
     const uint32_t n = 4;
     Ranks ranks = make_ranks(Kind::kAllReduce, n, 1001, 1001, 1001, true);
     for (uint32_t r = 0; r < n; ++r) {
         const Share share = share_of(ranks.parties(), r);
-        for (const std::vector<Piece>* step : {&share.pieces, &share.afterwards}) {
-            for (size_t a = 0; a < step->size(); ++a) {
-                for (size_t b = a + 1; b < step->size(); ++b) {
-                    EXPECT_TRUE(independent((*step)[a], (*step)[b], sizeof(float))) << "rank " << r;
-                }
+        for (size_t a = 0; a < share.pieces.size(); ++a) {
+            EXPECT_TRUE(aliases_only_exactly(share.pieces[a], sizeof(float))) << "rank " << r;
+            for (size_t b = a + 1; b < share.pieces.size(); ++b) {
+                EXPECT_TRUE(independent(share.pieces[a], share.pieces[b], sizeof(float))) << "rank " << r;
             }
         }
     }
@@ -180,7 +195,9 @@ TEST(HcclAlgorithms, ReduceScatterAllGatherAndAlltoAllMoveTheirBlocks) {
     Ranks gather = make_ranks(Kind::kAllGather, n, block, block, block * n, false);
     run_all(gather);
     for (uint32_t r = 0; r < n; ++r) {
-        for (uint64_t i = 0; i < block * n; ++i) EXPECT_EQ(gather.recv[r][i], static_cast<float>(i / block * 100 + i % block));
+        for (uint64_t i = 0; i < block * n; ++i) {
+            EXPECT_EQ(gather.recv[r][i], static_cast<float>(i / block * 100 + i % block));
+        }
     }
     Ranks alltoall = make_ranks(Kind::kAlltoAll, n, block, block * n, block * n, false);
     for (CallArgs& a : alltoall.args) a.recvCount = block;

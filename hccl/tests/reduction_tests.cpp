@@ -18,6 +18,12 @@
 
 namespace {
 
+/// The kernel with one destination, as most of these tests call it.
+void reduce_into(HcclReduceOp op, HcclDataType dtype, void* dst, const void* const* sources, size_t sourceCount,
+                 uint64_t count) {
+    aclcpu::hccl::detail::reduce(op, dtype, &dst, 1, sources, sourceCount, count);
+}
+
 using aclcpu::bf16_t;
 using aclcpu::half_t;
 using aclcpu::hccl::detail::computes;
@@ -126,7 +132,7 @@ std::vector<T> reduced(HcclReduceOp op, HcclDataType dtype, const Buffers<T>& so
     std::vector<T> dst(sources[0].size());
     std::memset(dst.data(), 0xA5, dst.size() * sizeof(T));
     const std::vector<const void*> pointers = pointers_to(sources);
-    reduce(op, dtype, dst.data(), pointers.data(), pointers.size(), dst.size());
+    reduce_into(op, dtype, dst.data(), pointers.data(), pointers.size(), dst.size());
     return dst;
 }
 
@@ -254,7 +260,7 @@ void expect_in_place_matches_reference() {
             SCOPED_TRACE(::testing::Message() << "dtype " << E::dtype << ", op " << op << ", dst is source " << target);
             Buffers<T> buffers = sources;
             const std::vector<const void*> pointers = pointers_to(buffers);
-            reduce(op, E::dtype, buffers[target].data(), pointers.data(), pointers.size(), 5000);
+            reduce_into(op, E::dtype, buffers[target].data(), pointers.data(), pointers.size(), 5000);
             EXPECT_TRUE(same_bits(reference(op, sources), buffers[target]));
         }
     }
@@ -325,6 +331,32 @@ void expect_sum_of_arbitrary_values_accumulates_in_fp32() {
     }
     SCOPED_TRACE(::testing::Message() << "dtype " << E::dtype);
     EXPECT_TRUE(same_bits(expected, reduced(HCCL_REDUCE_SUM, E::dtype, sources)));
+}
+
+// The full-mesh all-reduce stores a reduced slice into every rank's output
+// at once, one of which is, in place, one of the inputs: every destination
+// gets the same bits, the in-place one included.
+TEST(HcclReduction, EveryDestinationGetsTheResultOneOfThemInPlace) {
+    const size_t count = 2 * 1024 + 5;  // full chunks and a tail
+    std::vector<std::vector<float>> inputs(3, std::vector<float>(count));
+    for (size_t s = 0; s < inputs.size(); ++s) {
+        for (size_t i = 0; i < count; ++i) inputs[s][i] = static_cast<float>(s * 1000 + i) * 0.25f;
+    }
+    std::vector<float> expected(count);
+    for (size_t i = 0; i < count; ++i) expected[i] = (inputs[0][i] + inputs[1][i]) + inputs[2][i];
+    std::vector<float> other(count, -1.0f), another(count, -1.0f);
+    const std::vector<const void*> sources = {inputs[0].data(), inputs[1].data(), inputs[2].data()};
+    const std::vector<void*> destinations = {other.data(), inputs[1].data(), another.data()};
+    reduce(HCCL_REDUCE_SUM, HCCL_DATA_TYPE_FP32, destinations.data(), destinations.size(), sources.data(),
+           sources.size(), count);
+    EXPECT_TRUE(same_bits(expected, other));
+    EXPECT_TRUE(same_bits(expected, inputs[1]));
+    EXPECT_TRUE(same_bits(expected, another));
+    std::vector<float> copied(count, 0.0f);
+    const std::vector<void*> copies = {copied.data(), other.data()};
+    reduce(HCCL_REDUCE_MAX, HCCL_DATA_TYPE_FP32, copies.data(), copies.size(), sources.data(), 1, count);
+    EXPECT_TRUE(same_bits(inputs[0], copied)) << "one source: a copy into every destination";
+    EXPECT_TRUE(same_bits(inputs[0], other));
 }
 
 }  // namespace
@@ -423,7 +455,7 @@ TEST(HcclReduction, OneSourceInPlaceLeavesItUnchanged) {
     std::vector<float> buffer = {1.5f, -2.0f, std::numeric_limits<float>::infinity()};
     const std::vector<float> original = buffer;
     const void* const source = buffer.data();
-    reduce(HCCL_REDUCE_PROD, HCCL_DATA_TYPE_FP32, buffer.data(), &source, 1, buffer.size());
+    reduce_into(HCCL_REDUCE_PROD, HCCL_DATA_TYPE_FP32, buffer.data(), &source, 1, buffer.size());
     EXPECT_TRUE(same_bits(original, buffer));
 }
 
@@ -432,7 +464,7 @@ TEST(HcclReduction, ASourceMayAppearTwice) {
     const std::vector<int32_t> once(2000, 1);
     const std::vector<const void*> pointers = {twice.data(), once.data(), twice.data()};
     std::vector<int32_t> dst(2000);
-    reduce(HCCL_REDUCE_SUM, HCCL_DATA_TYPE_INT32, dst.data(), pointers.data(), pointers.size(), dst.size());
+    reduce_into(HCCL_REDUCE_SUM, HCCL_DATA_TYPE_INT32, dst.data(), pointers.data(), pointers.size(), dst.size());
     EXPECT_TRUE(same_bits(std::vector<int32_t>(2000, 43), dst));
 }
 
@@ -441,7 +473,7 @@ TEST(HcclReduction, ZeroElementsLeaveDstUntouched) {
     const std::vector<const void*> pointers = {source.data(), source.data()};
     for (const size_t source_count : {size_t{1}, size_t{2}}) {
         std::vector<float> dst = {7.0f};
-        reduce(HCCL_REDUCE_SUM, HCCL_DATA_TYPE_FP32, dst.data(), pointers.data(), source_count, 0);
+        reduce_into(HCCL_REDUCE_SUM, HCCL_DATA_TYPE_FP32, dst.data(), pointers.data(), source_count, 0);
         EXPECT_EQ(7.0f, dst[0]) << source_count << " sources";
     }
 }

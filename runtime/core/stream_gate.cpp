@@ -47,9 +47,8 @@ void Gate::fail(aclError code, const std::string& detail) const { state_->fail(c
 aclError enqueue_gate(aclrtStream handle, std::shared_ptr<GateArming> arming) {
     std::shared_ptr<detail::Stream> stream;
     const char* name = arming->name();
-    if (aclError status = detail::Runtime::instance().resolve_work_stream(handle, name, stream); status != ACL_SUCCESS) {
-        return status;
-    }
+    const aclError status = detail::Runtime::instance().resolve_work_stream(handle, name, stream);
+    if (status != ACL_SUCCESS) return status;
     const auto arm = [arming, name](LateDelivery delivery) {
         arming->arm(Gate(std::make_shared<GateState>(std::move(delivery), name)));
     };

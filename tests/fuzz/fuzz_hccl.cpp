@@ -187,7 +187,9 @@ void fuzz_queries(Decoder& in) {
     char name[COMM_NAME_MAX_LENGTH];
     HcclResult asyncError = HCCL_SUCCESS;
     switch (in.byte() % 4) {
-        case 0: checked_hccl("HcclGetRankSize", [&] { return HcclGetRankSize(comm, nullOut ? nullptr : &value); }); break;
+        case 0:
+            checked_hccl("HcclGetRankSize", [&] { return HcclGetRankSize(comm, nullOut ? nullptr : &value); });
+            break;
         case 1: checked_hccl("HcclGetRankId", [&] { return HcclGetRankId(comm, nullOut ? nullptr : &value); }); break;
         case 2: checked_hccl("HcclGetCommName", [&] { return HcclGetCommName(comm, nullOut ? nullptr : name); }); break;
         default:
