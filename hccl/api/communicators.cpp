@@ -21,8 +21,9 @@ namespace {
 
 std::atomic<int32_t> gDeterministic{0};
 
-/// The rank's device: the calling thread's current one.
-HcclResult current_device(const char* api, int32_t& device) {
+/// A rank joins from the thread that set its device (CANN's order).
+HcclResult require_device(const char* api) {
+    int32_t device = 0;
     if (aclrtGetDevice(&device) == ACL_SUCCESS) return HCCL_SUCCESS;
     return refuse(HCCL_E_RUNTIME, api, "the calling thread has no device: call aclrtSetDevice first");
 }
@@ -47,7 +48,7 @@ HcclResult read_config(const HcclCommConfig* config, const char* api, JoinReques
 }
 
 HcclResult join_group(uint64_t group, JoinRequest& request, const char* api, HcclComm* comm) {
-    if (HcclResult status = current_device(api, request.device); status != HCCL_SUCCESS) return status;
+    if (HcclResult status = require_device(api); status != HCCL_SUCCESS) return status;
     std::string why;
     HcclComm joined = nullptr;
     const HcclResult status = Communicators::instance().join(group, request, connect_timeout(), joined, why);
@@ -191,7 +192,6 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
         JoinRequest request;
         request.ranks = ndev;
         request.rank = i;
-        request.device = devices[i];
         request.execTimeout = exec_timeout(HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET);
         requests.push_back(request);
     }

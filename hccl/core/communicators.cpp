@@ -95,7 +95,7 @@ HcclResult Communicators::join(uint64_t groupId, const JoinRequest& request, std
         const std::string& named = joining->arrived.begin()->second.name;
         joining->group = std::make_shared<Group>(joining->ranks, named.empty() ? group_name(groupId) : named);
         for (const auto& [rank, joined] : joining->arrived) {
-            joining->comms[rank] = add(std::make_shared<Rank>(joining->group, rank, joined.device, joined.execTimeout));
+            joining->comms[rank] = add(std::make_shared<Rank>(joining->group, rank, joined.execTimeout));
         }
         joining_.erase(groupId);
         joining->complete.notify_all();
@@ -117,7 +117,7 @@ void Communicators::create_all(const std::vector<JoinRequest>& requests, std::ve
     const std::lock_guard<std::mutex> lock(mutex_);
     comms.clear();
     for (const JoinRequest& request : requests) {
-        comms.push_back(add(std::make_shared<Rank>(group, request.rank, request.device, request.execTimeout)));
+        comms.push_back(add(std::make_shared<Rank>(group, request.rank, request.execTimeout)));
     }
 }
 

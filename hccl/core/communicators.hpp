@@ -32,7 +32,6 @@ bool read_root_info(const HcclRootInfo& info, RootLocator& locator);
 struct JoinRequest {
     uint32_t ranks = 0;
     uint32_t rank = 0;
-    int32_t device = 0;
     std::string name;  ///< Empty: derived from the group's identity.
     std::chrono::milliseconds execTimeout{0};
 };

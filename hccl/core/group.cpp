@@ -8,10 +8,9 @@
 
 namespace aclcpu::hccl::detail {
 
-Rank::Rank(std::shared_ptr<Group> group, uint32_t rank, int32_t device, std::chrono::milliseconds execTimeout)
+Rank::Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout)
     : group_(std::move(group)),
       rank_(rank),
-      device_(device),
       execTimeout_(execTimeout),
       sends_(group_->ranks(), 0),
       recvs_(group_->ranks(), 0) {}

@@ -37,12 +37,10 @@ class Group;
 /// One rank's membership of a group: what an HcclComm points at.
 class Rank {
 public:
-    Rank(std::shared_ptr<Group> group, uint32_t rank, int32_t device, std::chrono::milliseconds execTimeout);
+    Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout);
 
     Group& group() const noexcept { return *group_; }
-    const std::shared_ptr<Group>& shared_group() const noexcept { return group_; }
     uint32_t rank() const noexcept { return rank_; }
-    int32_t device() const noexcept { return device_; }
     std::chrono::milliseconds exec_timeout() const noexcept { return execTimeout_; }
 
     /// The place of this rank's next collective among its collectives, and
@@ -58,7 +56,6 @@ public:
 private:
     const std::shared_ptr<Group> group_;
     const uint32_t rank_;
-    const int32_t device_;
     const std::chrono::milliseconds execTimeout_;
     std::atomic<uint64_t> collectives_{0};
     std::mutex transfersMutex_;

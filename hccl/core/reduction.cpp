@@ -69,13 +69,13 @@ struct Arithmetic {
 };
 
 /// Max and min: b replaces the earlier a only if b is NaN or strictly preferred, so a NaN, once in, stays, and
-/// ties keep a.  `|` rather than `||` evaluates both tests unconditionally, which lets GCC turn the choice into
-/// a vector blend.
+/// ties keep a.  `|` on the tests as integers rather than `||` evaluates both unconditionally, which lets GCC
+/// turn the choice into a vector blend.
 template <class Prefers>
 struct Extremum {
     template <class T>
     static constexpr T apply(T a, T b) noexcept {
-        return (is_nan(b) | Prefers{}(b, a)) ? b : a;
+        return (static_cast<int>(is_nan(b)) | static_cast<int>(Prefers{}(b, a))) != 0 ? b : a;
     }
 };
 
