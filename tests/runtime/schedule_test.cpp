@@ -160,6 +160,7 @@ bool consumer_ran_first(const std::string& schedule) {
     return order.size() == 2 && order[0] == 1;
 }
 
+// Against fifo nothing can be asserted: two workers race for the two items.
 TEST(ScheduleExploration, AdversarialMostlyRunsTheLaterReleasedItemFirst) {
     int consumerFirst = 0;
     constexpr int kSeeds = 8;
@@ -167,7 +168,6 @@ TEST(ScheduleExploration, AdversarialMostlyRunsTheLaterReleasedItemFirst) {
         if (consumer_ran_first("adversarial:" + std::to_string(seed))) ++consumerFirst;
     }
     EXPECT_GE(consumerFirst, kSeeds / 2);
-    EXPECT_FALSE(consumer_ran_first("fifo"));
 }
 
 /// Which streams' items start, in order (an observer: items that are not
@@ -223,8 +223,9 @@ std::vector<Kind> start_order(const std::string& schedule) {
 
 // The adversarial bias: hold back items that write memory or record
 // events, run readers, waiters and host calls first.  Release order alone
-// (fifo: writer, task, record; last released first: record, task, writer)
-// gives neither.
+// (writer, task, record; last released first: record, task, writer) gives
+// neither.  fifo is no reference: there the workers race for the three
+// items and any start order can happen.
 TEST(ScheduleExploration, AdversarialRunsWritersLateAndRecordsLast) {
     const std::vector<Kind> eager{Kind::kTask, Kind::kWriter, Kind::kRecord};
     int mostEagerFirst = 0;
@@ -235,7 +236,6 @@ TEST(ScheduleExploration, AdversarialRunsWritersLateAndRecordsLast) {
         if (order == eager) ++mostEagerFirst;
     }
     EXPECT_GE(mostEagerFirst, kSeeds / 2);
-    EXPECT_EQ(start_order("fifo"), (std::vector<Kind>{Kind::kWriter, Kind::kTask, Kind::kRecord}));
 }
 
 // A program that polls (03_stream_management.md, aclrtStreamQuery;
