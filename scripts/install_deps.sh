@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
-          clang libclang-rt-14-dev)
+          libgloo-dev clang libclang-rt-14-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -12,6 +12,7 @@
 #include "aclcpu/stream_gate.hpp"
 #include "api/arguments.hpp"
 #include "core/reduction.hpp"
+#include "net/network_rank.hpp"
 
 namespace aclcpu::hccl::detail {
 namespace {
@@ -107,25 +108,73 @@ void add_accesses(const CallArgs& a, uint32_t me, uint32_t ranks, std::vector<in
     }
 }
 
-aclError enqueue_share(aclrtStream stream, const std::shared_ptr<RankCall>& call) {
-    auto task = std::make_unique<ShareTask>(call);
+/// Enqueues task, described to observers as the call's reads and writes of
+/// the rank's buffers (its data is final once the place is reached).
+aclError enqueue_described(aclrtStream stream, std::unique_ptr<DeviceTask> task, const Rank& rank, const char* api,
+                           const std::vector<const CallArgs*>& calls) {
     if (!instrument::active()) return enqueue(stream, std::move(task));
     std::vector<instrument::MemoryAccess> accesses;
-    for (const Part& part : call->parts()) {
-        add_accesses(part.args, call->rank().rank(), call->rank().group().ranks(), accesses);
-    }
+    for (const CallArgs* args : calls) add_accesses(*args, rank.rank(), rank.group().ranks(), accesses);
     instrument::WorkInfo work;
-    work.name = call->api();
+    work.name = api;
     work.category = "collective";
     work.accesses = accesses.data();
     work.accessCount = accesses.size();
     return instrument::enqueue(stream, std::move(task), work);
 }
 
+/// A call of a networked rank: one gate, opened by the rank's communication
+/// thread once the call's data has moved.
+class NetworkGate final : public GateArming {
+public:
+    NetworkGate(std::shared_ptr<Rank> rank, const char* api, std::shared_ptr<const std::vector<CallArgs>> calls)
+        : rank_(std::move(rank)), api_(api), calls_(std::move(calls)) {}
+    void arm(Gate gate) override { rank_->network()->post(rank_, api_, calls_, std::move(gate)); }
+    const char* name() const noexcept override { return api_; }
+
+private:
+    const std::shared_ptr<Rank> rank_;
+    const char* const api_;
+    const std::shared_ptr<const std::vector<CallArgs>> calls_;
+};
+
+/// What a networked call's buffers are, for observers, after its gate: the
+/// place itself does nothing (the data moved while the gate was shut).
+class DeclaredBuffers final : public DeviceTask {
+public:
+    explicit DeclaredBuffers(const char* api) : api_(api) {}
+    aclError run() override { return ACL_SUCCESS; }
+    const char* name() const noexcept override { return api_; }
+
+private:
+    const char* const api_;
+};
+
+HcclResult submit_networked(const std::shared_ptr<Rank>& rank, const char* api, const std::vector<Part>& parts,
+                            aclrtStream stream) {
+    auto calls = std::make_shared<std::vector<CallArgs>>();
+    for (const Part& part : parts) calls->push_back(part.args);
+    aclError status = enqueue_gate(stream, std::make_shared<NetworkGate>(rank, api, calls));
+    if (status == ACL_SUCCESS && instrument::active()) {
+        std::vector<const CallArgs*> described;
+        for (const CallArgs& args : *calls) described.push_back(&args);
+        status = enqueue_described(stream, std::make_unique<DeclaredBuffers>(api), *rank, api, described);
+    }
+    if (status != ACL_SUCCESS) {
+        return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);
+    }
+    return HCCL_SUCCESS;
+}
+
 HcclResult submit(const std::shared_ptr<Rank>& rank, const char* api, std::vector<Part> parts, aclrtStream stream) {
+    if (rank->network() != nullptr) return submit_networked(rank, api, parts, stream);
     auto call = std::make_shared<RankCall>(rank, api, std::move(parts));
     aclError status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kArrive));
-    if (status == ACL_SUCCESS) status = enqueue_share(stream, call);
+    if (status == ACL_SUCCESS) {
+        std::vector<const CallArgs*> described;
+        for (const Part& part : call->parts()) described.push_back(&part.args);
+        status = enqueue_described(stream, std::make_unique<ShareTask>(call), *rank, api, described);
+    }
     if (status == ACL_SUCCESS) status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kDepart));
     if (status != ACL_SUCCESS) {
         return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);

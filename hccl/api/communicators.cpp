@@ -47,11 +47,11 @@ HcclResult read_config(const HcclCommConfig* config, const char* api, JoinReques
     return HCCL_SUCCESS;
 }
 
-HcclResult join_group(uint64_t group, JoinRequest& request, const char* api, HcclComm* comm) {
+HcclResult join_group(const RootLocator& root, JoinRequest& request, const char* api, HcclComm* comm) {
     if (HcclResult status = require_device(api); status != HCCL_SUCCESS) return status;
     std::string why;
     HcclComm joined = nullptr;
-    const HcclResult status = Communicators::instance().join(group, request, connect_timeout(), joined, why);
+    const HcclResult status = Communicators::instance().join(root, request, connect_timeout(), joined, why);
     if (status != HCCL_SUCCESS) return refuse(status, api, "%s", why.c_str());
     *comm = joined;
     return HCCL_SUCCESS;
@@ -68,16 +68,11 @@ HcclResult init_root_info(uint32_t nRanks, const HcclRootInfo* rootInfo, uint32_
     if (!read_root_info(*rootInfo, locator)) {
         return refuse(HCCL_E_PARA, api, "rootInfo was not written by HcclGetRootInfo");
     }
-    if (locator.pid != static_cast<int32_t>(getpid())) {
-        return refuse(HCCL_E_NOT_SUPPORT, api,
-                      "rootInfo comes from process %d: ranks in other processes are not supported yet",
-                      static_cast<int>(locator.pid));
-    }
     JoinRequest request;
     request.ranks = nRanks;
     request.rank = rank;
     if (status = read_config(config, api, request); status != HCCL_SUCCESS) return status;
-    return join_group(locator.group, request, api, comm);
+    return join_group(locator, request, api, comm);
 }
 
 /// The ranks of a rank table (CANN's JSON: server_list[].device[] with
@@ -125,7 +120,8 @@ HcclResult init_cluster_info(const char* clusterInfo, uint32_t rank, const HcclC
     // Every rank of one process that reads the same table joins one group.
     char resolved[PATH_MAX];
     const std::string key = realpath(clusterInfo, resolved) != nullptr ? resolved : clusterInfo;
-    return join_group(std::hash<std::string>()(key), request, api, comm);
+    return join_group(RootLocator{static_cast<int32_t>(getpid()), std::hash<std::string>()(key), {}}, request, api,
+                      comm);
 }
 
 /// A query of comm's rank written through out: the communicator, then the
@@ -148,8 +144,9 @@ extern "C" {
 
 HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
     if (HcclResult status = require(rootInfo, "HcclGetRootInfo", "rootInfo"); status != HCCL_SUCCESS) return status;
-    make_root_info(*rootInfo);
-    return HCCL_SUCCESS;
+    std::string why;
+    const HcclResult status = Communicators::instance().issue_root_info(*rootInfo, why);
+    return status == HCCL_SUCCESS ? status : refuse(status, "HcclGetRootInfo", "%s", why.c_str());
 }
 
 HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, uint32_t rank, HcclComm* comm) {

@@ -1,12 +1,18 @@
 // acl-cpu HCCL: root info, joining and handles (see communicators.hpp).
 #include "core/communicators.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+
+#include <gloo/rendezvous/context.h>
+#include <gloo/transport/tcp/device.h>
+
+#include "net/network_rank.hpp"
 
 namespace aclcpu::hccl::detail {
 namespace {
@@ -31,20 +37,45 @@ uint64_t fresh_group_id() {
     return counter.fetch_add(0x9e3779b97f4a7c15ULL, std::memory_order_relaxed);
 }
 
-std::string group_name(uint64_t id) {
+/// The default name of a group: the same in every process of it.
+std::string group_name(int32_t rootPid, uint64_t id) {
     char name[COMM_NAME_MAX_LENGTH];
-    std::snprintf(name, sizeof name, "aclcpu_%d_%016llx", static_cast<int>(getpid()),
+    std::snprintf(name, sizeof name, "aclcpu_%d_%016llx", static_cast<int>(rootPid),
                   static_cast<unsigned long long>(id));
     return name;
 }
 
+std::string joined_key(uint32_t rank) { return "joined/" + std::to_string(rank); }
+
+std::vector<char> bytes_of(const std::string& text) { return std::vector<char>(text.begin(), text.end()); }
+
+/// Gloo writes to its sockets with writev(), which raises SIGPIPE when a
+/// peer's process has died: that must fail the call, not kill this process.
+/// A handler the program installed itself is left alone.
+void survive_dead_peers() {
+    struct sigaction current {};
+    if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+        signal(SIGPIPE, SIG_IGN);
+    }
+}
+
 }  // namespace
 
-void make_root_info(HcclRootInfo& info) {
+HcclResult Communicators::issue_root_info(HcclRootInfo& info, std::string& why) {
+    RootLocator locator{static_cast<int32_t>(getpid()), fresh_group_id(), {}};
+    const uint64_t id = locator.group;
+    std::shared_ptr<RootStoreServer> store = RootStoreServer::start([this, id] { remote_member(id); }, why);
+    if (!store) return HCCL_E_TCP_CONNECT;
+    locator.store = store->endpoint();
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        issued_.insert(id);
+        stores_.emplace(id, std::move(store));
+    }
     std::memset(info.internal, 0, sizeof info.internal);
-    const RootLocator locator{static_cast<int32_t>(getpid()), fresh_group_id()};
     std::memcpy(info.internal, kRootTag, sizeof kRootTag);
     std::memcpy(info.internal + sizeof kRootTag, &locator, sizeof locator);
+    return HCCL_SUCCESS;
 }
 
 bool read_root_info(const HcclRootInfo& info, RootLocator& locator) {
@@ -73,14 +104,29 @@ HcclComm Communicators::add(std::shared_ptr<Rank> rank) {
     return handle;
 }
 
-HcclResult Communicators::join(uint64_t groupId, const JoinRequest& request, std::chrono::milliseconds connectTimeout,
-                               HcclComm& comm, std::string& why) {
+bool Communicators::issued_here(uint64_t group) const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return issued_.count(group) != 0;
+}
+
+void Communicators::remote_member(uint64_t groupId) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::shared_ptr<Joining>& slot = joining_[groupId];
+    if (!slot) slot = std::make_shared<Joining>();
+    slot->remote = true;
+    slot->complete.notify_all();
+}
+
+HcclResult Communicators::join(const RootLocator& root, const JoinRequest& request,
+                               std::chrono::milliseconds connectTimeout, HcclComm& comm, std::string& why) {
+    const uint64_t groupId = root.group;
+    if (!issued_here(groupId) && root.store.port != 0) {
+        return join_over_network(root, request, connectTimeout, comm, why);
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     std::shared_ptr<Joining>& slot = joining_[groupId];
-    if (!slot) {
-        slot = std::make_shared<Joining>();
-        slot->ranks = request.ranks;
-    }
+    if (!slot) slot = std::make_shared<Joining>();
+    if (slot->ranks == 0) slot->ranks = request.ranks;
     const std::shared_ptr<Joining> joining = slot;
     if (joining->ranks != request.ranks) {
         why = "rank " + std::to_string(request.rank) + " was told of " + std::to_string(request.ranks) +
@@ -91,29 +137,81 @@ HcclResult Communicators::join(uint64_t groupId, const JoinRequest& request, std
         why = "rank " + std::to_string(request.rank) + " has already joined this root info's communicator";
         return HCCL_E_PARA;
     }
-    if (joining->arrived.size() == joining->ranks) {
+    const auto leave = [&] {
+        joining->arrived.erase(request.rank);
+        if (joining->arrived.empty() && joining_[groupId] == joining) joining_.erase(groupId);
+    };
+    if (!joining->remote && joining->arrived.size() == joining->ranks) {
         const std::string& named = joining->arrived.begin()->second.name;
-        joining->group = std::make_shared<Group>(joining->ranks, named.empty() ? group_name(groupId) : named);
+        joining->group = std::make_shared<Group>(joining->ranks, named.empty() ? group_name(root.pid, groupId) : named);
         for (const auto& [rank, joined] : joining->arrived) {
             joining->comms[rank] = add(std::make_shared<Rank>(joining->group, rank, joined.execTimeout));
         }
         joining_.erase(groupId);
+        const auto store = stores_.extract(groupId);
         joining->complete.notify_all();
-    } else if (!joining->complete.wait_for(lock, connectTimeout, [&] { return joining->group != nullptr; })) {
-        joining->arrived.erase(request.rank);
-        if (joining->arrived.empty()) joining_.erase(groupId);
+        lock.unlock();  // The store's thread may be waiting for the mutex (remote_member).
+    } else if (!joining->complete.wait_for(lock, connectTimeout,
+                                           [&] { return joining->group != nullptr || joining->remote; })) {
+        leave();
         why = "rank " + std::to_string(request.rank) + " waited " + std::to_string(connectTimeout.count()) +
               " ms for " + std::to_string(joining->ranks - joining->arrived.size() - 1) +
               " other rank(s) to join (HCCL_CONNECT_TIMEOUT)";
         return HCCL_E_TIMEOUT;
+    } else if (joining->group == nullptr) {
+        leave();
+        lock.unlock();
+        return join_over_network(root, request, connectTimeout, comm, why);
     }
     comm = joining->comms.at(request.rank);
     return HCCL_SUCCESS;
 }
 
+HcclResult Communicators::join_over_network(const RootLocator& root, const JoinRequest& request,
+                                            std::chrono::milliseconds connectTimeout, HcclComm& comm,
+                                            std::string& why) {
+    survive_dead_peers();
+    std::shared_ptr<gloo::rendezvous::Context> context;
+    try {
+        RootStoreClient store(root.store, Clock::now() + connectTimeout, connectTimeout);
+        store.set(member_key(request.rank), bytes_of(std::to_string(getpid())));
+        gloo::transport::tcp::attr address;
+        address.hostname = local_address();
+        std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(address);
+        context = std::make_shared<gloo::rendezvous::Context>(static_cast<int>(request.rank),
+                                                              static_cast<int>(request.ranks));
+        context->setTimeout(connectTimeout);
+        context->connectFullMesh(store, device);
+        // Past this point a rank needs the store no more; the root's process
+        // keeps it until every rank is past it.
+        store.set(joined_key(request.rank), bytes_of("1"));
+        if (issued_here(root.group)) {
+            std::vector<std::string> everyone;
+            for (uint32_t r = 0; r < request.ranks; ++r) everyone.push_back(joined_key(r));
+            store.wait(everyone, connectTimeout);
+        }
+    } catch (const std::exception& error) {
+        why = "rank " + std::to_string(request.rank) + " could not join the ranks of root " + root.store.host + ":" +
+              std::to_string(root.store.port) + " within HCCL_CONNECT_TIMEOUT: " + error.what();
+        return HCCL_E_TIMEOUT;
+    }
+    // Every rank has connected to every other: the root's store has served.
+    std::shared_ptr<RootStoreServer> served;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (auto found = stores_.find(root.group); found != stores_.end()) {
+        served = std::move(found->second);
+        stores_.erase(found);
+    }
+    const std::string name = request.name.empty() ? group_name(root.pid, root.group) : request.name;
+    auto network = std::make_shared<NetworkRank>(context, request.execTimeout);
+    comm = add(std::make_shared<Rank>(std::make_shared<Group>(request.ranks, name), request.rank, request.execTimeout,
+                                      std::move(network)));
+    return HCCL_SUCCESS;
+}
+
 void Communicators::create_all(const std::vector<JoinRequest>& requests, std::vector<HcclComm>& comms) {
     const uint64_t id = fresh_group_id();
-    auto group = std::make_shared<Group>(static_cast<uint32_t>(requests.size()), group_name(id));
+    auto group = std::make_shared<Group>(static_cast<uint32_t>(requests.size()), group_name(getpid(), id));
     const std::lock_guard<std::mutex> lock(mutex_);
     comms.clear();
     for (const JoinRequest& request : requests) {
@@ -137,6 +235,7 @@ bool Communicators::destroy(HcclComm comm) {
         live_.erase(found);
     }
     rank->group().destroy_rank(rank->rank());
+    if (NetworkRank* network = rank->network()) network->shutdown();
     return true;
 }
 

@@ -9,22 +9,24 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 
 #include "core/group.hpp"
+#include "net/root_store.hpp"
 
 namespace aclcpu::hccl::detail {
 
-/// What HcclRootInfo carries: a tag, the root's process, and the group's
-/// identity within it.
+/// What HcclRootInfo carries: a tag, the root's process, the group's
+/// identity, and where the root's rendezvous store listens (port 0: none,
+/// the ranks are all in the root's process).
 struct RootLocator {
     int32_t pid = 0;
     uint64_t group = 0;
+    Endpoint store;
 };
 
-/// Writes a fresh locator of this process into info.
-void make_root_info(HcclRootInfo& info);
 /// The locator info carries; false when info is not root info of acl-cpu.
 bool read_root_info(const HcclRootInfo& info, RootLocator& locator);
 
@@ -41,11 +43,18 @@ class Communicators {
 public:
     static Communicators& instance();
 
-    /// Joins rank request.rank to the group `group` of this process, waiting
-    /// until every rank has joined: HCCL_E_TIMEOUT after connectTimeout,
-    /// HCCL_E_PARA (with `why`) when the rank joined already or the rank
-    /// counts differ.
-    HcclResult join(uint64_t group, const JoinRequest& request, std::chrono::milliseconds connectTimeout,
+    /// HcclGetRootInfo: a fresh group whose root is this process, with its
+    /// rendezvous store listening (for ranks of other processes), written
+    /// into info.  HCCL_E_TCP_CONNECT (with `why`) when it cannot listen.
+    HcclResult issue_root_info(HcclRootInfo& info, std::string& why);
+
+    /// Joins rank request.rank to the group `root` locates, waiting until
+    /// every rank has joined: HCCL_E_TIMEOUT after connectTimeout, HCCL_E_PARA
+    /// (with `why`) when the rank joined already or the rank counts differ.
+    /// The group is in-process when this process issued the root info and
+    /// every rank joins here before any rank of another process registers
+    /// at its store; else every rank joins over the network (Gloo).
+    HcclResult join(const RootLocator& root, const JoinRequest& request, std::chrono::milliseconds connectTimeout,
                     HcclComm& comm, std::string& why);
     /// A group of `requests.size()` ranks made at once (HcclCommInitAll).
     void create_all(const std::vector<JoinRequest>& requests, std::vector<HcclComm>& comms);
@@ -64,13 +73,25 @@ private:
         std::map<uint32_t, JoinRequest> arrived;
         std::map<uint32_t, HcclComm> comms;  ///< Filled when the last rank arrives.
         std::condition_variable complete;
+        bool remote = false;  ///< A rank of another process registered: all go over the network.
     };
 
     HcclComm add(std::shared_ptr<Rank> rank);
+    /// This process issued group's root info.
+    bool issued_here(uint64_t group) const;
+    /// A rank of another process registered at the store of group.
+    void remote_member(uint64_t group);
+    /// Joins over the network: registers at the root's store, connects a Gloo
+    /// context to every rank, and (in the root's process, once every rank
+    /// has connected) closes the store.
+    HcclResult join_over_network(const RootLocator& root, const JoinRequest& request,
+                                 std::chrono::milliseconds connectTimeout, HcclComm& comm, std::string& why);
 
     mutable std::mutex mutex_;
     std::unordered_map<HcclComm, std::shared_ptr<Rank>> live_;
     std::map<uint64_t, std::shared_ptr<Joining>> joining_;
+    std::map<uint64_t, std::shared_ptr<RootStoreServer>> stores_;  ///< Of the root infos issued here, until joined.
+    std::set<uint64_t> issued_;  ///< Every group whose root info this process issued.
 };
 
 /// The execution timeout of a new communicator: the configuration's when

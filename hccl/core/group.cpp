@@ -8,12 +8,14 @@
 
 namespace aclcpu::hccl::detail {
 
-Rank::Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout)
+Rank::Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout,
+           std::shared_ptr<NetworkRank> network)
     : group_(std::move(group)),
       rank_(rank),
       execTimeout_(execTimeout),
       sends_(group_->ranks(), 0),
-      recvs_(group_->ranks(), 0) {}
+      recvs_(group_->ranks(), 0),
+      network_(std::move(network)) {}
 
 uint64_t Rank::next_send(uint32_t peer) {
     const std::lock_guard<std::mutex> lock(transfersMutex_);

@@ -33,15 +33,21 @@ namespace aclcpu::hccl::detail {
 using Clock = std::chrono::steady_clock;
 
 class Group;
+class NetworkRank;
 
 /// One rank's membership of a group: what an HcclComm points at.
 class Rank {
 public:
-    Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout);
+    /// network: set when the communicator's ranks live in several processes
+    /// (the group then holds this rank only, for its size and name).
+    Rank(std::shared_ptr<Group> group, uint32_t rank, std::chrono::milliseconds execTimeout,
+         std::shared_ptr<NetworkRank> network = nullptr);
 
     Group& group() const noexcept { return *group_; }
     uint32_t rank() const noexcept { return rank_; }
     std::chrono::milliseconds exec_timeout() const noexcept { return execTimeout_; }
+    /// The rank's network side; nullptr when every rank is in this process.
+    NetworkRank* network() const noexcept { return network_.get(); }
 
     /// The place of this rank's next collective among its collectives, and
     /// of its next transfer to (from) peer among those; host threads.
@@ -61,6 +67,8 @@ private:
     std::mutex transfersMutex_;
     std::vector<uint64_t> sends_, recvs_;
     std::atomic<HcclResult> asyncError_{HCCL_SUCCESS};
+    /// Last: destroyed first, so that its thread ends while the rest stands.
+    const std::shared_ptr<NetworkRank> network_;
 };
 
 /// How a collective (or one transfer) failed: the stream's error and the

@@ -421,9 +421,11 @@ TEST_F(Communicators, ConfigCapabilityCoversTheNameAndTheExecTimeout) {
     EXPECT_LE(capability, static_cast<uint32_t>(HCCL_COMM_CONFIG_RESERVED));
 }
 
-// Root info made by another process: ranks in separate processes are not
-// supported yet (docs/hccl.md), HCCL_E_NOT_SUPPORT at once.
-TEST_F(Communicators, RootInfoOfAnotherProcessIsNotSupported) {
+// Root info made by another process that is gone: the rank cannot reach
+// the root's address and gives up after HCCL_CONNECT_TIMEOUT with
+// HCCL_E_TIMEOUT (the multi-process path: tests/hccl_multiprocess).
+TEST_F(Communicators, RootInfoOfAProcessThatIsGoneTimesOut) {
+    const ScopedEnv connectTimeout("HCCL_CONNECT_TIMEOUT", "1");
     int pipeFds[2];
     ASSERT_EQ(0, pipe(pipeFds));
     const pid_t child = fork();
@@ -449,7 +451,7 @@ TEST_F(Communicators, RootInfoOfAnotherProcessIsNotSupported) {
     run_ranks(1, [&](uint32_t) {
         ASSERT_ACL_OK(aclrtSetDevice(0));
         HcclComm comm = nullptr;
-        EXPECT_HCCL_REFUSED(HcclCommInitRootInfo(2, &foreign, 0, &comm), HCCL_E_NOT_SUPPORT, "HcclCommInitRootInfo");
+        EXPECT_HCCL_REFUSED(HcclCommInitRootInfo(2, &foreign, 1, &comm), HCCL_E_TIMEOUT, "HcclCommInitRootInfo");
         EXPECT_EQ(nullptr, comm);
     });
 }
