@@ -1,11 +1,30 @@
-// A data-parallel training step on four devices, one host thread per rank as
-// CANN's HCCL samples run them: each rank computes the gradient of its own
-// shard with aclnnSoftplusBackward, then HcclAllReduce sums the ranks'
-// gradients on the same stream, ordered after the operator, and every rank
-// checks that it holds the sum of all shards' gradients.  Exits non-zero
-// when a rank's result differs from the expected one.
+// A data-parallel training step on four devices: each rank computes the
+// gradient of its own shard with aclnnSoftplusBackward, then HcclAllReduce
+// sums the ranks' gradients on the same stream, ordered after the operator,
+// and every rank checks that it holds the sum of all shards' gradients.
+// Exits non-zero when a rank's result differs from the expected one.
+//
+// The same step runs in either of HCCL's layouts:
+//   allreduce_data_parallel                 one process, a host thread per
+//                                           rank (as CANN's HCCL examples);
+//   allreduce_data_parallel --processes 4   four processes, one rank each
+//                                           (this program forks them);
+//   RANK_ID=r RANK_SIZE=4 ROOT_INFO_FILE=f allreduce_data_parallel
+//                                           this process is rank r, as a
+//                                           launcher starts it on any host:
+//                                           rank 0 writes the root info to f
+//                                           (a path no earlier run left), the
+//                                           others read it from there.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -108,9 +127,38 @@ int run_rank(uint32_t rank, const HcclRootInfo* rootInfo, int* mismatches) {
     return 0;
 }
 
-}  // namespace
+/// Publishes the root info at path, whole or not at all (written aside,
+/// then renamed), for the ranks of other processes.
+int publish_root_info(const HcclRootInfo& rootInfo, const std::string& path) {
+    const std::string written = path + ".part";
+    std::ofstream(written, std::ios::binary).write(reinterpret_cast<const char*>(&rootInfo), sizeof rootInfo);
+    if (std::rename(written.c_str(), path.c_str()) != 0) {
+        LOG_PRINT("cannot publish the root info at %s\n", path.c_str());
+        return 1;
+    }
+    return 0;
+}
 
-int main() {
+/// Reads the root info rank 0 publishes at path, waiting up to a minute.
+int read_root_info(const std::string& path, HcclRootInfo* rootInfo) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (std::chrono::steady_clock::now() < deadline) {
+        std::ifstream file(path, std::ios::binary);
+        if (file.read(reinterpret_cast<char*>(rootInfo), sizeof *rootInfo)) return 0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    LOG_PRINT("no root info appeared at %s within a minute\n", path.c_str());
+    return 1;
+}
+
+int report(int wrong, const char* layout) {
+    LOG_PRINT("allreduce_data_parallel: %u ranks (%s), summed gradients %s\n", kRanks, layout,
+              wrong == 0 ? "correct" : "WRONG");
+    return wrong == 0 ? 0 : 1;
+}
+
+/// Every rank in this process, one host thread each.
+int run_threads() {
     CHECK_ACL(aclInit(nullptr));
     uint32_t devices = 0;
     CHECK_ACL(aclrtGetDeviceCount(&devices));
@@ -132,6 +180,72 @@ int main() {
         wrong += failures[rank] + mismatches[rank];
     }
     aclFinalize();
-    LOG_PRINT("allreduce_data_parallel: %u ranks, summed gradients %s\n", kRanks, wrong == 0 ? "correct" : "WRONG");
-    return wrong == 0 ? 0 : 1;
+    return report(wrong, "threads of one process");
+}
+
+/// This process is rank `rank`; the root info passes through rootInfoPath.
+int run_process(uint32_t rank, const std::string& rootInfoPath) {
+    CHECK_ACL(aclInit(nullptr));
+    HcclRootInfo rootInfo;
+    if (rank == 0) {
+        CHECK_HCCL(HcclGetRootInfo(&rootInfo));
+        if (publish_root_info(rootInfo, rootInfoPath) != 0) return 1;
+    } else if (read_root_info(rootInfoPath, &rootInfo) != 0) {
+        return 1;
+    }
+    int mismatches = 0;
+    const int failed = run_rank(rank, &rootInfo, &mismatches);
+    aclFinalize();
+    LOG_PRINT("allreduce_data_parallel: rank %u of %u, summed gradients %s\n", rank, kRanks,
+              failed + mismatches == 0 ? "correct" : "WRONG");
+    return failed + mismatches == 0 ? 0 : 1;
+}
+
+/// Forks one process per rank (before any AscendCL call: the children
+/// inherit no threads) and waits for them.
+int run_processes() {
+    char directory[] = "/tmp/allreduce_data_parallel.XXXXXX";
+    if (mkdtemp(directory) == nullptr) return 1;
+    const std::string rootInfoPath = std::string(directory) + "/root_info";
+    std::vector<pid_t> children;
+    for (uint32_t rank = 0; rank < kRanks; ++rank) {
+        const pid_t child = fork();
+        if (child == 0) _exit(run_process(rank, rootInfoPath));
+        if (child > 0) children.push_back(child);
+    }
+    int wrong = children.size() == kRanks ? 0 : 1;
+    for (const pid_t child : children) {
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++wrong;
+    }
+    std::remove(rootInfoPath.c_str());
+    rmdir(directory);
+    return report(wrong, "one process each");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::strcmp(argv[1], "--processes") == 0) {
+        if (std::strtoul(argv[2], nullptr, 10) != kRanks) {
+            LOG_PRINT("this step is written for %u ranks\n", kRanks);
+            return 1;
+        }
+        return run_processes();
+    }
+    const char* rankId = std::getenv("RANK_ID");
+    if (rankId == nullptr) return run_threads();
+    const char* rankSize = std::getenv("RANK_SIZE");
+    const char* rootInfoFile = std::getenv("ROOT_INFO_FILE");
+    if (rankSize == nullptr || std::strtoul(rankSize, nullptr, 10) != kRanks || rootInfoFile == nullptr) {
+        LOG_PRINT("a rank of its own process needs RANK_SIZE=%u and ROOT_INFO_FILE besides RANK_ID\n", kRanks);
+        return 1;
+    }
+    const uint32_t rank = static_cast<uint32_t>(std::strtoul(rankId, nullptr, 10));
+    if (rank >= kRanks) {
+        LOG_PRINT("RANK_ID %u is not below RANK_SIZE %u\n", rank, kRanks);
+        return 1;
+    }
+    return run_process(rank, rootInfoFile);
 }

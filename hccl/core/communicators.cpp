@@ -10,6 +10,7 @@
 #include <random>
 
 #include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
 
 #include "net/network_rank.hpp"
@@ -47,6 +48,13 @@ std::string group_name(int32_t rootPid, uint64_t id) {
 
 std::string joined_key(uint32_t rank) { return "joined/" + std::to_string(rank); }
 
+/// The prefix of a group's keys in its root's store.
+std::string store_prefix(uint64_t group) {
+    char prefix[17];
+    std::snprintf(prefix, sizeof prefix, "%016llx", static_cast<unsigned long long>(group));
+    return prefix;
+}
+
 std::vector<char> bytes_of(const std::string& text) { return std::vector<char>(text.begin(), text.end()); }
 
 /// Gloo writes to its sockets with writev(), which raises SIGPIPE when a
@@ -63,14 +71,14 @@ void survive_dead_peers() {
 
 HcclResult Communicators::issue_root_info(HcclRootInfo& info, std::string& why) {
     RootLocator locator{static_cast<int32_t>(getpid()), fresh_group_id(), {}};
-    const uint64_t id = locator.group;
-    std::shared_ptr<RootStoreServer> store = RootStoreServer::start([this, id] { remote_member(id); }, why);
-    if (!store) return HCCL_E_TCP_CONNECT;
-    locator.store = store->endpoint();
     {
         const std::lock_guard<std::mutex> lock(mutex_);
-        issued_.insert(id);
-        stores_.emplace(id, std::move(store));
+        if (!store_) {
+            store_ = RootStoreServer::start([this](const std::string& prefix) { remote_member(prefix); }, why);
+            if (!store_) return HCCL_E_TCP_CONNECT;
+        }
+        locator.store = store_->endpoint();
+        issued_.insert(locator.group);
     }
     std::memset(info.internal, 0, sizeof info.internal);
     std::memcpy(info.internal, kRootTag, sizeof kRootTag);
@@ -109,12 +117,11 @@ bool Communicators::issued_here(uint64_t group) const {
     return issued_.count(group) != 0;
 }
 
-void Communicators::remote_member(uint64_t groupId) {
+void Communicators::remote_member(const std::string& prefix) {
+    const uint64_t groupId = std::strtoull(prefix.c_str(), nullptr, 16);
     const std::lock_guard<std::mutex> lock(mutex_);
-    std::shared_ptr<Joining>& slot = joining_[groupId];
-    if (!slot) slot = std::make_shared<Joining>();
-    slot->remote = true;
-    slot->complete.notify_all();
+    remote_.insert(groupId);
+    if (const auto waiting = joining_.find(groupId); waiting != joining_.end()) waiting->second->complete.notify_all();
 }
 
 HcclResult Communicators::join(const RootLocator& root, const JoinRequest& request,
@@ -124,9 +131,16 @@ HcclResult Communicators::join(const RootLocator& root, const JoinRequest& reque
         return join_over_network(root, request, connectTimeout, comm, why);
     }
     std::unique_lock<std::mutex> lock(mutex_);
+    const auto remote = [&] { return remote_.count(groupId) != 0; };
+    if (remote()) {
+        lock.unlock();
+        return join_over_network(root, request, connectTimeout, comm, why);
+    }
     std::shared_ptr<Joining>& slot = joining_[groupId];
-    if (!slot) slot = std::make_shared<Joining>();
-    if (slot->ranks == 0) slot->ranks = request.ranks;
+    if (!slot) {
+        slot = std::make_shared<Joining>();
+        slot->ranks = request.ranks;
+    }
     const std::shared_ptr<Joining> joining = slot;
     if (joining->ranks != request.ranks) {
         why = "rank " + std::to_string(request.rank) + " was told of " + std::to_string(request.ranks) +
@@ -139,20 +153,18 @@ HcclResult Communicators::join(const RootLocator& root, const JoinRequest& reque
     }
     const auto leave = [&] {
         joining->arrived.erase(request.rank);
-        if (joining->arrived.empty() && joining_[groupId] == joining) joining_.erase(groupId);
+        if (joining->arrived.empty()) joining_.erase(groupId);
     };
-    if (!joining->remote && joining->arrived.size() == joining->ranks) {
+    if (joining->arrived.size() == joining->ranks) {
         const std::string& named = joining->arrived.begin()->second.name;
         joining->group = std::make_shared<Group>(joining->ranks, named.empty() ? group_name(root.pid, groupId) : named);
         for (const auto& [rank, joined] : joining->arrived) {
             joining->comms[rank] = add(std::make_shared<Rank>(joining->group, rank, joined.execTimeout));
         }
         joining_.erase(groupId);
-        const auto store = stores_.extract(groupId);
         joining->complete.notify_all();
-        lock.unlock();  // The store's thread may be waiting for the mutex (remote_member).
     } else if (!joining->complete.wait_for(lock, connectTimeout,
-                                           [&] { return joining->group != nullptr || joining->remote; })) {
+                                           [&] { return joining->group != nullptr || remote(); })) {
         leave();
         why = "rank " + std::to_string(request.rank) + " waited " + std::to_string(connectTimeout.count()) +
               " ms for " + std::to_string(joining->ranks - joining->arrived.size() - 1) +
@@ -173,7 +185,8 @@ HcclResult Communicators::join_over_network(const RootLocator& root, const JoinR
     survive_dead_peers();
     std::shared_ptr<gloo::rendezvous::Context> context;
     try {
-        RootStoreClient store(root.store, Clock::now() + connectTimeout, connectTimeout);
+        RootStoreClient connection(root.store, Clock::now() + connectTimeout, connectTimeout);
+        gloo::rendezvous::PrefixStore store(store_prefix(root.group), connection);
         store.set(member_key(request.rank), bytes_of(std::to_string(getpid())));
         gloo::transport::tcp::attr address;
         address.hostname = local_address();
@@ -182,8 +195,9 @@ HcclResult Communicators::join_over_network(const RootLocator& root, const JoinR
                                                               static_cast<int>(request.ranks));
         context->setTimeout(connectTimeout);
         context->connectFullMesh(store, device);
-        // Past this point a rank needs the store no more; the root's process
-        // keeps it until every rank is past it.
+        // Past this point a rank needs the store no more; a rank of the root's
+        // process returns only once every rank is past it, so that a root
+        // process that exits right after does not strand the others.
         store.set(joined_key(request.rank), bytes_of("1"));
         if (issued_here(root.group)) {
             std::vector<std::string> everyone;
@@ -195,13 +209,7 @@ HcclResult Communicators::join_over_network(const RootLocator& root, const JoinR
               std::to_string(root.store.port) + " within HCCL_CONNECT_TIMEOUT: " + error.what();
         return HCCL_E_TIMEOUT;
     }
-    // Every rank has connected to every other: the root's store has served.
-    std::shared_ptr<RootStoreServer> served;
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (auto found = stores_.find(root.group); found != stores_.end()) {
-        served = std::move(found->second);
-        stores_.erase(found);
-    }
     const std::string name = request.name.empty() ? group_name(root.pid, root.group) : request.name;
     auto network = std::make_shared<NetworkRank>(context, request.execTimeout);
     comm = add(std::make_shared<Rank>(std::make_shared<Group>(request.ranks, name), request.rank, request.execTimeout,

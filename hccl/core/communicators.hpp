@@ -43,9 +43,10 @@ class Communicators {
 public:
     static Communicators& instance();
 
-    /// HcclGetRootInfo: a fresh group whose root is this process, with its
-    /// rendezvous store listening (for ranks of other processes), written
-    /// into info.  HCCL_E_TCP_CONNECT (with `why`) when it cannot listen.
+    /// HcclGetRootInfo: a fresh group whose root is this process, written
+    /// into info with the address of the process's rendezvous store (started
+    /// by the first call).  HCCL_E_TCP_CONNECT (with `why`) when it cannot
+    /// listen.
     HcclResult issue_root_info(HcclRootInfo& info, std::string& why);
 
     /// Joins rank request.rank to the group `root` locates, waiting until
@@ -73,25 +74,26 @@ private:
         std::map<uint32_t, JoinRequest> arrived;
         std::map<uint32_t, HcclComm> comms;  ///< Filled when the last rank arrives.
         std::condition_variable complete;
-        bool remote = false;  ///< A rank of another process registered: all go over the network.
     };
 
     HcclComm add(std::shared_ptr<Rank> rank);
     /// This process issued group's root info.
     bool issued_here(uint64_t group) const;
-    /// A rank of another process registered at the store of group.
-    void remote_member(uint64_t group);
-    /// Joins over the network: registers at the root's store, connects a Gloo
-    /// context to every rank, and (in the root's process, once every rank
-    /// has connected) closes the store.
+    /// A rank of another process registered at the store under prefix.
+    void remote_member(const std::string& prefix);
+    /// Joins over the network: registers at the root's store and connects a
+    /// Gloo context to every rank.  The group's keys stay in the store (a
+    /// few hundred bytes per group) for the process's life.
     HcclResult join_over_network(const RootLocator& root, const JoinRequest& request,
                                  std::chrono::milliseconds connectTimeout, HcclComm& comm, std::string& why);
 
     mutable std::mutex mutex_;
     std::unordered_map<HcclComm, std::shared_ptr<Rank>> live_;
     std::map<uint64_t, std::shared_ptr<Joining>> joining_;
-    std::map<uint64_t, std::shared_ptr<RootStoreServer>> stores_;  ///< Of the root infos issued here, until joined.
+    /// The process's rendezvous store, from its first HcclGetRootInfo on.
+    std::unique_ptr<RootStoreServer> store_;
     std::set<uint64_t> issued_;  ///< Every group whose root info this process issued.
+    std::set<uint64_t> remote_;  ///< Of those, the groups a rank of another process joined: all go over the network.
 };
 
 /// The execution timeout of a new communicator: the configuration's when

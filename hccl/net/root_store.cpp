@@ -95,7 +95,7 @@ std::string member_key(uint32_t rank) { return kMemberPrefix + std::to_string(ra
 /// connection; requests are handled whole, in arrival order.
 class RootStoreServer::Service {
 public:
-    Service(int listener, std::function<void()> onRemoteMember)
+    Service(int listener, std::function<void(const std::string&)> onRemoteMember)
         : listener_(listener), onRemoteMember_(std::move(onRemoteMember)), thread_([this] { serve(); }) {}
     ~Service() {
         stop_.store(true, std::memory_order_release);
@@ -188,9 +188,9 @@ private:
     }
 
     void store(const std::string& key, std::string value) {
-        if (key.rfind(kMemberPrefix, 0) == 0 && std::strtol(value.c_str(), nullptr, 10) != getpid() && !remoteSeen_) {
-            remoteSeen_ = true;
-            onRemoteMember_();
+        const size_t member = key.find(std::string("/") + kMemberPrefix);
+        if (member != std::string::npos && std::strtol(value.c_str(), nullptr, 10) != getpid()) {
+            onRemoteMember_(key.substr(0, member));
         }
         values_[key] = std::move(value);
         const auto [first, last] = waiting_.equal_range(key);
@@ -201,13 +201,11 @@ private:
     }
 
     const int listener_;
-    const std::function<void()> onRemoteMember_;
+    const std::function<void(const std::string&)> onRemoteMember_;
     std::atomic<bool> stop_{false};
-    // The serving thread's alone.
     std::map<int, std::string> connections_;  ///< Socket -> bytes of an incomplete request.
-    std::map<std::string, std::string> values_;
+    std::map<std::string, std::string> values_;  ///< The thread's, as everything here.
     std::multimap<std::string, int> waiting_;  ///< Gets not answered yet.
-    bool remoteSeen_ = false;
     std::thread thread_;  ///< Last: starts once everything above exists.
 };
 
@@ -215,7 +213,8 @@ RootStoreServer::RootStoreServer(std::unique_ptr<Service> service) : service_(st
 
 RootStoreServer::~RootStoreServer() = default;
 
-std::unique_ptr<RootStoreServer> RootStoreServer::start(std::function<void()> onRemoteMember, std::string& error) {
+std::unique_ptr<RootStoreServer> RootStoreServer::start(std::function<void(const std::string&)> onRemoteMember,
+                                                        std::string& error) {
     const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (listener < 0) {
         error = std::string("socket: ") + std::strerror(errno);

@@ -2,9 +2,10 @@
 // find each other through HcclRootInfo.
 //
 // CPU mapping: CANN's root info carries the root's address, where the root
-// process listens for the ranks of its communicator.  Here the root process
-// (the one that called HcclGetRootInfo) serves a small key-value store on a
-// TCP port; each rank of another process connects to it, and Gloo's
+// process listens for the ranks of its communicator.  Here a process that
+// called HcclGetRootInfo serves a small key-value store on a TCP port (one
+// for all its root infos, each group's keys under the group's prefix);
+// each rank of another process connects to it, and Gloo's
 // rendezvous (gloo::rendezvous::Context::connectFullMesh) runs over it: the
 // ranks exchange their own Gloo addresses through the store, then connect
 // to each other directly.  Only the rendezvous goes through the store; data
@@ -35,8 +36,8 @@ struct Endpoint {
 /// address of the host's interfaces, else 127.0.0.1.
 std::string local_address();
 
-/// The key a joining rank sets first: its process id, so that the root can
-/// tell ranks of other processes from its own.
+/// The key (under its group's prefix) a joining rank sets first: its process
+/// id, so that the root can tell ranks of other processes from its own.
 std::string member_key(uint32_t rank);
 
 /// A running store.  The destructor stops it (closing every connection).
@@ -45,10 +46,11 @@ class RootStoreServer {
 public:
     /// Listens on every interface on an ephemeral port (HCCL_IF_BASE_PORT
     /// when set: that port) and serves from a thread of its own.
-    /// `onRemoteMember` is called (on that thread) the first time a rank of
-    /// another process registers.  nullptr with `error` set when the port
-    /// cannot be had.
-    static std::unique_ptr<RootStoreServer> start(std::function<void()> onRemoteMember, std::string& error);
+    /// `onRemoteMember(prefix)` is called (on that thread) when a rank of
+    /// another process registers under `prefix`.  nullptr with `error` set
+    /// when the port cannot be had.
+    static std::unique_ptr<RootStoreServer> start(std::function<void(const std::string&)> onRemoteMember,
+                                                  std::string& error);
     ~RootStoreServer();
     RootStoreServer(const RootStoreServer&) = delete;
     RootStoreServer& operator=(const RootStoreServer&) = delete;

@@ -348,7 +348,11 @@ TEST(MultiProcess, ADyingProcessFailsTheOthersWithinTheTimeout) {
     run_processes(
         4,
         [](uint32_t rank, uint32_t, HcclComm comm, aclrtStream stream) {
-            if (rank == 3) _exit(kPassed);  // Dies with its communicator and stream live.
+            // Every rank joined and met once; then rank 3 dies with its
+            // communicator and stream live.
+            RANK_CHECK(HcclBarrier(comm, stream) == HCCL_SUCCESS && aclrtSynchronizeStream(stream) == ACL_SUCCESS,
+                       "%s", aclGetRecentErrMsg());
+            if (rank == 3) _exit(kPassed);
             const std::vector<float> ones(1024, 1.0f);
             void* send = to_device(ones);
             void* recv = to_device(std::vector<float>(1024));
@@ -368,7 +372,91 @@ TEST(MultiProcess, ADyingProcessFailsTheOthersWithinTheTimeout) {
             aclrtFree(recv);
             return true;
         },
-        {"HCCL_EXEC_TIMEOUT=10"});
+        {"HCCL_EXEC_TIMEOUT=10", "HCCL_CONNECT_TIMEOUT=20"});
+}
+
+// A captured collective replays over the network: each replay all-reduces
+// again (CANN's graph mode), in order with the stream's other work.
+TEST(MultiProcess, ACapturedAllReduceRunsAtEveryReplay) {
+    run_processes(2, [](uint32_t rank, uint32_t, HcclComm comm, aclrtStream stream) {
+        void* buffer = to_device(std::vector<float>(256, rank == 0 ? 1.0f : 2.0f));
+        RANK_CHECK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == ACL_SUCCESS, "capture");
+        RANK_CHECK(HcclAllReduce(buffer, buffer, 256, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) ==
+                       HCCL_SUCCESS, "%s", aclGetRecentErrMsg());
+        aclmdlRI model = nullptr;
+        RANK_CHECK(aclmdlRICaptureEnd(stream, &model) == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+        for (int replay = 0; replay < 3; ++replay) {
+            RANK_CHECK(aclmdlRIExecuteAsync(model, stream) == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+        }
+        RANK_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "%s", aclGetRecentErrMsg());
+        // 1 + 2 = 3, then 3 + 3 = 6, then 12: every replay summed both ranks.
+        for (float value : to_host<float>(buffer, 256)) RANK_CHECK(value == 12.0f, "got %g", value);
+        aclmdlRIDestroy(model);
+        aclrtFree(buffer);
+        return true;
+    });
+}
+
+// Ranks as threads and as processes in one communicator: the root's process
+// runs ranks 0 and 1 as threads, another process ranks 2 and 3.  As soon as
+// a rank of another process registers, every rank joins over the network.
+TEST(MultiProcess, ThreadsAndProcessesInOneCommunicator) {
+    int pipeFds[2];
+    ASSERT_EQ(0, pipe(pipeFds));
+    const auto run_two_ranks = [&](uint32_t first) {
+        if (aclInit(nullptr) != ACL_SUCCESS) return kFailed;
+        HcclRootInfo root{};
+        if (first == 0) {
+            if (HcclGetRootInfo(&root) != HCCL_SUCCESS) return kFailed;
+            if (write(pipeFds[1], &root, sizeof root) != static_cast<ssize_t>(sizeof root)) return kFailed;
+        } else if (!read_all(pipeFds[0], &root, sizeof root)) {
+            return kFailed;
+        }
+        int failures = 0;
+        std::vector<std::thread> threads;
+        for (uint32_t rank = first; rank < first + 2; ++rank) {
+            threads.emplace_back([&, rank] {
+                aclrtSetDevice(static_cast<int32_t>(rank));
+                HcclComm comm = nullptr;
+                aclrtStream stream = nullptr;
+                void* buffer = to_device(std::vector<float>(100, static_cast<float>(rank)));
+                const bool passed = HcclCommInitRootInfo(4, &root, rank, &comm) == HCCL_SUCCESS &&
+                                    aclrtCreateStream(&stream) == ACL_SUCCESS &&
+                                    HcclAllReduce(buffer, buffer, 100, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
+                                                  stream) == HCCL_SUCCESS &&
+                                    aclrtSynchronizeStream(stream) == ACL_SUCCESS &&
+                                    to_host<float>(buffer, 100) == std::vector<float>(100, 6.0f);
+                if (!passed) std::fprintf(stderr, "rank %u: %s\n", rank, aclGetRecentErrMsg());
+                failures += passed ? 0 : 1;
+                aclrtFree(buffer);
+                if (stream != nullptr) aclrtDestroyStream(stream);
+                if (comm != nullptr) HcclCommDestroy(comm);
+                aclrtResetDevice(static_cast<int32_t>(rank));
+            });
+        }
+        for (std::thread& thread : threads) thread.join();
+        aclFinalize();
+        return failures == 0 ? kPassed : kFailed;
+    };
+    std::vector<pid_t> children;
+    for (uint32_t first : {0u, 2u}) {
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            setenv("ACLCPU_DEVICE_COUNT", "4", 1);
+            setenv("HCCL_CONNECT_TIMEOUT", "20", 1);
+            setenv("HCCL_EXEC_TIMEOUT", "20", 1);
+            _exit(run_two_ranks(first));
+        }
+        children.push_back(child);
+    }
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    for (pid_t child : children) {
+        int status = 0;
+        waitpid(child, &status, 0);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == kPassed) << "status " << status;
+    }
 }
 
 // A rank whose peers never call: HCCL_E_TIMEOUT after the execution timeout.
