@@ -19,7 +19,8 @@ declare -A corpus_of=([fuzz_tensor]="$root/tests/fuzz/corpus/fuzz_tensor"
                       [fuzz_runtime_sync]="$root/tests/fuzz/corpus/fuzz_runtime_sync"
                       [fuzz_runtime_capture]="$root/tests/fuzz/corpus/fuzz_runtime_capture"
                       [fuzz_runtime_build]="$root/tests/fuzz/corpus/fuzz_runtime_build"
-                      [fuzz_hccl]="$root/tests/fuzz/corpus/fuzz_hccl")
+                      [fuzz_hccl]="$root/tests/fuzz/corpus/fuzz_hccl"
+                      [fuzz_hccl_store]="$root/tests/fuzz/corpus/fuzz_hccl_store")
 for source in "$root"/ops/*/tests/fuzz_*.cpp; do
   target=$(basename "$source" .cpp)
   corpus="$(dirname "$source")/corpus"

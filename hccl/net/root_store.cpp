@@ -91,6 +91,28 @@ std::string local_address() {
 
 std::string member_key(uint32_t rank) { return kMemberPrefix + std::to_string(rank); }
 
+int take_request(const std::string& pending, StoreRequest& request, size_t& used) {
+    const size_t header = 1 + sizeof(uint32_t);
+    if (pending.size() < header) return 0;
+    const char op = pending[0];
+    const uint32_t keyBytes = read_u32(pending.data() + 1);
+    if ((op != kSet && op != kGet) || keyBytes > kMaxFieldBytes) return -1;
+    if (pending.size() < header + keyBytes) return 0;
+    size_t end = header + keyBytes;
+    if (op == kSet) {
+        if (pending.size() < end + sizeof(uint32_t)) return 0;
+        const uint32_t valueBytes = read_u32(pending.data() + end);
+        if (valueBytes > kMaxFieldBytes) return -1;
+        if (pending.size() < end + sizeof(uint32_t) + valueBytes) return 0;
+        request.value = pending.substr(end + sizeof(uint32_t), valueBytes);
+        end += sizeof(uint32_t) + valueBytes;
+    }
+    request.op = op;
+    request.key = pending.substr(header, keyBytes);
+    used = end;
+    return 1;
+}
+
 /// The serving thread: one poll() loop over the listening socket and every
 /// connection; requests are handled whole, in arrival order.
 class RootStoreServer::Service {
@@ -145,35 +167,17 @@ private:
         pending.append(chunk, static_cast<size_t>(got));
         for (;;) {
             size_t used = 0;
-            const int outcome = handle_one(fd, pending, used);
+            StoreRequest request;
+            const int outcome = take_request(pending, request, used);
             if (outcome < 0) return false;
             if (outcome == 0) return true;
-            connections_.at(fd).erase(0, used);
+            pending.erase(0, used);
+            if (request.op == kSet) {
+                store(request.key, std::move(request.value));
+            } else {
+                answer_or_wait(fd, request.key);
+            }
         }
-    }
-
-    /// Handles the request at the start of pending: 1 (consumed `used`
-    /// bytes), 0 (incomplete) or -1 (malformed).
-    int handle_one(int fd, const std::string& pending, size_t& used) {
-        const size_t header = 1 + sizeof(uint32_t);
-        if (pending.size() < header) return 0;
-        const char op = pending[0];
-        const uint32_t keyBytes = read_u32(pending.data() + 1);
-        if ((op != kSet && op != kGet) || keyBytes > kMaxFieldBytes) return -1;
-        if (pending.size() < header + keyBytes) return 0;
-        const std::string key = pending.substr(header, keyBytes);
-        used = header + keyBytes;
-        if (op == kGet) {
-            answer_or_wait(fd, key);
-            return 1;
-        }
-        if (pending.size() < used + sizeof(uint32_t)) return 0;
-        const uint32_t valueBytes = read_u32(pending.data() + used);
-        if (valueBytes > kMaxFieldBytes) return -1;
-        if (pending.size() < used + sizeof(uint32_t) + valueBytes) return 0;
-        store(key, pending.substr(used + sizeof(uint32_t), valueBytes));
-        used += sizeof(uint32_t) + valueBytes;
-        return 1;
     }
 
     void answer_or_wait(int fd, const std::string& key) {

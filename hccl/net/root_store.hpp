@@ -40,6 +40,20 @@ std::string local_address();
 /// id, so that the root can tell ranks of other processes from its own.
 std::string member_key(uint32_t rank);
 
+/// One request of the store's wire format (root_store.cpp): a set ('S',
+/// key and value) or a get ('G', key).
+struct StoreRequest {
+    char op = 0;
+    std::string key;
+    std::string value;
+};
+
+/// Takes the request at the start of `pending` (bytes a connection sent):
+/// 1 when one is complete (filled into request; it spans `used` bytes), 0
+/// when more bytes are needed, -1 when the bytes are not a request (the
+/// store then drops the connection).  Keys and values above 1 MiB are not.
+int take_request(const std::string& pending, StoreRequest& request, size_t& used);
+
 /// A running store.  The destructor stops it (closing every connection).
 /// Thread-safe.
 class RootStoreServer {
