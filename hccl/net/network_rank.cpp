@@ -239,13 +239,34 @@ void NetworkRank::agree(const CallArgs& args, const std::vector<uint32_t>& peers
         exchange.send(peers[i], &mine[i], sizeof(Signature));
     }
     exchange.run();
-    for (size_t i = 0; i < peers.size(); ++i) {
+    std::string disagreement;
+    for (size_t i = 0; i < peers.size() && disagreement.empty(); ++i) {
         if (!agrees(mine[i], theirs[i])) {
-            throw NetworkFailure{ACL_ERROR_RT_PARAM_INVALID, HCCL_E_PARA,
-                                 "the ranks' calls disagree: " + describe(me_, mine[i]) + "; " +
-                                     describe(peers[i], theirs[i])};
+            disagreement =
+                "the ranks' calls disagree: " + describe(me_, mine[i]) + "; " + describe(peers[i], theirs[i]);
         }
     }
+    // Equal fields agree transitively; the all-to-all-v's pairwise counts do
+    // not (ranks 1 and 2 may disagree while rank 0 agrees with both), so
+    // there every rank also tells every peer whether it found a
+    // disagreement, and all fail if any did.
+    const bool pairwise = args.kind == Kind::kAlltoAllV || args.kind == Kind::kAlltoAllVC;
+    if (pairwise) {
+        const char verdict = disagreement.empty() ? 1 : 0;
+        std::vector<char> verdicts(peers.size(), 1);
+        Exchange votes(*this);
+        for (size_t i = 0; i < peers.size(); ++i) {
+            votes.receive(peers[i], &verdicts[i], 1);
+            votes.send(peers[i], &verdict, 1);
+        }
+        votes.run();
+        for (size_t i = 0; i < peers.size() && disagreement.empty(); ++i) {
+            if (verdicts[i] == 0) {
+                disagreement = "rank " + std::to_string(peers[i]) + " found the ranks' calls disagree";
+            }
+        }
+    }
+    if (!disagreement.empty()) throw NetworkFailure{ACL_ERROR_RT_PARAM_INVALID, HCCL_E_PARA, disagreement};
 }
 
 void NetworkRank::execute(const std::vector<CallArgs>& calls) {

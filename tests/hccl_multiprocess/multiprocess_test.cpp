@@ -341,6 +341,34 @@ TEST(MultiProcess, MismatchedCountsFailEveryRankAndTheCommunicatorGoesOn) {
     });
 }
 
+// All-to-all-v counts agree pairwise: when ranks 1 and 2 disagree on what
+// goes between them, rank 0 (which agrees with both) fails the call too --
+// no rank moves data the others will not receive.
+TEST(MultiProcess, AnAllToAllVDisagreementBetweenTwoRanksFailsEveryRank) {
+    run_processes(
+        3,
+        [](uint32_t rank, uint32_t ranks, HcclComm comm, aclrtStream stream) {
+            std::vector<uint64_t> counts(ranks, 4), displs(ranks);
+            for (uint32_t j = 0; j < ranks; ++j) displs[j] = 4 * j;
+            std::vector<uint64_t> recvCounts = counts;
+            if (rank == 2) recvCounts[1] = 3;  // Rank 1 sends it 4.
+            void* send = to_device(std::vector<float>(4 * ranks, 1.0f));
+            void* recv = to_device(std::vector<float>(4 * ranks));
+            RANK_CHECK(HcclAlltoAllV(send, counts.data(), displs.data(), HCCL_DATA_TYPE_FP32, recv, recvCounts.data(),
+                                     displs.data(), HCCL_DATA_TYPE_FP32, comm, stream) == HCCL_SUCCESS,
+                       "%s", aclGetRecentErrMsg());
+            const aclError synced = aclrtSynchronizeStream(stream);
+            RANK_CHECK(synced == ACL_ERROR_RT_PARAM_INVALID, "the stream returned %d", synced);
+            HcclResult asyncError = HCCL_SUCCESS;
+            HcclGetCommAsyncError(comm, &asyncError);
+            RANK_CHECK(asyncError == HCCL_E_PARA, "async error %d", asyncError);
+            aclrtFree(send);
+            aclrtFree(recv);
+            return true;
+        },
+        {"HCCL_EXEC_TIMEOUT=5"});
+}
+
 // A process of the job dies (before its collective): the others' streams
 // fail with a code -- the connection's loss (HCCL_E_REMOTE) or, at the
 // latest, the execution timeout (HCCL_E_TIMEOUT) -- and nothing hangs.
