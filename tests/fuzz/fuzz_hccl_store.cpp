@@ -9,8 +9,8 @@
 //     complete, and what it takes re-encodes to exactly the bytes it
 //     consumed; malformed bytes are refused, never half-taken;
 //   - the live store, sent the same bytes on a connection that then closes,
-//     keeps serving: a well-formed set and get on a fresh connection
-//     round-trip.
+//     keeps serving: a well-formed set and get on another connection (one
+//     for the whole run) round-trip.
 // Nothing may crash or hang (a get the garbage left waiting dies with its
 // connection).
 #include <arpa/inet.h>
@@ -87,8 +87,12 @@ RootStoreServer& store() {
     return *server;
 }
 
+/// Sends bytes on a connection of their own, then resets it: a reset leaves
+/// no TIME_WAIT behind, so a long run does not use up the ephemeral ports.
 void send_garbage(const Endpoint& endpoint, const std::string& bytes) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const linger reset{1, 0};
+    if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(endpoint.port);
@@ -106,7 +110,7 @@ void check_store_survives(const std::string& bytes) {
     const Endpoint& endpoint = store().endpoint();
     send_garbage(endpoint, bytes);
     const auto timeout = std::chrono::milliseconds(5000);
-    RootStoreClient client(endpoint, std::chrono::steady_clock::now() + timeout, timeout);
+    static RootStoreClient client(endpoint, std::chrono::steady_clock::now() + timeout, timeout);
     static unsigned probes = 0;
     const std::string key = "probe/" + std::to_string(++probes);
     const std::vector<char> value{'o', 'k'};
