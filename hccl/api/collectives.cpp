@@ -108,13 +108,15 @@ void add_accesses(const CallArgs& a, uint32_t me, uint32_t ranks, std::vector<in
     }
 }
 
-/// Enqueues task, described to observers as the call's reads and writes of
-/// the rank's buffers (its data is final once the place is reached).
+/// Enqueues task, described to observers as the calls' reads and writes of
+/// the rank's buffers (their data is final once the place is reached);
+/// args_of(call) is a call's CallArgs.  Builds nothing unless observed.
+template <typename Calls, typename ArgsOf>
 aclError enqueue_described(aclrtStream stream, std::unique_ptr<DeviceTask> task, const Rank& rank, const char* api,
-                           const std::vector<const CallArgs*>& calls) {
+                           const Calls& calls, ArgsOf args_of) {
     if (!instrument::active()) return enqueue(stream, std::move(task));
     std::vector<instrument::MemoryAccess> accesses;
-    for (const CallArgs* args : calls) add_accesses(*args, rank.rank(), rank.group().ranks(), accesses);
+    for (const auto& call : calls) add_accesses(args_of(call), rank.rank(), rank.group().ranks(), accesses);
     instrument::WorkInfo work;
     work.name = api;
     work.category = "collective";
@@ -156,9 +158,8 @@ HcclResult submit_networked(const std::shared_ptr<Rank>& rank, const char* api, 
     for (const Part& part : parts) calls->push_back(part.args);
     aclError status = enqueue_gate(stream, std::make_shared<NetworkGate>(rank, api, calls));
     if (status == ACL_SUCCESS && instrument::active()) {
-        std::vector<const CallArgs*> described;
-        for (const CallArgs& args : *calls) described.push_back(&args);
-        status = enqueue_described(stream, std::make_unique<DeclaredBuffers>(api), *rank, api, described);
+        status = enqueue_described(stream, std::make_unique<DeclaredBuffers>(api), *rank, api, *calls,
+                                   [](const CallArgs& args) -> const CallArgs& { return args; });
     }
     if (status != ACL_SUCCESS) {
         return refuse(HCCL_E_RUNTIME, api, "the stream refused the work (runtime error %d)", status);
@@ -171,9 +172,8 @@ HcclResult submit(const std::shared_ptr<Rank>& rank, const char* api, std::vecto
     auto call = std::make_shared<RankCall>(rank, api, std::move(parts));
     aclError status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kArrive));
     if (status == ACL_SUCCESS) {
-        std::vector<const CallArgs*> described;
-        for (const Part& part : call->parts()) described.push_back(&part.args);
-        status = enqueue_described(stream, std::make_unique<ShareTask>(call), *rank, api, described);
+        status = enqueue_described(stream, std::make_unique<ShareTask>(call), *rank, api, call->parts(),
+                                   [](const Part& part) -> const CallArgs& { return part.args; });
     }
     if (status == ACL_SUCCESS) status = enqueue_gate(stream, std::make_shared<CallGate>(call, CallGate::Step::kDepart));
     if (status != ACL_SUCCESS) {

@@ -127,12 +127,10 @@ void Communicators::remote_member(const std::string& prefix) {
 HcclResult Communicators::join(const RootLocator& root, const JoinRequest& request,
                                std::chrono::milliseconds connectTimeout, HcclComm& comm, std::string& why) {
     const uint64_t groupId = root.group;
-    if (!issued_here(groupId) && root.store.port != 0) {
-        return join_over_network(root, request, connectTimeout, comm, why);
-    }
     std::unique_lock<std::mutex> lock(mutex_);
     const auto remote = [&] { return remote_.count(groupId) != 0; };
-    if (remote()) {
+    // Root info of another process, or a group a rank of one has joined.
+    if ((issued_.count(groupId) == 0 && root.store.port != 0) || remote()) {
         lock.unlock();
         return join_over_network(root, request, connectTimeout, comm, why);
     }

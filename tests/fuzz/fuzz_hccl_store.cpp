@@ -26,6 +26,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "fuzz_support.hpp"
 #include "net/root_store.hpp"
 
 namespace {
@@ -35,11 +36,7 @@ using aclcpu::hccl::detail::RootStoreClient;
 using aclcpu::hccl::detail::RootStoreServer;
 using aclcpu::hccl::detail::StoreRequest;
 using aclcpu::hccl::detail::take_request;
-
-[[noreturn]] void fail(const char* what) {
-    std::fprintf(stderr, "fuzz_hccl_store: %s\n", what);
-    std::abort();
-}
+using aclcpu::fuzz::fail;
 
 void append_field(std::string& out, const std::string& field) {
     const uint32_t length = htonl(static_cast<uint32_t>(field.size()));
@@ -81,7 +78,7 @@ RootStoreServer& store() {
         setenv("HCCL_IF_IP", "127.0.0.1", 1);
         std::string error;
         std::unique_ptr<RootStoreServer> started = RootStoreServer::start([](const std::string&) {}, error);
-        if (!started) fail(error.c_str());
+        if (!started) fail("%s", error.c_str());
         return started;
     }();
     return *server;
