@@ -15,12 +15,15 @@
 // connection).
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -84,6 +87,23 @@ RootStoreServer& store() {
     return *server;
 }
 
+/// connect(), finished when a signal interrupts it: libFuzzer's -timeout
+/// alarm does, and the handshake goes on in the kernel (CI's fuzzing step
+/// failed with EINTR when a loaded machine made connect() sleep).
+bool connect_through_signals(int fd, const sockaddr_in& address) {
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) return true;
+    if (errno != EINTR) return false;
+    pollfd connecting{fd, POLLOUT, 0};
+    int ready;
+    do ready = ::poll(&connecting, 1, 5000);
+    while (ready < 0 && errno == EINTR);
+    int error = ready > 0 ? 0 : ETIMEDOUT;
+    socklen_t length = sizeof error;
+    if (ready > 0) ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    errno = error;
+    return error == 0;
+}
+
 /// Sends bytes on a connection of their own, then resets it: a reset leaves
 /// no TIME_WAIT behind, so a long run does not use up the ephemeral ports.
 void send_garbage(const Endpoint& endpoint, const std::string& bytes) {
@@ -94,7 +114,7 @@ void send_garbage(const Endpoint& endpoint, const std::string& bytes) {
     address.sin_family = AF_INET;
     address.sin_port = htons(endpoint.port);
     inet_pton(AF_INET, endpoint.host, &address.sin_addr);
-    if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) fail("cannot connect");
+    if (fd < 0 || !connect_through_signals(fd, address)) fail("cannot connect: %s", std::strerror(errno));
     for (size_t sent = 0; sent < bytes.size();) {
         const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
         if (n <= 0) break;  // The store dropped the connection: allowed.
