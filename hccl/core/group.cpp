@@ -63,7 +63,7 @@ void Group::arrive(const std::shared_ptr<RankCall>& call, Gate gate) {
             part.meeting = meeting_at(key, call->rank().exec_timeout());
             Meeting& meeting = *part.meeting;
             if (meeting.settled) {  // It failed before this party came.
-                count_down_arrival(*call, meeting.failure, settlements);
+                count_down_arrival(*call, meeting.failure, std::nullopt, settlements);
                 continue;
             }
             meeting.calls[part.party] = call;
@@ -73,7 +73,7 @@ void Group::arrive(const std::shared_ptr<RankCall>& call, Gate gate) {
                 settle(meeting, Failure{ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, HCCL_E_REMOTE,
                                         std::string(call->api()) + ": a peer of communicator " + name_ +
                                             " destroyed its communicator before joining"},
-                       settlements);
+                       std::nullopt, settlements);
             } else if (meeting.arrived == part.parties) {
                 std::string differs = disagreement(meeting.args);
                 std::optional<Failure> failure;
@@ -82,7 +82,7 @@ void Group::arrive(const std::shared_ptr<RankCall>& call, Gate gate) {
                                       std::string(call->api()) + " on communicator " + name_ +
                                           ": the ranks' calls do not match: " + differs};
                 }
-                settle(meeting, std::move(failure), settlements);
+                settle(meeting, std::move(failure), call->arrival_, settlements);
             }
         }
     }
@@ -100,19 +100,21 @@ std::shared_ptr<Meeting> Group::meeting_at(const MeetingKey& key, std::chrono::m
     return slot;
 }
 
-void Group::settle(Meeting& meeting, std::optional<Failure> failure, Settlements& out) {
+void Group::settle(Meeting& meeting, std::optional<Failure> failure, const std::optional<Gate>& by,
+                   Settlements& out) {
     meeting.settled = true;
     meeting.failure = std::move(failure);
     Watchdog::instance().cancel(Watchdog::Ticket{meeting.deadline, meeting.watch});
     for (const std::shared_ptr<RankCall>& party : meeting.calls) {
-        if (party) count_down_arrival(*party, meeting.failure, out);
+        if (party) count_down_arrival(*party, meeting.failure, by, out);
     }
 }
 
-void Group::count_down_arrival(RankCall& call, const std::optional<Failure>& failure, Settlements& out) {
+void Group::count_down_arrival(RankCall& call, const std::optional<Failure>& failure, const std::optional<Gate>& by,
+                               Settlements& out) {
     if (failure && !call.failure_) call.failure_ = failure;
     if (--call.unsettled_ != 0) return;
-    out.push_back(Settlement{*call.arrival_, call.failure_, call.shared_from_this()});
+    out.push_back(Settlement{*call.arrival_, call.failure_, call.shared_from_this(), by});
 }
 
 void Group::depart(const std::shared_ptr<RankCall>& call, Gate gate) {
@@ -127,11 +129,13 @@ void Group::depart(const std::shared_ptr<RankCall>& call, Gate gate) {
             // A failed meeting stays until every party has come, so that a late
             // one fails at once; its parties do not wait for each other.
             if (meeting.failure) {
-                if (--call->undeparted_ == 0) settlements.push_back(Settlement{*call->departure_, std::nullopt, call});
+                if (--call->undeparted_ == 0) {
+                    settlements.push_back(Settlement{*call->departure_, std::nullopt, call, std::nullopt});
+                }
             } else if (meeting.departed == part.parties) {
                 for (const std::shared_ptr<RankCall>& party : meeting.calls) {
                     if (--party->undeparted_ == 0) {
-                        settlements.push_back(Settlement{*party->departure_, std::nullopt, party});
+                        settlements.push_back(Settlement{*party->departure_, std::nullopt, party, call->departure_});
                     }
                 }
             }
@@ -166,7 +170,7 @@ void Group::expire(const MeetingKey& key) {
                        std::string(first.api()) + " on communicator " + name_ + " timed out after " +
                            std::to_string(first.rank().exec_timeout().count()) + " ms waiting for rank(s) " +
                            missing_ranks(key, meeting)},
-               settlements);
+               std::nullopt, settlements);
     }
     apply(settlements);
 }
@@ -182,7 +186,7 @@ void Group::destroy_rank(uint32_t rank) {
                    Failure{ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, HCCL_E_REMOTE,
                            "communicator " + name_ + ": rank " + std::to_string(rank) +
                                " destroyed its communicator with this collective pending"},
-                   settlements);
+                   std::nullopt, settlements);
         }
         // With every rank gone, no party can come to a failed meeting any more.
         if (abandoned()) {
@@ -221,7 +225,11 @@ std::string Group::missing_ranks(const MeetingKey& key, const Meeting& meeting) 
 void Group::apply(Settlements& settlements) {
     for (Settlement& settled : settlements) {
         if (!settled.failure) {
-            settled.gate.open();
+            if (settled.openedBy) {
+                settled.gate.open(*settled.openedBy);
+            } else {
+                settled.gate.open();
+            }
             continue;
         }
         settled.call->rank().note_failure(settled.failure->hcclCode);

@@ -176,15 +176,20 @@ private:
         Gate gate;
         std::optional<Failure> failure;
         std::shared_ptr<RankCall> call;
+        /// The gate of the party whose coming settled it, shown to observers
+        /// as what opened this one (none when the watchdog or a destroyed
+        /// rank settled it).
+        std::optional<Gate> openedBy;
     };
     using Settlements = std::vector<Settlement>;
 
     std::shared_ptr<Meeting> meeting_at(const MeetingKey& key, std::chrono::milliseconds timeout);
     /// Marks meeting settled (failed with failure, if given) and counts it
-    /// down in every arrived party.
-    void settle(Meeting& meeting, std::optional<Failure> failure, Settlements& out);
-    /// One of call's meetings settled (failure: it failed).
-    static void count_down_arrival(RankCall& call, const std::optional<Failure>& failure, Settlements& out);
+    /// down in every arrived party; `by`: the gate of the party that came last.
+    void settle(Meeting& meeting, std::optional<Failure> failure, const std::optional<Gate>& by, Settlements& out);
+    /// One of call's meetings settled (failure: it failed; by: as settle's).
+    static void count_down_arrival(RankCall& call, const std::optional<Failure>& failure,
+                                   const std::optional<Gate>& by, Settlements& out);
     /// Drops the meeting at key (every party has left it).
     void forget(const MeetingKey& key);
     /// The ranks that never came to meeting, for a failure's message.

@@ -18,8 +18,13 @@ std::shared_mutex& delivery_mutex() {
 
 }  // namespace
 
-void GateState::open() {
+void GateState::open(const GateState* by) {
     if (!settle()) return;
+    if (by != nullptr && by != this && stream_ != nullptr && by->stream_ != nullptr && instrument::active()) {
+        instrument::notify([&](instrument::Observer& o) {
+            o.on_gate_opened_by(stream_, delivery_.place, by->stream_, by->delivery_.place);
+        });
+    }
     const std::shared_lock<std::shared_mutex> delivering(delivery_mutex());
     delivery_.deliver();
 }
@@ -40,7 +45,9 @@ namespace aclcpu {
 using detail::GateState;
 using detail::LateDelivery;
 
-void Gate::open() const { state_->open(); }
+void Gate::open() const { state_->open(nullptr); }
+
+void Gate::open(const Gate& by) const { state_->open(by.state_.get()); }
 
 void Gate::fail(aclError code, const std::string& detail) const { state_->fail(code, detail); }
 
@@ -49,10 +56,12 @@ aclError enqueue_gate(aclrtStream handle, std::shared_ptr<GateArming> arming) {
     const char* name = arming->name();
     const aclError status = detail::Runtime::instance().resolve_work_stream(handle, name, stream);
     if (status != ACL_SUCCESS) return status;
-    const auto arm = [arming, name](LateDelivery delivery) {
-        arming->arm(Gate(std::make_shared<GateState>(std::move(delivery), name)));
+    const auto arm = [arming, name](LateDelivery delivery, instrument::StreamId observed) {
+        arming->arm(Gate(std::make_shared<GateState>(std::move(delivery), name, observed)));
     };
-    if (stream->is_captured() && stream->capture_late(arm, detail::CapturedWork{name, "gate", {}, {}})) {
+    if (stream->is_captured() &&
+        stream->capture_late([arm](LateDelivery delivery) { arm(std::move(delivery), nullptr); },
+                             detail::CapturedWork{name, "gate", {}, {}})) {
         return ACL_SUCCESS;
     }
     detail::StreamLane& lane = stream->lane();
@@ -60,7 +69,9 @@ aclError enqueue_gate(aclrtStream handle, std::shared_ptr<GateArming> arming) {
     if (instrument::active()) stream->announce(place, detail::plain_work(name, "gate"));
     // Armed once the lane reaches the place, so that what the arming starts
     // sees everything the stream did before it.
-    lane.progress()->when_reached(place, [arm, delivery = LateDelivery{&lane, place, nullptr}] { arm(delivery); });
+    lane.progress()->when_reached(place, [arm, delivery = LateDelivery{&lane, place, nullptr}, id = stream.get()] {
+        arm(delivery, id);
+    });
     return ACL_SUCCESS;
 }
 

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <string>
 
+#include "aclcpu/instrumentation.hpp"
 #include "aclcpu/stream_gate.hpp"
 #include "core/lane.hpp"
 
@@ -19,9 +20,13 @@ namespace aclcpu::detail {
 
 class GateState {
 public:
-    GateState(LateDelivery delivery, const char* task) : delivery_(std::move(delivery)), task_(task) {}
+    /// `stream` names the gate's stream to observers (nullptr for a gate of a
+    /// graph's replay, whose place is a node, not a stream place).
+    GateState(LateDelivery delivery, const char* task, instrument::StreamId stream)
+        : delivery_(std::move(delivery)), task_(task), stream_(stream) {}
 
-    void open();
+    /// Opens the gate; `by` (may be nullptr) is the gate whose arming opens it.
+    void open(const GateState* by);
     void fail(aclError code, const std::string& detail);
 
 private:
@@ -30,6 +35,7 @@ private:
 
     const LateDelivery delivery_;
     const char* const task_;
+    const instrument::StreamId stream_;
     std::atomic<bool> settled_{false};
 };
 

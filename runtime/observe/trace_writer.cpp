@@ -232,7 +232,10 @@ void TraceWriter::on_work_end(instrument::StreamId stream, uint64_t place) {
     const double begin = item.begin < 0 ? at : item.begin;
     if (is_gate(item.category)) {
         // The stream sat at the gate from when it got there until it opened.
-        emit_item(state->second, item, place, std::max(state->second.lastEnd, item.submitted), begin);
+        const double reached = gate_reached(state->second, item);
+        emit_item(state->second, item, place, reached, begin);
+        state->second.lastGatePlace = place;
+        state->second.lastGateReached = reached;
     } else {
         emit_item(state->second, item, place, begin, at);
     }
@@ -286,6 +289,23 @@ void TraceWriter::on_event_wait(instrument::StreamId waiter, uint64_t place, ins
     it->second.awaited = event;
     it->second.awaitedStream = record->second.stream;
     it->second.awaitedPlace = record->second.place;
+}
+
+void TraceWriter::on_gate_opened_by(instrument::StreamId stream, uint64_t place, instrument::StreamId by,
+                                    uint64_t byPlace) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto opened = pending_.find(PlaceKey{stream, place});
+    auto opener = streams_.find(by);
+    if (opened == pending_.end() || opener == streams_.end()) return;
+    const StreamState& from = opener->second;
+    // The opener's own gate may have opened and run first (the last party
+    // opens every party's gate, its own among them, in no set order).
+    auto opening = pending_.find(PlaceKey{by, byPlace});
+    if (opening != pending_.end()) {
+        opened->second.openedBy = FlowStart{from.track, gate_reached(from, opening->second)};
+    } else if (from.lastGatePlace == byPlace && from.lastGateReached >= 0) {
+        opened->second.openedBy = FlowStart{from.track, from.lastGateReached};
+    }
 }
 
 void TraceWriter::on_pool_usage(int32_t device, uint64_t bytes) {
@@ -404,6 +424,11 @@ void TraceWriter::emit_item(const StreamState& stream, const Pending& item, uint
     args += std::to_string(place);
     emit_slice(stream.track, item.name, item.category.c_str(), begin, end, args);
     if (item.flow != 0) emit_flow('f', item.flow, stream.track, begin);
+    if (item.openedBy) {
+        const uint64_t flow = ++nextFlow_;
+        emit_flow('s', flow, item.openedBy->track, item.openedBy->at);
+        emit_flow('f', flow, stream.track, begin);
+    }
     if (item.awaited == nullptr) return;
     auto record = lastRecords_.find(item.awaited);
     if (record == lastRecords_.end() || record->second.stream != item.awaitedStream ||

@@ -3,10 +3,12 @@
 
 #include "core/internal.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -54,6 +56,8 @@ public:
     void on_block_end(const char* op, int64_t block, int64_t blockDim) override;
     void on_event_record(instrument::EventId event, instrument::StreamId stream, uint64_t place) override;
     void on_event_wait(instrument::StreamId waiter, uint64_t place, instrument::EventId event) override;
+    void on_gate_opened_by(instrument::StreamId stream, uint64_t place, instrument::StreamId by,
+                           uint64_t byPlace) override;
     void on_pool_usage(int32_t device, uint64_t bytes) override;
     void on_graph_built(int32_t device, const void* model, const instrument::GraphNodeInfo* nodes,
                         size_t count) override;
@@ -87,6 +91,14 @@ private:
         uint64_t submitted = 0;
         uint64_t completed = 0;
         double lastEnd = 0;    ///< When the stream finished its previous item.
+        uint64_t lastGatePlace = 0;  ///< Its latest gate that has opened, and when the stream reached it.
+        double lastGateReached = -1;
+    };
+
+    /// Where an arrow starts.
+    struct FlowStart {
+        Track track;
+        double at;
     };
 
     /// A submitted item until it has run.
@@ -101,6 +113,7 @@ private:
         instrument::EventId awaited = nullptr;      ///< The event an event_wait item waits for.
         instrument::StreamId awaitedStream = nullptr;
         uint64_t awaitedPlace = 0;
+        std::optional<FlowStart> openedBy = std::nullopt;  ///< A gate another stream's gate opened.
     };
 
     /// The latest event record that has run.
@@ -154,6 +167,11 @@ private:
     void name_process(int pid, const std::string& name);
     void name_thread(const Track& track, const std::string& name, int sortIndex);
 
+    /// When a stream reached its gated place `item`: it waited there from the
+    /// end of its previous item (or the submission, if later).
+    static double gate_reached(const StreamState& stream, const Pending& item) {
+        return std::max(stream.lastEnd, item.submitted);
+    }
     /// Emits the slice of a finished item and the flows that end at it.
     void emit_item(const StreamState& stream, const Pending& item, uint64_t place, double begin, double end);
     void emit_queue_depth(const StreamState& stream);

@@ -3,12 +3,22 @@
 // and performed again at each replay; two communicators over the same
 // devices interleave; many small collectives in a row keep the ranks'
 // meetings straight.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <memory>
+#include <optional>
 #include <thread>
+#include <utility>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "aclcpu_testkit/device_data.hpp"
+#include "aclcpu_testkit/trace_file.hpp"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "hccl/hccl_test_support.hpp"
 
@@ -315,6 +325,93 @@ TEST_F(StreamSemantics, ManySmallCollectives) {
             EXPECT_EQ(std::vector<int32_t>{want}, message.values<int32_t>()) << "round " << round;
         }
     });
+}
+
+/// HcclTest with the timeline trace on; take_trace() ends it and reads it.
+class TracedCollectives : public HcclTest {
+protected:
+    ~TracedCollectives() override { std::remove(path_.c_str()); }
+
+    /// Finalises (the trace is written then), reads the trace and starts
+    /// AscendCL again, untraced, for the fixture's TearDown.
+    nlohmann::json take_trace() {
+        EXPECT_ACL_OK(aclFinalize());
+        trace_.reset();
+        EXPECT_ACL_OK(aclInit(nullptr));
+        return testkit::load_trace(path_);
+    }
+
+private:
+    const std::string path_ = ::testing::TempDir() + "hccl_trace_" + std::to_string(getpid()) + ".json";
+    std::optional<ScopedEnv> trace_{std::in_place, "ACLCPU_TRACE", path_};
+};
+
+/// The gate slices named `api` on each stream track, in time order.
+std::map<std::pair<int, int>, std::vector<nlohmann::json>> gates_by_track(const nlohmann::json& trace,
+                                                                           const char* api) {
+    std::map<std::pair<int, int>, std::vector<nlohmann::json>> gates;
+    for (const nlohmann::json& event : trace["traceEvents"]) {
+        if (event["ph"] != "X" || event["cat"] != "gate" || event["name"] != api) continue;
+        gates[{event["pid"].get<int>(), event["tid"].get<int>()}].push_back(event);
+    }
+    for (auto& [track, slices] : gates) {
+        std::sort(slices.begin(), slices.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+            return a["ts"].get<double>() < b["ts"].get<double>();
+        });
+    }
+    return gates;
+}
+
+/// The track whose gate `step` (0: arrival, 1: departure) has an arrow to
+/// that gate of every other track and receives none; nullopt if none does.
+std::optional<std::pair<int, int>> opener_of(const nlohmann::json& trace,
+                                             const std::map<std::pair<int, int>, std::vector<nlohmann::json>>& gates,
+                                             size_t step) {
+    for (const auto& [candidate, slices] : gates) {
+        bool opensAll = true;
+        for (const auto& [track, others] : gates) {
+            if (track == candidate) continue;
+            opensAll = opensAll && testkit::linked(trace, slices.at(step), others.at(step)) &&
+                       !testkit::linked(trace, others.at(step), slices.at(step));
+        }
+        if (opensAll) return candidate;
+    }
+    return std::nullopt;
+}
+
+// The timeline shows each rank's collective as its stream's slices, and
+// the meeting as arrows from the gate of the rank that came last to the
+// gates of the ranks it released, for the arrival and for the departure.
+// Rank 2 calls after the others' gates are reached, so it releases the
+// arrival.
+TEST_F(TracedCollectives, ArrowsRunFromTheLastRankToTheRanksItReleases) {
+    const uint32_t ranks = 3;
+    ThreadBarrier othersCalled(ranks);
+    with_group(ranks, [&](RankContext& rank) {
+        DeviceMemory value(as_bytes(std::vector<float>(64, 1.0f)));
+        const auto all_reduce = [&] {
+            return HcclAllReduce(value.get(), value.get(), 64, f32, HCCL_REDUCE_SUM, rank.comm, rank.stream);
+        };
+        if (rank.rank != 2) {
+            ASSERT_HCCL_OK(all_reduce());
+        }
+        ASSERT_TRUE(othersCalled.wait());
+        if (rank.rank == 2) {
+            ASSERT_HCCL_OK(all_reduce());
+        }
+        ASSERT_ACL_OK(aclrtSynchronizeStream(rank.stream));
+        EXPECT_EQ(std::vector<float>(64, 3.0f), value.values<float>());
+    });
+    const nlohmann::json trace = take_trace();
+    ASSERT_FALSE(trace.is_discarded());
+    const testkit::TraceIndex index(trace);
+    const auto gates = gates_by_track(trace, "HcclAllReduce");
+    ASSERT_EQ(ranks, gates.size()) << "one stream track per rank holds the collective's gates";
+    for (const auto& [track, slices] : gates) ASSERT_EQ(2u, slices.size()) << "an arrival and a departure gate";
+    const std::optional<std::pair<int, int>> arrival = opener_of(trace, gates, 0);
+    ASSERT_TRUE(arrival.has_value()) << "no rank's arrival gate has arrows to all the others'";
+    EXPECT_EQ(index.processes.at("Device 2"), arrival->first) << "the last rank to come releases the others";
+    EXPECT_TRUE(opener_of(trace, gates, 1).has_value()) << "no rank's departure gate has arrows to all the others'";
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl.h"
+#include "aclcpu_testkit/trace_file.hpp"
+#include "aclcpu/stream_gate.hpp"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "runtime/runtime_test_support.hpp"
 
@@ -27,6 +29,12 @@ namespace aclcpu::test {
 namespace {
 
 using nlohmann::json;
+using testkit::any_touches;
+using testkit::flows;
+using testkit::linked;
+using testkit::load_trace;
+using testkit::touches;
+using testkit::TraceIndex;
 
 constexpr int64_t kRows = 4;
 constexpr int64_t kCols = 256;
@@ -98,66 +106,10 @@ void run_known_program() {
     aclDestroyScalar(threshold);
 }
 
-json load_trace(const std::string& path) {
-    std::ifstream file(path);
-    EXPECT_TRUE(file.good()) << "no trace file at " << path;
-    return json::parse(file, nullptr, false);
-}
-
-/// The trace's tracks by name ("Stream 0", "Host thread 0", ...) and
-/// processes by name, from its metadata events.
-struct TraceIndex {
-    explicit TraceIndex(const json& trace) {
-        for (const json& event : trace["traceEvents"]) {
-            if (event["ph"] != "M") continue;
-            if (event["name"] == "process_name") processes[event["args"]["name"]] = event["pid"];
-            if (event["name"] == "thread_name") {
-                tracks[event["args"]["name"]] = {event["pid"].get<int>(), event["tid"].get<int>()};
-            }
-        }
-    }
-
-    /// The slices of one track in time order.
-    std::vector<json> slices_on(const json& trace, const std::string& track) const {
-        std::vector<json> slices;
-        const auto [pid, tid] = tracks.at(track);
-        for (const json& event : trace["traceEvents"]) {
-            if (event["ph"] == "X" && event["pid"] == pid && event["tid"] == tid) slices.push_back(event);
-        }
-        std::sort(slices.begin(), slices.end(),
-                  [](const json& a, const json& b) { return a["ts"].get<double>() < b["ts"].get<double>(); });
-        return slices;
-    }
-
-    std::map<std::string, int> processes;
-    std::map<std::string, std::pair<int, int>> tracks;
-};
-
 std::vector<std::string> names_of(const std::vector<json>& slices) {
     std::vector<std::string> names;
     for (const json& slice : slices) names.push_back(slice["name"]);
     return names;
-}
-
-/// The flow events of a phase ('s' or 'f') by id.
-std::map<uint64_t, json> flows(const json& trace, const char* phase) {
-    std::map<uint64_t, json> found;
-    for (const json& event : trace["traceEvents"]) {
-        if (event["ph"] == phase) found[event["id"].get<uint64_t>()] = event;
-    }
-    return found;
-}
-
-/// True when a flow event sits on slice's track inside it.
-bool touches(const json& flow, const json& slice) {
-    const double begin = slice["ts"];
-    const double end = begin + slice["dur"].get<double>();
-    const double at = flow["ts"];
-    return flow["pid"] == slice["pid"] && flow["tid"] == slice["tid"] && at >= begin && at <= end;
-}
-
-bool any_touches(const std::map<uint64_t, json>& flows, const json& slice) {
-    return std::any_of(flows.begin(), flows.end(), [&](const auto& entry) { return touches(entry.second, slice); });
 }
 
 std::vector<double> counter_values(const json& trace, const std::string& name, const char* series) {
@@ -283,11 +235,7 @@ TEST_F(TraceTest, FlowsLinkApiCallsToWorkAndRecordsToWaits) {
     // The record on the producer starts the flow that ends at the consumer's wait.
     const json record = index.slices_on(trace, "Stream 0")[3];
     const json& wait = consumer[0];
-    const bool linked = std::any_of(ends.begin(), ends.end(), [&](const auto& entry) {
-        const auto start = starts.find(entry.first);
-        return start != starts.end() && touches(start->second, record) && touches(entry.second, wait);
-    });
-    EXPECT_TRUE(linked) << "no flow from the event record to the wait";
+    EXPECT_TRUE(linked(trace, record, wait)) << "no flow from the event record to the wait";
 }
 
 TEST_F(TraceTest, CountsDeviceMemoryAndQueueDepth) {
@@ -419,6 +367,64 @@ TEST_F(TraceTest, AReplayShowsItsNodesOnTracksOfTheCapturedStreams) {
     EXPECT_TRUE(linked(originNodes[1], sideNodes[0])) << "no arrow from the fork to the side stream";
     EXPECT_TRUE(linked(sideNodes[1], originNodes[2])) << "no arrow from the join to the origin stream";
 }
+
+/// A gate that hands its opening to the test.
+class HandedGate final : public GateArming {
+public:
+    void arm(aclcpu::Gate gate) override { armed_.set_value(std::move(gate)); }
+    const char* name() const noexcept override { return "meeting"; }
+    aclcpu::Gate wait_armed() { return armed_.get_future().get(); }
+
+private:
+    std::promise<aclcpu::Gate> armed_;
+};
+
+// A gate opened by another stream's gate (a collective's last rank opening
+// the others') is drawn with an arrow from the opener's gate slice to it; a
+// gate opened plainly gets none.
+TEST_F(TraceTest, AGateOpenedByAnotherHasAnArrowFromIt) {
+    {
+        DefaultEnvironment environment;
+        ScopedEnv trace("ACLCPU_TRACE", path_);
+        ASSERT_ACL_OK(aclInit(nullptr));
+        ASSERT_ACL_OK(aclrtSetDevice(0));
+        {
+            Stream opener, opened, plain;
+            auto openerArming = std::make_shared<HandedGate>();
+            auto openedArming = std::make_shared<HandedGate>();
+            auto plainArming = std::make_shared<HandedGate>();
+            ASSERT_ACL_OK(enqueue_gate(opener.get(), openerArming));
+            ASSERT_ACL_OK(enqueue_gate(opened.get(), openedArming));
+            ASSERT_ACL_OK(enqueue_gate(plain.get(), plainArming));
+            const aclcpu::Gate openerGate = openerArming->wait_armed();
+            // The opener's own gate opens first and its stream runs on, as
+            // a meeting's settlement may do.
+            openerGate.open();
+            ASSERT_ACL_OK(aclrtSynchronizeStream(opener.get()));
+            openedArming->wait_armed().open(openerGate);
+            const aclcpu::Gate plainGate = plainArming->wait_armed();
+            plainGate.open(plainGate);
+            ASSERT_ACL_OK(aclrtSynchronizeStream(opened.get()));
+            ASSERT_ACL_OK(aclrtSynchronizeStream(plain.get()));
+        }
+        ASSERT_ACL_OK(aclrtResetDevice(0));
+        ASSERT_ACL_OK(aclFinalize());
+    }
+    const json trace = load_trace(path_);
+    ASSERT_FALSE(trace.is_discarded());
+    const TraceIndex index(trace);
+    const std::vector<json> opener = index.slices_on(trace, "Stream 0");
+    const std::vector<json> opened = index.slices_on(trace, "Stream 1");
+    const std::vector<json> plain = index.slices_on(trace, "Stream 2");
+    ASSERT_EQ(opener.size(), 1u);
+    ASSERT_EQ(opened.size(), 1u);
+    ASSERT_EQ(plain.size(), 1u);
+    EXPECT_EQ(opened[0]["cat"], "gate");
+    EXPECT_TRUE(linked(trace, opener[0], opened[0])) << "no arrow from the opener's gate to the gate it opened";
+    EXPECT_FALSE(linked(trace, opener[0], plain[0]));
+    EXPECT_FALSE(linked(trace, plain[0], plain[0])) << "a gate opened by itself is not an arrow";
+}
+
 
 /// Runs in a child process only: the known program, then exit without
 /// aclFinalize (nor aclrtResetDevice).

@@ -92,6 +92,11 @@ public:
     /// device: the event forgets its capture (the stream reached an
     /// aclrtResetEvent, and the event was not recorded again since).
     virtual void on_event_reset(EventId /*event*/) {}
+    /// any: the gated place `place` of `stream` (category "gate") opens
+    /// because `by` reached its gated place `byPlace` -- the last rank to come
+    /// to a collective releases the others.  Called on the opening thread
+    /// before the opened place runs; `by` may be on another device.
+    virtual void on_gate_opened_by(StreamId /*stream*/, uint64_t /*place*/, StreamId /*by*/, uint64_t /*byPlace*/) {}
 
     /// host: aclmdlRICaptureEnd built `model` of device `device`: `count`
     /// nodes (valid during the call), replayed later as one work item of the

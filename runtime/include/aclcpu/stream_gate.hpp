@@ -23,6 +23,11 @@ class Gate {
 public:
     /// The work behind the place may run.
     ACLCPU_EXPORT void open() const;
+    /// As open(), naming the gate whose arming is what opens this one (the
+    /// last party of a meeting opening the others'): observers see the link
+    /// (on_gate_opened_by) and the timeline draws it as an arrow.  Gates of
+    /// a captured graph's replay open without the link.
+    ACLCPU_EXPORT void open(const Gate& by) const;
     /// The work behind the place runs in the stream's failure mode: code
     /// becomes the stream's sticky error (or the replay's, in a captured
     /// graph), with `detail` as its message, and is reported by the next
