@@ -14,7 +14,11 @@
 //                                           launcher starts it on any host:
 //                                           rank 0 writes the root info to f
 //                                           (a path no earlier run left), the
-//                                           others read it from there.
+//                                           others read it from there;
+//   mpirun -np 4 -x ROOT_INFO_FILE=f allreduce_data_parallel
+//                                           the same, the rank and size from
+//                                           the MPI launcher (Open MPI's
+//                                           OMPI_COMM_WORLD_*, MPICH's PMI_*).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
@@ -195,6 +200,8 @@ int run_process(uint32_t rank, const std::string& rootInfoPath) {
     }
     int mismatches = 0;
     const int failed = run_rank(rank, &rootInfo, &mismatches);
+    // Every rank has joined, so has read the file: the next run may use the path.
+    if (rank == 0) std::remove(rootInfoPath.c_str());
     aclFinalize();
     LOG_PRINT("allreduce_data_parallel: rank %u of %u, summed gradients %s\n", rank, kRanks,
               failed + mismatches == 0 ? "correct" : "WRONG");
@@ -226,6 +233,14 @@ int run_processes() {
 
 }  // namespace
 
+/// The first of `names` set in the environment (nullptr: none is).
+const char* first_variable(std::initializer_list<const char*> names) {
+    for (const char* name : names) {
+        if (const char* value = std::getenv(name)) return value;
+    }
+    return nullptr;
+}
+
 int main(int argc, char** argv) {
     if (argc == 3 && std::strcmp(argv[1], "--processes") == 0) {
         if (std::strtoul(argv[2], nullptr, 10) != kRanks) {
@@ -234,9 +249,9 @@ int main(int argc, char** argv) {
         }
         return run_processes();
     }
-    const char* rankId = std::getenv("RANK_ID");
+    const char* rankId = first_variable({"RANK_ID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"});
     if (rankId == nullptr) return run_threads();
-    const char* rankSize = std::getenv("RANK_SIZE");
+    const char* rankSize = first_variable({"RANK_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"});
     const char* rootInfoFile = std::getenv("ROOT_INFO_FILE");
     if (rankSize == nullptr || std::strtoul(rankSize, nullptr, 10) != kRanks || rootInfoFile == nullptr) {
         LOG_PRINT("a rank of its own process needs RANK_SIZE=%u and ROOT_INFO_FILE besides RANK_ID\n", kRanks);

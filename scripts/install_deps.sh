@@ -3,8 +3,10 @@
 # when they are all present.
 set -euo pipefail
 
+# openmpi-bin: only its launcher, for the test that starts the HCCL sample's
+# ranks with mpirun (acl-cpu's collectives do not use MPI).
 packages=(build-essential cmake libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
-          libgloo-dev clang libclang-rt-14-dev)
+          libgloo-dev openmpi-bin clang libclang-rt-14-dev)
 
 missing=()
 for package in "${packages[@]}"; do
