@@ -36,6 +36,9 @@ public:
             aclrtMalloc(&send_[r], bytes, ACL_MEM_MALLOC_HUGE_FIRST);
             aclrtMalloc(&recv_[r], bytes, ACL_MEM_MALLOC_HUGE_FIRST);
             aclrtMemset(send_[r], bytes, 1, bytes);
+            // Touched once before timing, as a training step's buffers are:
+            // the first write of fresh pages would time the kernel's faults.
+            aclrtMemset(recv_[r], bytes, 0, bytes);
         }
     }
     ~CollectiveSession() {
