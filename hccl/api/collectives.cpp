@@ -50,11 +50,14 @@ private:
 
 uint64_t bytes_of(uint64_t count, HcclDataType dtype) { return count * element_bytes(dtype); }
 
-/// Elements of the largest extent `counts[i]` at `displs[i]` reach.
+/// Elements of the largest extent `counts[i]` at `displs[i]` reach,
+/// saturated so that check_buffer reports an overflow (a wrapped sum would
+/// pass it and send the share to a wild address).
 uint64_t extent(const std::vector<uint64_t>& counts, const std::vector<uint64_t>& displs) {
     uint64_t end = 0;
     for (size_t i = 0; i < counts.size(); ++i) {
-        if (counts[i] != 0) end = std::max(end, displs[i] + counts[i]);
+        if (counts[i] == 0) continue;
+        end = std::max(end, displs[i] > UINT64_MAX - counts[i] ? UINT64_MAX : displs[i] + counts[i]);
     }
     return end;
 }
@@ -79,8 +82,16 @@ void add_accesses(const CallArgs& a, uint32_t me, uint32_t ranks, std::vector<in
         case Kind::kAllGather:
             add(a.send, a.count, Kind_::kRead, "send"), add(a.recv, a.count * ranks, Kind_::kWrite, "recv");
             break;
+        case Kind::kAllGatherV:
+            add(a.send, a.count, Kind_::kRead, "send");
+            add(a.recv, extent(a.recvCounts, a.recvDispls), Kind_::kWrite, "recv");
+            break;
         case Kind::kReduceScatter:
             add(a.send, a.count * ranks, Kind_::kRead, "send"), add(a.recv, a.count, Kind_::kWrite, "recv");
+            break;
+        case Kind::kReduceScatterV:
+            add(a.send, extent(a.sendCounts, a.sendDispls), Kind_::kRead, "send");
+            add(a.recv, a.count, Kind_::kWrite, "recv");
             break;
         case Kind::kScatter:
             if (root) add(a.send, a.count * ranks, Kind_::kRead, "send");
@@ -285,6 +296,14 @@ HcclResult copy_counts(const void* array, uint32_t ranks, const char* api, const
     return HCCL_SUCCESS;
 }
 
+/// A V collective's entry for the calling rank itself (`array`[rank]) must
+/// be its own count: the rank sends itself what it reduces or gathers.
+HcclResult check_own_part(uint64_t entry, uint64_t count, const char* api, const char* array) {
+    if (entry == count) return HCCL_SUCCESS;
+    return refuse(HCCL_E_PARA, api, "%s names %llu elements for this rank, its count is %llu", array,
+                  static_cast<unsigned long long>(entry), static_cast<unsigned long long>(count));
+}
+
 /// Rooted calls: the root, then check_uniform's checks of the buffers the
 /// rank uses (Scatter reads the root's input only, Reduce writes the root's
 /// output only).
@@ -355,6 +374,26 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, H
     return submit_uniform(Kind::kReduceScatter, sendBuf, recvBuf, recvCount, dataType, &op, 0, comm, stream);
 }
 
+HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls, void* recvBuf,
+                              uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                              aclrtStream stream) {
+    const char* api = "HcclReduceScatterV";
+    std::shared_ptr<Rank> rank;
+    HcclResult status = check_codes(comm, api, dataType, &op, rank);
+    if (status == HCCL_SUCCESS && op == HCCL_REDUCE_PROD) {
+        status = refuse(HCCL_E_NOT_SUPPORT, api, "op prod is not offered (sum, max, min are)");
+    }
+    if (status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(Kind::kReduceScatterV, sendBuf, recvBuf, recvCount, dataType);
+    args.op = op;
+    const uint32_t ranks = rank->group().ranks();
+    status = copy_counts(sendCounts, ranks, api, "sendCounts", args.sendCounts);
+    if (status == HCCL_SUCCESS) status = copy_counts(sendDispls, ranks, api, "sendDispls", args.sendDispls);
+    if (status == HCCL_SUCCESS) status = check_own_part(args.sendCounts[rank->rank()], recvCount, api, "sendCounts");
+    if (status == HCCL_SUCCESS) status = check_uniform(args, extent(args.sendCounts, args.sendDispls), recvCount);
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
+}
+
 HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
                        HcclComm comm, aclrtStream stream) {
     return submit_uniform(Kind::kScatter, sendBuf, recvBuf, recvCount, dataType, nullptr, root, comm, stream);
@@ -363,6 +402,20 @@ HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDat
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
                          aclrtStream stream) {
     return submit_uniform(Kind::kAllGather, sendBuf, recvBuf, sendCount, dataType, nullptr, 0, comm, stream);
+}
+
+HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
+                          const void* recvDispls, HcclDataType dataType, HcclComm comm, aclrtStream stream) {
+    const char* api = "HcclAllGatherV";
+    std::shared_ptr<Rank> rank;
+    if (HcclResult status = check_codes(comm, api, dataType, nullptr, rank); status != HCCL_SUCCESS) return status;
+    CallArgs args = args_of(Kind::kAllGatherV, sendBuf, recvBuf, sendCount, dataType);
+    const uint32_t ranks = rank->group().ranks();
+    HcclResult status = copy_counts(recvCounts, ranks, api, "recvCounts", args.recvCounts);
+    if (status == HCCL_SUCCESS) status = copy_counts(recvDispls, ranks, api, "recvDispls", args.recvDispls);
+    if (status == HCCL_SUCCESS) status = check_own_part(args.recvCounts[rank->rank()], sendCount, api, "recvCounts");
+    if (status == HCCL_SUCCESS) status = check_uniform(args, sendCount, extent(args.recvCounts, args.recvDispls));
+    return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
 }
 
 HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,

@@ -35,6 +35,22 @@ std::vector<void*> recvs_at(const Parties& parties, uint64_t offset, HcclDataTyp
     return targets;
 }
 
+/// ReduceScatterV: where every party's send buffer holds rank r's part.
+std::vector<const void*> sends_for(const Parties& parties, uint32_t r) {
+    std::vector<const void*> sources;
+    sources.reserve(parties.size());
+    for (const CallArgs* party : parties) sources.push_back(byte_at(party->send, party->sendDispls[r], party->dtype));
+    return sources;
+}
+
+/// AllGatherV: where every party's receive buffer takes rank r's input.
+std::vector<void*> recvs_for(const Parties& parties, uint32_t r) {
+    std::vector<void*> targets;
+    targets.reserve(parties.size());
+    for (const CallArgs* party : parties) targets.push_back(byte_at(party->recv, party->recvDispls[r], party->dtype));
+    return targets;
+}
+
 uint32_t rank_count(const Parties& parties) { return static_cast<uint32_t>(parties.size()); }
 
 /// AllReduce and Reduce: party r reduces slice r of every input straight into
@@ -94,6 +110,16 @@ void gather_transfers(const Parties& parties, uint32_t r, TransferOf transfer_of
     }
 }
 
+/// ReduceScatterV's part of rank i's input that rank r reduces, and
+/// AllGatherV's place of rank i's input in rank r's output.
+Transfer reduce_scatter_v_transfer(const Parties& parties, uint32_t i, uint32_t r) {
+    return Transfer{parties[i]->sendDispls[r], 0, parties[i]->sendCounts[r], parties[r]->count};
+}
+
+Transfer all_gather_v_transfer(const Parties& parties, uint32_t i, uint32_t r) {
+    return Transfer{0, parties[r]->recvDispls[i], parties[i]->count, parties[r]->recvCounts[i]};
+}
+
 Transfer alltoall_transfer(const Parties& parties, uint32_t i, uint32_t r) {
     const uint64_t count = parties[r]->count;
     return Transfer{uint64_t{r} * count, uint64_t{i} * count, count, count};
@@ -130,7 +156,8 @@ std::string first_difference(const Parties& parties, const char* what, Field fie
 bool has_root(Kind kind) { return kind == Kind::kBroadcast || kind == Kind::kReduce || kind == Kind::kScatter; }
 
 bool has_single_count(Kind kind) {
-    return kind != Kind::kAlltoAllV && kind != Kind::kAlltoAllVC && kind != Kind::kBarrier;
+    return kind != Kind::kAlltoAllV && kind != Kind::kAlltoAllVC && kind != Kind::kReduceScatterV &&
+           kind != Kind::kAllGatherV && kind != Kind::kBarrier;
 }
 
 }  // namespace
@@ -140,7 +167,9 @@ const char* kind_name(Kind kind) noexcept {
         case Kind::kAllReduce: return "HcclAllReduce";
         case Kind::kBroadcast: return "HcclBroadcast";
         case Kind::kAllGather: return "HcclAllGather";
+        case Kind::kAllGatherV: return "HcclAllGatherV";
         case Kind::kReduceScatter: return "HcclReduceScatter";
+        case Kind::kReduceScatterV: return "HcclReduceScatterV";
         case Kind::kReduce: return "HcclReduce";
         case Kind::kScatter: return "HcclScatter";
         case Kind::kAlltoAll: return "HcclAlltoAll";
@@ -154,7 +183,8 @@ const char* kind_name(Kind kind) noexcept {
 }
 
 bool reduces(Kind kind) noexcept {
-    return kind == Kind::kAllReduce || kind == Kind::kReduceScatter || kind == Kind::kReduce;
+    return kind == Kind::kAllReduce || kind == Kind::kReduceScatter || kind == Kind::kReduceScatterV ||
+           kind == Kind::kReduce;
 }
 
 Slice slice_of(uint64_t total, uint32_t slices, uint32_t index) noexcept {
@@ -183,6 +213,10 @@ std::string disagreement(const Parties& parties) {
         found = first_difference(parties, "the root", [](const CallArgs& a) { return a.root; });
     }
     if (found.empty() && kind == Kind::kAlltoAllV) found = first_size_mismatch(parties, v_transfer);
+    if (found.empty() && kind == Kind::kReduceScatterV) {
+        found = first_size_mismatch(parties, reduce_scatter_v_transfer);
+    }
+    if (found.empty() && kind == Kind::kAllGatherV) found = first_size_mismatch(parties, all_gather_v_transfer);
     if (found.empty() && kind == Kind::kAlltoAllVC) {
         for (uint32_t j = 1; j < rank_count(parties) && found.empty(); ++j) {
             if (parties[j]->countMatrix != parties[0]->countMatrix) {
@@ -206,11 +240,17 @@ Share share_of(const Parties& parties, uint32_t r) {
                     Piece{{mine.recv}, sends_at(parties, uint64_t{r} * mine.count, mine.dtype), mine.count});
             }
             break;
+        case Kind::kReduceScatterV:
+            if (mine.count != 0) share.pieces.push_back(Piece{{mine.recv}, sends_for(parties, r), mine.count});
+            break;
         case Kind::kAllGather:
             if (mine.count != 0) {
                 share.pieces.push_back(
                     Piece{recvs_at(parties, uint64_t{r} * mine.count, mine.dtype), {mine.send}, mine.count});
             }
+            break;
+        case Kind::kAllGatherV:
+            if (mine.count != 0) share.pieces.push_back(Piece{recvs_for(parties, r), {mine.send}, mine.count});
             break;
         case Kind::kScatter:
             if (mine.count != 0) {

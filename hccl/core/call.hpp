@@ -15,7 +15,9 @@ enum class Kind : uint8_t {
     kAllReduce,
     kBroadcast,
     kAllGather,
+    kAllGatherV,
     kReduceScatter,
+    kReduceScatterV,
     kReduce,
     kScatter,
     kAlltoAll,
@@ -35,15 +37,17 @@ struct CallArgs {
     const void* send = nullptr;
     void* recv = nullptr;
     /// The count the API names: elements per rank (AllReduce, Broadcast,
-    /// Reduce, Send, Recv), sent by each rank (AllGather, AlltoAll) or
-    /// received by each rank (ReduceScatter, Scatter).
+    /// Reduce, Send, Recv), sent by each rank (AllGather, AlltoAll; this
+    /// rank's for AllGatherV) or received by each rank (ReduceScatter,
+    /// Scatter; this rank's for ReduceScatterV).
     uint64_t count = 0;
     uint64_t recvCount = 0;  ///< AlltoAll: elements received from each rank.
     HcclDataType dtype = HCCL_DATA_TYPE_FP32;
     HcclDataType recvType = HCCL_DATA_TYPE_FP32;  ///< The all-to-alls' receive type.
     HcclReduceOp op = HCCL_REDUCE_SUM;
     uint32_t root = 0;  ///< Broadcast, Reduce, Scatter: the root rank; Send / Recv: the peer.
-    std::vector<uint64_t> sendCounts, sendDispls, recvCounts, recvDispls;  ///< AlltoAllV.
+    /// AlltoAllV's; ReduceScatterV has the send side, AllGatherV the receive side.
+    std::vector<uint64_t> sendCounts, sendDispls, recvCounts, recvDispls;
     std::vector<uint64_t> countMatrix;  ///< AlltoAllVC: element [i * ranks + j] goes from rank i to rank j.
 };
 

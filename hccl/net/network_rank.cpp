@@ -36,6 +36,8 @@ Signature signature_for(const CallArgs& a, uint32_t me, uint32_t peer, uint32_t 
     s.root = rooted(a.kind) ? a.root : 0;
     switch (a.kind) {
         case Kind::kAlltoAllV: s.sends = a.sendCounts[peer], s.receives = a.recvCounts[peer]; break;
+        case Kind::kReduceScatterV: s.sends = a.sendCounts[peer], s.receives = a.count; break;
+        case Kind::kAllGatherV: s.sends = a.count, s.receives = a.recvCounts[peer]; break;
         case Kind::kAlltoAllVC:
             s.sends = a.countMatrix[uint64_t{me} * ranks + peer];
             s.receives = a.countMatrix[uint64_t{peer} * ranks + me];
@@ -250,7 +252,8 @@ void NetworkRank::agree(const CallArgs& args, const std::vector<uint32_t>& peers
     // not (ranks 1 and 2 may disagree while rank 0 agrees with both), so
     // there every rank also tells every peer whether it found a
     // disagreement, and all fail if any did.
-    const bool pairwise = args.kind == Kind::kAlltoAllV || args.kind == Kind::kAlltoAllVC;
+    const bool pairwise = args.kind == Kind::kAlltoAllV || args.kind == Kind::kAlltoAllVC ||
+                          args.kind == Kind::kReduceScatterV || args.kind == Kind::kAllGatherV;
     if (pairwise) {
         const char verdict = disagreement.empty() ? 1 : 0;
         std::vector<char> verdicts(peers.size(), 1);
@@ -295,10 +298,12 @@ void NetworkRank::execute_collective(const CallArgs& a) {
     switch (a.kind) {
         case Kind::kAllReduce:
         case Kind::kReduceScatter:
+        case Kind::kReduceScatterV:
         case Kind::kReduce: {
             // Slice j of every input goes to rank j, which reduces it in rank order.
-            const bool scatter = a.kind == Kind::kReduceScatter;
+            const bool scatter = a.kind == Kind::kReduceScatter || a.kind == Kind::kReduceScatterV;
             const auto slice = [&](uint32_t j) {
+                if (a.kind == Kind::kReduceScatterV) return Slice{a.sendDispls[j], a.sendCounts[j]};
                 return scatter ? Slice{j * a.count, a.count} : slice_of(a.count, n, j);
             };
             const Slice own = slice(me_);
@@ -338,13 +343,17 @@ void NetworkRank::execute_collective(const CallArgs& a) {
             if (a.root != me_) exchange.receive(a.root, a.recv, a.count * eb);
             break;
         case Kind::kAllGather:
+        case Kind::kAllGatherV: {
+            const bool v = a.kind == Kind::kAllGatherV;
+            const auto place = [&](uint32_t r) { return at(a.recv, v ? a.recvDispls[r] : r * a.count, eb); };
             for (uint32_t r = 0; r < n; ++r) {
                 if (r == me_) continue;
                 exchange.send(r, a.send, a.count * eb);
-                exchange.receive(r, at(a.recv, r * a.count, eb), a.count * eb);
+                exchange.receive(r, place(r), (v ? a.recvCounts[r] : a.count) * eb);
             }
-            std::memmove(at(a.recv, me_ * a.count, eb), a.send, a.count * eb);
+            std::memmove(place(me_), a.send, a.count * eb);
             break;
+        }
         case Kind::kScatter:
             if (a.root == me_) {
                 for (uint32_t r = 0; r < n; ++r) {

@@ -38,6 +38,13 @@ extern HCCL_API HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType
 extern HCCL_API HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDataType dataType,
     HcclReduceOp op, HcclComm comm, aclrtStream stream);
 
+/* recvBuf of rank r (recvCount elements) = the sendCounts[r] elements at
+ * sendBuf + sendDispls[r] of every rank, combined with op (sum, max or min);
+ * sendCounts and sendDispls are uint64_t[rankSize] in host memory, in
+ * elements. */
+extern HCCL_API HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts, const void *sendDispls,
+    void *recvBuf, uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm, aclrtStream stream);
+
 /* recvBuf of rank r = elements [r * recvCount, (r + 1) * recvCount) of root's sendBuf. */
 extern HCCL_API HcclResult HcclScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDataType dataType,
     uint32_t root, HcclComm comm, aclrtStream stream);
@@ -45,6 +52,12 @@ extern HCCL_API HcclResult HcclScatter(void *sendBuf, void *recvBuf, uint64_t re
 /* recvBuf of every rank = every rank's sendBuf, in rank order. */
 extern HCCL_API HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
     HcclComm comm, aclrtStream stream);
+
+/* The sendCount elements of rank i's sendBuf land at recvBuf + recvDispls[i]
+ * of every rank (recvCounts[i] elements); recvCounts and recvDispls are
+ * uint64_t[rankSize] in host memory, in elements. */
+extern HCCL_API HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *recvBuf, const void *recvCounts,
+    const void *recvDispls, HcclDataType dataType, HcclComm comm, aclrtStream stream);
 
 /* The next HcclRecv of destRank from this rank receives sendBuf. */
 extern HCCL_API HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,

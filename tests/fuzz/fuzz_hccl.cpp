@@ -114,10 +114,11 @@ struct Call {
     bool nullRecv = false;
 };
 
-constexpr uint8_t kKinds = 11;
-const char* const kKindNames[kKinds] = {"HcclAllReduce", "HcclBroadcast", "HcclAllGather", "HcclReduceScatter",
-                                        "HcclReduce",    "HcclScatter",   "HcclAlltoAll",  "HcclAlltoAllV",
-                                        "HcclBarrier",   "HcclSend",      "HcclRecv"};
+constexpr uint8_t kKinds = 13;
+const char* const kKindNames[kKinds] = {
+    "HcclAllReduce", "HcclBroadcast", "HcclAllGather", "HcclReduceScatter",  "HcclReduce",
+    "HcclScatter",   "HcclAlltoAll",  "HcclAlltoAllV", "HcclBarrier",        "HcclSend",
+    "HcclRecv",      "HcclReduceScatterV", "HcclAllGatherV"};
 
 /// Makes `call` as rank `rank` on comm; rank 1 mirrors a send with a
 /// receive and the other way round.
@@ -143,9 +144,14 @@ HcclResult issue(const Call& call, uint32_t rank, HcclComm comm) {
         case 9:
             return rank == 0 ? HcclSend(send, call.count, call.dtype, peer, comm, stream)
                              : HcclRecv(recv, call.count, call.dtype, peer, comm, stream);
-        default:
+        case 10:
             return rank == 0 ? HcclRecv(recv, call.count, call.dtype, peer, comm, stream)
                              : HcclSend(send, call.count, call.dtype, peer, comm, stream);
+        case 11:
+            return HcclReduceScatterV(send, counts.data(), displs.data(), recv, call.count, call.dtype, call.op, comm,
+                                      stream);
+        default:
+            return HcclAllGatherV(send, call.count, recv, counts.data(), displs.data(), call.dtype, comm, stream);
     }
 }
 

@@ -75,6 +75,7 @@ struct Entry {
 
 std::vector<Entry> every_entry() {
     static uint64_t counts[2] = {1, 1}, displs[2] = {0, 1}, matrix[4] = {1, 1, 1, 1};
+    static uint64_t vCounts[2] = {4, 4}, vDispls[2] = {0, 4};
     const HcclDataType f32 = HCCL_DATA_TYPE_FP32;
     return {
         {"HcclAllReduce", [=](HcclComm c, void* b, void* o, aclrtStream s) {
@@ -84,10 +85,16 @@ std::vector<Entry> every_entry() {
         {"HcclReduceScatter", [=](HcclComm c, void* b, void* o, aclrtStream s) {
              return HcclReduceScatter(b, o, 4, f32, HCCL_REDUCE_SUM, c, s);
          }},
+        {"HcclReduceScatterV", [=](HcclComm c, void* b, void* o, aclrtStream s) {
+             return HcclReduceScatterV(b, vCounts, vDispls, o, 4, f32, HCCL_REDUCE_SUM, c, s);
+         }},
         {"HcclScatter",
          [=](HcclComm c, void* b, void* o, aclrtStream s) { return HcclScatter(b, o, 4, f32, 0, c, s); }},
         {"HcclAllGather",
          [=](HcclComm c, void* b, void* o, aclrtStream s) { return HcclAllGather(b, o, 4, f32, c, s); }},
+        {"HcclAllGatherV", [=](HcclComm c, void* b, void* o, aclrtStream s) {
+             return HcclAllGatherV(b, 4, o, vCounts, vDispls, f32, c, s);
+         }},
         {"HcclReduce", [=](HcclComm c, void* b, void* o, aclrtStream s) {
              return HcclReduce(b, o, 4, f32, HCCL_REDUCE_SUM, 0, c, s);
          }},
@@ -190,6 +197,21 @@ TEST_F(ArgumentErrors, NullBuffersWithElementsArePointerErrors) {
     EXPECT_HCCL_REFUSED(HcclAlltoAllVC(nullptr, matrix, f32, b, f32, c, s), HCCL_E_PTR, "HcclAlltoAllVC");
     EXPECT_HCCL_REFUSED(HcclAlltoAllVC(b, matrix, f32, nullptr, f32, c, s), HCCL_E_PTR, "HcclAlltoAllVC");
     EXPECT_HCCL_REFUSED(HcclAlltoAllVC(b, nullptr, f32, b, f32, c, s), HCCL_E_PTR, "HcclAlltoAllVC");
+    uint64_t vCounts[2] = {4, 4}, vDispls[2] = {0, 4};
+    const auto reduce_scatter_v = [&](void* send, const uint64_t* counts_, const uint64_t* displs_, void* recv) {
+        return HcclReduceScatterV(send, counts_, displs_, recv, 4, f32, HCCL_REDUCE_SUM, c, s);
+    };
+    EXPECT_HCCL_REFUSED(reduce_scatter_v(nullptr, vCounts, vDispls, b), HCCL_E_PTR, "HcclReduceScatterV");
+    EXPECT_HCCL_REFUSED(reduce_scatter_v(b, nullptr, vDispls, b), HCCL_E_PTR, "HcclReduceScatterV");
+    EXPECT_HCCL_REFUSED(reduce_scatter_v(b, vCounts, nullptr, b), HCCL_E_PTR, "HcclReduceScatterV");
+    EXPECT_HCCL_REFUSED(reduce_scatter_v(b, vCounts, vDispls, nullptr), HCCL_E_PTR, "HcclReduceScatterV");
+    const auto all_gather_v = [&](void* send, void* recv, const uint64_t* counts_, const uint64_t* displs_) {
+        return HcclAllGatherV(send, 4, recv, counts_, displs_, f32, c, s);
+    };
+    EXPECT_HCCL_REFUSED(all_gather_v(nullptr, b, vCounts, vDispls), HCCL_E_PTR, "HcclAllGatherV");
+    EXPECT_HCCL_REFUSED(all_gather_v(b, nullptr, vCounts, vDispls), HCCL_E_PTR, "HcclAllGatherV");
+    EXPECT_HCCL_REFUSED(all_gather_v(b, b, nullptr, vDispls), HCCL_E_PTR, "HcclAllGatherV");
+    EXPECT_HCCL_REFUSED(all_gather_v(b, b, vCounts, nullptr), HCCL_E_PTR, "HcclAllGatherV");
     HcclSendRecvItem item{HCCL_RECV, nullptr, 4, f32, 1};
     EXPECT_HCCL_REFUSED(HcclBatchSendRecv(&item, 1, c, s), HCCL_E_PTR, "HcclBatchSendRecv");
     EXPECT_HCCL_REFUSED(HcclBatchSendRecv(nullptr, 1, c, s), HCCL_E_PTR, "HcclBatchSendRecv");
@@ -252,7 +274,12 @@ TEST_F(ArgumentErrors, DataTypes) {
     void* b = buffer_->get();
     void* o = other_->get();
     uint64_t counts[2] = {1, 1}, displs[2] = {0, 1}, matrix[4] = {1, 1, 1, 1};
+    uint64_t vCounts[2] = {4, 4}, vDispls[2] = {0, 4};
     const auto every_call = [&](HcclDataType t, HcclResult code) {
+        EXPECT_HCCL_REFUSED(HcclReduceScatterV(b, vCounts, vDispls, o, 4, t, HCCL_REDUCE_MAX, c, s), code,
+                            "HcclReduceScatterV")
+            << t;
+        EXPECT_HCCL_REFUSED(HcclAllGatherV(b, 4, o, vCounts, vDispls, t, c, s), code, "HcclAllGatherV") << t;
         EXPECT_HCCL_REFUSED(HcclAllReduce(b, o, 4, t, HCCL_REDUCE_SUM, c, s), code, "HcclAllReduce") << t;
         EXPECT_HCCL_REFUSED(HcclBroadcast(b, 4, t, 0, c, s), code, "HcclBroadcast") << t;
         EXPECT_HCCL_REFUSED(HcclReduceScatter(b, o, 4, t, HCCL_REDUCE_MAX, c, s), code, "HcclReduceScatter") << t;
@@ -283,8 +310,13 @@ TEST_F(ArgumentErrors, UnsupportedReductions) {
     aclrtStream s = streams_[0];
     void* b = buffer_->get();
     void* o = other_->get();
+    uint64_t vCounts[2] = {4, 4}, vDispls[2] = {0, 4};
+    const auto reduce_scatter_v = [&](HcclDataType t, HcclReduceOp op) {
+        return HcclReduceScatterV(b, vCounts, vDispls, o, 4, t, op, c, s);
+    };
     const auto every_reduction = [&](HcclDataType t, HcclReduceOp op, HcclResult code) {
         EXPECT_HCCL_REFUSED(HcclAllReduce(b, o, 4, t, op, c, s), code, "HcclAllReduce") << t << " op " << op;
+        EXPECT_HCCL_REFUSED(reduce_scatter_v(t, op), code, "HcclReduceScatterV") << t << " op " << op;
         EXPECT_HCCL_REFUSED(HcclReduceScatter(b, o, 4, t, op, c, s), code, "HcclReduceScatter") << t << " op " << op;
         EXPECT_HCCL_REFUSED(HcclReduce(b, o, 4, t, op, 1, c, s), code, "HcclReduce") << t << " op " << op;
     };
@@ -297,6 +329,10 @@ TEST_F(ArgumentErrors, UnsupportedReductions) {
         }
     }
     for (int op : {4, 100, 255}) every_reduction(HCCL_DATA_TYPE_FP32, static_cast<HcclReduceOp>(op), HCCL_E_PARA);
+    // HcclReduceScatterV offers sum, max and min only.
+    for (HcclDataType t : {HCCL_DATA_TYPE_FP32, HCCL_DATA_TYPE_INT32, HCCL_DATA_TYPE_FP16}) {
+        EXPECT_HCCL_REFUSED(reduce_scatter_v(t, HCCL_REDUCE_PROD), HCCL_E_NOT_SUPPORT, "HcclReduceScatterV") << t;
+    }
     expect_ranks_still_match();
 }
 
@@ -333,6 +369,30 @@ TEST_F(ArgumentErrors, OverflowingCounts) {
     EXPECT_HCCL_REFUSED(HcclReduceScatter(b, o, huge, HCCL_DATA_TYPE_INT16, HCCL_REDUCE_SUM, c, s), HCCL_E_PARA,
                         "HcclReduceScatter");
     EXPECT_HCCL_REFUSED(HcclSend(b, huge, HCCL_DATA_TYPE_INT64, 1, c, s), HCCL_E_PARA, "HcclSend");
+    expect_ranks_still_match();
+}
+
+// A displacement whose end overflows is refused rather than wrapped to a
+// small extent (the all-to-all-v accepted it and moved its share from a wild
+// address); a V collective's own entry must be the rank's own count.
+TEST_F(ArgumentErrors, OverflowingDisplacementsAndOwnCounts) {
+    HcclComm c = comms_[0];
+    aclrtStream s = streams_[0];
+    void* b = buffer_->get();
+    void* o = other_->get();
+    const HcclDataType f32 = HCCL_DATA_TYPE_FP32;
+    uint64_t counts[2] = {4, 4}, wild[2] = {0, UINT64_MAX - 1};
+    EXPECT_HCCL_REFUSED(HcclAlltoAllV(b, counts, wild, f32, o, counts, counts, f32, c, s), HCCL_E_PARA,
+                        "HcclAlltoAllV");
+    EXPECT_HCCL_REFUSED(HcclAlltoAllV(b, counts, counts, f32, o, counts, wild, f32, c, s), HCCL_E_PARA,
+                        "HcclAlltoAllV");
+    EXPECT_HCCL_REFUSED(HcclReduceScatterV(b, counts, wild, o, 4, f32, HCCL_REDUCE_SUM, c, s), HCCL_E_PARA,
+                        "HcclReduceScatterV");
+    EXPECT_HCCL_REFUSED(HcclAllGatherV(b, 4, o, counts, wild, f32, c, s), HCCL_E_PARA, "HcclAllGatherV");
+    uint64_t notOwn[2] = {3, 4}, displs[2] = {0, 4};
+    EXPECT_HCCL_REFUSED(HcclReduceScatterV(b, notOwn, displs, o, 4, f32, HCCL_REDUCE_SUM, c, s), HCCL_E_PARA,
+                        "HcclReduceScatterV");
+    EXPECT_HCCL_REFUSED(HcclAllGatherV(b, 4, o, notOwn, displs, f32, c, s), HCCL_E_PARA, "HcclAllGatherV");
     expect_ranks_still_match();
 }
 

@@ -1,6 +1,6 @@
 // The other collectives on 2, 3 and 8 ranks: HcclBroadcast, HcclAllGather,
-// HcclReduceScatter, HcclReduce, HcclScatter, HcclAlltoAll, HcclAlltoAllV,
-// HcclAlltoAllVC and HcclBarrier, each against what hccl.h says every
+// HcclAllGatherV, HcclReduceScatter, HcclReduceScatterV, HcclReduce,
+// HcclScatter, HcclAlltoAll, HcclAlltoAllV, HcclAlltoAllVC and HcclBarrier, each against what hccl.h says every
 // rank's buffers hold afterwards, computed here from the ranks' inputs.
 #include <atomic>
 #include <memory>
@@ -277,6 +277,96 @@ TEST_P(Collectives, AlltoAllVHonoursCountsAndDisplacements) {
                 const auto block = elements_of(peerSend, types[t], displs[me], counts[me]);
                 std::copy(block.begin(), block.end(), want.begin() + static_cast<std::ptrdiff_t>(at * width));
                 at += counts[me] + 2;
+            }
+            EXPECT_ELEMENTS_EQ(types[t], recvs[t]->bytes(), want) << type_name(types[t]) << " on rank " << me;
+        }
+    });
+}
+
+/// The V collectives' part of rank r (some none), and where rank `owner`
+/// keeps each rank's part in its buffer: backwards from 1 + owner with gaps
+/// of 3 elements, so every rank lays its buffer out differently.  Returns
+/// the buffer's length in elements.
+uint64_t v_part(uint32_t r) { return v_count(r, r); }
+
+uint64_t v_layout(uint32_t owner, uint32_t n, std::vector<uint64_t>& counts, std::vector<uint64_t>& displs) {
+    counts.assign(n, 0);
+    displs.assign(n, 0);
+    uint64_t at = 1 + owner;
+    for (uint32_t j = n; j-- > 0;) {
+        counts[j] = v_part(j);
+        displs[j] = at;
+        at += counts[j] + 3;
+    }
+    return at;
+}
+
+// recvBuf of rank r (v_part(r) elements) = the sendCounts[r] elements at
+// sendDispls[r] of every rank's input, combined in rank order; each rank
+// lays its input out differently.
+TEST_P(Collectives, ReduceScatterVReducesEachRanksPartWhereverItLies) {
+    std::vector<Reduction> reductions;
+    for (const Reduction& reduction : kReductions) {
+        if (reduction.op != HCCL_REDUCE_PROD) reductions.push_back(reduction);
+    }
+    with_group(ranks(), [&](RankContext& rank) {
+        const uint32_t n = rank.ranks, me = rank.rank;
+        std::vector<std::vector<uint64_t>> counts(n), displs(n);
+        std::vector<uint64_t> lengths(n);
+        for (uint32_t i = 0; i < n; ++i) lengths[i] = v_layout(i, n, counts[i], displs[i]);
+        std::vector<std::vector<std::vector<uint8_t>>> inputs;
+        std::vector<std::unique_ptr<DeviceMemory>> sends, recvs;
+        for (size_t c = 0; c < reductions.size(); ++c) {
+            const Reduction& red = reductions[c];
+            inputs.emplace_back();
+            for (uint32_t i = 0; i < n; ++i) {
+                inputs[c].push_back(reduction_input(red.dtype, red.op, lengths[i], seed_of(c, i)));
+            }
+            sends.push_back(std::make_unique<DeviceMemory>(inputs[c][me]));
+            recvs.push_back(std::make_unique<DeviceMemory>((v_part(me) + 2) * type_size(red.dtype)));
+            ASSERT_HCCL_OK(HcclReduceScatterV(sends[c]->get(), counts[me].data(), displs[me].data(), recvs[c]->get(),
+                                              v_part(me), red.dtype, red.op, rank.comm, rank.stream));
+        }
+        ASSERT_ACL_OK(aclrtSynchronizeStream(rank.stream));
+        for (size_t c = 0; c < reductions.size(); ++c) {
+            const Reduction& red = reductions[c];
+            std::vector<std::vector<uint8_t>> parts;
+            for (uint32_t i = 0; i < n; ++i) {
+                parts.push_back(elements_of(inputs[c][i], red.dtype, displs[i][me], v_part(me)));
+            }
+            std::vector<uint8_t> want = reduce_reference(red.dtype, red.op, parts, 0, v_part(me));
+            want.resize((v_part(me) + 2) * type_size(red.dtype), DeviceMemory::kSentinel);
+            EXPECT_ELEMENTS_EQ(red.dtype, recvs[c]->bytes(), want)
+                << type_name(red.dtype) << " " << op_name(red.op) << " on rank " << me;
+        }
+    });
+}
+
+// Rank i's v_part(i) elements land at recvDispls[i] of every rank, whose
+// layouts differ; the gaps between the parts stay untouched.
+TEST_P(Collectives, AllGatherVPlacesEachRanksInputWhereEveryRankAsks) {
+    const HcclDataType types[] = {HCCL_DATA_TYPE_FP32, HCCL_DATA_TYPE_INT8, HCCL_DATA_TYPE_FP16};
+    with_group(ranks(), [&](RankContext& rank) {
+        const uint32_t n = rank.ranks, me = rank.rank;
+        std::vector<uint64_t> counts, displs;
+        const uint64_t length = v_layout(me, n, counts, displs);
+        std::vector<std::unique_ptr<DeviceMemory>> sends, recvs;
+        for (size_t t = 0; t < std::size(types); ++t) {
+            sends.push_back(std::make_unique<DeviceMemory>(pattern_bytes(types[t], v_part(me), seed_of(t, me))));
+            recvs.push_back(std::make_unique<DeviceMemory>(length * type_size(types[t])));
+            ASSERT_HCCL_OK(HcclAllGatherV(sends[t]->get(), v_part(me), recvs[t]->get(), counts.data(), displs.data(),
+                                          types[t], rank.comm, rank.stream));
+        }
+        // The arrays are read at the call.
+        std::fill(displs.begin(), displs.end(), 999999);
+        ASSERT_ACL_OK(aclrtSynchronizeStream(rank.stream));
+        v_layout(me, n, counts, displs);
+        for (size_t t = 0; t < std::size(types); ++t) {
+            const size_t width = type_size(types[t]);
+            std::vector<uint8_t> want(length * width, DeviceMemory::kSentinel);
+            for (uint32_t i = 0; i < n; ++i) {
+                const std::vector<uint8_t> input = pattern_bytes(types[t], v_part(i), seed_of(t, i));
+                std::copy(input.begin(), input.end(), want.begin() + static_cast<std::ptrdiff_t>(displs[i] * width));
             }
             EXPECT_ELEMENTS_EQ(types[t], recvs[t]->bytes(), want) << type_name(types[t]) << " on rank " << me;
         }

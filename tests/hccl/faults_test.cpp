@@ -95,6 +95,26 @@ std::vector<Mismatch> mismatches() {
              return true;
          },
          {"do not match"}},
+        {"reduce-scatter-v sizes",
+         [](RankContext& r, Buffers& b) {
+             // Rank 2 reduces 2 elements, but rank 0 sends it 3.
+             std::vector<uint64_t> counts(3, 2), displs = {0, 4, 8};
+             if (r.rank == 0) counts[2] = 3;
+             EXPECT_HCCL_OK(HcclReduceScatterV(b.send.get(), counts.data(), displs.data(), b.recv.get(), 2, f32,
+                                               HCCL_REDUCE_SUM, r.comm, r.stream));
+             return true;
+         },
+         {"do not match", "sends 3"}},
+        {"all-gather-v sizes",
+         [](RankContext& r, Buffers& b) {
+             // Rank 1 expects 4 elements from rank 2, which sends 2.
+             std::vector<uint64_t> counts(3, 2), displs = {0, 4, 8};
+             if (r.rank == 1) counts[2] = 4;
+             EXPECT_HCCL_OK(HcclAllGatherV(b.send.get(), 2, b.recv.get(), counts.data(), displs.data(), f32, r.comm,
+                                           r.stream));
+             return true;
+         },
+         {"do not match", "expects 4"}},
         {"all-to-all-vc matrix",
          [](RankContext& r, Buffers& b) {
              std::vector<uint64_t> matrix(9, 1);

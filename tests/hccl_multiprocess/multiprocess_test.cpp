@@ -274,6 +274,36 @@ TEST(MultiProcess, EveryCollectiveOverThreeProcesses) {
             }
         }
 
+        // ReduceScatterV: rank j reduces j + 2 elements, which input i holds
+        // from its element 20 * (ranks - 1 - j) + i on.
+        std::vector<uint64_t> partCounts(ranks), partDispls(ranks);
+        for (uint32_t j = 0; j < ranks; ++j) partCounts[j] = j + 2, partDispls[j] = 20 * (ranks - 1 - j) + rank;
+        got = run_collective(mineTimesRanks, rank + 2, stream, [&](void* s, void* r) {
+            return HcclReduceScatterV(s, partCounts.data(), partDispls.data(), r, rank + 2, fp32, HCCL_REDUCE_SUM,
+                                      comm, stream);
+        });
+        RANK_CHECK(got.size() == rank + 2, "HcclReduceScatterV failed: %s", aclGetRecentErrMsg());
+        for (uint32_t k = 0; k < rank + 2; ++k) {
+            double expected = 0;
+            for (uint32_t i = 0; i < ranks; ++i) expected += input_of(i, 20 * (ranks - 1 - rank) + i + k);
+            RANK_CHECK(got[k] == static_cast<float>(expected), "HcclReduceScatterV element %u", k);
+        }
+
+        // AllGatherV: rank i sends its first i + 1 elements, which rank r
+        // places from its element 5 * i + r on.
+        std::vector<uint64_t> gatherCounts(ranks), gatherDispls(ranks);
+        for (uint32_t i = 0; i < ranks; ++i) gatherCounts[i] = i + 1, gatherDispls[i] = 5 * i + rank;
+        got = run_collective(mine, 5 * ranks + rank, stream, [&](void* s, void* r) {
+            return HcclAllGatherV(s, rank + 1, r, gatherCounts.data(), gatherDispls.data(), fp32, comm, stream);
+        });
+        RANK_CHECK(got.size() == 5 * ranks + rank, "HcclAllGatherV failed: %s", aclGetRecentErrMsg());
+        for (uint32_t from = 0; from < ranks; ++from) {
+            for (uint32_t k = 0; k <= from; ++k) {
+                RANK_CHECK(got[5 * from + rank + k] == static_cast<float>(input_of(from, k)),
+                           "HcclAllGatherV from %u element %u", from, k);
+            }
+        }
+
         // A ring of sends and receives, then a barrier.
         const uint32_t next = (rank + 1) % ranks, previous = (rank + ranks - 1) % ranks;
         void* out = to_device(mine);
@@ -341,27 +371,38 @@ TEST(MultiProcess, MismatchedCountsFailEveryRankAndTheCommunicatorGoesOn) {
     });
 }
 
-// All-to-all-v counts agree pairwise: when ranks 1 and 2 disagree on what
-// goes between them, rank 0 (which agrees with both) fails the call too --
-// no rank moves data the others will not receive.
-TEST(MultiProcess, AnAllToAllVDisagreementBetweenTwoRanksFailsEveryRank) {
+// The V collectives' counts agree pairwise: when two ranks disagree on
+// what goes between them, the third (which agrees with both) fails the call
+// too -- no rank moves data the others will not receive -- and the
+// communicator goes on to the next call.
+TEST(MultiProcess, AVCollectiveDisagreementBetweenTwoRanksFailsEveryRank) {
     run_processes(
         3,
         [](uint32_t rank, uint32_t ranks, HcclComm comm, aclrtStream stream) {
             std::vector<uint64_t> counts(ranks, 4), displs(ranks);
             for (uint32_t j = 0; j < ranks; ++j) displs[j] = 4 * j;
-            std::vector<uint64_t> recvCounts = counts;
-            if (rank == 2) recvCounts[1] = 3;  // Rank 1 sends it 4.
             void* send = to_device(std::vector<float>(4 * ranks, 1.0f));
             void* recv = to_device(std::vector<float>(4 * ranks));
-            RANK_CHECK(HcclAlltoAllV(send, counts.data(), displs.data(), HCCL_DATA_TYPE_FP32, recv, recvCounts.data(),
-                                     displs.data(), HCCL_DATA_TYPE_FP32, comm, stream) == HCCL_SUCCESS,
-                       "%s", aclGetRecentErrMsg());
-            const aclError synced = aclrtSynchronizeStream(stream);
-            RANK_CHECK(synced == ACL_ERROR_RT_PARAM_INVALID, "the stream returned %d", synced);
-            HcclResult asyncError = HCCL_SUCCESS;
-            HcclGetCommAsyncError(comm, &asyncError);
-            RANK_CHECK(asyncError == HCCL_E_PARA, "async error %d", asyncError);
+            const auto fails_everywhere = [&](HcclResult submitted) {
+                if (submitted != HCCL_SUCCESS) return false;
+                HcclResult asyncError = HCCL_SUCCESS;
+                return aclrtSynchronizeStream(stream) == ACL_ERROR_RT_PARAM_INVALID &&
+                       HcclGetCommAsyncError(comm, &asyncError) == HCCL_SUCCESS && asyncError == HCCL_E_PARA;
+            };
+            std::vector<uint64_t> recvCounts = counts;
+            if (rank == 2) recvCounts[1] = 3;  // Rank 1 sends it 4.
+            RANK_CHECK(fails_everywhere(HcclAlltoAllV(send, counts.data(), displs.data(), HCCL_DATA_TYPE_FP32, recv,
+                                                      recvCounts.data(), displs.data(), HCCL_DATA_TYPE_FP32, comm,
+                                                      stream)),
+                       "HcclAlltoAllV: %s", aclGetRecentErrMsg());
+            std::vector<uint64_t> sendCounts = counts;
+            if (rank == 0) sendCounts[2] = 3;  // Rank 2 reduces 4.
+            RANK_CHECK(fails_everywhere(HcclReduceScatterV(send, sendCounts.data(), displs.data(), recv, 4,
+                                                           HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream)),
+                       "HcclReduceScatterV: %s", aclGetRecentErrMsg());
+            RANK_CHECK(fails_everywhere(HcclAllGatherV(send, 4, recv, recvCounts.data(), displs.data(),
+                                                       HCCL_DATA_TYPE_FP32, comm, stream)),
+                       "HcclAllGatherV: %s", aclGetRecentErrMsg());
             aclrtFree(send);
             aclrtFree(recv);
             return true;
