@@ -5,6 +5,8 @@
 #include "hccl/hccl.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <vector>
 
 #include "aclcpu/device_task.hpp"
 #include "aclcpu/dtype.hpp"
@@ -296,6 +298,21 @@ HcclResult copy_counts(const void* array, uint32_t ranks, const char* api, const
     return HCCL_SUCCESS;
 }
 
+/// One uint64_t[ranks] array argument of a V collective, and where its copy goes.
+struct CountArray {
+    const void* array;
+    const char* name;
+    std::vector<uint64_t>& copy;
+};
+
+/// Copies arrays in order; the first missing one fails the call.
+HcclResult copy_count_arrays(uint32_t ranks, const char* api, std::initializer_list<CountArray> arrays) {
+    for (const CountArray& a : arrays) {
+        if (HcclResult status = copy_counts(a.array, ranks, api, a.name, a.copy); status != HCCL_SUCCESS) return status;
+    }
+    return HCCL_SUCCESS;
+}
+
 /// A V collective's entry for the calling rank itself (`array`[rank]) must
 /// be its own count: the rank sends itself what it reduces or gathers.
 HcclResult check_own_part(uint64_t entry, uint64_t count, const char* api, const char* array) {
@@ -387,8 +404,8 @@ HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void*
     CallArgs args = args_of(Kind::kReduceScatterV, sendBuf, recvBuf, recvCount, dataType);
     args.op = op;
     const uint32_t ranks = rank->group().ranks();
-    status = copy_counts(sendCounts, ranks, api, "sendCounts", args.sendCounts);
-    if (status == HCCL_SUCCESS) status = copy_counts(sendDispls, ranks, api, "sendDispls", args.sendDispls);
+    status = copy_count_arrays(ranks, api, {{sendCounts, "sendCounts", args.sendCounts},
+                                            {sendDispls, "sendDispls", args.sendDispls}});
     if (status == HCCL_SUCCESS) status = check_own_part(args.sendCounts[rank->rank()], recvCount, api, "sendCounts");
     if (status == HCCL_SUCCESS) status = check_uniform(args, extent(args.sendCounts, args.sendDispls), recvCount);
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
@@ -411,8 +428,8 @@ HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, cons
     if (HcclResult status = check_codes(comm, api, dataType, nullptr, rank); status != HCCL_SUCCESS) return status;
     CallArgs args = args_of(Kind::kAllGatherV, sendBuf, recvBuf, sendCount, dataType);
     const uint32_t ranks = rank->group().ranks();
-    HcclResult status = copy_counts(recvCounts, ranks, api, "recvCounts", args.recvCounts);
-    if (status == HCCL_SUCCESS) status = copy_counts(recvDispls, ranks, api, "recvDispls", args.recvDispls);
+    HcclResult status = copy_count_arrays(ranks, api, {{recvCounts, "recvCounts", args.recvCounts},
+                                                       {recvDispls, "recvDispls", args.recvDispls}});
     if (status == HCCL_SUCCESS) status = check_own_part(args.recvCounts[rank->rank()], sendCount, api, "recvCounts");
     if (status == HCCL_SUCCESS) status = check_uniform(args, sendCount, extent(args.recvCounts, args.recvDispls));
     return status == HCCL_SUCCESS ? submit_collective(rank, std::move(args), stream) : status;
@@ -449,10 +466,10 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
     HcclResult status = begin_alltoall(Kind::kAlltoAllV, sendBuf, recvBuf, sendType, recvType, comm, rank, args);
     if (status != HCCL_SUCCESS) return status;
     const uint32_t ranks = rank->group().ranks();
-    status = copy_counts(sendCounts, ranks, api, "sendCounts", args.sendCounts);
-    if (status == HCCL_SUCCESS) status = copy_counts(sdispls, ranks, api, "sdispls", args.sendDispls);
-    if (status == HCCL_SUCCESS) status = copy_counts(recvCounts, ranks, api, "recvCounts", args.recvCounts);
-    if (status == HCCL_SUCCESS) status = copy_counts(rdispls, ranks, api, "rdispls", args.recvDispls);
+    status = copy_count_arrays(ranks, api, {{sendCounts, "sendCounts", args.sendCounts},
+                                            {sdispls, "sdispls", args.sendDispls},
+                                            {recvCounts, "recvCounts", args.recvCounts},
+                                            {rdispls, "rdispls", args.recvDispls}});
     if (status == HCCL_SUCCESS) {
         status = check_buffer(args.send, extent(args.sendCounts, args.sendDispls), sendType, api, "sendBuf");
     }

@@ -47,6 +47,16 @@ Signature signature_for(const CallArgs& a, uint32_t me, uint32_t peer, uint32_t 
     return s;
 }
 
+/// The part of every rank's input that rank j reduces in a reducing call
+/// of `ranks` ranks.
+Slice reduced_slice(const CallArgs& a, uint32_t j, uint32_t ranks) {
+    switch (a.kind) {
+        case Kind::kReduceScatterV: return Slice{a.sendDispls[j], a.sendCounts[j]};
+        case Kind::kReduceScatter: return Slice{j * a.count, a.count};
+        default: return slice_of(a.count, ranks, j);
+    }
+}
+
 bool agrees(const Signature& mine, const Signature& theirs) {
     return theirs.kind == mine.kind && theirs.dtype == mine.dtype && theirs.op == mine.op &&
            theirs.root == mine.root && theirs.count == mine.count && theirs.recvCount == mine.recvCount &&
@@ -302,10 +312,7 @@ void NetworkRank::execute_collective(const CallArgs& a) {
         case Kind::kReduce: {
             // Slice j of every input goes to rank j, which reduces it in rank order.
             const bool scatter = a.kind == Kind::kReduceScatter || a.kind == Kind::kReduceScatterV;
-            const auto slice = [&](uint32_t j) {
-                if (a.kind == Kind::kReduceScatterV) return Slice{a.sendDispls[j], a.sendCounts[j]};
-                return scatter ? Slice{j * a.count, a.count} : slice_of(a.count, n, j);
-            };
+            const auto slice = [&](uint32_t j) { return reduced_slice(a, j, n); };
             const Slice own = slice(me_);
             std::vector<char> gathered(uint64_t{n} * own.count * eb);
             std::vector<const void*> sources(n);
