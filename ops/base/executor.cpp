@@ -168,7 +168,8 @@ ExecutorPool& executor_pool() {
 
 /// One run of a kernel with a snapshot of its executor's address table,
 /// stored inline after the task so that enqueuing a run costs a single
-/// allocation.
+/// allocation, of handover memory: the run is freed on the device worker
+/// that ran it.
 ///
 /// With memory checking on (decided when the run is enqueued) every tensor's
 /// extent and the workspace phase 1 asked for must lie in live device
@@ -181,7 +182,7 @@ public:
     static std::unique_ptr<KernelRun> snapshot(const aclOpExecutor& executor, void* workspace,
                                                uint64_t workspaceSize) noexcept {
         const size_t count = executor.tensorCount;
-        void* memory = ::operator new(sizeof(KernelRun) + count * kTableEntryBytes, std::nothrow);
+        void* memory = aclcpu::handover_allocate(sizeof(KernelRun) + count * kTableEntryBytes);
         if (memory == nullptr) return nullptr;
         auto* run = new (memory) KernelRun(executor, workspace, workspaceSize);
         std::copy_n(executor.addresses.begin(), count, run->addresses());
@@ -189,7 +190,7 @@ public:
         return std::unique_ptr<KernelRun>(run);
     }
 
-    static void operator delete(void* memory) noexcept { ::operator delete(memory); }
+    static void operator delete(void* memory) noexcept { aclcpu::handover_free(memory); }
 
     aclError run() noexcept override {
         void** table = addresses();

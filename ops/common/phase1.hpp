@@ -31,12 +31,14 @@ inline aclnnStatus hand_back_empty_executor(TensorList inputs, TensorList output
 
 /// Hands back an executor running a Kernel built from kernelArgs (see
 /// hand_back_executor); host allocation failure -> 561101 (reported).
+/// The kernel's memory is handover memory: a single-use executor's kernel
+/// is freed on the device worker that ran it.
 template <class Kernel, class... Args>
 aclnnStatus hand_back_kernel(TensorList inputs, TensorList outputs, uint64_t workspaceBytes, uint64_t* workspaceSize,
                              aclOpExecutor** executor, Args&&... kernelArgs) noexcept {
     std::shared_ptr<const OpKernel> kernel;
     try {
-        kernel = std::make_shared<const Kernel>(std::forward<Args>(kernelArgs)...);
+        kernel = std::allocate_shared<Kernel>(HandoverAllocator<Kernel>(), std::forward<Args>(kernelArgs)...);
     } catch (const std::bad_alloc&) {
         report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;

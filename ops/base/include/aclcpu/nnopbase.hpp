@@ -11,9 +11,11 @@
 #pragma once
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <initializer_list>
+#include <new>
 #include <string>
 
 #include "aclcpu/dims.hpp"
@@ -63,6 +65,38 @@ public:
     /// (blockDim, ...) with append_trace_arg.  Called on the submitting
     /// thread, only while an observer is installed (aclcpu/instrumentation.hpp).
     virtual void describe(std::string& /*details*/) const {}
+};
+
+/// Memory for objects made on the submitting thread and freed on a device
+/// worker: an operator's kernel, each run of it.  oneTBB's scalable
+/// allocator, which takes a block freed by another thread back in one
+/// atomic operation, where the C library's allocator takes a locked trip
+/// through its arena -- on every small operator.  A sanitized build uses
+/// operator new, so that the sanitizers see every block.  Any thread;
+/// handover_allocate returns nullptr when the host is out of memory.
+ACLCPU_EXPORT void* handover_allocate(size_t bytes) noexcept;
+ACLCPU_EXPORT void handover_free(void* memory) noexcept;
+
+/// A standard allocator over handover_allocate, for std::allocate_shared.
+template <class T>
+struct HandoverAllocator {
+    using value_type = T;
+
+    HandoverAllocator() noexcept = default;
+    template <class U>
+    HandoverAllocator(const HandoverAllocator<U>&) noexcept {}
+
+    T* allocate(size_t count) {
+        void* memory = count <= SIZE_MAX / sizeof(T) ? handover_allocate(count * sizeof(T)) : nullptr;
+        if (memory == nullptr) throw std::bad_alloc();
+        return static_cast<T*>(memory);
+    }
+    void deallocate(T* memory, size_t) noexcept { handover_free(memory); }
+
+    template <class U>
+    bool operator==(const HandoverAllocator<U>&) const noexcept { return true; }
+    template <class U>
+    bool operator!=(const HandoverAllocator<U>&) const noexcept { return false; }
 };
 
 /// Appends `,"key":value` to a trace's details (a JSON object body).
