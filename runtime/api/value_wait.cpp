@@ -7,6 +7,7 @@
 #include "core/condition_wait.hpp"
 #include "core/errors.hpp"
 #include "core/runtime_state.hpp"
+#include "core/tsan_annotations.hpp"
 
 using aclcpu::detail::DevicePool;
 using aclcpu::detail::param_error;
@@ -59,7 +60,10 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
     if (aclError status = resolve(stream, "aclrtValueWrite", writer); status != ACL_SUCCESS) return status;
     auto* word = static_cast<uint64_t*>(devAddr);
     aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write", word,
-                                   [word, value] { __atomic_store_n(word, value, __ATOMIC_RELEASE); });
+                                   [word, value] {
+                                       aclcpu::detail::annotate_release(word);
+                                       __atomic_store_n(word, value, __ATOMIC_RELEASE);
+                                   });
     return ACL_SUCCESS;
 }
 
@@ -73,7 +77,11 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
     if (aclError status = resolve(stream, "aclrtValueWait", waiter); status != ACL_SUCCESS) return status;
     const auto* word = static_cast<const uint64_t*>(devAddr);
     WaitCondition condition;
-    condition.try_pass = [word, value, flag] { return value_satisfies(load_device_word(word), value, flag); };
+    condition.try_pass = [word, value, flag] {
+        if (!value_satisfies(load_device_word(word), value, flag)) return false;
+        aclcpu::detail::annotate_acquire(word);
+        return true;
+    };
     condition.timeout = aclcpu::detail::op_wait_timeout();
     condition.polls = true;
     condition.task = "aclrtValueWait";

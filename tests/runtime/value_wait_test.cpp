@@ -56,6 +56,31 @@ TEST_F(ValueWaitTest, WaitHoldsTheStreamUntilAnotherStreamWrites) {
     });
 }
 
+// 11-09: the waiting stream goes on once the word satisfies the wait, so
+// what the writing stream did before aclrtValueWrite is there for it to
+// read, however the waiting stream learns of the write (here mostly by
+// polling: nothing holds the writer back).  Under ThreadSanitizer this also
+// checks that the hand-over is a synchronisation TSan can see.
+TEST_F(ValueWaitTest, WorkBeforeTheWriteIsVisibleAfterTheWait) {
+    constexpr size_t kBytes = 4096;
+    Stream producer;
+    Stream consumer;
+    DeviceBuffer source(kBytes);
+    DeviceBuffer target(kBytes);
+    DeviceWord word(0);
+    for (uint64_t round = 1; round <= 256; ++round) {
+        const auto fill = static_cast<uint8_t>(round);
+        ASSERT_ACL_OK(aclrtMemsetAsync(source.get(), kBytes, fill, kBytes, producer.get()));
+        ASSERT_ACL_OK(aclrtValueWrite(word.get(), round, 0, producer.get()));
+        ASSERT_ACL_OK(aclrtValueWait(word.get(), round, ACL_STREAM_WAIT_VALUE_EQ, consumer.get()));
+        ASSERT_ACL_OK(aclrtMemcpyAsync(target.get(), kBytes, source.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                                       consumer.get()));
+        ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs));
+        ASSERT_EQ(std::vector<uint8_t>(kBytes, fill), target.read()) << "round " << round;
+    }
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(producer.get(), kBoundedWaitMs));
+}
+
 // 11-09, aclrtValueWait: a word the host writes with aclrtMemcpy releases the wait too.
 TEST_F(ValueWaitTest, WaitSeesAHostWrite) {
     Stream stream;
