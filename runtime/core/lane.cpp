@@ -50,11 +50,11 @@ void LaneProgress::run_due_actions() {
 namespace {
 
 /// Stream work is prioritised so that a worker busy with the blocks of a long
-/// operator on one stream picks up another stream's next item at its next
-/// task boundary (a block, or a slice of one) instead of after the whole
+/// operator on one stream picks up another stream's turn at its next task
+/// boundary (a block, or a slice of one) instead of after the whole
 /// operator.  Above that floor a lane's node priority follows its stream's:
-/// items are handed to runners by the delivering thread itself (no
-/// forwarding task in between), so every ready item is in the graph's
+/// turns are put by the delivering thread itself (no forwarding task in
+/// between), so every lane with ready items has its turn in the graph's
 /// priority queue, which gives a free worker the one of the highest-priority
 /// stream.
 constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
@@ -92,11 +92,14 @@ StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, ui
     : id_(id),
       priority_(priority),
       pool_(pool),
-      runner_(graph, tbb::flow::serial, [this](const LaneItem& item) { run(item); }, stream_node_priority(priority)) {}
+      // Unlimited: a lane never has two turns at once (turnPending_), and a
+      // turn put by the one ending goes through the graph's priority queue
+      // instead of waiting in a serial node's buffer for the same worker.
+      runner_(graph, tbb::flow::unlimited, [this](Turn) { take_turn(); }, stream_node_priority(priority)) {}
 
 void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
-    // Releasing under the mutex keeps the runner's queue in place order;
-    // try_put only queues or spawns the runner's task, it never runs it here.
+    // Releasing under the mutex keeps the ready queue in place order;
+    // try_put only spawns the runner's task, it never runs it here.
     std::lock_guard<std::mutex> lock(releaseMutex_);
     if (place != nextRelease_) {
         early_.emplace(place, task.release());
@@ -112,9 +115,43 @@ void StreamLane::release(const LaneItem& item) {
     if (ScheduleExplorer* explorer = ScheduleExplorer::active()) {
         explorer->hold(*this, item);
     } else {
-        forward(item);
+        enqueue_ready(item);
     }
     ++nextRelease_;
+}
+
+void StreamLane::forward(const LaneItem& item) {
+    std::lock_guard<std::mutex> lock(releaseMutex_);
+    enqueue_ready(item);
+}
+
+void StreamLane::enqueue_ready(const LaneItem& item) {
+    ready_.push_back(item);
+    if (turnPending_) return;
+    turnPending_ = true;
+    runner_.try_put(Turn{});
+}
+
+void StreamLane::take_turn() noexcept {
+    for (int ran = 0;; ++ran) {
+        LaneItem item{};
+        {
+            std::lock_guard<std::mutex> lock(releaseMutex_);
+            if (ready_.empty()) {
+                turnPending_ = false;
+                return;
+            }
+            if (ran == kItemsPerTurn) {
+                // The next turn may start on another worker at once; this one
+                // touches nothing of the lane after the unlock.
+                runner_.try_put(Turn{});
+                return;
+            }
+            item = ready_.front();
+            ready_.pop_front();
+        }
+        run(item);
+    }
 }
 
 void StreamLane::run(const LaneItem& item) noexcept {

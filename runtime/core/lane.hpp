@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -100,15 +101,23 @@ struct LateDelivery {
 /// Work takes its place with reserve() at the API call (an atomic counter,
 /// so places reflect the order in which the calls happened, whatever thread
 /// made them).  deliver() releases items strictly in place order, straight
-/// from the delivering thread, to a serial function_node that runs them on
-/// the device arena; an item delivered before its predecessors waits in the
-/// lane until they are.  A place whose item is delivered later (an event
-/// wait, a blocking callback) holds back everything after it without
-/// occupying a worker.
+/// from the delivering thread, into the lane's ready queue; an item
+/// delivered before its predecessors waits in the lane until they are.  A
+/// place whose item is delivered later (an event wait, a blocking callback)
+/// holds back everything after it without occupying a worker.
 ///
-/// Priorities: a released item is a task of the runner's node priority (its
-/// stream's), so among the items of a device that are ready when a worker
-/// becomes free, the worker takes one of the highest-priority stream.
+/// Ready items run in turns: the first item ready on an idle lane puts one
+/// message to the lane's runner node, and the turn that message starts
+/// runs ready items in order -- those released meanwhile too -- until the
+/// queue is empty or kItemsPerTurn have run, then hands the rest to a new
+/// turn.  At most one turn is pending or running, so items run one at a
+/// time in place order; a busy stream costs one flow-graph message per
+/// turn instead of one per item.
+///
+/// Priorities: a turn is a task of the runner's node priority (its
+/// stream's), so among the lanes of a device that have ready items when a
+/// worker becomes free, the worker serves one of the highest-priority
+/// stream; a lane with a long backlog yields after each turn.
 ///
 /// Lanes are pooled by their device and reused by later streams: flow-graph
 /// nodes cannot be destroyed while the graph may still touch them, and
@@ -132,9 +141,12 @@ public:
     /// place must be delivered exactly once.
     uint64_t reserve(uint64_t count = 1) noexcept { return next_.fetch_add(count, std::memory_order_acq_rel); }
     void deliver(uint64_t place, std::unique_ptr<DeviceTask> task);
-    /// Hands a released item to the runner: what deliver() does, unless a
+    /// Queues a released item to run: what deliver() does, unless a
     /// ScheduleExplorer holds the item back until it picks it.
-    void forward(const LaneItem& item) { runner_.try_put(item); }
+    void forward(const LaneItem& item);
+
+    /// Items a turn runs at most before the lane yields its worker.
+    static constexpr int kItemsPerTurn = 16;
 
     /// Places taken so far: when progress reaches it, the lane is idle.
     uint64_t submitted() const noexcept { return next_.load(std::memory_order_acquire); }
@@ -168,8 +180,14 @@ public:
     void recycle();
 
 private:
+    /// What the runner node receives: take a turn.
+    struct Turn {};
+
     /// Passes the next item in place order on (releaseMutex_ held).
     void release(const LaneItem& item);
+    /// Queues item and starts a turn unless one is pending (releaseMutex_ held).
+    void enqueue_ready(const LaneItem& item);
+    void take_turn() noexcept;
     void run(const LaneItem& item) noexcept;
     void run_task(DeviceTask& task, uint64_t place) noexcept;
 
@@ -190,7 +208,9 @@ private:
     std::mutex releaseMutex_;
     uint64_t nextRelease_ = 0;                ///< Guarded by releaseMutex_.
     std::map<uint64_t, DeviceTask*> early_;  ///< Delivered ahead of nextRelease_; guarded by releaseMutex_.
-    tbb::flow::function_node<LaneItem> runner_;
+    std::deque<LaneItem> ready_;             ///< Released, to run in order; guarded by releaseMutex_.
+    bool turnPending_ = false;               ///< A turn is queued or running; guarded by releaseMutex_.
+    tbb::flow::function_node<Turn> runner_;
 };
 
 inline void LateDelivery::deliver() const {

@@ -221,4 +221,44 @@ TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
     EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
+// Issue 14: on two cores the emulator must not let one stream starve
+// another.  A device with one worker; a stream with a backlog of 256 ready
+// items and another stream with one: the worker serves the backlog in turns
+// of a few items and takes the other stream's item between two turns, long
+// before the backlog is through (a turn that drained its lane's whole
+// queue would run all 256 first).
+TEST(StreamTurns, AStreamWithABacklogLetsAnotherStreamRunBetweenItsTurns) {
+    if (aclcpu::test::schedule_explored()) {
+        GTEST_SKIP() << "an explored schedule picks the next item itself";
+    }
+    const aclcpu::test::TempFile oneWorker("{\"acl_cpu\": {\"worker_threads\": 1}}");
+    ASSERT_EQ(aclInit(oneWorker.path()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream holder = nullptr, busy = nullptr, other = nullptr;
+    for (aclrtStream* stream : {&holder, &busy, &other}) ASSERT_EQ(aclrtCreateStream(stream), ACL_SUCCESS);
+
+    std::atomic<bool> open{false};
+    std::atomic<bool> started{false};
+    ASSERT_EQ(aclcpu::enqueue(holder, std::make_unique<GateTask>(&open, &started)), ACL_SUCCESS);
+    while (!started.load()) std::this_thread::yield();
+    constexpr int kBacklog = 256;
+    std::atomic<int> busyRan{0};
+    int busyRanBeforeOther = -1;
+    for (int i = 0; i < kBacklog; ++i) {
+        ASSERT_EQ(aclcpu::enqueue(busy, std::make_unique<FunctionTask>([&] { busyRan.fetch_add(1); })), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclcpu::enqueue(other, std::make_unique<FunctionTask>([&] { busyRanBeforeOther = busyRan.load(); })),
+              ACL_SUCCESS);
+    open.store(true);
+    ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(busy), ACL_SUCCESS);
+    EXPECT_EQ(busyRan.load(), kBacklog);
+    EXPECT_GE(busyRanBeforeOther, 0);
+    EXPECT_LE(busyRanBeforeOther, kBacklog / 4) << "the other stream waited for most of the backlog";
+
+    for (aclrtStream stream : {holder, busy, other}) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
 }  // namespace
