@@ -30,12 +30,12 @@ struct TensorExtent {
 
 TensorExtent extent_of(const aclTensor* tensor) {
     const aclcpu::TensorView& view = aclcpu::view_of(tensor);
-    if (view.numel() == 0) return TensorExtent{};
-    const uint64_t element = std::max<size_t>(aclDataTypeSize(view.dtype), 1);
     uint64_t lastStep = 0;
     for (size_t i = 0; i < view.shape.size(); ++i) {
+        if (view.shape[i] == 0) return TensorExtent{};
         lastStep += static_cast<uint64_t>(view.shape[i] - 1) * static_cast<uint64_t>(view.strides[i]);
     }
+    const uint64_t element = std::max<size_t>(aclDataTypeSize(view.dtype), 1);
     return TensorExtent{static_cast<uint64_t>(view.offset) * element, (lastStep + 1) * element};
 }
 

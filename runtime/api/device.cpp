@@ -22,9 +22,10 @@ const SocProfile& soc_profile(aclrtStream stream) {
     if (stream != nullptr) {
         std::shared_ptr<detail::Stream> resolved;
         if (runtime.resolve_stream(stream, "soc_profile", resolved) == ACL_SUCCESS) return resolved->device().soc();
-    } else if (auto context = runtime.current_context()) {
-        return context->device().soc();
     }
+    // Every device of an initialisation emulates its configured SoC, so the
+    // current context's device need not be looked up: that lookup (a weak_ptr
+    // lock, two atomic read-modify-writes) sat on every operator's phase 1.
     return runtime.config().soc.name != nullptr ? runtime.config().soc : detail::default_soc_profile();
 }
 
