@@ -61,15 +61,24 @@ constexpr tbb::flow::node_priority_t kLowestStreamNodePriority = 1;
 
 thread_local StreamLane* tRunningLane = nullptr;
 
-/// Marks the calling worker as running task on lane for the scope.
+/// Marks the calling worker as running task on lane for the scope, and tells
+/// the lane's waiters that an item runs (ProgressCounter::set_items_running).
+/// The scope ends before the item's completion is published: a waiter woken
+/// by it may take the worker's core at once, and if it found the item still
+/// marked running it would yield to a worker that has nothing left to do for
+/// it (measured: beside a long job on another stream, a small operator's
+/// round trip went from 7 us median, 30 us p99 to 30 us and 4.6 ms).
 class RunningScope {
 public:
-    RunningScope(StreamLane& lane, std::atomic<const char*>& runningTask, const char* task) noexcept
-        : runningTask_(runningTask) {
+    RunningScope(StreamLane& lane, std::atomic<const char*>& runningTask, LaneProgress& progress,
+                 const char* task) noexcept
+        : runningTask_(runningTask), progress_(progress) {
         tRunningLane = &lane;
         runningTask_.store(task, std::memory_order_release);
+        progress_.set_items_running(true);
     }
     ~RunningScope() {
+        progress_.set_items_running(false);
         runningTask_.store(nullptr, std::memory_order_release);
         tRunningLane = nullptr;
     }
@@ -78,6 +87,7 @@ public:
 
 private:
     std::atomic<const char*>& runningTask_;
+    LaneProgress& progress_;
 };
 
 }  // namespace
@@ -183,7 +193,7 @@ aclError run_reporting(DeviceTask& task, std::string& detail) noexcept {
 }
 
 void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
-    const RunningScope scope(*this, runningTask_, task.name());
+    const RunningScope scope(*this, runningTask_, *progress_, task.name());
     std::string detail;
     const aclError status = run_reporting(task, detail);
     if (status == ACL_SUCCESS) return;

@@ -29,6 +29,8 @@ inline constexpr uint32_t kLowestStreamPriority = 7;
 class LaneProgress {
 public:
     const ProgressCounter& counter() const noexcept { return counter_; }
+    /// See ProgressCounter::set_items_running.
+    void set_items_running(bool running) noexcept { counter_.set_items_running(running); }
     uint64_t completed() const noexcept { return counter_.value(); }
 
     /// Runs action once `count` items have completed: at once (on the calling

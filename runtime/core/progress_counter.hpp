@@ -5,8 +5,10 @@
 
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -73,14 +75,38 @@ bool explored_wait_until(const ProgressCounter& counter, uint64_t target,
 /// A monotonic count of completed work items that host threads can wait on.
 ///
 /// The device side only advances it; a waiter spins briefly (a launch-to-sync
-/// round trip of a tiny task is a few microseconds; see SpinBudget) and then
-/// sleeps on a futex, so neither side takes a lock and an advance with
-/// nobody waiting costs no system call.
+/// round trip of a tiny task is a few microseconds; see SpinBudget), yields
+/// its core while a worker runs one of the counted items
+/// (kRunningYieldBudget), and then sleeps on a futex, so neither side takes a
+/// lock and an advance with nobody waiting costs no system call.
 class ProgressCounter {
 public:
     using Clock = std::chrono::steady_clock;
 
+    /// How long a waiter yields, after its spin, while a counted item runs.
+    ///
+    /// A waiter asleep on the futex when an item ends wakes late: on the CI
+    /// machine class (2 cores, 2 workers) the host woke 15-20 us after a
+    /// 64 Ki- or 256 Ki-element kernel ended, because the workers that just
+    /// finished it go on spinning in oneTBB's scheduler and hold both cores
+    /// that long -- longer than the 64 Ki kernel itself (6-10 us).  A waiter
+    /// that yields instead gives the workers its core while they compute and
+    /// takes it back within a yield of the advance: the 64 Ki-element
+    /// HardshrinkBackward and LogitGrad round trips fell from 24-27 us to
+    /// 9.5-10 us in most runs, 15-20 us in the others (bench Op/, side by
+    /// side); the small operator's round trip, idle or beside a long job, did
+    /// not move.  Only while an item runs (RunningScope in lane.cpp): an item
+    /// waiting for its turn may wait behind another stream's long job, and a
+    /// waiter yielding all that time would compete with the busy workers for
+    /// the cores.  Bounded, so that the waiter of a long kernel sleeps after
+    /// all.
+    static constexpr Clock::duration kRunningYieldBudget = std::chrono::microseconds(50);
+
     uint64_t value() const noexcept { return value_.load(std::memory_order_acquire); }
+
+    /// Tells waiters whether a worker is running one of the counted items now
+    /// (a hint for how they wait: no ordering is implied).
+    void set_items_running(bool running) noexcept { itemsRunning_.store(running, std::memory_order_relaxed); }
 
     /// Publishes that `value` items are complete and wakes the waiters.
     void advance_to(uint64_t value) noexcept {
@@ -103,9 +129,10 @@ public:
         return block_until(target, deadline);
     }
 
-    /// wait_until without driving anything: spins briefly, then sleeps.
+    /// wait_until without driving anything: spins briefly, yields while a
+    /// counted item runs, then sleeps.
     bool block_until(uint64_t target, Clock::time_point deadline) const noexcept {
-        if (spin_until(target)) return true;
+        if (spin_until(target) || yield_while_running(target, deadline)) return true;
         while (true) {
             sleepers_.fetch_add(1, std::memory_order_seq_cst);
             const uint32_t seen = wakeups_.load(std::memory_order_seq_cst);
@@ -136,6 +163,15 @@ private:
         }
     }
 
+    bool yield_while_running(uint64_t target, Clock::time_point deadline) const noexcept {
+        const auto end = std::min(deadline, Clock::now() + kRunningYieldBudget);
+        while (itemsRunning_.load(std::memory_order_relaxed) && Clock::now() < end) {
+            if (value() >= target) return true;
+            sched_yield();
+        }
+        return value() >= target;
+    }
+
     void sleep(uint32_t seen, Clock::time_point deadline) const noexcept {
         timespec timeout{};
         timespec* timeoutPointer = nullptr;
@@ -151,6 +187,7 @@ private:
     }
 
     std::atomic<uint64_t> value_{0};
+    std::atomic<bool> itemsRunning_{false};
     mutable std::atomic<uint32_t> wakeups_{0};
     mutable std::atomic<uint32_t> sleepers_{0};
 };
