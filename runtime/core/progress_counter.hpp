@@ -93,7 +93,7 @@ public:
     /// that yields instead gives the workers its core while they compute and
     /// takes it back within a yield of the advance: the 64 Ki-element
     /// HardshrinkBackward and LogitGrad round trips fell from 24-27 us to
-    /// 9.5-10 us in most runs, 15-20 us in the others (bench Op/, side by
+    /// 9.5-10 us in most runs, 15-25 us in the others (bench Op/, side by
     /// side); the small operator's round trip, idle or beside a long job, did
     /// not move.  Only while an item runs (RunningScope in lane.cpp): an item
     /// waiting for its turn may wait behind another stream's long job, and a

@@ -170,37 +170,64 @@ TEST_F(DeviceTasks, EnqueueOnADestroyedStreamIsRefusedAndTheTaskNeverRuns) {
     EXPECT_EQ(runs_.load(), 0);
 }
 
-/// A stream of priority made with aclrtCreateStreamV2.
-aclrtStream stream_of_priority(uint32_t priority) {
-    aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
-    EXPECT_EQ(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority), ACL_SUCCESS);
-    aclrtStream stream = nullptr;
-    EXPECT_EQ(aclrtCreateStreamV2(&stream, config), ACL_SUCCESS);
-    EXPECT_EQ(aclrtDestroyStreamConfigHandle(config), ACL_SUCCESS);
-    return stream;
-}
+/// AscendCL initialised with a device of one worker, and a way to hold that
+/// worker busy so that items of other streams become ready before any runs.
+class OneWorkerDevice : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_EQ(aclInit(oneWorker_.path()), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+        holder_ = add_stream(nullptr);
+    }
+    void TearDown() override {
+        open_.store(true);
+        for (aclrtStream stream : streams_) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+        EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+        EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    }
+
+    /// A new stream (made with config when not null), destroyed at teardown.
+    aclrtStream add_stream(aclrtStreamConfigHandle* config) {
+        aclrtStream stream = nullptr;
+        EXPECT_EQ(config == nullptr ? aclrtCreateStream(&stream) : aclrtCreateStreamV2(&stream, config), ACL_SUCCESS);
+        streams_.push_back(stream);
+        return stream;
+    }
+    /// A new stream of CANN priority `priority` (aclrtCreateStreamV2).
+    aclrtStream add_stream_of_priority(uint32_t priority) {
+        aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+        EXPECT_EQ(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority), ACL_SUCCESS);
+        aclrtStream stream = add_stream(config);
+        EXPECT_EQ(aclrtDestroyStreamConfigHandle(config), ACL_SUCCESS);
+        return stream;
+    }
+    /// Returns once the worker runs a task that holds it until release_worker().
+    void hold_worker() {
+        ASSERT_EQ(aclcpu::enqueue(holder_, std::make_unique<GateTask>(&open_, &started_)), ACL_SUCCESS);
+        while (!started_.load()) std::this_thread::yield();
+    }
+    void release_worker() { open_.store(true); }
+
+private:
+    const aclcpu::test::TempFile oneWorker_{"{\"acl_cpu\": {\"worker_threads\": 1}}"};
+    std::vector<aclrtStream> streams_;
+    aclrtStream holder_ = nullptr;
+    std::atomic<bool> open_{false};
+    std::atomic<bool> started_{false};
+};
 
 // 24_other_APIs.md (aclrtCreateStreamV2) and 25-02_Enumerations.md
 // (ACL_RT_STREAM_PRIORITY: 0 to 7, a smaller number is a higher priority,
 // scheduled first): with the device's one worker held, an item of a
 // priority-7 stream and then one of a priority-0 stream become ready; when
 // the worker is free it runs the priority-0 item first.
-TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
+TEST_F(OneWorkerDevice, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
     if (aclcpu::test::schedule_explored()) {
         GTEST_SKIP() << "an explored schedule stands for a device whose free cores run streams of any priority";
     }
-    const aclcpu::test::TempFile oneWorker("{\"acl_cpu\": {\"worker_threads\": 1}}");
-    ASSERT_EQ(aclInit(oneWorker.path()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    aclrtStream holder = nullptr;
-    ASSERT_EQ(aclrtCreateStream(&holder), ACL_SUCCESS);
-    aclrtStream low = stream_of_priority(7);
-    aclrtStream high = stream_of_priority(0);
-
-    std::atomic<bool> open{false};
-    std::atomic<bool> started{false};
-    ASSERT_EQ(aclcpu::enqueue(holder, std::make_unique<GateTask>(&open, &started)), ACL_SUCCESS);
-    while (!started.load()) std::this_thread::yield();
+    aclrtStream low = add_stream_of_priority(7);
+    aclrtStream high = add_stream_of_priority(0);
+    hold_worker();
     std::mutex orderMutex;
     std::vector<std::string> order;
     auto record = [&](const char* who) {
@@ -211,14 +238,10 @@ TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
     };
     ASSERT_EQ(aclcpu::enqueue(low, record("low")), ACL_SUCCESS);
     ASSERT_EQ(aclcpu::enqueue(high, record("high")), ACL_SUCCESS);
-    open.store(true);
+    release_worker();
     ASSERT_EQ(aclrtSynchronizeStream(low), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(high), ACL_SUCCESS);
     EXPECT_EQ(order, (std::vector<std::string>{"high", "low"}));
-
-    for (aclrtStream stream : {holder, low, high}) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 // Issue 14: on two cores the emulator must not let one stream starve
@@ -227,20 +250,13 @@ TEST(StreamPriorities, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) {
 // of a few items and takes the other stream's item between two turns, long
 // before the backlog is through (a turn that drained its lane's whole
 // queue would run all 256 first).
-TEST(StreamTurns, AStreamWithABacklogLetsAnotherStreamRunBetweenItsTurns) {
+TEST_F(OneWorkerDevice, AStreamWithABacklogLetsAnotherStreamRunBetweenItsTurns) {
     if (aclcpu::test::schedule_explored()) {
         GTEST_SKIP() << "an explored schedule picks the next item itself";
     }
-    const aclcpu::test::TempFile oneWorker("{\"acl_cpu\": {\"worker_threads\": 1}}");
-    ASSERT_EQ(aclInit(oneWorker.path()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    aclrtStream holder = nullptr, busy = nullptr, other = nullptr;
-    for (aclrtStream* stream : {&holder, &busy, &other}) ASSERT_EQ(aclrtCreateStream(stream), ACL_SUCCESS);
-
-    std::atomic<bool> open{false};
-    std::atomic<bool> started{false};
-    ASSERT_EQ(aclcpu::enqueue(holder, std::make_unique<GateTask>(&open, &started)), ACL_SUCCESS);
-    while (!started.load()) std::this_thread::yield();
+    aclrtStream busy = add_stream(nullptr);
+    aclrtStream other = add_stream(nullptr);
+    hold_worker();
     constexpr int kBacklog = 256;
     std::atomic<int> busyRan{0};
     int busyRanBeforeOther = -1;
@@ -249,16 +265,12 @@ TEST(StreamTurns, AStreamWithABacklogLetsAnotherStreamRunBetweenItsTurns) {
     }
     ASSERT_EQ(aclcpu::enqueue(other, std::make_unique<FunctionTask>([&] { busyRanBeforeOther = busyRan.load(); })),
               ACL_SUCCESS);
-    open.store(true);
+    release_worker();
     ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(busy), ACL_SUCCESS);
     EXPECT_EQ(busyRan.load(), kBacklog);
     EXPECT_GE(busyRanBeforeOther, 0);
     EXPECT_LE(busyRanBeforeOther, kBacklog / 4) << "the other stream waited for most of the backlog";
-
-    for (aclrtStream stream : {holder, busy, other}) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 }  // namespace
