@@ -26,7 +26,8 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-/// How long the calling thread spins before it sleeps on a ProgressCounter.
+/// How long the calling thread spins, at most, before it yields or sleeps on a
+/// ProgressCounter.
 ///
 /// A spin that reaches its target saves the futex wake-up (about 10 us on
 /// the CI machine class: an idle 1 Ki-element round trip takes 3.3 us with a
@@ -35,8 +36,9 @@ inline void cpu_relax() noexcept {
 /// takes a core from them and delays the very work it waits for (beside a
 /// 16 Mi-element job on another stream, the small operator's median round
 /// trip is 21-22 us with a 10 us spin, 11-13 us with none).  So the budget
-/// halves after each spin that ends short of its target, goes back to the
-/// full budget after one that reaches it, and every kProbeInterval-th wait
+/// halves after each spin that ends with neither its target reached nor one
+/// of the awaited items started (ProgressCounter::spin_until), goes back to
+/// the full budget after one that sees either, and every kProbeInterval-th wait
 /// spins the full budget, so that a thread whose budget has run down finds
 /// out when spinning pays again.  Per thread, so that waiters never share a
 /// cache line; one instance per thread (spin_budget()).
@@ -101,6 +103,19 @@ public:
     /// the cores.  Bounded, so that the waiter of a long kernel sleeps after
     /// all.
     static constexpr Clock::duration kRunningYieldBudget = std::chrono::microseconds(50);
+    /// How long a waiter spins once it has seen a counted item run before it
+    /// yields, and after the item ends before it sleeps.
+    ///
+    /// The yield phase above only helps a waiter that sees the item running.
+    /// It missed twice (hand-placed timestamps, 64 Ki- to 1 Mi-element
+    /// HardshrinkBackward, host back 20-23 us after the work ended): a spin
+    /// budget run down by kernels longer than the spin ended before the
+    /// worker took the item (about 2 us after the submit), and the flag
+    /// clears just before the completion is published.  So the spin stops
+    /// once an item has run this long and counts seeing it as a success, and
+    /// the yield phase spins this long past an item's end; the gap fell to
+    /// 4-6 us.
+    static constexpr Clock::duration kRunningSpin = std::chrono::microseconds(2);
 
     uint64_t value() const noexcept { return value_.load(std::memory_order_acquire); }
 
@@ -145,9 +160,15 @@ public:
     }
 
 private:
+    /// Spins until value() >= target (true), until one of the counted items
+    /// has run for kRunningSpin, or until the budget runs out.  The spin
+    /// counts as a success when it saw an item run: the workers are free for
+    /// this counter's items, so its next wait is worth a spin too.
     bool spin_until(uint64_t target) const noexcept {
         SpinBudget& budget = spin_budget();
         const auto end = Clock::now() + budget.next();
+        bool sawRunning = false;
+        Clock::time_point runningSince;
         while (true) {
             for (int i = 0; i < 32; ++i) {
                 if (value() >= target) {
@@ -156,18 +177,35 @@ private:
                 }
                 cpu_relax();
             }
-            if (Clock::now() >= end) {
-                budget.record(false);
+            const auto now = Clock::now();
+            if (!sawRunning && itemsRunning_.load(std::memory_order_relaxed)) {
+                sawRunning = true;
+                runningSince = now;
+            }
+            if (now >= end || (sawRunning && now - runningSince >= kRunningSpin)) {
+                budget.record(sawRunning);
                 return false;
             }
         }
     }
 
+    /// Yields while a counted item runs, and spins for up to kRunningSpin
+    /// after one ends (its completion is about to be published, or the next
+    /// item about to start); true once value() >= target.
     bool yield_while_running(uint64_t target, Clock::time_point deadline) const noexcept {
-        const auto end = std::min(deadline, Clock::now() + kRunningYieldBudget);
-        while (itemsRunning_.load(std::memory_order_relaxed) && Clock::now() < end) {
+        if (!itemsRunning_.load(std::memory_order_relaxed)) return value() >= target;
+        auto now = Clock::now();
+        const auto end = std::min(deadline, now + kRunningYieldBudget);
+        auto lastRunning = now;
+        while (now < end && now - lastRunning <= kRunningSpin) {
             if (value() >= target) return true;
-            sched_yield();
+            if (itemsRunning_.load(std::memory_order_relaxed)) {
+                lastRunning = now;
+                sched_yield();
+            } else {
+                cpu_relax();
+            }
+            now = Clock::now();
         }
         return value() >= target;
     }
