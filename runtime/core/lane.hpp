@@ -184,6 +184,8 @@ public:
 private:
     /// What the runner node receives: take a turn.
     struct Turn {};
+    /// The lane's running state for the run of one task (lane.cpp).
+    class RunningScope;
 
     /// Passes the next item in place order on (releaseMutex_ held).
     void release(const LaneItem& item);
