@@ -56,14 +56,15 @@ float row_sum_of_blocks(float* blockSums, int64_t repeats, RowReduction reductio
 }
 
 
-/// At most 8 lanes: a pairwise level then never needs more than the 16
-/// elements of two vectors, whatever the target.
+/// The row sum's vectors: at most 8 lanes, so that a pairwise level never
+/// needs more than the 16 elements of two vectors, whatever the target.
 using RowTag = hn::CappedTag<float, 8>;
+/// The elementwise pass after the sum: the target's full width.
+using LaneTag = hn::ScalableTag<float>;
 
 /// Lanes i.. of a row of length elements at p as fp32, zero past its end.
-template <class T>
-HWY_INLINE hn::Vec<RowTag> row_lanes(const T* p, int64_t i, int64_t length) {
-    const RowTag d;
+template <class D, class T>
+HWY_INLINE hn::Vec<D> row_lanes(D d, const T* p, int64_t i, int64_t length) {
     const auto lanes = static_cast<int64_t>(hn::Lanes(d));
     if (HWY_LIKELY(i + lanes <= length)) return load_f32(d, p + i);
     if (i >= length) return hn::Zero(d);
@@ -71,18 +72,19 @@ HWY_INLINE hn::Vec<RowTag> row_lanes(const T* p, int64_t i, int64_t length) {
 }
 
 /// Lanes i.. of a mask row of length elements: true where masked.
-HWY_INLINE hn::Mask<RowTag> masked_lanes(const uint8_t* mask, int64_t i, int64_t length) {
-    const RowTag d;
-    const hn::RebindToUnsigned<RowTag> du;
-    const hn::Rebind<uint8_t, RowTag> d8;
+template <class D>
+HWY_INLINE hn::Mask<D> masked_lanes(D d, const uint8_t* mask, int64_t i, int64_t length) {
+    const hn::RebindToUnsigned<D> du;
+    const hn::Rebind<uint8_t, D> d8;
     const auto lanes = static_cast<int64_t>(hn::Lanes(d));
     uint8_t tail[kMaxFloatLanes] = {};
     const uint8_t* bytes = mask + i;
     if (i + lanes > length) bytes = static_cast<const uint8_t*>(std::memcpy(tail, bytes, static_cast<size_t>(length - i)));
     return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, hn::LoadU(d8, bytes)), hn::Zero(du)));
 }
-HWY_INLINE hn::Mask<RowTag> masked_lanes(const float* mask, int64_t i, int64_t length) {
-    return hn::Ne(row_lanes(mask, i, length), hn::Zero(RowTag()));
+template <class D>
+HWY_INLINE hn::Mask<D> masked_lanes(D d, const float* mask, int64_t i, int64_t length) {
+    return hn::Ne(row_lanes(d, mask, i, length), hn::Zero(d));
 }
 
 /// One pairwise level of a reduction tree over the elements of lo then hi:
@@ -121,26 +123,28 @@ void softmax_grad_row(const T* gradOutput, const T* y, const M* mask, U* out,
     // the row's 8-element blocks, in order.
     float levels[kMaxLength / 2];
     for (int64_t i = 0; i < padded; i += 2 * lanes) {
-        const auto lo = hn::Mul(row_lanes(gradOutput, i, length), row_lanes(y, i, length));
-        const auto hi = hn::Mul(row_lanes(gradOutput, i + lanes, length), row_lanes(y, i + lanes, length));
+        const auto lo = hn::Mul(row_lanes(d, gradOutput, i, length), row_lanes(d, y, i, length));
+        const auto hi = hn::Mul(row_lanes(d, gradOutput, i + lanes, length), row_lanes(d, y, i + lanes, length));
         hn::StoreU(add_neighbours(lo, hi), d, levels + i / 2);
     }
     add_neighbours(levels, padded / 2, levels);
     add_neighbours(levels, padded / 4, levels);
     const float sum = row_sum_of_blocks(levels, padded / (kRepeatBlocks * kUbBlockFloats), tiling.reduction);
 
-    const auto sums = hn::Set(d, sum);
-    const auto scale = hn::Set(d, tiling.scale);
-    for (int64_t i = 0; i < length; i += lanes) {
-        const int64_t count = std::min(lanes, length - i);
-        const auto yv = row_lanes(y, i, length);
-        auto grad = hn::Sub(hn::Mul(row_lanes(gradOutput, i, length), yv), hn::Mul(yv, sums));
+    const LaneTag dl;
+    const auto fullLanes = static_cast<int64_t>(hn::Lanes(dl));
+    const auto sums = hn::Set(dl, sum);
+    const auto scale = hn::Set(dl, tiling.scale);
+    for (int64_t i = 0; i < length; i += fullLanes) {
+        const int64_t count = std::min(fullLanes, length - i);
+        const auto yv = row_lanes(dl, y, i, length);
+        auto grad = hn::Sub(hn::Mul(row_lanes(dl, gradOutput, i, length), yv), hn::Mul(yv, sums));
         if (tiling.scale != 1.0f) grad = hn::Mul(grad, scale);
-        grad = hn::IfThenZeroElse(masked_lanes(mask, i, length), grad);
-        if (HWY_LIKELY(count == lanes)) {
-            store_f32(d, grad, out + i);
+        grad = hn::IfThenZeroElse(masked_lanes(dl, mask, i, length), grad);
+        if (HWY_LIKELY(count == fullLanes)) {
+            store_f32(dl, grad, out + i);
         } else {
-            store_f32_partial(d, grad, out + i, static_cast<size_t>(count));
+            store_f32_partial(dl, grad, out + i, static_cast<size_t>(count));
         }
     }
 }
