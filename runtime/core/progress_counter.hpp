@@ -114,7 +114,7 @@ public:
     /// clears just before the completion is published.  So the spin stops
     /// once an item has run this long and counts seeing it as a success, and
     /// the yield phase spins this long past an item's end; the gap fell to
-    /// 4-6 us.
+    /// 4-7 us.
     static constexpr Clock::duration kRunningSpin = std::chrono::microseconds(2);
 
     uint64_t value() const noexcept { return value_.load(std::memory_order_acquire); }
