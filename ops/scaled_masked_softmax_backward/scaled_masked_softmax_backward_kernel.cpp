@@ -98,13 +98,23 @@ HWY_INLINE hn::Vec<RowTag> add_neighbours(hn::Vec<RowTag> lo, hn::Vec<RowTag> hi
 #endif
 }
 
-/// One level over in[0, count): out[j] = in[2j] + in[2j+1].  count is a
-/// multiple of 16; out may be in.
-void add_neighbours(const float* in, int64_t count, float* out) {
+/// The levels of the pairwise tree that sum each 8-element block.
+constexpr int kBlockLevels = 3;
+static_assert(int64_t{1} << kBlockLevels == kUbBlockFloats);
+
+/// Level `Level` of the pairwise tree over a row's products gradOutput[i] *
+/// y[i] (zero from `length` on): lane j holds node pos + j, the tree's sum
+/// of the 2^Level products from (pos + j) * 2^Level on.  Built in registers
+/// from the two vectors of the level below, whatever the lane count.
+template <int Level, class T>
+HWY_INLINE hn::Vec<RowTag> tree_level(const T* gradOutput, const T* y, int64_t pos, int64_t length) {
     const RowTag d;
-    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
-    for (int64_t i = 0; i < count; i += 2 * lanes) {
-        hn::StoreU(add_neighbours(hn::LoadU(d, in + i), hn::LoadU(d, in + i + lanes)), d, out + i / 2);
+    if constexpr (Level == 0) {
+        return hn::Mul(row_lanes(d, gradOutput, pos, length), row_lanes(d, y, pos, length));
+    } else {
+        const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+        return add_neighbours(tree_level<Level - 1>(gradOutput, y, 2 * pos, length),
+                              tree_level<Level - 1>(gradOutput, y, 2 * pos + lanes, length));
     }
 }
 
@@ -119,17 +129,14 @@ void softmax_grad_row(const T* gradOutput, const T* y, const M* mask, U* out,
     const int64_t length = tiling.shape.length;
     const int64_t padded = tiling.paddedLength;
 
-    // Levels 1-3 of the tree over the zero-padded products give the sums of
-    // the row's 8-element blocks, in order.
-    float levels[kMaxLength / 2];
-    for (int64_t i = 0; i < padded; i += 2 * lanes) {
-        const auto lo = hn::Mul(row_lanes(d, gradOutput, i, length), row_lanes(d, y, i, length));
-        const auto hi = hn::Mul(row_lanes(d, gradOutput, i + lanes, length), row_lanes(d, y, i + lanes, length));
-        hn::StoreU(add_neighbours(lo, hi), d, levels + i / 2);
+    // The sums of the row's 8-element blocks, in order, over the
+    // zero-padded products.
+    float blockSums[kMaxLength / kUbBlockFloats];
+    const int64_t blocks = padded / kUbBlockFloats;
+    for (int64_t b = 0; b < blocks; b += lanes) {
+        hn::StoreU(tree_level<kBlockLevels>(gradOutput, y, b, length), d, blockSums + b);
     }
-    add_neighbours(levels, padded / 2, levels);
-    add_neighbours(levels, padded / 4, levels);
-    const float sum = row_sum_of_blocks(levels, padded / (kRepeatBlocks * kUbBlockFloats), tiling.reduction);
+    const float sum = row_sum_of_blocks(blockSums, blocks / kRepeatBlocks, tiling.reduction);
 
     const LaneTag dl;
     const auto fullLanes = static_cast<int64_t>(hn::Lanes(dl));
