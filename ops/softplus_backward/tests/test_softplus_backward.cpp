@@ -144,6 +144,19 @@ TEST_F(SoftplusBackward, StridedViewsWithOffsets) {
           uniform(n, -2, 2, 18), std::vector<double>(n, 3.0), tolerance_for(ACL_FLOAT));
 }
 
+TEST_F(SoftplusBackward, Fp32StaysWithinFourUlpAcrossTheWholeRangeOfExp) {
+    // A sweep of beta * self over every value where 1 + exp(-t) is neither
+    // 1 nor +Inf in fp32, and past both ends: the kernel's own exp must stay
+    // as close as the fp32 formula allows (a few ulp), far inside the 1e-5
+    // of the other tests.
+    const size_t n = size_t{1} << 18;
+    std::vector<double> x(n);
+    for (size_t i = 0; i < n; ++i) x[i] = -100.0 + 200.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+    const Shape shape{static_cast<int64_t>(n)};
+    check({shape, ACL_FLOAT}, {shape, ACL_FLOAT}, {shape, ACL_FLOAT}, 1.0f, 1000.0f, std::vector<double>(n, 1.0), x,
+          Tolerance{4.0 / (1 << 24), 1e-37});
+}
+
 TEST_F(SoftplusBackward, SpecialValues) {
     const double inf = HUGE_VAL;
     const double nan = std::nan("");
