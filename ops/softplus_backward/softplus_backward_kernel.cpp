@@ -13,8 +13,9 @@ HWY_BEFORE_NAMESPACE();
 namespace aclcpu::ops::HWY_NAMESPACE {
 namespace {
 
-/// 1 + e^u, in about two thirds of the vector operations of Highway's Exp
-/// with the IEEE special values added (the kernel is compute bound).
+/// 1 + e^u, in fewer instructions than Highway's Exp with the IEEE special
+/// values added around it (42 against 50 in the AVX-512 fp32 loop of the
+/// kernel, which is compute bound).
 ///
 /// e^u = 2^n * e^r with n = round(u / ln 2): r = u - n ln 2 from a two-part
 /// ln 2 (its high part has 15 significant bits, so n * high is exact), e^r
@@ -24,22 +25,23 @@ namespace {
 /// e^u < 2^-126 leaves 1 + e^u at 1; above, the product overflows to +Inf
 /// as e^u itself would.  NaN stays NaN.
 template <class D>
-hn::Vec<D> one_plus_exp(D d, hn::Vec<D> u) {
+HWY_INLINE hn::Vec<D> one_plus_exp(D d, hn::Vec<D> u) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
     const V x = hn::Min(hn::Max(u, hn::Set(d, -88.0f)), hn::Set(d, 89.0f));
     const V n = hn::Round(hn::Mul(x, hn::Set(d, 1.44269504088896341f)));
-    const V r = hn::NegMulAdd(n, hn::Set(d, 1.428606765330187e-6f), hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), x));
-    V p = hn::MulAdd(hn::Set(d, 1.0f / 5040), r, hn::Set(d, 1.0f / 720));
-    p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120));
-    p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24));
-    p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6));
-    p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
-    p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
-    p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
+    const V high = hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), x);
+    const V r = hn::NegMulAdd(n, hn::Set(d, 1.428606765330187e-6f), high);
+    // Horner's rule over 1/k!, k = 7 down to 0.
+    V p = hn::Set(d, 1.0f / 5040);
+    for (const float coefficient : {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f}) {
+        p = hn::MulAdd(p, r, hn::Set(d, coefficient));
+    }
     const auto power = hn::ConvertTo(di, n);
     const auto half = hn::ShiftRight<1>(power);
-    const auto pow2 = [&](hn::Vec<decltype(di)> e) { return hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(e, hn::Set(di, 127)))); };
+    const auto pow2 = [&](hn::Vec<decltype(di)> e) {
+        return hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(e, hn::Set(di, 127))));
+    };
     const V e = hn::Mul(hn::Mul(p, pow2(half)), pow2(hn::Sub(power, half)));
     return hn::IfThenElse(hn::IsNaN(u), u, hn::Add(hn::Set(d, 1.0f), e));
 }
