@@ -240,6 +240,7 @@ void TraceWriter::on_work_end(instrument::StreamId stream, uint64_t place) {
         emit_item(state->second, item, place, begin, at);
     }
     if (item.recorded != nullptr) lastRecords_[item.recorded] = RecordRun{stream, place, begin};
+    state->second.lastBegin = begin;
     state->second.lastEnd = at;
     state->second.completed += 1;
     emit_queue_depth(state->second);

@@ -90,6 +90,7 @@ private:
         int index;             ///< "Stream <index>"
         uint64_t submitted = 0;
         uint64_t completed = 0;
+        double lastBegin = 0;  ///< When the stream's previous item began.
         double lastEnd = 0;    ///< When the stream finished its previous item.
         uint64_t lastGatePlace = 0;  ///< Its latest gate that has opened, and when the stream reached it.
         double lastGateReached = -1;
@@ -168,9 +169,12 @@ private:
     void name_thread(const Track& track, const std::string& name, int sortIndex);
 
     /// When a stream reached its gated place `item`: it waited there from the
-    /// end of its previous item (or the submission, if later).
+    /// end of its previous item (or the submission, if later).  A graph's
+    /// place follows its launch, which hands the graph to the flow graph
+    /// while it runs: the graph's nodes may start before the launch item
+    /// ends, so the graph's span starts with the launch.
     static double gate_reached(const StreamState& stream, const Pending& item) {
-        return std::max(stream.lastEnd, item.submitted);
+        return std::max(item.category == "graph" ? stream.lastBegin : stream.lastEnd, item.submitted);
     }
     /// Emits the slice of a finished item and the flows that end at it.
     void emit_item(const StreamState& stream, const Pending& item, uint64_t place, double begin, double end);
