@@ -261,11 +261,8 @@ aclError Runtime::destroy_stream(aclrtStream handle) {
     if (handle == nullptr) {
         return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream cannot be destroyed");
     }
-    std::shared_ptr<Stream> stream = streams_.remove(handle);
-    if (!stream) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtDestroyStream: %p is not a live stream (never created, or already destroyed)", handle);
-    }
+    std::shared_ptr<Stream> stream;
+    if (aclError status = streams_.retire(handle, "aclrtDestroyStream", &stream); status != ACL_SUCCESS) return status;
     if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
     if (uint64_t thread = stream->host_func_thread(); thread != 0) hostFuncs_.unsubscribe(thread);
     // Destroying drains: the host has then seen all of the stream's work.
@@ -294,11 +291,7 @@ aclError Runtime::resolve_task_group(aclrtTaskGrp handle, const char* api, std::
 
 aclError Runtime::resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", api);
-    model = models_.find(handle);
-    if (model) return ACL_SUCCESS;
-    return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                       "%s: %p is not a live model runtime instance (never created, or already destroyed)", api,
-                       handle);
+    return models_.resolve(handle, api, model);
 }
 
 std::shared_ptr<GraphModel> Runtime::find_model_by_id(uint32_t id) const {
@@ -318,12 +311,7 @@ aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::share
         stream = context->default_stream();
         return ACL_SUCCESS;
     }
-    stream = streams_.find(handle);
-    if (!stream) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live stream (never created, or already destroyed)", api, handle);
-    }
-    return ACL_SUCCESS;
+    return streams_.resolve(handle, api, stream);
 }
 
 aclError Runtime::resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {
@@ -354,21 +342,12 @@ aclError Runtime::open_event(std::shared_ptr<IpcEventState> ipc, aclrtEvent* han
 }
 
 aclError Runtime::destroy_event(aclrtEvent handle) {
-    if (!events_.remove(handle)) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtDestroyEvent: %p is not a live event (never created, or already destroyed)", handle);
-    }
-    return ACL_SUCCESS;
+    return events_.retire(handle, "aclrtDestroyEvent");
 }
 
 aclError Runtime::resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
-    event = events_.find(handle);
-    if (!event) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live event (never created, or already destroyed)", api, handle);
-    }
-    return ACL_SUCCESS;
+    return events_.resolve(handle, api, event);
 }
 
 DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, Device*& owner) {

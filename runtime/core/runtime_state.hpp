@@ -128,9 +128,9 @@ private:
     std::vector<int> deviceRefs_;
     std::vector<std::shared_ptr<Context>> defaultContexts_;
     HandleRegistry<Context> contexts_;
-    HandleRegistry<Stream> streams_;
-    HandleRegistry<Event> events_;
-    HandleRegistry<GraphModel> models_;
+    HandleRegistry<Stream> streams_{"stream"};
+    HandleRegistry<Event> events_{"event"};
+    HandleRegistry<GraphModel> models_{"model runtime instance"};
     HandleRegistry<TaskGroup> taskGroups_;
     std::mutex hostMutex_;
     std::map<uintptr_t, size_t> pinnedHost_;

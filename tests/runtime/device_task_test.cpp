@@ -165,7 +165,7 @@ TEST_F(DeviceTasks, EnqueueOnADestroyedStreamIsRefusedAndTheTaskNeverRuns) {
     aclrtStream doomed = nullptr;
     ASSERT_EQ(aclrtCreateStream(&doomed), ACL_SUCCESS);
     ASSERT_EQ(aclrtDestroyStream(doomed), ACL_SUCCESS);
-    EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_NE(aclGetRecentErrMsg(), nullptr);
     EXPECT_EQ(runs_.load(), 0);
 }

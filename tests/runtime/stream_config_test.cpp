@@ -103,7 +103,7 @@ TEST_F(StreamConfigTest, CreateStreamV2KeepsPriorityAndFlags) {
     EXPECT_ACL_FAILS(aclrtStreamGetPriority(stream, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtCreateStreamV2(&stream, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_OK(aclrtDestroyStream(stream));
-    EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 // 06_stream_management.md aclrtCreateStreamWithConfig:
@@ -220,11 +220,13 @@ TEST_F(StreamConfigTest, AbortDiscardsQueuedWork) {
 }
 
 // aclrtStreamAbort on an idle stream has nothing to discard: no error follows.
+// A handle that is no stream fails CANN's handle check (runtime_handle_guard.cc
+// ValidateInnerObject: RT_ERROR_INVALID_HANDLE).
 TEST_F(StreamConfigTest, AbortOfAnIdleStreamReportsNothing) {
     Stream stream;
     EXPECT_ACL_OK(aclrtStreamAbort(stream.get()));
     EXPECT_ACL_OK(aclrtSynchronizeStream(stream.get()));
-    EXPECT_ACL_FAILS(aclrtStreamAbort(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtStreamAbort(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 // 06_stream_management.md aclrtGetStreamAvailableNum and
