@@ -75,13 +75,20 @@ aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uin
 }
 
 aclError destroy_stream(aclrtStream handle, const char* api) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
     std::shared_ptr<Stream> stream;
-    if (handle != nullptr && Runtime::instance().resolve_stream(handle, api, stream) == ACL_SUCCESS) {
-        if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) {
-            return status;
-        }
-        stream_state_callbacks().notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (stream->is_default()) {
+        // CANN's runtime has no guard here (Context::StreamDestroy would tear
+        // the context's default stream down and leave the context without
+        // one); the emulation refuses instead.
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: %p is a context's default stream (aclrtCtxGetCurrentDefaultStream), which lives "
+                           "as long as its context",
+                           api, handle);
     }
+    if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) return status;
+    stream_state_callbacks().notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     return Runtime::instance().destroy_stream(handle);
 }
 
@@ -284,12 +291,14 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetCurrentDefaultStream: stream is null");
-    if (!Runtime::instance().current_context()) {
+    const std::shared_ptr<aclcpu::detail::Context> context = Runtime::instance().current_context();
+    if (!context) {
         return param_error(ACL_ERROR_RT_CONTEXT_NULL,
                            "aclrtCtxGetCurrentDefaultStream: no current context; call aclrtSetDevice first");
     }
-    // The API addresses a context's default stream as nullptr.
-    *stream = nullptr;
+    // The default stream's own handle (ApiImpl::CtxGetCurrentDefaultStream):
+    // every stream API resolves it to the object a null handle stands for.
+    *stream = context->default_stream().get();
     return ACL_SUCCESS;
 }
 

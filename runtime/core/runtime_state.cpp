@@ -109,8 +109,7 @@ Device& Runtime::open_device_locked(int32_t id) {
         devices_[id] = std::make_unique<Device>(id, config_.soc, config_.workerThreads, config_.memoryCapacity,
                                                 config_.memcheck);
         auto context = std::make_shared<Context>(*devices_[id], true);
-        context->set_default_stream(
-            std::make_shared<Stream>(*devices_[id], devices_[id]->acquire_lane(), 0, true));
+        add_default_stream(*context, devices_[id]->acquire_lane());
         contexts_.add(context);
         defaultContexts_[id] = std::move(context);
     }
@@ -223,7 +222,7 @@ aclError Runtime::create_context(int32_t deviceId, aclrtContext* handle) {
                                  deviceId);
         }
         context = std::make_shared<Context>(device, false);
-        context->set_default_stream(std::make_shared<Stream>(device, lane, 0, true));
+        add_default_stream(*context, lane);
     }
     *handle = contexts_.add(context);
     set_current_context(std::move(context));
@@ -241,8 +240,15 @@ aclError Runtime::destroy_context(aclrtContext handle) {
     if (!contexts_.remove(handle)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: %p was destroyed concurrently", handle);
     }
+    streams_.remove(context->default_stream().get());
     if (tCurrentContext.lock() == context) tCurrentContext.reset();
     return ACL_SUCCESS;
+}
+
+void Runtime::add_default_stream(Context& context, StreamLane* lane) {
+    auto stream = std::make_shared<Stream>(context.device(), lane, 0, true);
+    streams_.add(stream);
+    context.set_default_stream(std::move(stream));
 }
 
 aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle, uint32_t priority) {
@@ -258,9 +264,6 @@ aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle, uint32_t pr
 }
 
 aclError Runtime::destroy_stream(aclrtStream handle) {
-    if (handle == nullptr) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream cannot be destroyed");
-    }
     std::shared_ptr<Stream> stream;
     if (aclError status = streams_.retire(handle, "aclrtDestroyStream", &stream); status != ACL_SUCCESS) return status;
     if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
@@ -372,9 +375,7 @@ aclError Runtime::check_live_device_range(const void* address, size_t bytes, con
 }
 
 std::vector<std::shared_ptr<Stream>> Runtime::live_streams() const {
-    std::vector<std::shared_ptr<Stream>> streams = streams_.snapshot();
-    for (const auto& context : contexts_.snapshot()) streams.push_back(context->default_stream());
-    return streams;
+    return streams_.snapshot();
 }
 
 MemoryKind Runtime::classify(const void* ptr, size_t bytes) {

@@ -256,16 +256,68 @@ TEST_F(StreamConfigTest, AvailableCountsFollowCreation) {
     EXPECT_ACL_FAILS(aclrtGetEventAvailNum(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
-// 05_context_management.md aclrtCtxGetCurrentDefaultStream: the handle it
-// returns addresses the current context's default stream.
-TEST_F(StreamConfigTest, CurrentDefaultStreamIsUsable) {
-    aclrtStream stream = reinterpret_cast<aclrtStream>(0x1);
+// Issue 29.4: aclrtCtxGetCurrentDefaultStream returns the current context's
+// default stream object itself (ApiImpl::CtxGetCurrentDefaultStream:
+// *stm = curCtx->DefaultStream_()), a real handle every stream API takes:
+// the same stream that NULL stands for, one per context.
+TEST_F(StreamConfigTest, CurrentDefaultStreamIsARealHandle) {
+    aclrtStream stream = nullptr;
     ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&stream));
+    ASSERT_NE(nullptr, stream);
+    int32_t id = -1;
+    int32_t nullId = -2;
+    ASSERT_ACL_OK(aclrtStreamGetId(stream, &id));
+    ASSERT_ACL_OK(aclrtStreamGetId(nullptr, &nullId));
+    EXPECT_EQ(nullId, id);
+
     DeviceBuffer buffer(64);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(nullptr));
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 3, buffer.size(), stream));
+    Event done;
+    ASSERT_ACL_OK(aclrtRecordEvent(done.get(), stream));
+    aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+    ASSERT_ACL_OK(aclrtStreamQuery(stream, &status));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, status);  // Behind the gate held on NULL: one stream.
+    gate.open();
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, done.get()));
     EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+    EXPECT_ACL_OK(aclrtSynchronizeEvent(done.get()));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 3), buffer.read());
+    EXPECT_FALSE(gate.expired());
+
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+    aclrtContext other = nullptr;
+    ASSERT_ACL_OK(aclrtCreateContext(&other, 0));
+    aclrtStream otherStream = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&otherStream));
+    EXPECT_NE(stream, otherStream);
+    int32_t otherId = -1;
+    ASSERT_ACL_OK(aclrtStreamGetId(otherStream, &otherId));
+    EXPECT_NE(id, otherId);
+    ASSERT_ACL_OK(aclrtSetCurrentContext(context));
+    aclrtStream again = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&again));
+    EXPECT_EQ(stream, again);
+    ASSERT_ACL_OK(aclrtDestroyContext(other));
+    // The destroyed context's default stream went with it (CANN's handle check).
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(otherStream), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtCtxGetCurrentDefaultStream(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// CANN's runtime has no guard against aclrtDestroyStream on the default
+// stream's handle (Context::StreamDestroy would tear it down and leave the
+// context without one); acl-cpu refuses, and the stream keeps working.
+TEST_F(StreamConfigTest, DefaultStreamHandleIsNotDestroyed) {
+    aclrtStream stream = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&stream));
+    EXPECT_ACL_FAILS(aclrtDestroyStream(stream), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtDestroyStreamForce(stream), ACL_ERROR_RT_PARAM_INVALID);
+    DeviceBuffer buffer(16);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 5, buffer.size(), stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 5), buffer.read());
 }
 
 // 03_runtime_configuration.md aclrtSetStreamResLimit / aclrtGetStreamResLimit /
