@@ -81,6 +81,9 @@ TEST_F(StreamTest, ADestroyedStreamFailsTheHandleCheck) {
     EXPECT_ACL_FAILS(aclrtRecordEvent(event.get(), stream), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtStreamWaitEvent(stream, event.get()), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtStreamAbort(stream), ACL_ERROR_RT_INVALID_HANDLE);
+    aclrtStreamAttrValue value{};
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 TEST_F(StreamTest, QueryIsNotReadyWhileWorkIsPendingAndCompleteAfter) {
