@@ -22,11 +22,12 @@ namespace aclcpu::detail {
 /// another thread destroys it meanwhile.
 ///
 /// A registry of the objects CANN's runtime validates by their handle
-/// (streams, events, notifies, models) is named by its kind: resolve() and
-/// retire() then answer a handle that is not live as CANN's handle check
-/// does (runtime_handle_guard.cc, ValidateInnerObject: a destroyed handle,
-/// or one that is no object of the kind, fails with RT_ERROR_INVALID_HANDLE,
-/// which the caller sees as ACL_ERROR_RT_INVALID_HANDLE).
+/// (streams, events, notifies, models, labels) is named by its kind:
+/// resolve() and retire() then answer a handle that is not live as CANN's
+/// handle check does (runtime_handle_guard.cc, ValidateInnerObject: a
+/// destroyed handle, or one that is no object of the kind, fails with
+/// RT_ERROR_INVALID_HANDLE, which the caller sees as
+/// ACL_ERROR_RT_INVALID_HANDLE).
 template <typename T>
 class HandleRegistry {
 public:
