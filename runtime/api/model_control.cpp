@@ -45,7 +45,7 @@ struct LabelList {
 };
 
 HandleRegistry<Label>& labels() {
-    static HandleRegistry<Label> registry;
+    static HandleRegistry<Label> registry("label");
     return registry;
 }
 
@@ -150,10 +150,7 @@ aclError aclrtCreateLabel(aclrtLabel* label) {
 
 aclError aclrtDestroyLabel(aclrtLabel label) {
     if (label == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyLabel: label is null");
-    if (!labels().remove(label)) {
-        return param_error(ACL_ERROR_INVALID_PARAM,
-                           "aclrtDestroyLabel: %p is not a live label (never created, or already destroyed)", label);
-    }
+    if (aclError status = labels().retire(label, "aclrtDestroyLabel"); status != ACL_SUCCESS) return status;
     gLiveLabels.fetch_sub(1, std::memory_order_relaxed);
     return ACL_SUCCESS;
 }
@@ -163,17 +160,15 @@ aclError aclrtCreateLabelList(aclrtLabel* labelArray, size_t num, aclrtLabelList
     if (labelArray == nullptr || labelList == nullptr) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: labels and labelList must not be null", api);
     }
+    // rtsLabelSwitchListCreate checks num, then every label's handle.
     if (num == 0 || num > kMaxLabelsPerList) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: num %zu is not in (0, %zu]", api, num, kMaxLabelsPerList);
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: num %zu is not in (0, %zu]", api, num, kMaxLabelsPerList);
     }
     auto list = std::make_shared<LabelList>();
     list->labels.reserve(num);
     for (size_t i = 0; i < num; ++i) {
-        std::shared_ptr<Label> label = labels().find(labelArray[i]);
-        if (!label) {
-            return param_error(ACL_ERROR_INVALID_PARAM, "%s: labels[%zu] = %p is not a live label", api, i,
-                               labelArray[i]);
-        }
+        std::shared_ptr<Label> label;
+        if (aclError status = labels().resolve(labelArray[i], api, label); status != ACL_SUCCESS) return status;
         list->labels.push_back(std::move(label));
     }
     *labelList = label_lists().add(std::move(list));
@@ -194,7 +189,8 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     constexpr const char* kApi = "aclrtSetLabel";
     const ApiScope scope(kApi);
     if (label == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: label is null", kApi);
-    if (!labels().find(label)) return param_error(ACL_ERROR_INVALID_PARAM, "%s: %p is not a live label", kApi, label);
+    std::shared_ptr<Label> live;
+    if (aclError status = labels().resolve(label, kApi, live); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> target;
     std::shared_ptr<GraphModel> model;
     if (aclError status = resolve_model_stream(stream, kApi, target, model); status != ACL_SUCCESS) return status;

@@ -26,6 +26,7 @@ using aclcpu::detail::register_named;
 using aclcpu::detail::Device;
 using aclcpu::detail::Event;
 using aclcpu::detail::HandleRegistry;
+using aclcpu::detail::kHighestStreamPriority;
 using aclcpu::detail::kLowestStreamPriority;
 using aclcpu::detail::NamedCallbacks;
 using aclcpu::detail::param_error;
@@ -55,6 +56,15 @@ NamedCallbacks<aclrtStreamStateCallback>& stream_state_callbacks() {
     return callbacks;
 }
 
+/// A stream priority as CANN's runtime takes it: the value travels as
+/// int32_t and is clamped silently to [0, 7] (ApiErrorDecorator::StreamCreate
+/// and ::SetStreamPriorityValue), so 2^31 and above become 0.
+uint32_t clamp_stream_priority(uint32_t priority) {
+    const auto value = static_cast<int32_t>(priority);
+    if (value < static_cast<int32_t>(kHighestStreamPriority)) return kHighestStreamPriority;
+    return value > static_cast<int32_t>(kLowestStreamPriority) ? kLowestStreamPriority : priority;
+}
+
 aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uint32_t priority) {
     if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
     if ((flags & kUnsupportedStreamFlags) != 0) {
@@ -63,11 +73,8 @@ aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uin
                              "device-side launches that acl-cpu does not have",
                              api, flags & kUnsupportedStreamFlags);
     }
-    if (priority > kLowestStreamPriority) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: priority %u is not in [0, %u]", api, priority,
-                           kLowestStreamPriority);
-    }
-    if (aclError status = Runtime::instance().create_stream(flags, stream, priority); status != ACL_SUCCESS) {
+    if (aclError status = Runtime::instance().create_stream(flags, stream, clamp_stream_priority(priority));
+        status != ACL_SUCCESS) {
         return status;
     }
     stream_state_callbacks().notify(*stream, ACL_RT_STREAM_STATE_CREATE_POST);
@@ -75,13 +82,20 @@ aclError create_stream(const char* api, aclrtStream* stream, uint32_t flags, uin
 }
 
 aclError destroy_stream(aclrtStream handle, const char* api) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", api);
     std::shared_ptr<Stream> stream;
-    if (handle != nullptr && Runtime::instance().resolve_stream(handle, api, stream) == ACL_SUCCESS) {
-        if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) {
-            return status;
-        }
-        stream_state_callbacks().notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
+    if (stream->is_default()) {
+        // CANN's runtime has no guard here (Context::StreamDestroy would tear
+        // the context's default stream down and leave the context without
+        // one); the emulation refuses instead.
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: %p is a context's default stream (aclrtCtxGetCurrentDefaultStream), which lives "
+                           "as long as its context",
+                           api, handle);
     }
+    if (aclError status = aclcpu::detail::refuse_captured_stream(*stream, api); status != ACL_SUCCESS) return status;
+    stream_state_callbacks().notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     return Runtime::instance().destroy_stream(handle);
 }
 
@@ -93,16 +107,20 @@ aclError resolve_for_query(aclrtStream handle, const Out* out, const char* api, 
     return Runtime::instance().resolve_stream(handle, api, stream);
 }
 
-aclError set_failure_mode(aclrtStream handle, uint64_t mode, const char* api) {
-    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: not allowed on the default stream", api);
+aclError apply_failure_mode(Stream& stream, uint64_t mode, const char* api) {
     if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown failure mode %llu", api,
                            static_cast<unsigned long long>(mode));
     }
+    stream.lane().set_stop_on_failure(mode == ACL_STOP_ON_FAILURE);
+    return ACL_SUCCESS;
+}
+
+aclError set_failure_mode(aclrtStream handle, uint64_t mode, const char* api) {
+    if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: not allowed on the default stream", api);
     std::shared_ptr<Stream> stream;
     if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
-    stream->lane().set_stop_on_failure(mode == ACL_STOP_ON_FAILURE);
-    return ACL_SUCCESS;
+    return apply_failure_mode(*stream, mode, api);
 }
 
 NamedCallbacks<aclrtDeviceTaskAbortCallback>& device_task_abort_callbacks() {
@@ -139,12 +157,28 @@ uint32_t effective_limit(const Stream& stream, size_t kind) {
 }
 
 /// Switches that take 0 (off) or 1 (on).
-aclError set_switch(aclrtStream handle, Stream::Setting which, uint32_t value, const char* api) {
+aclError apply_switch(Stream& stream, Stream::Setting which, uint32_t value, const char* api) {
     if (value > 1) return param_error(ACL_ERROR_INVALID_PARAM, "%s: switch value %u is neither 0 nor 1", api, value);
-    std::shared_ptr<Stream> stream;
-    if (aclError status = Runtime::instance().resolve_stream(handle, api, stream); status != ACL_SUCCESS) return status;
-    stream->set_setting(which, value);
+    stream.set_setting(which, value);
     return ACL_SUCCESS;
+}
+
+/// The priority attribute names its stream: CANN refuses a null handle
+/// (ApiErrorDecorator::SetStreamPriorityValue and ::GetStreamPriorityValue
+/// check the stream before ApiImpl would take the default one).  CANN also
+/// refuses streams that carry AI CPU scheduling (ACL_STREAM_CPU_SCHEDULE)
+/// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT; acl-cpu never creates one.
+aclError check_priority_stream(aclrtStream handle, const char* api) {
+    if (handle != nullptr) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: the priority attribute needs a stream handle; NULL is refused (the default stream's "
+                       "handle comes from aclrtCtxGetCurrentDefaultStream)",
+                       api);
+}
+
+aclError unknown_attribute(int64_t code, const char* api) {
+    // rtsStreamSetAttribute / rtsStreamGetAttribute: the default branch gives RT_ERROR_INVALID_VALUE.
+    return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: unknown attribute %lld", api, static_cast<long long>(code));
 }
 
 aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* api) {
@@ -161,12 +195,11 @@ aclError synchronize_stream(aclrtStream handle, int32_t timeoutMs, const char* a
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-    return create_stream("aclrtCreateStream", stream, 0, aclcpu::detail::kHighestStreamPriority);
+    return create_stream("aclrtCreateStream", stream, 0, kHighestStreamPriority);
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
-    (void)priority;  // Reserved by CANN: priorities come with aclrtCreateStreamV2.
-    return create_stream("aclrtCreateStreamWithConfig", stream, flag, aclcpu::detail::kHighestStreamPriority);
+    return create_stream("aclrtCreateStreamWithConfig", stream, flag, priority);
 }
 
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
@@ -284,12 +317,14 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetCurrentDefaultStream: stream is null");
-    if (!Runtime::instance().current_context()) {
+    const std::shared_ptr<aclcpu::detail::Context> context = Runtime::instance().current_context();
+    if (!context) {
         return param_error(ACL_ERROR_RT_CONTEXT_NULL,
                            "aclrtCtxGetCurrentDefaultStream: no current context; call aclrtSetDevice first");
     }
-    // The API addresses a context's default stream as nullptr.
-    *stream = nullptr;
+    // The default stream's own handle (ApiImpl::CtxGetCurrentDefaultStream):
+    // every stream API resolves it to the object a null handle stands for.
+    *stream = context->default_stream().get();
     return ACL_SUCCESS;
 }
 
@@ -336,7 +371,12 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 }
 
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    return set_switch(stream, Stream::Setting::kOverflowCheck, flag, "aclrtSetStreamOverflowSwitch");
+    std::shared_ptr<Stream> resolved;
+    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtSetStreamOverflowSwitch", resolved);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    return apply_switch(*resolved, Stream::Setting::kOverflowCheck, flag, "aclrtSetStreamOverflowSwitch");
 }
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -349,34 +389,34 @@ aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
     return ACL_SUCCESS;
 }
 
+/// ACL_STREAM_ATTR_PRIORITY sets the stream's scheduling priority, clamped as
+/// at creation (ApiErrorDecorator::SetStreamPriorityValue; CANN's driver
+/// updates the priority of the stream's queue at the task scheduler): work
+/// queued earlier keeps its order, and the stream's turns that start after
+/// the call compete for the device's workers at the new priority.
+/// aclrtStreamGetPriority keeps answering the creation priority;
+/// aclrtGetStreamAttribute reads the scheduling priority back.
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     constexpr const char* api = "aclrtSetStreamAttribute";
     if (value == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: value is null", api);
+    std::shared_ptr<Stream> resolved;
+    if (aclError status = Runtime::instance().resolve_stream(stream, api, resolved); status != ACL_SUCCESS) return status;
     switch (const int64_t code = aclcpu::code_of(stmAttrType)) {
         case ACL_STREAM_ATTR_FAILURE_MODE:
-            return set_failure_mode(stream, value->failureMode, api);
+            return apply_failure_mode(*resolved, value->failureMode, api);
         case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
-            return set_switch(stream, Stream::Setting::kOverflowCheck, value->overflowSwitch, api);
+            return apply_switch(*resolved, Stream::Setting::kOverflowCheck, value->overflowSwitch, api);
         case ACL_STREAM_ATTR_CACHE_OP_INFO:
-            return set_switch(stream, Stream::Setting::kCacheOpInfo, value->cacheOpInfoSwitch, api);
-        case ACL_STREAM_ATTR_USER_CUSTOM_TAG: {
-            std::shared_ptr<Stream> resolved;
-            if (aclError status = Runtime::instance().resolve_stream(stream, api, resolved); status != ACL_SUCCESS) {
-                return status;
-            }
+            return apply_switch(*resolved, Stream::Setting::kCacheOpInfo, value->cacheOpInfoSwitch, api);
+        case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
             resolved->set_setting(Stream::Setting::kUserCustomTag, value->userCustomTag);
             return ACL_SUCCESS;
-        }
         case ACL_STREAM_ATTR_PRIORITY:
-            // A lane's place in the device's priority queue is fixed when it
-            // is built; moving queued work to another lane would break the
-            // stream's order.
-            return runtime_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "%s: acl-cpu fixes a stream's priority when it is created; create the stream with "
-                                 "aclrtCreateStreamV2 and ACL_RT_STREAM_PRIORITY instead",
-                                 api);
+            if (aclError status = check_priority_stream(stream, api); status != ACL_SUCCESS) return status;
+            resolved->lane().set_scheduling_priority(clamp_stream_priority(value->streamPriority));
+            return ACL_SUCCESS;
         default:
-            return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown attribute %lld", api, static_cast<long long>(code));
+            return unknown_attribute(code, api);
     }
 }
 
@@ -400,10 +440,11 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
             answer.cacheOpInfoSwitch = resolved->setting(Stream::Setting::kCacheOpInfo);
             break;
         case ACL_STREAM_ATTR_PRIORITY:
-            answer.streamPriority = resolved->priority();
+            if (aclError status = check_priority_stream(stream, api); status != ACL_SUCCESS) return status;
+            answer.streamPriority = resolved->lane().scheduling_priority();
             break;
         default:
-            return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown attribute %lld", api, static_cast<long long>(code));
+            return unknown_attribute(code, api);
     }
     *value = answer;
     return ACL_SUCCESS;

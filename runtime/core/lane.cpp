@@ -97,13 +97,27 @@ private:
 };
 
 StreamLane::StreamLane(tbb::flow::graph& graph, DevicePool& pool, int32_t id, uint32_t priority)
-    : id_(id),
-      priority_(priority),
-      pool_(pool),
-      // Unlimited: a lane never has two turns at once (turnPending_), and a
-      // turn put by the one ending goes through the graph's priority queue
-      // instead of waiting in a serial node's buffer for the same worker.
-      runner_(graph, tbb::flow::unlimited, [this](Turn) { take_turn(); }, stream_node_priority(priority)) {}
+    : id_(id), priority_(priority), pool_(pool), graph_(graph), schedulingPriority_(priority) {
+    runner_ = &runner_at(priority);  // Not shared yet: no lock needed.
+}
+
+StreamLane::Runner& StreamLane::runner_at(uint32_t priority) {
+    std::unique_ptr<Runner>& runner = runners_.at(priority);
+    if (!runner) {
+        // Unlimited: a lane never has two turns at once (turnPending_), and a
+        // turn put by the one ending goes through the graph's priority queue
+        // instead of waiting in a serial node's buffer for the same worker.
+        runner = std::make_unique<Runner>(graph_, tbb::flow::unlimited, [this](Turn) { take_turn(); },
+                                          stream_node_priority(priority));
+    }
+    return *runner;
+}
+
+void StreamLane::set_scheduling_priority(uint32_t priority) {
+    std::lock_guard<std::mutex> lock(releaseMutex_);
+    runner_ = &runner_at(priority);
+    schedulingPriority_.store(priority, std::memory_order_relaxed);
+}
 
 void StreamLane::deliver(uint64_t place, std::unique_ptr<DeviceTask> task) {
     // Releasing under the mutex keeps the ready queue in place order;
@@ -137,7 +151,7 @@ void StreamLane::enqueue_ready(const LaneItem& item) {
     ready_.push_back(item);
     if (turnPending_) return;
     turnPending_ = true;
-    runner_.try_put(Turn{});
+    runner_->try_put(Turn{});
 }
 
 void StreamLane::take_turn() noexcept {
@@ -152,7 +166,7 @@ void StreamLane::take_turn() noexcept {
             if (ran == kItemsPerTurn) {
                 // The next turn may start on another worker at once; this one
                 // touches nothing of the lane after the unlock.
-                runner_.try_put(Turn{});
+                runner_->try_put(Turn{});
                 return;
             }
             item = ready_.front();
@@ -237,6 +251,7 @@ void StreamLane::recycle() {
     std::string discarded;
     take_error(discarded, UINT64_MAX);
     set_stop_on_failure(false);
+    set_scheduling_priority(priority_);
 }
 
 }  // namespace aclcpu::detail

@@ -3,6 +3,7 @@
 
 #include "core/internal.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -119,7 +120,11 @@ struct LateDelivery {
 /// Priorities: a turn is a task of the runner's node priority (its
 /// stream's), so among the lanes of a device that have ready items when a
 /// worker becomes free, the worker serves one of the highest-priority
-/// stream; a lane with a long backlog yields after each turn.
+/// stream; a lane with a long backlog yields after each turn.  A lane is
+/// built for its stream's creation priority; set_scheduling_priority()
+/// moves the turns that start afterwards to another priority (a flow-graph
+/// node's priority is fixed, so the lane keeps one runner per priority it
+/// has been given).
 ///
 /// Lanes are pooled by their device and reused by later streams: flow-graph
 /// nodes cannot be destroyed while the graph may still touch them, and
@@ -155,7 +160,14 @@ public:
     const std::shared_ptr<LaneProgress>& progress() const noexcept { return progress_; }
     DevicePool& pool() const noexcept { return pool_; }
     int32_t id() const noexcept { return id_; }
+    /// The priority the lane was built for: its stream's creation priority.
     uint32_t priority() const noexcept { return priority_; }
+    /// The priority the lane's turns run at (CANN's, 0 highest).
+    uint32_t scheduling_priority() const noexcept { return schedulingPriority_.load(std::memory_order_relaxed); }
+    /// Makes the turns that start from now on run at `priority` (at most
+    /// kLowestStreamPriority): a turn already queued or running keeps the
+    /// priority it was queued at, and the items keep their order.
+    void set_scheduling_priority(uint32_t priority);
 
     /// The lane whose task the calling thread is running (nullptr outside tasks).
     static StreamLane* running() noexcept;
@@ -187,6 +199,10 @@ private:
     /// The lane's running state for the run of one task (lane.cpp).
     class RunningScope;
 
+    using Runner = tbb::flow::function_node<Turn>;
+    /// The runner of the lane's turns at `priority`, made on first use (releaseMutex_ held).
+    Runner& runner_at(uint32_t priority);
+
     /// Passes the next item in place order on (releaseMutex_ held).
     void release(const LaneItem& item);
     /// Queues item and starts a turn unless one is pending (releaseMutex_ held).
@@ -214,7 +230,11 @@ private:
     std::map<uint64_t, DeviceTask*> early_;  ///< Delivered ahead of nextRelease_; guarded by releaseMutex_.
     std::deque<LaneItem> ready_;             ///< Released, to run in order; guarded by releaseMutex_.
     bool turnPending_ = false;               ///< A turn is queued or running; guarded by releaseMutex_.
-    tbb::flow::function_node<Turn> runner_;
+    tbb::flow::graph& graph_;
+    /// Runners by priority, made on first use; guarded by releaseMutex_.
+    std::array<std::unique_ptr<Runner>, kLowestStreamPriority + 1> runners_;
+    Runner* runner_ = nullptr;  ///< The runner at schedulingPriority_; guarded by releaseMutex_.
+    std::atomic<uint32_t> schedulingPriority_;
 };
 
 inline void LateDelivery::deliver() const {

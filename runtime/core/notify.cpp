@@ -114,21 +114,13 @@ aclError NotifyTable::create_count_notify(int32_t device, aclrtCntNotify* handle
 
 aclError NotifyTable::destroy_notify(aclrtNotify handle, const char* api) {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: notify is null", api);
-    const std::shared_ptr<Notify> removed = notifies_.remove(handle);
-    if (!removed) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is not a live notify (never created, or destroyed)",
-                           api, handle);
-    }
-    return ACL_SUCCESS;
+    return notifies_.retire(handle, api);
 }
 
 aclError NotifyTable::destroy_count_notify(aclrtCntNotify handle, const char* api) {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: cntNotify is null", api);
-    const std::shared_ptr<CountNotify> removed = countNotifies_.remove(handle);
-    if (!removed) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live count notify (never created, or destroyed)", api, handle);
-    }
+    std::shared_ptr<CountNotify> removed;
+    if (aclError status = countNotifies_.retire(handle, api, &removed); status != ACL_SUCCESS) return status;
     release(removed->device());
     return ACL_SUCCESS;
 }
@@ -136,11 +128,8 @@ aclError NotifyTable::destroy_count_notify(aclrtCntNotify handle, const char* ap
 aclError NotifyTable::resolve_notify(aclrtNotify handle, const char* api,
                                      std::shared_ptr<NotifySignal>& signal) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: notify is null", api);
-    const std::shared_ptr<Notify> notify = notifies_.find(handle);
-    if (!notify) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is not a live notify (never created, or destroyed)",
-                           api, handle);
-    }
+    std::shared_ptr<Notify> notify;
+    if (aclError status = notifies_.resolve(handle, api, notify); status != ACL_SUCCESS) return status;
     signal = notify->signal;
     return ACL_SUCCESS;
 }
@@ -148,12 +137,7 @@ aclError NotifyTable::resolve_notify(aclrtNotify handle, const char* api,
 aclError NotifyTable::resolve_count_notify(aclrtCntNotify handle, const char* api,
                                            std::shared_ptr<CountNotify>& notify) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: cntNotify is null", api);
-    notify = countNotifies_.find(handle);
-    if (!notify) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live count notify (never created, or destroyed)", api, handle);
-    }
-    return ACL_SUCCESS;
+    return countNotifies_.resolve(handle, api, notify);
 }
 
 std::string NotifyTable::export_key(const std::shared_ptr<NotifySignal>& signal, bool validatePid) {

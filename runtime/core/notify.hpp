@@ -96,8 +96,8 @@ private:
     aclError reserve(int32_t device, uint32_t& id);
     void release(int32_t device);
 
-    HandleRegistry<Notify> notifies_;
-    HandleRegistry<CountNotify> countNotifies_;
+    HandleRegistry<Notify> notifies_{"notify"};
+    HandleRegistry<CountNotify> countNotifies_{"count notify"};
     mutable std::mutex mutex_;
     std::map<int32_t, int> perDevice_;
     uint32_t nextId_ = 0;

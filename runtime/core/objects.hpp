@@ -51,6 +51,8 @@ public:
     bool is_persistent() const noexcept { return (flags_ & ACL_STREAM_PERSISTENT) != 0; }
     /// The stream id: unique among the device's live streams.
     int32_t id() const noexcept { return lane_->id(); }
+    /// The creation priority (aclrtStreamGetPriority): aclrtSetStreamAttribute
+    /// changes the scheduling priority only.
     uint32_t priority() const noexcept { return lane_->priority(); }
 
     /// Enqueues task behind everything submitted so far and returns its

@@ -109,8 +109,7 @@ Device& Runtime::open_device_locked(int32_t id) {
         devices_[id] = std::make_unique<Device>(id, config_.soc, config_.workerThreads, config_.memoryCapacity,
                                                 config_.memcheck);
         auto context = std::make_shared<Context>(*devices_[id], true);
-        context->set_default_stream(
-            std::make_shared<Stream>(*devices_[id], devices_[id]->acquire_lane(), 0, true));
+        add_default_stream(*context, devices_[id]->acquire_lane());
         contexts_.add(context);
         defaultContexts_[id] = std::move(context);
     }
@@ -223,7 +222,7 @@ aclError Runtime::create_context(int32_t deviceId, aclrtContext* handle) {
                                  deviceId);
         }
         context = std::make_shared<Context>(device, false);
-        context->set_default_stream(std::make_shared<Stream>(device, lane, 0, true));
+        add_default_stream(*context, lane);
     }
     *handle = contexts_.add(context);
     set_current_context(std::move(context));
@@ -241,8 +240,15 @@ aclError Runtime::destroy_context(aclrtContext handle) {
     if (!contexts_.remove(handle)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtDestroyContext: %p was destroyed concurrently", handle);
     }
+    streams_.remove(context->default_stream().get());
     if (tCurrentContext.lock() == context) tCurrentContext.reset();
     return ACL_SUCCESS;
+}
+
+void Runtime::add_default_stream(Context& context, StreamLane* lane) {
+    auto stream = std::make_shared<Stream>(context.device(), lane, 0, true);
+    streams_.add(stream);
+    context.set_default_stream(std::move(stream));
 }
 
 aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle, uint32_t priority) {
@@ -258,14 +264,8 @@ aclError Runtime::create_stream(uint32_t flags, aclrtStream* handle, uint32_t pr
 }
 
 aclError Runtime::destroy_stream(aclrtStream handle) {
-    if (handle == nullptr) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream cannot be destroyed");
-    }
-    std::shared_ptr<Stream> stream = streams_.remove(handle);
-    if (!stream) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtDestroyStream: %p is not a live stream (never created, or already destroyed)", handle);
-    }
+    std::shared_ptr<Stream> stream;
+    if (aclError status = streams_.retire(handle, "aclrtDestroyStream", &stream); status != ACL_SUCCESS) return status;
     if (uint64_t thread = stream->report_thread(); thread != 0) reports_.unsubscribe(thread);
     if (uint64_t thread = stream->host_func_thread(); thread != 0) hostFuncs_.unsubscribe(thread);
     // Destroying drains: the host has then seen all of the stream's work.
@@ -294,11 +294,7 @@ aclError Runtime::resolve_task_group(aclrtTaskGrp handle, const char* api, std::
 
 aclError Runtime::resolve_model(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", api);
-    model = models_.find(handle);
-    if (model) return ACL_SUCCESS;
-    return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                       "%s: %p is not a live model runtime instance (never created, or already destroyed)", api,
-                       handle);
+    return models_.resolve(handle, api, model);
 }
 
 std::shared_ptr<GraphModel> Runtime::find_model_by_id(uint32_t id) const {
@@ -318,12 +314,7 @@ aclError Runtime::resolve_stream(aclrtStream handle, const char* api, std::share
         stream = context->default_stream();
         return ACL_SUCCESS;
     }
-    stream = streams_.find(handle);
-    if (!stream) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live stream (never created, or already destroyed)", api, handle);
-    }
-    return ACL_SUCCESS;
+    return streams_.resolve(handle, api, stream);
 }
 
 aclError Runtime::resolve_work_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const {
@@ -354,21 +345,12 @@ aclError Runtime::open_event(std::shared_ptr<IpcEventState> ipc, aclrtEvent* han
 }
 
 aclError Runtime::destroy_event(aclrtEvent handle) {
-    if (!events_.remove(handle)) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "aclrtDestroyEvent: %p is not a live event (never created, or already destroyed)", handle);
-    }
-    return ACL_SUCCESS;
+    return events_.retire(handle, "aclrtDestroyEvent");
 }
 
 aclError Runtime::resolve_event(aclrtEvent handle, const char* api, std::shared_ptr<Event>& event) const {
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: event is null", api);
-    event = events_.find(handle);
-    if (!event) {
-        return param_error(ACL_ERROR_RT_PARAM_INVALID,
-                           "%s: %p is not a live event (never created, or already destroyed)", api, handle);
-    }
-    return ACL_SUCCESS;
+    return events_.resolve(handle, api, event);
 }
 
 DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, Device*& owner) {
@@ -393,9 +375,7 @@ aclError Runtime::check_live_device_range(const void* address, size_t bytes, con
 }
 
 std::vector<std::shared_ptr<Stream>> Runtime::live_streams() const {
-    std::vector<std::shared_ptr<Stream>> streams = streams_.snapshot();
-    for (const auto& context : contexts_.snapshot()) streams.push_back(context->default_stream());
-    return streams;
+    return streams_.snapshot();
 }
 
 MemoryKind Runtime::classify(const void* ptr, size_t bytes) {

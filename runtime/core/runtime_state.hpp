@@ -61,8 +61,10 @@ public:
     aclError destroy_context(aclrtContext handle);
     std::shared_ptr<Context> find_context(aclrtContext handle) const { return contexts_.find(handle); }
 
-    // Streams: a null handle means the current context's default stream.
+    // Streams: a null handle means the current context's default stream, which
+    // also has a handle of its own (aclrtCtxGetCurrentDefaultStream).
     aclError create_stream(uint32_t flags, aclrtStream* handle, uint32_t priority = kHighestStreamPriority);
+    /// Destroys a created stream (the caller refuses null and default streams).
     aclError destroy_stream(aclrtStream handle);
     /// Resolves handle, reporting and returning an error code if it is not a live stream.
     aclError resolve_stream(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) const;
@@ -112,6 +114,9 @@ public:
 private:
     Runtime() = default;
     Device& open_device_locked(int32_t id);
+    /// Gives context its default stream, on lane, registered as a stream
+    /// handle (CANN's default stream is a stream object like any other).
+    void add_default_stream(Context& context, StreamLane* lane);
     void close_device_locked(int32_t id);
     void report_leaks(const Device& device) const;
     /// Installs the observers attach makes for the configuration.
@@ -128,9 +133,9 @@ private:
     std::vector<int> deviceRefs_;
     std::vector<std::shared_ptr<Context>> defaultContexts_;
     HandleRegistry<Context> contexts_;
-    HandleRegistry<Stream> streams_;
-    HandleRegistry<Event> events_;
-    HandleRegistry<GraphModel> models_;
+    HandleRegistry<Stream> streams_{"stream"};
+    HandleRegistry<Event> events_{"event"};
+    HandleRegistry<GraphModel> models_{"model runtime instance"};
     HandleRegistry<TaskGroup> taskGroups_;
     std::mutex hostMutex_;
     std::map<uintptr_t, size_t> pinnedHost_;

@@ -66,8 +66,9 @@ constexpr uint32_t kActivated = 0x7FFFFFFF;  // ACL_MODEL_STREAM_FLAG_DEFAULT
 
 /// The codes the build calls and their neighbours answer (docs/graph_capture.md).
 constexpr aclError kCodes[] = {
-    ACL_ERROR_INVALID_PARAM,            // null or malformed arguments, dead labels and device words
-    ACL_ERROR_RT_PARAM_INVALID,         // dead streams, models and events; executing on a persistent stream
+    ACL_ERROR_INVALID_PARAM,            // null or malformed arguments, dead device words
+    ACL_ERROR_RT_PARAM_INVALID,         // executing on a persistent stream
+    ACL_ERROR_RT_INVALID_HANDLE,        // dead streams, models, events and labels (CANN's handle check)
     ACL_ERROR_RT_STREAM_MODEL,          // a stream or model in the wrong build state
     ACL_ERROR_RT_CAPTURE_DEPENDENCY,    // a bound stream waits for an event recorded outside the build
     ACL_ERROR_STREAM_CAPTURE_CONFLICT,  // an event of one build meets a stream outside it

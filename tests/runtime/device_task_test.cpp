@@ -165,7 +165,7 @@ TEST_F(DeviceTasks, EnqueueOnADestroyedStreamIsRefusedAndTheTaskNeverRuns) {
     aclrtStream doomed = nullptr;
     ASSERT_EQ(aclrtCreateStream(&doomed), ACL_SUCCESS);
     ASSERT_EQ(aclrtDestroyStream(doomed), ACL_SUCCESS);
-    EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(enqueue(doomed, ProbeTask::Outcome::kSucceed), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_NE(aclGetRecentErrMsg(), nullptr);
     EXPECT_EQ(runs_.load(), 0);
 }
@@ -201,8 +201,34 @@ protected:
         EXPECT_EQ(aclrtDestroyStreamConfigHandle(config), ACL_SUCCESS);
         return stream;
     }
+    /// A new stream of CANN priority `priority` (aclrtCreateStreamWithConfig).
+    aclrtStream add_stream_with_config(uint32_t priority) {
+        aclrtStream stream = nullptr;
+        EXPECT_EQ(aclrtCreateStreamWithConfig(&stream, priority, 0), ACL_SUCCESS);
+        streams_.push_back(stream);
+        return stream;
+    }
+    /// Runs a task on each of `streams` in that order, all made ready while
+    /// the device's worker is held, and returns the order the worker ran them in.
+    std::vector<aclrtStream> run_order(const std::vector<aclrtStream>& streams) {
+        hold_worker();
+        std::mutex orderMutex;
+        std::vector<aclrtStream> order;
+        for (aclrtStream stream : streams) {
+            EXPECT_EQ(aclcpu::enqueue(stream, std::make_unique<FunctionTask>([&, stream] {
+                          std::lock_guard<std::mutex> lock(orderMutex);
+                          order.push_back(stream);
+                      })),
+                      ACL_SUCCESS);
+        }
+        release_worker();
+        for (aclrtStream stream : streams) EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        return order;
+    }
     /// Returns once the worker runs a task that holds it until release_worker().
     void hold_worker() {
+        open_.store(false);  // Again after an earlier hold was released (its task has run by then).
+        started_.store(false);
         ASSERT_EQ(aclcpu::enqueue(holder_, std::make_unique<GateTask>(&open_, &started_)), ACL_SUCCESS);
         while (!started_.load()) std::this_thread::yield();
     }
@@ -242,6 +268,42 @@ TEST_F(OneWorkerDevice, AFreeWorkerTakesTheReadyItemOfTheHighestPriorityStream) 
     ASSERT_EQ(aclrtSynchronizeStream(low), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(high), ACL_SUCCESS);
     EXPECT_EQ(order, (std::vector<std::string>{"high", "low"}));
+}
+
+// Issue 29.1: aclrtCreateStreamWithConfig's priority is the stream's
+// scheduling priority as aclrtCreateStreamV2's is (both reach
+// rtStreamCreateWithFlags with it, aclrtCreateStreamWithConfigImpl as
+// RT_STREAM_CREATE_ATTR_PRIORITY).
+TEST_F(OneWorkerDevice, CreateStreamWithConfigsPriorityOrdersTheWork) {
+    if (aclcpu::test::schedule_explored()) {
+        GTEST_SKIP() << "an explored schedule stands for a device whose free cores run streams of any priority";
+    }
+    aclrtStream low = add_stream_with_config(7);
+    aclrtStream high = add_stream_with_config(0);
+    EXPECT_EQ(run_order({low, high}), (std::vector<aclrtStream>{high, low}));
+}
+
+// Issue 29.2: aclrtSetStreamAttribute(ACL_STREAM_ATTR_PRIORITY) changes the
+// priority the stream is scheduled at (NpuDriver::SetStreamPriorityValue
+// updates its queue's priority at the task scheduler): raised, a stream
+// created at the lowest priority runs before one still there; lowered, a
+// stream created at the highest runs after one still there.
+TEST_F(OneWorkerDevice, SetStreamAttributesPriorityOrdersTheWorkAfterIt) {
+    if (aclcpu::test::schedule_explored()) {
+        GTEST_SKIP() << "an explored schedule stands for a device whose free cores run streams of any priority";
+    }
+    aclrtStream stays = add_stream_with_config(7);
+    aclrtStream raised = add_stream_with_config(7);
+    aclrtStreamAttrValue value{};
+    value.streamPriority = 0;
+    ASSERT_EQ(aclrtSetStreamAttribute(raised, ACL_STREAM_ATTR_PRIORITY, &value), ACL_SUCCESS);
+    EXPECT_EQ(run_order({stays, raised}), (std::vector<aclrtStream>{raised, stays}));
+
+    aclrtStream high = add_stream_with_config(0);
+    aclrtStream lowered = add_stream_with_config(0);
+    value.streamPriority = 7;
+    ASSERT_EQ(aclrtSetStreamAttribute(lowered, ACL_STREAM_ATTR_PRIORITY, &value), ACL_SUCCESS);
+    EXPECT_EQ(run_order({lowered, high}), (std::vector<aclrtStream>{high, lowered}));
 }
 
 // Issue 14: on two cores the emulator must not let one stream starve

@@ -139,6 +139,31 @@ TEST_F(EventTest, ElapsedTimeOfAnUnrecordedEventFails) {
     EXPECT_ACL_FAILS(aclrtEventElapsedTime(nullptr, recorded.get(), recorded.get()), ACL_ERROR_INVALID_PARAM);
 }
 
+// Issue 29.13: every rts event call validates its handle first
+// (RT_VALIDATE_AND_UNWRAP_OBJECT → ValidateEventHandleForApi →
+// runtime_handle_guard.cc ValidateInnerObject): a destroyed event fails with
+// RT_ERROR_INVALID_HANDLE (ACL_ERROR_RT_INVALID_HANDLE), the second destroy
+// included.
+TEST_F(EventTest, ADestroyedEventFailsTheHandleCheck) {
+    Stream stream;
+    Event live(ACL_EVENT_TIME_LINE);
+    aclrtEvent event = nullptr;
+    ASSERT_ACL_OK(aclrtCreateEventWithFlag(&event, ACL_EVENT_TIME_LINE));
+    ASSERT_ACL_OK(aclrtRecordEvent(event, stream.get()));
+    ASSERT_ACL_OK(aclrtDestroyEvent(event));
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    float ms = 0.0f;
+    uint64_t timestamp = 0;
+    EXPECT_ACL_FAILS(aclrtDestroyEvent(event), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtRecordEvent(event, stream.get()), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtResetEvent(event, stream.get()), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtQueryEventStatus(event, &status), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtSynchronizeEvent(event), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(stream.get(), event), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtEventElapsedTime(&ms, live.get(), event), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtEventGetTimestamp(event, &timestamp), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
 TEST_F(EventTest, DestroyingAPendingEventDoesNotBlock) {
     Stream stream;
     aclrtEvent event = nullptr;

@@ -525,20 +525,42 @@ TEST_F(GraphCapture, ModelsAndStreamsInACaptureCannotExecute) {
     EXPECT_ACL_FAILS(aclmdlRIExecute(model.get(), -1), ACL_ERROR_RT_PARAM_INVALID);
 }
 
-// Bad handles: CANN's code and a message, never a crash.
+// Issue 29.13: bad handles get CANN's code and a message, never a crash.
+// Every rts model call validates its handle first
+// (RT_VALIDATE_AND_UNWRAP_OBJECT → ValidateModelHandleForApi →
+// runtime_handle_guard.cc ValidateInnerObject): a destroyed model, or a
+// pointer that is no model, fails with RT_ERROR_INVALID_HANDLE
+// (ACL_ERROR_RT_INVALID_HANDLE); null is the acl layer's bad argument.
 TEST_F(GraphCapture, DestroyedOrForeignModelsAreRefused) {
     Stream stream;
     ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     aclmdlRI model = nullptr;
     ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), &model));
     ASSERT_ACL_OK(aclmdlRIDestroy(model));
-    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, stream.get()), ACL_ERROR_RT_PARAM_INVALID);
-    EXPECT_ACL_FAILS(aclmdlRIDestroy(model), ACL_ERROR_RT_PARAM_INVALID);
     int foreign = 0;
-    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(&foreign, stream.get()), ACL_ERROR_RT_PARAM_INVALID);
+    const aclrtCallback ignore = [](void*) {};
+    for (aclmdlRI dead : {model, static_cast<aclmdlRI>(&foreign)}) {
+        SCOPED_TRACE(dead == model ? "destroyed" : "foreign");
+        EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(dead, stream.get()), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIExecute(dead, -1), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIDestroy(dead), ACL_ERROR_RT_INVALID_HANDLE);
+        uint32_t id = 0;
+        EXPECT_ACL_FAILS(aclmdlRIGetId(dead, &id), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRISetName(dead, "name"), ACL_ERROR_RT_INVALID_HANDLE);
+        char name[16] = {};
+        EXPECT_ACL_FAILS(aclmdlRIGetName(dead, sizeof name, name), ACL_ERROR_RT_INVALID_HANDLE);
+        uint32_t count = 0;
+        EXPECT_ACL_FAILS(aclmdlRIGetStreams(dead, nullptr, &count), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIDebugJsonPrint(dead, "/dev/null", 0), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIUpdate(dead), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIDestroyRegisterCallback(dead, ignore, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIDestroyUnregisterCallback(dead, ignore), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIBindStream(dead, stream.get(), 0), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIEndTask(dead, stream.get()), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIBuildEnd(dead, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
+        EXPECT_ACL_FAILS(aclmdlRIUnbindStream(dead, stream.get()), ACL_ERROR_RT_INVALID_HANDLE);
+    }
     EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(nullptr, stream.get()), ACL_ERROR_INVALID_PARAM);
-    uint32_t id = 0;
-    EXPECT_ACL_FAILS(aclmdlRIGetId(&foreign, &id), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 // A task that fails inside a replay fails the stream that ran the replay,
@@ -1092,7 +1114,7 @@ TEST_F(GraphCapture, ResettingTheDeviceEndsCapturesAndDestroysModels) {
     ASSERT_ACL_OK(aclmdlRICaptureBegin(capturing, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     ASSERT_ACL_OK(aclrtResetDevice(0));
     ASSERT_ACL_OK(aclrtSetDevice(0));
-    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclmdlRIExecuteAsync(model, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 }  // namespace

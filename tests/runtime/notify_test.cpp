@@ -76,8 +76,12 @@ TEST_F(NotifyTest, CreateGivesDistinctIdsAndRejectsBadArguments) {
     EXPECT_ACL_FAILS(aclrtCreateNotify(nullptr, ACL_NOTIFY_DEFAULT), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtCreateNotify(&notify, 0x4), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtGetNotifyId(first.get(), nullptr), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtGetNotifyId(deviceOnly, &secondId), ACL_ERROR_RT_PARAM_INVALID);
-    EXPECT_ACL_FAILS(aclrtDestroyNotify(deviceOnly), ACL_ERROR_RT_PARAM_INVALID);
+    // Issue 29.13: a destroyed notify fails CANN's handle check
+    // (ValidateNotifyHandleForApi → ValidateInnerObject: RT_ERROR_INVALID_HANDLE).
+    EXPECT_ACL_FAILS(aclrtGetNotifyId(deviceOnly, &secondId), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtDestroyNotify(deviceOnly), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtRecordNotify(deviceOnly, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtWaitAndResetNotify(deviceOnly, nullptr, 0), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtDestroyNotify(nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtRecordNotify(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtWaitAndResetNotify(first.get(), reinterpret_cast<aclrtStream>(&notify), 0));
@@ -120,7 +124,7 @@ TEST_F(NotifyTest, BatchResetClearsRecordsAllOrNothing) {
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
 
     std::array<aclrtNotify, 2> withBadHandle{first.get(), reinterpret_cast<aclrtNotify>(&stream)};
-    EXPECT_ACL_FAILS(aclrtNotifyBatchReset(withBadHandle.data(), withBadHandle.size()), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtNotifyBatchReset(withBadHandle.data(), withBadHandle.size()), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtNotifyBatchReset(nullptr, 1), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtNotifyBatchReset(withBadHandle.data(), 0), ACL_ERROR_INVALID_PARAM);
     // first is still recorded.
@@ -267,7 +271,8 @@ TEST_F(CountNotifyTest, RejectsBadArguments) {
     uint32_t id = 0;
     EXPECT_ACL_OK(aclrtCntNotifyGetId(notify.get(), &id));
     EXPECT_ACL_FAILS(aclrtCntNotifyGetId(notify.get(), nullptr), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtCntNotifyGetId(reinterpret_cast<aclrtCntNotify>(&id), &id), ACL_ERROR_RT_PARAM_INVALID);
+    // ValidateCountNotifyHandleForApi: no count notify → RT_ERROR_INVALID_HANDLE.
+    EXPECT_ACL_FAILS(aclrtCntNotifyGetId(reinterpret_cast<aclrtCntNotify>(&id), &id), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtCntNotifyReset(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtCntNotifyDestroy(nullptr), ACL_ERROR_INVALID_PARAM);
 }

@@ -103,7 +103,88 @@ TEST_F(StreamConfigTest, CreateStreamV2KeepsPriorityAndFlags) {
     EXPECT_ACL_FAILS(aclrtStreamGetPriority(stream, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtCreateStreamV2(&stream, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_OK(aclrtDestroyStream(stream));
-    EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtStreamGetFlags(stream, &flags), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
+// Issue 29.1: aclrtCreateStreamWithConfig keeps its priority
+// (aclrtCreateStreamWithConfigImpl passes it to rtsStreamCreate as
+// RT_STREAM_CREATE_ATTR_PRIORITY); ApiErrorDecorator::StreamCreate takes it
+// as int32_t and clamps it silently to [0, 7], so 2^31 and above become 0.
+TEST_F(StreamConfigTest, CreateStreamWithConfigKeepsTheClampedPriority) {
+    const std::pair<uint32_t, uint32_t> cases[] = {
+        {5, 5}, {0, 0}, {7, 7}, {8, 7}, {1000, 7}, {0x7FFFFFFFu, 7}, {0x80000000u, 0}, {UINT32_MAX, 0}};
+    for (const auto& [asked, kept] : cases) {
+        SCOPED_TRACE(asked);
+        aclrtStream stream = nullptr;
+        ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&stream, asked, ACL_STREAM_FAST_LAUNCH));
+        uint32_t priority = 99;
+        EXPECT_ACL_OK(aclrtStreamGetPriority(stream, &priority));
+        EXPECT_EQ(kept, priority);
+        aclrtStreamAttrValue value{};
+        EXPECT_ACL_OK(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
+        EXPECT_EQ(kept, value.streamPriority);
+        EXPECT_ACL_OK(aclrtDestroyStream(stream));
+    }
+}
+
+// Issue 29.2: rtsStreamSetAttribute(RT_STREAM_ATTR_PRIORITY) →
+// ApiErrorDecorator::SetStreamPriorityValue clamps as StreamCreate does and
+// the driver changes the stream's scheduling priority, which
+// rtsStreamGetAttribute reads back; aclrtStreamGetPriority
+// (ApiImpl::StreamGetPriority) keeps the creation priority.  Both decorator
+// functions refuse a null stream with RT_ERROR_INVALID_VALUE before ApiImpl
+// would take the default one.
+TEST_F(StreamConfigTest, SetStreamAttributeChangesTheSchedulingPriority) {
+    aclrtStream stream = create_v2(4);
+    const std::pair<uint32_t, uint32_t> cases[] = {{2, 2}, {0, 0}, {7, 7}, {100, 7}, {0x80000000u, 0}, {6, 6}};
+    for (const auto& [asked, kept] : cases) {
+        SCOPED_TRACE(asked);
+        aclrtStreamAttrValue value{};
+        value.streamPriority = asked;
+        ASSERT_ACL_OK(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
+        value = {};
+        ASSERT_ACL_OK(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value));
+        EXPECT_EQ(kept, value.streamPriority);
+        uint32_t priority = 99;
+        ASSERT_ACL_OK(aclrtStreamGetPriority(stream, &priority));
+        EXPECT_EQ(4u, priority);
+    }
+    // The stream still runs its work at the new priority.
+    DeviceBuffer buffer(64);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 9, buffer.size(), stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 9), buffer.read());
+
+    aclrtStreamAttrValue value{};
+    value.streamPriority = 3;
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(nullptr, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtGetStreamAttribute(nullptr, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_OK(aclrtDestroyStream(stream));
+
+    // A recycled lane starts again at its stream's creation priority.
+    aclrtStream next = create_v2(4);
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(next, ACL_STREAM_ATTR_PRIORITY, &value));
+    EXPECT_EQ(4u, value.streamPriority);
+    EXPECT_ACL_OK(aclrtDestroyStream(next));
+}
+
+// Issue 29.3: rtsStreamSetAttribute / rtsStreamGetAttribute answer an
+// unknown attribute from their switch's default branch
+// (RT_ERROR_INVALID_VALUE: ACL_ERROR_RT_PARAM_INVALID), after the handle
+// check; a null value is refused first by the acl layer
+// (aclrtSetStreamAttributeImpl / aclrtGetStreamAttributeImpl:
+// ACL_REQUIRES_NOT_NULL).
+TEST_F(StreamConfigTest, UnknownStreamAttributeIsARuntimeParameterError) {
+    Stream stream;
+    aclrtStreamAttrValue value{};
+    for (int attr : {0, 6, 99}) {
+        SCOPED_TRACE(attr);
+        const auto unknown = static_cast<aclrtStreamAttr>(attr);
+        EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), unknown, &value), ACL_ERROR_RT_PARAM_INVALID);
+        EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream.get(), unknown, &value), ACL_ERROR_RT_PARAM_INVALID);
+        EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), unknown, nullptr), ACL_ERROR_INVALID_PARAM);
+        EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream.get(), unknown, nullptr), ACL_ERROR_INVALID_PARAM);
+    }
 }
 
 // 06_stream_management.md aclrtCreateStreamWithConfig:
@@ -171,17 +252,24 @@ TEST_F(StreamConfigTest, AttributesReadBackWhatWasSet) {
     EXPECT_EQ(1u, overflow);
 
     value = {};
-    value.failureMode = ACL_STOP_ON_FAILURE;
-    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(nullptr, ACL_STREAM_ATTR_FAILURE_MODE, &value), ACL_ERROR_INVALID_PARAM);
     value.overflowSwitch = 2;
     EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &value),
                      ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), static_cast<aclrtStreamAttr>(99), &value),
-                     ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream.get(), ACL_STREAM_ATTR_PRIORITY, nullptr), ACL_ERROR_INVALID_PARAM);
-    value.streamPriority = 3;
-    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream.get(), ACL_STREAM_ATTR_PRIORITY, &value),
-                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+// rtsStreamSetAttribute passes a null stream on, and
+// ApiErrorDecorator::StreamSetMode takes the current context's default
+// stream for it (Runtime::GetCurStream): the failure mode attribute applies
+// to the default stream (aclrtSetStreamFailureMode itself refuses NULL).
+TEST_F(StreamConfigTest, FailureModeAttributeOfNullIsTheDefaultStreams) {
+    aclrtStreamAttrValue value{};
+    value.failureMode = ACL_STOP_ON_FAILURE;
+    ASSERT_ACL_OK(aclrtSetStreamAttribute(nullptr, ACL_STREAM_ATTR_FAILURE_MODE, &value));
+    value = {};
+    ASSERT_ACL_OK(aclrtGetStreamAttribute(nullptr, ACL_STREAM_ATTR_FAILURE_MODE, &value));
+    EXPECT_EQ(ACL_STOP_ON_FAILURE, value.failureMode);
+    EXPECT_ACL_FAILS(aclrtSetStreamFailureMode(nullptr, ACL_STOP_ON_FAILURE), ACL_ERROR_INVALID_PARAM);
 }
 
 // 06_stream_management.md aclrtSetStreamOverflowSwitch: the switch is 0 or 1.
@@ -220,11 +308,13 @@ TEST_F(StreamConfigTest, AbortDiscardsQueuedWork) {
 }
 
 // aclrtStreamAbort on an idle stream has nothing to discard: no error follows.
+// A handle that is no stream fails CANN's handle check (runtime_handle_guard.cc
+// ValidateInnerObject: RT_ERROR_INVALID_HANDLE).
 TEST_F(StreamConfigTest, AbortOfAnIdleStreamReportsNothing) {
     Stream stream;
     EXPECT_ACL_OK(aclrtStreamAbort(stream.get()));
     EXPECT_ACL_OK(aclrtSynchronizeStream(stream.get()));
-    EXPECT_ACL_FAILS(aclrtStreamAbort(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtStreamAbort(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 // 06_stream_management.md aclrtGetStreamAvailableNum and
@@ -254,16 +344,68 @@ TEST_F(StreamConfigTest, AvailableCountsFollowCreation) {
     EXPECT_ACL_FAILS(aclrtGetEventAvailNum(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
-// 05_context_management.md aclrtCtxGetCurrentDefaultStream: the handle it
-// returns addresses the current context's default stream.
-TEST_F(StreamConfigTest, CurrentDefaultStreamIsUsable) {
-    aclrtStream stream = reinterpret_cast<aclrtStream>(0x1);
+// Issue 29.4: aclrtCtxGetCurrentDefaultStream returns the current context's
+// default stream object itself (ApiImpl::CtxGetCurrentDefaultStream:
+// *stm = curCtx->DefaultStream_()), a real handle every stream API takes:
+// the same stream that NULL stands for, one per context.
+TEST_F(StreamConfigTest, CurrentDefaultStreamIsARealHandle) {
+    aclrtStream stream = nullptr;
     ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&stream));
+    ASSERT_NE(nullptr, stream);
+    int32_t id = -1;
+    int32_t nullId = -2;
+    ASSERT_ACL_OK(aclrtStreamGetId(stream, &id));
+    ASSERT_ACL_OK(aclrtStreamGetId(nullptr, &nullId));
+    EXPECT_EQ(nullId, id);
+
     DeviceBuffer buffer(64);
+    Gate gate;
+    ASSERT_ACL_OK(gate.hold(nullptr));
     ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 3, buffer.size(), stream));
+    Event done;
+    ASSERT_ACL_OK(aclrtRecordEvent(done.get(), stream));
+    aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+    ASSERT_ACL_OK(aclrtStreamQuery(stream, &status));
+    EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, status);  // Behind the gate held on NULL: one stream.
+    gate.open();
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, done.get()));
     EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+    EXPECT_ACL_OK(aclrtSynchronizeEvent(done.get()));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 3), buffer.read());
+    EXPECT_FALSE(gate.expired());
+
+    aclrtContext context = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+    aclrtContext other = nullptr;
+    ASSERT_ACL_OK(aclrtCreateContext(&other, 0));
+    aclrtStream otherStream = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&otherStream));
+    EXPECT_NE(stream, otherStream);
+    int32_t otherId = -1;
+    ASSERT_ACL_OK(aclrtStreamGetId(otherStream, &otherId));
+    EXPECT_NE(id, otherId);
+    ASSERT_ACL_OK(aclrtSetCurrentContext(context));
+    aclrtStream again = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&again));
+    EXPECT_EQ(stream, again);
+    ASSERT_ACL_OK(aclrtDestroyContext(other));
+    // The destroyed context's default stream went with it (CANN's handle check).
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(otherStream), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_ACL_FAILS(aclrtCtxGetCurrentDefaultStream(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// CANN's runtime has no guard against aclrtDestroyStream on the default
+// stream's handle (Context::StreamDestroy would tear it down and leave the
+// context without one); acl-cpu refuses, and the stream keeps working.
+TEST_F(StreamConfigTest, DefaultStreamHandleIsNotDestroyed) {
+    aclrtStream stream = nullptr;
+    ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&stream));
+    EXPECT_ACL_FAILS(aclrtDestroyStream(stream), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtDestroyStreamForce(stream), ACL_ERROR_RT_PARAM_INVALID);
+    DeviceBuffer buffer(16);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 5, buffer.size(), stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 5), buffer.read());
 }
 
 // 03_runtime_configuration.md aclrtSetStreamResLimit / aclrtGetStreamResLimit /

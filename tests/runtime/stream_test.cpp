@@ -55,6 +55,37 @@ TEST_F(StreamTest, DestroyingTheDefaultStreamIsRejected) {
     EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
 }
 
+// Issue 29.13: every rts stream call validates a non-null handle first
+// (RT_VALIDATE_AND_UNWRAP_OBJECT → ValidateStreamHandleForApi →
+// runtime_handle_guard.cc ValidateInnerObject): a destroyed stream fails
+// with RT_ERROR_INVALID_HANDLE (ACL_ERROR_RT_INVALID_HANDLE), the second
+// destroy included.
+TEST_F(StreamTest, ADestroyedStreamFailsTheHandleCheck) {
+    aclrtStream stream = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&stream));
+    ASSERT_ACL_OK(aclrtDestroyStream(stream));
+    DeviceBuffer buffer(64);
+    Event event;
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    int32_t id = 0;
+    uint32_t priority = 0;
+    EXPECT_ACL_FAILS(aclrtDestroyStream(stream), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtDestroyStreamForce(stream), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream, kBoundedWaitMs), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamQuery(stream, &status), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamGetId(stream, &id), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamGetPriority(stream, &priority), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtMemsetAsync(buffer.get(), buffer.size(), 1, buffer.size(), stream),
+                     ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtRecordEvent(event.get(), stream), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(stream, event.get()), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtStreamAbort(stream), ACL_ERROR_RT_INVALID_HANDLE);
+    aclrtStreamAttrValue value{};
+    EXPECT_ACL_FAILS(aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT_ACL_FAILS(aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_PRIORITY, &value), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
 TEST_F(StreamTest, QueryIsNotReadyWhileWorkIsPendingAndCompleteAfter) {
     Stream stream;
     EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, stream_status(stream.get()));

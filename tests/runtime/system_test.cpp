@@ -440,7 +440,7 @@ TEST_F(SystemTest, OverflowStatusNeedsSixtyFourBytesOfDeviceMemory) {
     EXPECT_ACL_FAILS(aclrtGetFloatOverflowStatus(nullptr, 64, nullptr), ACL_ERROR_INVALID_PARAM);
     std::vector<uint8_t> host(64);
     EXPECT_ACL_FAILS(aclrtGetOverflowStatus(host.data(), 64, nullptr), ACL_ERROR_RT_PARAM_INVALID);
-    EXPECT_ACL_FAILS(aclrtResetFloatOverflowStatus(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtResetFloatOverflowStatus(reinterpret_cast<aclrtStream>(0x10)), ACL_ERROR_RT_INVALID_HANDLE);
 }
 
 TEST_F(SystemTest, OverflowFlagAddressIsNotSupported) {
