@@ -145,19 +145,30 @@ TEST_F(ValueWaitTest, OpWaitTimeoutEndsAWaitThatNeverPasses) {
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
 }
 
-// 11-09: devAddr is 8-byte aligned device memory; aclrtValueWrite's flag is
-// reserved (0); aclrtValueWait's is one of the four comparisons.
+// 11-09 and CANN's source: a null devAddr is refused by the acl layer
+// (src/acl/aclrt_impl/memory.cpp, aclrtValueWriteImpl / aclrtValueWaitImpl:
+// 100000); the flag -- aclrtValueWrite's reserved 0, aclrtValueWait's four
+// comparisons (MEM_WAIT_VALUE_TYPE_MAX is 4) -- and memory that is not
+// device memory are refused by the rts layer (src/runtime/api/impl/
+// api_error.cc, ApiErrorDecorator::MemWriteValue / MemWaitValue:
+// RT_ERROR_INVALID_VALUE, 107000).  The emulated word must also be 8-byte
+// aligned.
 TEST_F(ValueWaitTest, RejectsBadArguments) {
     DeviceWord word(0);
     DeviceBuffer buffer(64);
     uint64_t hostWord = 0;
+    EXPECT_ACL_FAILS(aclrtValueWrite(nullptr, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWait(nullptr, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWrite(&hostWord, 1, 0, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWait(&hostWord, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 1, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_NOR + 1, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    // The flag is checked before the memory.
+    EXPECT_ACL_FAILS(aclrtValueWrite(&hostWord, 1, 1, nullptr), ACL_ERROR_RT_PARAM_INVALID);
     void* unaligned = buffer.bytes() + 4;
-    for (void* bad : {static_cast<void*>(nullptr), unaligned, static_cast<void*>(&hostWord)}) {
-        EXPECT_ACL_FAILS(aclrtValueWrite(bad, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-        EXPECT_ACL_FAILS(aclrtValueWait(bad, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
-    }
-    EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 1, nullptr), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_NOR + 1, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWrite(unaligned, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWait(unaligned, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 0, reinterpret_cast<aclrtStream>(&hostWord)));
 }
 
