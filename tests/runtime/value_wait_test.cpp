@@ -2,7 +2,10 @@
 // until one satisfies a comparison.  Behaviour from CANN's
 // docs/zh/api_ref/11-09_stream_memory_operation.md; the timeout from
 // 07_event_management.md, aclrtSetOpWaitTimeout.
+#include <atomic>
 #include <cstdlib>
+#include <future>
+#include <thread>
 #include <vector>
 
 #include "runtime/runtime_test_support.hpp"
@@ -79,6 +82,51 @@ TEST_F(ValueWaitTest, WorkBeforeTheWriteIsVisibleAfterTheWait) {
         ASSERT_EQ(std::vector<uint8_t>(kBytes, fill), target.read()) << "round " << round;
     }
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(producer.get(), kBoundedWaitMs));
+}
+
+// CANN's example 1_basic_features/memory/9_multistream_sync_memory as a test:
+// a thread sets the device, waits on stream A for a word of fresh aclrtMalloc
+// memory to equal 100 and synchronises stream A; another thread, once that
+// wait is queued, raises a flag, sets the device and writes 100 on stream B.
+// Stream A's synchronisation returns only after the write, so the waiting
+// thread sees the flag (the example's README: "Flag value read by the
+// waiting thread: 123").
+TEST_F(ValueWaitTest, TheMultiStreamExamplesWaiterSeesTheWritersFlag) {
+    void* word = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&word, size_t{1} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtStream streamA = nullptr;
+    aclrtStream streamB = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&streamA));
+    ASSERT_ACL_OK(aclrtCreateStream(&streamB));
+    std::atomic<int32_t> flag{0};
+    std::promise<void> waitQueued;
+    aclError waitStatus = ACL_SUCCESS;
+    aclError syncStatus = ACL_SUCCESS;
+    int32_t seen = -1;
+    std::thread waiter([&] {
+        waitStatus = aclrtSetDevice(0);
+        if (waitStatus == ACL_SUCCESS) waitStatus = aclrtValueWait(word, 100, ACL_STREAM_WAIT_VALUE_EQ, streamA);
+        waitQueued.set_value();
+        syncStatus = aclrtSynchronizeStreamWithTimeout(streamA, kBoundedWaitMs);
+        seen = flag.load();
+    });
+    waitQueued.get_future().wait();
+    aclError writeStatus = ACL_SUCCESS;
+    std::thread writer([&] {
+        flag.store(123);
+        writeStatus = aclrtSetDevice(0);
+        if (writeStatus == ACL_SUCCESS) writeStatus = aclrtValueWrite(word, 100, 0, streamB);
+        if (writeStatus == ACL_SUCCESS) writeStatus = aclrtSynchronizeStreamWithTimeout(streamB, kBoundedWaitMs);
+    });
+    writer.join();
+    waiter.join();
+    EXPECT_ACL_OK(waitStatus);
+    EXPECT_ACL_OK(writeStatus);
+    EXPECT_ACL_OK(syncStatus);
+    EXPECT_EQ(123, seen);
+    EXPECT_ACL_OK(aclrtDestroyStreamForce(streamA));
+    EXPECT_ACL_OK(aclrtDestroyStreamForce(streamB));
+    EXPECT_ACL_OK(aclrtFree(word));
 }
 
 // 11-09, aclrtValueWait: a word the host writes with aclrtMemcpy releases the wait too.
