@@ -7,6 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -575,12 +577,15 @@ struct MemcpyDescriptor {
 };
 
 /// CANN's rule for the index arrays of batches (attrsIndexes, prefetchLocIdxs):
-/// the first is 0, each is above the one before, all are below `count`.
+/// the first is 0, each is above the one before, all are below `count`.  Both
+/// batches check it in the rts layer (src/runtime/api/impl/api_error.cc,
+/// ApiErrorDecorator::MemcpyBatch, MemcpyBatchAsync; api_error_uvm.cc,
+/// MemManagedPrefetchBatchAsync): RT_ERROR_INVALID_VALUE, 107000.
 aclError check_segment_starts(const size_t* starts, size_t numStarts, size_t count, const char* api) {
     for (size_t k = 0; k < numStarts; ++k) {
         const bool ordered = k == 0 ? starts[k] == 0 : starts[k] > starts[k - 1];
         if (!ordered || starts[k] >= count) {
-            return param_error(ACL_ERROR_INVALID_PARAM,
+            return param_error(ACL_ERROR_RT_PARAM_INVALID,
                                "%s: index %zu of the segment starts is %zu (they must start at 0, increase, and stay "
                                "below %zu)",
                                api, k, starts[k], count);
@@ -606,67 +611,154 @@ struct CopyBatch {
     size_t numAttrs;
 };
 
-/// The direction an attribute gives its copies: host to device or device to
-/// host, the only two a batch takes; -1 for any other.
-int64_t batch_direction(const aclrtMemcpyBatchAttr& attr) {
-    const int64_t dst = aclcpu::code_of(attr.dstLoc.type);
-    const int64_t src = aclcpu::code_of(attr.srcLoc.type);
-    if (dst == ACL_MEM_LOCATION_TYPE_DEVICE && src == ACL_MEM_LOCATION_TYPE_HOST) return ACL_MEMCPY_HOST_TO_DEVICE;
-    if (dst == ACL_MEM_LOCATION_TYPE_HOST && src == ACL_MEM_LOCATION_TYPE_DEVICE) return ACL_MEMCPY_DEVICE_TO_HOST;
-    return -1;
+/// The most copies one synchronous batch takes (CANN's DEVMM_MEMCPY_BATCH_MAX_COUNT).
+constexpr size_t kMaxSyncBatchCopies = 4096;
+
+bool has_reserved_bytes(const aclrtMemcpyBatchAttr& attr) {
+    return std::any_of(std::begin(attr.rsv), std::end(attr.rsv), [](uint8_t byte) { return byte != 0; });
 }
 
-/// CANN's checks of a batch; `kinds` receives each copy's direction and
-/// `failIndex` the copy an attribute or direction check failed on (SIZE_MAX
-/// when the failure is not about one copy).
-aclError check_batch(const CopyBatch& batch, std::vector<int64_t>& kinds, size_t& failIndex, const char* api) {
-    failIndex = SIZE_MAX;
-    if (batch.dsts == nullptr || batch.destMaxs == nullptr || batch.srcs == nullptr || batch.sizes == nullptr ||
-        batch.attrs == nullptr || batch.attrsIndexes == nullptr) {
+/// The acl layer's checks of a batch (src/acl/aclrt_impl/memory.cpp,
+/// MemcpyBatchImpl and ValidateMemcpyBatchParams): ACL_ERROR_INVALID_PARAM.
+/// `empty` tells a batch whose copies are all empty, which CANN accepts
+/// before any other check.  `failIndex` receives the copy a destMax check
+/// failed on.
+aclError check_batch_arguments(const CopyBatch& batch, bool& empty, size_t& failIndex, const char* api) {
+    if (batch.sizes == nullptr || batch.count == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: sizes is null or numBatches is 0", api);
+    }
+    empty = std::all_of(batch.sizes, batch.sizes + batch.count, [](size_t size) { return size == 0; });
+    if (empty) return ACL_SUCCESS;
+    if (batch.dsts == nullptr || batch.destMaxs == nullptr || batch.srcs == nullptr || batch.attrs == nullptr ||
+        batch.attrsIndexes == nullptr) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: an array argument is null", api);
     }
-    if (batch.count == 0 || batch.numAttrs == 0 || batch.numAttrs > batch.count) {
-        return param_error(ACL_ERROR_INVALID_PARAM,
-                           "%s: numBatches %zu and numAttrs %zu must satisfy 0 < numAttrs <= numBatches", api,
-                           batch.count, batch.numAttrs);
-    }
-    if (aclError status = check_segment_starts(batch.attrsIndexes, batch.numAttrs, batch.count, api);
-        status != ACL_SUCCESS) {
-        return status;
-    }
-    kinds.assign(batch.count, 0);
-    for (size_t k = 0; k < batch.numAttrs; ++k) {
-        const size_t end = segment_end(batch.attrsIndexes, batch.numAttrs, k, batch.count);
-        const int64_t kind = batch_direction(batch.attrs[k]);
-        for (size_t i = batch.attrsIndexes[k]; i < end; ++i) kinds[i] = kind;
-        if (kind < 0) {
-            failIndex = batch.attrsIndexes[k];
-            return param_error(ACL_ERROR_INVALID_PARAM, "%s: attrs[%zu] is neither host to device nor device to host",
-                               api, k);
+    for (size_t i = 0; i < batch.count; ++i) {
+        if (batch.sizes[i] > batch.destMaxs[i]) {
+            failIndex = i;
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy %zu of %zu bytes exceeds its destMax %zu", api, i,
+                               batch.sizes[i], batch.destMaxs[i]);
         }
     }
-    for (size_t i = 0; i < batch.count; ++i) {
-        if (batch.sizes[i] == 0) continue;
-        CopySides sides{};
-        if (aclError status =
-                check_copy(batch.dsts[i], batch.destMaxs[i], batch.srcs[i], batch.sizes[i], kinds[i], api, sides);
-            status != ACL_SUCCESS) {
-            failIndex = i;
-            return status;
+    for (size_t k = 0; k < batch.numAttrs; ++k) {
+        if (has_reserved_bytes(batch.attrs[k])) {
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: the rsv bytes of attrs[%zu] must be 0", api, k);
         }
     }
     return ACL_SUCCESS;
 }
 
+/// The rts layer's checks of a batch's shape (ApiErrorDecorator::MemcpyBatch,
+/// MemcpyBatchAsync): 107000.  Only the synchronous batch has a size limit.
+aclError check_batch_shape(const CopyBatch& batch, bool async, const char* api) {
+    if (batch.numAttrs == 0 || batch.numAttrs > batch.count) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: numAttrs %zu must satisfy 0 < numAttrs <= numBatches %zu",
+                           api, batch.numAttrs, batch.count);
+    }
+    if (!async && batch.count > kMaxSyncBatchCopies) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: numBatches %zu exceeds %zu", api, batch.count,
+                           kMaxSyncBatchCopies);
+    }
+    return check_segment_starts(batch.attrsIndexes, batch.numAttrs, batch.count, api);
+}
+
+/// Where one side of a batch copy lies, as CANN's batch checks see it
+/// (ApiImpl::CheckMemCpyAttr): device memory and its device, or host
+/// memory, registered or not.
+struct BatchSide {
+    bool device;
+    int32_t deviceId;
+};
+
+BatchSide side_of(const void* ptr) {
+    Device* owner = nullptr;
+    if (Runtime::instance().locate_device_range(ptr, 1, owner).placement == DevicePool::Placement::kLive) {
+        return BatchSide{true, owner->id()};
+    }
+    return BatchSide{false, 0};
+}
+
+/// Whether an attribute's location names `side`: host memory is HOST or
+/// HOST_NUMA, device memory DEVICE with its own device id.
+bool declares(const aclrtMemLocation& declared, const BatchSide& side) {
+    const int64_t type = aclcpu::code_of(declared.type);
+    if (side.device) return type == ACL_MEM_LOCATION_TYPE_DEVICE && declared.id == static_cast<uint32_t>(side.deviceId);
+    return type == ACL_MEM_LOCATION_TYPE_HOST || type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+}
+
+/// The rts layer's checks of copy i under `attr` (ApiImpl::CheckMemCpyAttr;
+/// asynchronously ApiImpl::ValidateMemCpyParamsAndAttributes first refuses
+/// an empty copy and null addresses): 107000.  `kind` receives its direction.
+aclError check_batch_copy(const CopyBatch& batch, size_t i, const aclrtMemcpyBatchAttr& attr, bool async,
+                          int64_t& kind, const char* api) {
+    void* dst = batch.dsts[i];
+    const void* src = batch.srcs[i];
+    if (async && (batch.sizes[i] == 0 || dst == nullptr || src == nullptr)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: copy %zu is empty or has a null address", api, i);
+    }
+    const BatchSide dstSide = side_of(dst);
+    const BatchSide srcSide = side_of(src);
+    if (!declares(attr.dstLoc, dstSide) || !declares(attr.srcLoc, srcSide)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: copy %zu: its attribute's locations do not say where dst %p and src %p lie", api, i,
+                           dst, src);
+    }
+    if (dstSide.device == srcSide.device) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: copy %zu is neither host to device nor device to host, the only directions of a batch",
+                           api, i);
+    }
+    kind = dstSide.device ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST;
+    return ACL_SUCCESS;
+}
+
+/// The rts layer's checks of a batch; `failIndex` receives the copy a check
+/// failed on (SIZE_MAX when the failure is not about one copy).
+aclError check_batch(const CopyBatch& batch, bool async, size_t& failIndex, const char* api) {
+    failIndex = SIZE_MAX;
+    if (aclError status = check_batch_shape(batch, async, api); status != ACL_SUCCESS) return status;
+    for (size_t k = 0; k < batch.numAttrs; ++k) {
+        for (size_t i = batch.attrsIndexes[k]; i < segment_end(batch.attrsIndexes, batch.numAttrs, k, batch.count);
+             ++i) {
+            int64_t kind = 0;
+            aclError status = check_batch_copy(batch, i, batch.attrs[k], async, kind, api);
+            CopySides sides{};
+            if (status == ACL_SUCCESS && batch.sizes[i] != 0) {
+                status = check_sides(batch.dsts[i], batch.sizes[i], batch.srcs[i], batch.sizes[i], kind, api, sides);
+            }
+            if (status != ACL_SUCCESS) {
+                failIndex = i;
+                return status;
+            }
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+/// Both layers' checks of a batch, in CANN's order; `empty` tells a batch
+/// with nothing to copy.  A stream (`stream`, when asynchronous) is resolved
+/// between the layers, as rtsMemcpyBatchAsync does.
+aclError check_batch_call(const CopyBatch& batch, bool async, aclrtStream stream, bool& empty, size_t* failIndex,
+                          std::shared_ptr<Stream>& target, const char* api) {
+    // An error that concerns no particular copy leaves failIndex SIZE_MAX (11-03).
+    size_t failed = SIZE_MAX;
+    aclError status = check_batch_arguments(batch, empty, failed, api);
+    if (status == ACL_SUCCESS && !empty && async) status = resolve(stream, api, target);
+    if (status == ACL_SUCCESS && !empty) status = check_batch(batch, async, failed, api);
+    if (failIndex != nullptr) *failIndex = failed;
+    return status;
+}
+
 aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) {
     const ApiScope scope(api);
-    std::vector<int64_t> kinds;
-    size_t failed = SIZE_MAX;
-    const aclError status = check_batch(batch, kinds, failed, api);
-    if (failIndex != nullptr) *failIndex = failed;
-    if (status != ACL_SUCCESS) return status;
+    bool empty = false;
+    std::shared_ptr<Stream> unused;
+    if (aclError status = check_batch_call(batch, false, nullptr, empty, failIndex, unused, api);
+        status != ACL_SUCCESS || empty) {
+        return status;
+    }
     for (size_t i = 0; i < batch.count; ++i) {
-        // An empty copy's addresses are not checked and may be null, which memmove must not get.
+        // An empty copy's addresses may be null, which memmove must not get.
         if (batch.sizes[i] == 0) continue;
         if (aclcpu::instrument::active()) {
             aclcpu::detail::observe_host_access(batch.srcs[i], batch.sizes[i], MemoryAccess::Kind::kRead, "src", api);
@@ -679,19 +771,15 @@ aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) 
 
 aclError copy_batch_async(const CopyBatch& batch, size_t* failIndex, aclrtStream stream, const char* api) {
     const ApiScope scope(api);
-    // CANN: an error that concerns no particular copy leaves failIndex SIZE_MAX -- a bad stream too.
-    if (failIndex != nullptr) *failIndex = SIZE_MAX;
+    bool empty = false;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
-    std::vector<int64_t> kinds;
-    size_t failed = SIZE_MAX;
-    const aclError status = check_batch(batch, kinds, failed, api);
-    if (failIndex != nullptr) *failIndex = failed;
-    if (status != ACL_SUCCESS) return status;
+    if (aclError status = check_batch_call(batch, true, stream, empty, failIndex, target, api);
+        status != ACL_SUCCESS || empty) {
+        return status;
+    }
     Runtime& runtime = Runtime::instance();
     for (size_t i = 0; i < batch.count; ++i) {
         const size_t bytes = batch.sizes[i];
-        if (bytes == 0) continue;
         const CopySides sides{runtime.classify(batch.dsts[i], bytes), runtime.classify(batch.srcs[i], bytes)};
         if (aclError status =
                 submit_copy(*target, api, batch.dsts[i], batch.srcs[i], CopyShape::linear(bytes), sides, bytes, bytes);

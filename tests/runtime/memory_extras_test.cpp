@@ -115,10 +115,14 @@ TEST_F(MemoryExtrasTest, BatchCopyOnABadStreamFailsWithoutACopyIndex) {
     EXPECT_EQ(SIZE_MAX, failIndex);
 }
 
-// 11-03 aclrtMemcpyBatch: an empty copy in a batch is skipped, its null
-// addresses unread (they reached memmove, which UBSan in the sanitizer build
-// reported; found by fuzz_runtime_memory, corpus input batch_empty_copy_null).
-TEST_F(MemoryExtrasTest, BatchSkipsAnEmptyCopyWithNullAddresses) {
+// 11-03 aclrtMemcpyBatch: an empty copy in a batch copies nothing, but its
+// addresses are checked like the others' (CANN's ApiImpl::MemcpyBatch
+// checks every copy's locations with ApiImpl::CheckMemCpyAttr): null
+// addresses are not the declared device memory, so the batch fails on that
+// copy with 107000 and copies nothing -- null never reaches memmove (UBSan
+// reported that once; found by fuzz_runtime_memory, corpus input
+// batch_empty_copy_null).
+TEST_F(MemoryExtrasTest, BatchChecksTheAddressesOfAnEmptyCopy) {
     DeviceBuffer device(64);
     std::vector<unsigned char> host(64, 7);
     void* dsts[] = {nullptr, device.get()};
@@ -129,6 +133,14 @@ TEST_F(MemoryExtrasTest, BatchSkipsAnEmptyCopyWithNullAddresses) {
     attrs[0].srcLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_HOST};
     size_t attrsIndexes[] = {0};
     size_t failIndex = 0;
+    const std::vector<unsigned char> before = device.read();
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, attrs, attrsIndexes, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(0u, failIndex);
+    EXPECT_EQ(before, device.read());
+    // With real addresses the empty copy passes and the other one is made.
+    dsts[0] = device.get();
+    srcs[0] = host.data();
     ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, attrs, attrsIndexes, 1, &failIndex));
     EXPECT_EQ(host, device.read());
 }
@@ -597,7 +609,9 @@ aclrtMemcpyBatchAttr batch_attr(aclrtMemLocationType dst, aclrtMemLocationType s
 
 // 11-03 aclrtMemcpyBatch / aclrtMemcpyBatchAsync: attrs[k] applies from
 // attrsIndexes[k] to the next index; directions are host to device or
-// device to host; failIndex names the copy a check failed on.
+// device to host; failIndex names the copy a check failed on.  The checks of
+// the attributes and their indexes are the rts layer's (ApiErrorDecorator::
+// MemcpyBatch, ApiImpl::CheckMemCpyAttr): 107000.
 TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     DeviceBuffer first(64);
     DeviceBuffer second(64);
@@ -624,21 +638,21 @@ TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     // The third copy claims a device source that is host memory.
     srcs[2] = back.data();
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(2u, failIndex);
     srcs[2] = first.get();
     // Host to host is not a batch direction.
     aclrtMemcpyBatchAttr hostToHost[] = {batch_attr(ACL_MEM_LOCATION_TYPE_HOST, ACL_MEM_LOCATION_TYPE_HOST), attrs[1]};
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, hostToHost, attrsIndexes, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(0u, failIndex);
     // attrsIndexes must start at 0 and increase; numAttrs <= numBatches.
     size_t unordered[] = {0, 0};
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, unordered, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(SIZE_MAX, failIndex);
     EXPECT_ACL_FAILS(aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, 1, attrs, attrsIndexes, 2),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_ACL_FAILS(aclrtMemcpyBatchAsyncV2(nullptr, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, nullptr),
                      ACL_ERROR_INVALID_PARAM);
     // destMax smaller than the size.
@@ -646,6 +660,85 @@ TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, &failIndex),
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(1u, failIndex);
+}
+
+// CANN's checks of a batch by layer.  The acl layer (src/acl/aclrt_impl/
+// memory.cpp, ValidateMemcpyBatchParams) refuses a non-zero rsv byte in any
+// attribute with 100000, after its destMax check and before any rts check.
+// The rts layer (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::
+// MemcpyBatch / MemcpyBatchAsync; api_impl.cc, ApiImpl::CheckMemCpyAttr and
+// ValidateMemCpyParamsAndAttributes) gives 107000: numAttrs 0 or above the
+// count, a first index not 0, a synchronous batch of more than
+// DEVMM_MEMCPY_BATCH_MAX_COUNT (4096) copies, a declared location or device
+// that is not the pointer's, a device-to-device pair, and (asynchronously)
+// an empty copy in a batch that is not all empty.  HOST_NUMA declares host
+// memory.
+TEST_F(MemoryExtrasTest, BatchChecksFollowCannsLayers) {
+    DeviceBuffer device(64);
+    DeviceBuffer other(64);
+    std::vector<uint8_t> host(64, 3);
+    void* dsts[] = {device.get(), other.get()};
+    void* srcs[] = {host.data(), host.data()};
+    size_t destMaxs[] = {64, 64};
+    size_t sizes[] = {64, 64};
+    aclrtMemcpyBatchAttr attrs[] = {batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST),
+                                    batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST),
+                                    batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST)};
+    size_t failIndex = 7;
+    size_t starts[] = {0, 1, 2};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 0, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 3, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t notFromZero[] = {1};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, notFromZero, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t pastTheEnd[] = {0, 2};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, pastTheEnd, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
+
+    // A rsv byte: the acl layer's 100000 comes before the rts layer's index check.
+    attrs[1].rsv[15] = 1;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, pastTheEnd, 2, &failIndex),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, nullptr),
+                     ACL_ERROR_INVALID_PARAM);
+    attrs[1].rsv[15] = 0;
+
+    // The declared device is not the memory's.
+    attrs[1].dstLoc.id = 1;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(1u, failIndex);
+    attrs[1].dstLoc.id = 0;
+    // Device to device, declared as such.
+    srcs[1] = device.get();
+    attrs[1].srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(1u, failIndex);
+    srcs[1] = host.data();
+    attrs[1].srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+    // Asynchronously, an empty copy fails where the synchronous batch passes it.
+    sizes[0] = 0;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(0u, failIndex);
+    ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex));
+    EXPECT_EQ(host, other.read());
+
+    // More copies than a synchronous batch takes.
+    constexpr size_t kTooMany = 4097;
+    std::vector<void*> manyDsts(kTooMany, device.get());
+    std::vector<void*> manySrcs(kTooMany, host.data());
+    std::vector<size_t> manySizes(kTooMany, 1);
+    size_t firstOnly[] = {0};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(manyDsts.data(), manySizes.data(), manySrcs.data(), manySizes.data(), kTooMany,
+                                      attrs, firstOnly, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
 }
 
 aclrtMemPoolProps pool_on_device0(size_t maxSize) {
@@ -870,9 +963,14 @@ TEST_F(MemoryExtrasTest, ManagedPrefetchRecordsTheLastPrefetchLocation) {
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchAsync(managed, kManagedPage, device0, 1, stream.get()),
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchAsync(managed, 100, device0, 0, stream.get()), ACL_ERROR_INVALID_PARAM);
+    // The batch's indexes are checked by the rts layer (src/runtime/api/impl/api_error_uvm.cc,
+    // ApiErrorDecorator::MemManagedPrefetchBatchAsync): 107000.
     size_t unordered[] = {1, 0};
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locations, unordered, 2, 0, stream.get()),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t repeated[] = {0, 0};
+    EXPECT_ACL_FAILS(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locations, repeated, 2, 0, stream.get()),
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_ACL_OK(aclrtFree(managed));
 }
 
