@@ -1354,7 +1354,8 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
     constexpr const char* kApi = "aclrtDeviceEnablePeerAccess";
-    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags %u is not 0", kApi, flags);
+    // The reserved flags come first, with their own code (aclrtDeviceEnablePeerAccessImpl).
+    if (flags != 0) return param_error(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: flags %u is not 0", kApi, flags);
     Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
     if (aclError status = check_peer_pair(device->id(), peerDeviceId, kApi); status != ACL_SUCCESS) return status;

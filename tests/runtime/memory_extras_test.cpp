@@ -562,8 +562,19 @@ TEST_F(PeerAccessTest, EnablingIsOneDirectional) {
     EXPECT_ACL_FAILS(aclrtDeviceCanAccessPeer(&can, 0, 0), ACL_ERROR_INVALID_PARAM);  // same device
     EXPECT_ACL_FAILS(aclrtDeviceCanAccessPeer(&can, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_INVALID_PARAM);  // flags are reserved
     EXPECT_ACL_FAILS(aclrtDevicePeerAccessStatus(0, -1, &status), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+// CANN's src/acl/aclrt_impl/memory.cpp, aclrtDeviceEnablePeerAccessImpl:
+// the reserved flags are checked before anything else, with
+// ACL_ERROR_FEATURE_UNSUPPORTED (200006).
+TEST_F(PeerAccessTest, EnablingWithFlagsIsUnsupported) {
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(0, 1), ACL_ERROR_FEATURE_UNSUPPORTED);  // and the same device
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(9, 0x80), ACL_ERROR_FEATURE_UNSUPPORTED);  // and no such device
+    int32_t status = 7;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+    EXPECT_EQ(0, status);
 }
 
 // With peer access enabled, a device-to-device copy moves data between devices.
