@@ -194,6 +194,30 @@ struct CopySides {
 
 bool is_known_kind(int64_t kind) { return kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE; }
 
+/// Whether peer access is enabled between two devices, in either direction.
+bool peers_enabled(int32_t device, int32_t peer) {
+    const PeerAccess& peers = PeerAccess::instance();
+    return peers.enabled(device, peer) || peers.enabled(peer, device);
+}
+
+/// A copy between the memory of two emulated devices needs peer access
+/// between them, as on CANN: its FAQ 跨DeviceP2P数据交互配置失败.md shows
+/// such a copy failing until aclrtDeviceEnablePeerAccess.  The driver refuses
+/// it, so CANN documents no code: 107000, as its runtime's parameter checks.
+aclError check_peer_copy(const void* dst, const void* src, const char* api) {
+    Device* dstOwner = nullptr;
+    Device* srcOwner = nullptr;
+    Runtime& runtime = Runtime::instance();
+    runtime.locate_device_range(dst, 1, dstOwner);
+    runtime.locate_device_range(src, 1, srcOwner);
+    if (dstOwner == nullptr || srcOwner == nullptr || dstOwner == srcOwner) return ACL_SUCCESS;
+    if (peers_enabled(dstOwner->id(), srcOwner->id())) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: the copy from device %d's memory to device %d's needs peer access between the two devices "
+                       "(aclrtDeviceEnablePeerAccess)",
+                       api, srcOwner->id(), dstOwner->id());
+}
+
 /// The sides of a copy that passed the argument checks: the direction comes
 /// from the addresses; a side `kind` (an aclrtMemcpyKind code) names as
 /// device memory must lie inside live device memory.
@@ -211,6 +235,7 @@ aclError check_sides(void* dst, size_t dstBytes, const void* src, size_t srcByte
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: src range [%p, +%zu) is not inside device memory", api, src,
                            srcBytes);
     }
+    if (sides.dst == MemoryKind::kDevice && sides.src == MemoryKind::kDevice) return check_peer_copy(dst, src, api);
     return ACL_SUCCESS;
 }
 
@@ -1398,8 +1423,7 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t fl
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is not device memory", kApi, devPtr, size);
     }
     if (aclError status = check_peer_pair(owner->id(), dstDevId, kApi); status != ACL_SUCCESS) return status;
-    const PeerAccess& peers = PeerAccess::instance();
-    if (!peers.enabled(owner->id(), dstDevId) && !peers.enabled(dstDevId, owner->id())) {
+    if (!peers_enabled(owner->id(), dstDevId)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,
                            "%s: peer access between devices %d and %d is not enabled (aclrtDeviceEnablePeerAccess)",
                            kApi, owner->id(), dstDevId);

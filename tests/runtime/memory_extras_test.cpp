@@ -577,6 +577,75 @@ TEST_F(PeerAccessTest, EnablingWithFlagsIsUnsupported) {
     EXPECT_EQ(0, status);
 }
 
+// CANN's FAQ 跨DeviceP2P数据交互配置失败.md: a device-to-device copy between
+// two devices fails until aclrtDeviceEnablePeerAccess.  The driver refuses
+// it, so no code is documented: acl-cpu gives 107000 and a message naming
+// aclrtDeviceEnablePeerAccess, and writes nothing.  Access enabled in either
+// direction lets the two devices copy both ways.
+TEST_F(PeerAccessTest, DeviceToDeviceCopyNeedsPeerAccess) {
+    int32_t status = 7;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &status));
+    ASSERT_EQ(0, status);
+    DeviceBuffer onZero(1024);
+    onZero.fill(0x5A);
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    void* onOne = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&onOne, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtMemset(onOne, 1024, 0, 1024));
+    take_error_message();
+    EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpy(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    EXPECT_NE(std::string::npos, take_error_message().find("aclrtDeviceEnablePeerAccess"));
+    EXPECT_ACL_FAILS(aclrtMemcpyAsync(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    std::vector<uint8_t> read(1024, 0xFF);
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(1024, 0), read);
+
+    ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
+    ASSERT_ACL_OK(aclrtMemcpy(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(1024, 0x5A), read);
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_OK(aclrtMemcpy(onZero.get(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    EXPECT_ACL_OK(aclrtDeviceDisablePeerAccess(0));
+    EXPECT_ACL_OK(aclrtFree(onOne));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+}
+
+// 11-07 aclrtIpcMemImportByKey, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS
+// "Enables direct access to memory allocations on a peer device": as CANN's
+// ApiImpl::IpcOpenMemory enables P2P with the exporter's device, the
+// importing device may then copy from the memory; without the flag it may not.
+TEST_F(PeerAccessTest, IpcImportWithPeerAccessEnablesIt) {
+    DeviceBuffer onZero(256);
+    onZero.fill(0x3C);
+    char key[65] = {};
+    ASSERT_ACL_OK(aclrtIpcMemGetExportKey(onZero.get(), 256, key, sizeof key,
+                                          ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    void* onOne = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&onOne, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    void* imported = nullptr;
+    ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imported, key, ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT));
+    EXPECT_ACL_FAILS(aclrtMemcpy(onOne, 256, imported, 256, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imported, key, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+    int32_t status = 0;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &status));
+    EXPECT_EQ(1, status);
+    ASSERT_ACL_OK(aclrtMemcpy(onOne, 256, imported, 256, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    std::vector<uint8_t> read(256);
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 256, onOne, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(256, 0x3C), read);
+    EXPECT_ACL_OK(aclrtDeviceDisablePeerAccess(0));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
+    EXPECT_ACL_OK(aclrtFree(onOne));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
+}
+
 // With peer access enabled, a device-to-device copy moves data between devices.
 TEST_F(PeerAccessTest, DeviceToDeviceCopiesCrossDevices) {
     ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
