@@ -257,22 +257,41 @@ aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, in
 constexpr size_t kMax2dWidth = 5000000;
 constexpr size_t kMax2dHeight = size_t{5} << 20;
 
-/// CANN's checks of a 2-D copy of a non-empty shape; `kinds` lists the
-/// directions the function accepts.
-aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64_t kind,
-                       std::initializer_list<int64_t> kinds, const char* api, CopySides& sides) {
+/// The direction of a copy between sides of these kinds, for ACL_MEMCPY_DEFAULT.
+int64_t direction_of(const CopySides& sides) {
+    const bool toDevice = sides.dst == MemoryKind::kDevice;
+    const bool fromDevice = sides.src == MemoryKind::kDevice;
+    if (toDevice) return fromDevice ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE;
+    return fromDevice ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+}
+
+/// CANN's checks of a 2-D copy of a non-empty shape.  The acl layer
+/// (src/acl/aclrt_impl/memory.cpp, CheckMemcpy2dParam: 100000) refuses null
+/// addresses, a width above a pitch and kinds other than host to device,
+/// device to host, device to device and default; the rts layer
+/// (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::MemCopy2DCheckParam:
+/// 107000) the shapes above its limits.  ApiErrorDecorator::MemCopy2DSync
+/// does not copy device to device (207000); a default copy takes its
+/// direction from the memory, and must come out host to device or device to
+/// host (asynchronously also device to device: MemCopy2DAsync), else 107000.
+aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64_t kind, bool async, const char* api,
+                       CopySides& sides) {
     if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
-    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy kind %lld is not supported for 2-D copies", api,
-                           static_cast<long long>(kind));
-    }
     if (shape.width > shape.dpitch || shape.width > shape.spitch) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu exceeds dpitch %zu or spitch %zu", api, shape.width,
                            shape.dpitch, shape.spitch);
     }
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+        kind != ACL_MEMCPY_DEFAULT) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy kind %lld is not supported for 2-D copies", api,
+                           static_cast<long long>(kind));
+    }
     if (shape.width > kMax2dWidth || shape.height > kMax2dHeight) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu or height %zu exceeds CANN's limits (%zu, %zu)", api,
-                           shape.width, shape.height, kMax2dWidth, kMax2dHeight);
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: width %zu or height %zu exceeds CANN's limits (%zu, %zu)",
+                           api, shape.width, shape.height, kMax2dWidth, kMax2dHeight);
+    }
+    if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
+        return param_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s copies host to device or device to host only", api);
     }
     // The last row ends at (height - 1) * pitch + width: widths and heights are bounded, pitches are not.
     const size_t rows = shape.height - 1;
@@ -282,8 +301,18 @@ aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64
     if (shape.spitch != 0 && rows > (SIZE_MAX - shape.width) / shape.spitch) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: spitch %zu overflows the address space", api, shape.spitch);
     }
-    return check_sides(dst, rows * shape.dpitch + shape.width, src, rows * shape.spitch + shape.width, kind, api,
-                       sides);
+    if (aclError status = check_sides(dst, rows * shape.dpitch + shape.width, src, rows * shape.spitch + shape.width,
+                                      kind, api, sides);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const int64_t direction = direction_of(sides);
+    if (direction == ACL_MEMCPY_HOST_TO_HOST || (!async && direction == ACL_MEMCPY_DEVICE_TO_DEVICE)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: a copy from %s memory to %s memory is not supported", api,
+                           sides.src == MemoryKind::kDevice ? "device" : "host",
+                           sides.dst == MemoryKind::kDevice ? "device" : "host");
+    }
+    return ACL_SUCCESS;
 }
 
 /// CANN's checks of a memset with count > 0: the range must be device memory
@@ -554,12 +583,7 @@ aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     if (width == 0 || height == 0) return ACL_SUCCESS;
     const CopyShape shape{width, height, dpitch, spitch};
     CopySides sides{};
-    const std::initializer_list<int64_t> synchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST};
-    const std::initializer_list<int64_t> asynchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
-                                                           ACL_MEMCPY_DEVICE_TO_DEVICE};
-    if (aclError status =
-            check_copy_2d(dst, src, shape, kind, async ? asynchronousKinds : synchronousKinds, api, sides);
-        status != ACL_SUCCESS) {
+    if (aclError status = check_copy_2d(dst, src, shape, kind, async, api, sides); status != ACL_SUCCESS) {
         return status;
     }
     const size_t dstBytes = (height - 1) * dpitch + width;

@@ -76,6 +76,28 @@ TEST_F(MemoryExtrasTest, MallocWithCfgReadsAnyPolicyCode) {
     EXPECT_ACL_OK(aclrtFree(ptr));
 }
 
+// CANN's src/acl/aclrt_impl/memory.cpp, CheckMemcpy2dParam, takes
+// ACL_MEMCPY_DEFAULT for both 2-D copies; the rts layer
+// (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::MemCopy2DSync /
+// MemCopy2DAsync) takes the direction from the memory and refuses one it does
+// not copy -- host to host, and synchronously device to device -- with 107000.
+TEST_F(MemoryExtrasTest, Memcpy2dDefaultTakesItsDirectionFromTheMemory) {
+    DeviceBuffer device(256);
+    std::vector<uint8_t> host(256, 9);
+    std::vector<uint8_t> back(256, 0);
+    ASSERT_ACL_OK(aclrtMemcpy2d(device.get(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT));
+    ASSERT_ACL_OK(aclrtMemcpy2dAsync(device.bytes() + 128, 16, device.get(), 16, 16, 8, ACL_MEMCPY_DEFAULT, nullptr));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    ASSERT_ACL_OK(aclrtMemcpy2d(back.data(), 16, device.get(), 16, 16, 16, ACL_MEMCPY_DEFAULT));
+    EXPECT_EQ(host, back);
+    EXPECT_ACL_FAILS(aclrtMemcpy2d(back.data(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtMemcpy2dAsync(back.data(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtMemcpy2d(device.bytes() + 128, 16, device.get(), 16, 16, 8, ACL_MEMCPY_DEFAULT),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
 // 11-03 aclrtMemcpy2d / aclrtMemcpy2dAsync: a kind code outside the enum
 // from a C caller is ACL_ERROR_INVALID_PARAM, read as an integer (the kind
 // was loaded as the enum first: UBSan's enum check in the sanitizer build;
@@ -229,13 +251,14 @@ TEST_F(MemoryExtrasTest, Memcpy2dRejectsCANNsInvalidShapesAndKinds) {
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, host.data(), 8, 9, 2, ACL_MEMCPY_HOST_TO_DEVICE),
                      ACL_ERROR_INVALID_PARAM);
-    // height > 5 * 1024 * 1024.
+    // height > 5 * 1024 * 1024: the rts layer's limit (ApiErrorDecorator::MemCopy2DCheckParam, 107000).
     EXPECT_ACL_FAILS(
         aclrtMemcpy2d(device.get(), 1, host.data(), 1, 1, (size_t{5} << 20) + 1, ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_ERROR_INVALID_PARAM);
-    // Only host-to-device and device-to-host for the synchronous copy (11-03 aclrtMemcpy2d constraints).
+        ACL_ERROR_RT_PARAM_INVALID);
+    // Only host-to-device and device-to-host for the synchronous copy (11-03 aclrtMemcpy2d constraints): the
+    // acl layer takes device to device (CheckMemcpy2dParam), ApiErrorDecorator::MemCopy2DSync refuses it (207000).
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, device.get(), 16, 8, 2, ACL_MEMCPY_DEVICE_TO_DEVICE),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, host.data(), 16, 8, 2, static_cast<aclrtMemcpyKind>(77)),
                      ACL_ERROR_INVALID_PARAM);
     // The last row of the destination runs past the device block (with memory
