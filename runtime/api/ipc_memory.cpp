@@ -6,8 +6,13 @@
 #include "aclcpu/dtype.hpp"
 #include "core/errors.hpp"
 #include "core/ipc_memory.hpp"
+#include "core/peer_access.hpp"
+#include "core/runtime_state.hpp"
 
+using aclcpu::detail::Device;
 using aclcpu::detail::IpcMemory;
+using aclcpu::detail::PeerAccess;
+using aclcpu::detail::Runtime;
 using aclcpu::detail::param_error;
 
 namespace {
@@ -21,6 +26,19 @@ aclError check_key(const char* key, const char* api) {
     if (strnlen(key, kKeyLength) == kKeyLength) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: key is not terminated within %zu characters", api, kKeyLength);
     }
+    return ACL_SUCCESS;
+}
+
+/// ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS: the importing device gains
+/// peer access to the device that owns the memory, as CANN's
+/// ApiImpl::IpcOpenMemory enables P2P with the exporter's device.
+aclError import_with_peer_access(const char* key, void** devPtr, const char* api) {
+    Device* importer = nullptr;
+    if (aclError status = aclcpu::detail::current_device(api, importer); status != ACL_SUCCESS) return status;
+    if (aclError status = IpcMemory::instance().import(key, devPtr); status != ACL_SUCCESS) return status;
+    Device* owner = nullptr;
+    Runtime::instance().locate_device_range(*devPtr, 1, owner);
+    if (owner != nullptr && owner != importer) PeerAccess::instance().enable(importer->id(), owner->id());
     return ACL_SUCCESS;
 }
 
@@ -100,6 +118,7 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) 
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flags 0x%llx", kApi,
                            static_cast<unsigned long long>(flags));
     }
+    if (flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) return import_with_peer_access(key, devPtr, kApi);
     return IpcMemory::instance().import(key, devPtr);
 }
 

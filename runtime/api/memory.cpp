@@ -7,6 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -192,6 +194,30 @@ struct CopySides {
 
 bool is_known_kind(int64_t kind) { return kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE; }
 
+/// Whether peer access is enabled between two devices, in either direction.
+bool peers_enabled(int32_t device, int32_t peer) {
+    const PeerAccess& peers = PeerAccess::instance();
+    return peers.enabled(device, peer) || peers.enabled(peer, device);
+}
+
+/// A copy between the memory of two emulated devices needs peer access
+/// between them, as on CANN: its FAQ 跨DeviceP2P数据交互配置失败.md shows
+/// such a copy failing until aclrtDeviceEnablePeerAccess.  The driver refuses
+/// it, so CANN documents no code: 107000, as its runtime's parameter checks.
+aclError check_peer_copy(const void* dst, const void* src, const char* api) {
+    Device* dstOwner = nullptr;
+    Device* srcOwner = nullptr;
+    Runtime& runtime = Runtime::instance();
+    runtime.locate_device_range(dst, 1, dstOwner);
+    runtime.locate_device_range(src, 1, srcOwner);
+    if (dstOwner == nullptr || srcOwner == nullptr || dstOwner == srcOwner) return ACL_SUCCESS;
+    if (peers_enabled(dstOwner->id(), srcOwner->id())) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                       "%s: the copy from device %d's memory to device %d's needs peer access between the two devices "
+                       "(aclrtDeviceEnablePeerAccess)",
+                       api, srcOwner->id(), dstOwner->id());
+}
+
 /// The sides of a copy that passed the argument checks: the direction comes
 /// from the addresses; a side `kind` (an aclrtMemcpyKind code) names as
 /// device memory must lie inside live device memory.
@@ -209,6 +235,7 @@ aclError check_sides(void* dst, size_t dstBytes, const void* src, size_t srcByte
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: src range [%p, +%zu) is not inside device memory", api, src,
                            srcBytes);
     }
+    if (sides.dst == MemoryKind::kDevice && sides.src == MemoryKind::kDevice) return check_peer_copy(dst, src, api);
     return ACL_SUCCESS;
 }
 
@@ -230,22 +257,41 @@ aclError check_copy(void* dst, size_t destMax, const void* src, size_t count, in
 constexpr size_t kMax2dWidth = 5000000;
 constexpr size_t kMax2dHeight = size_t{5} << 20;
 
-/// CANN's checks of a 2-D copy of a non-empty shape; `kinds` lists the
-/// directions the function accepts.
-aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64_t kind,
-                       std::initializer_list<int64_t> kinds, const char* api, CopySides& sides) {
+/// The direction of a copy between sides of these kinds, for ACL_MEMCPY_DEFAULT.
+int64_t direction_of(const CopySides& sides) {
+    const bool toDevice = sides.dst == MemoryKind::kDevice;
+    const bool fromDevice = sides.src == MemoryKind::kDevice;
+    if (toDevice) return fromDevice ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE;
+    return fromDevice ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST;
+}
+
+/// CANN's checks of a 2-D copy of a non-empty shape.  The acl layer
+/// (src/acl/aclrt_impl/memory.cpp, CheckMemcpy2dParam: 100000) refuses null
+/// addresses, a width above a pitch and kinds other than host to device,
+/// device to host, device to device and default; the rts layer
+/// (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::MemCopy2DCheckParam:
+/// 107000) the shapes above its limits.  ApiErrorDecorator::MemCopy2DSync
+/// does not copy device to device (207000); a default copy takes its
+/// direction from the memory, and must come out host to device or device to
+/// host (asynchronously also device to device: MemCopy2DAsync), else 107000.
+aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64_t kind, bool async, const char* api,
+                       CopySides& sides) {
     if (dst == nullptr || src == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: dst or src is null", api);
-    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy kind %lld is not supported for 2-D copies", api,
-                           static_cast<long long>(kind));
-    }
     if (shape.width > shape.dpitch || shape.width > shape.spitch) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu exceeds dpitch %zu or spitch %zu", api, shape.width,
                            shape.dpitch, shape.spitch);
     }
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+        kind != ACL_MEMCPY_DEFAULT) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy kind %lld is not supported for 2-D copies", api,
+                           static_cast<long long>(kind));
+    }
     if (shape.width > kMax2dWidth || shape.height > kMax2dHeight) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: width %zu or height %zu exceeds CANN's limits (%zu, %zu)", api,
-                           shape.width, shape.height, kMax2dWidth, kMax2dHeight);
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: width %zu or height %zu exceeds CANN's limits (%zu, %zu)",
+                           api, shape.width, shape.height, kMax2dWidth, kMax2dHeight);
+    }
+    if (!async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE) {
+        return param_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s copies host to device or device to host only", api);
     }
     // The last row ends at (height - 1) * pitch + width: widths and heights are bounded, pitches are not.
     const size_t rows = shape.height - 1;
@@ -255,8 +301,18 @@ aclError check_copy_2d(void* dst, const void* src, const CopyShape& shape, int64
     if (shape.spitch != 0 && rows > (SIZE_MAX - shape.width) / shape.spitch) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: spitch %zu overflows the address space", api, shape.spitch);
     }
-    return check_sides(dst, rows * shape.dpitch + shape.width, src, rows * shape.spitch + shape.width, kind, api,
-                       sides);
+    if (aclError status = check_sides(dst, rows * shape.dpitch + shape.width, src, rows * shape.spitch + shape.width,
+                                      kind, api, sides);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const int64_t direction = direction_of(sides);
+    if (direction == ACL_MEMCPY_HOST_TO_HOST || (!async && direction == ACL_MEMCPY_DEVICE_TO_DEVICE)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: a copy from %s memory to %s memory is not supported", api,
+                           sides.src == MemoryKind::kDevice ? "device" : "host",
+                           sides.dst == MemoryKind::kDevice ? "device" : "host");
+    }
+    return ACL_SUCCESS;
 }
 
 /// CANN's checks of a memset with count > 0: the range must be device memory
@@ -527,12 +583,7 @@ aclError copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     if (width == 0 || height == 0) return ACL_SUCCESS;
     const CopyShape shape{width, height, dpitch, spitch};
     CopySides sides{};
-    const std::initializer_list<int64_t> synchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST};
-    const std::initializer_list<int64_t> asynchronousKinds{ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
-                                                           ACL_MEMCPY_DEVICE_TO_DEVICE};
-    if (aclError status =
-            check_copy_2d(dst, src, shape, kind, async ? asynchronousKinds : synchronousKinds, api, sides);
-        status != ACL_SUCCESS) {
+    if (aclError status = check_copy_2d(dst, src, shape, kind, async, api, sides); status != ACL_SUCCESS) {
         return status;
     }
     const size_t dstBytes = (height - 1) * dpitch + width;
@@ -575,12 +626,15 @@ struct MemcpyDescriptor {
 };
 
 /// CANN's rule for the index arrays of batches (attrsIndexes, prefetchLocIdxs):
-/// the first is 0, each is above the one before, all are below `count`.
+/// the first is 0, each is above the one before, all are below `count`.  Both
+/// batches check it in the rts layer (src/runtime/api/impl/api_error.cc,
+/// ApiErrorDecorator::MemcpyBatch, MemcpyBatchAsync; api_error_uvm.cc,
+/// MemManagedPrefetchBatchAsync): RT_ERROR_INVALID_VALUE, 107000.
 aclError check_segment_starts(const size_t* starts, size_t numStarts, size_t count, const char* api) {
     for (size_t k = 0; k < numStarts; ++k) {
         const bool ordered = k == 0 ? starts[k] == 0 : starts[k] > starts[k - 1];
         if (!ordered || starts[k] >= count) {
-            return param_error(ACL_ERROR_INVALID_PARAM,
+            return param_error(ACL_ERROR_RT_PARAM_INVALID,
                                "%s: index %zu of the segment starts is %zu (they must start at 0, increase, and stay "
                                "below %zu)",
                                api, k, starts[k], count);
@@ -606,67 +660,154 @@ struct CopyBatch {
     size_t numAttrs;
 };
 
-/// The direction an attribute gives its copies: host to device or device to
-/// host, the only two a batch takes; -1 for any other.
-int64_t batch_direction(const aclrtMemcpyBatchAttr& attr) {
-    const int64_t dst = aclcpu::code_of(attr.dstLoc.type);
-    const int64_t src = aclcpu::code_of(attr.srcLoc.type);
-    if (dst == ACL_MEM_LOCATION_TYPE_DEVICE && src == ACL_MEM_LOCATION_TYPE_HOST) return ACL_MEMCPY_HOST_TO_DEVICE;
-    if (dst == ACL_MEM_LOCATION_TYPE_HOST && src == ACL_MEM_LOCATION_TYPE_DEVICE) return ACL_MEMCPY_DEVICE_TO_HOST;
-    return -1;
+/// The most copies one synchronous batch takes (CANN's DEVMM_MEMCPY_BATCH_MAX_COUNT).
+constexpr size_t kMaxSyncBatchCopies = 4096;
+
+bool has_reserved_bytes(const aclrtMemcpyBatchAttr& attr) {
+    return std::any_of(std::begin(attr.rsv), std::end(attr.rsv), [](uint8_t byte) { return byte != 0; });
 }
 
-/// CANN's checks of a batch; `kinds` receives each copy's direction and
-/// `failIndex` the copy an attribute or direction check failed on (SIZE_MAX
-/// when the failure is not about one copy).
-aclError check_batch(const CopyBatch& batch, std::vector<int64_t>& kinds, size_t& failIndex, const char* api) {
-    failIndex = SIZE_MAX;
-    if (batch.dsts == nullptr || batch.destMaxs == nullptr || batch.srcs == nullptr || batch.sizes == nullptr ||
-        batch.attrs == nullptr || batch.attrsIndexes == nullptr) {
+/// The acl layer's checks of a batch (src/acl/aclrt_impl/memory.cpp,
+/// MemcpyBatchImpl and ValidateMemcpyBatchParams): ACL_ERROR_INVALID_PARAM.
+/// `empty` tells a batch whose copies are all empty, which CANN accepts
+/// before any other check.  `failIndex` receives the copy a destMax check
+/// failed on.
+aclError check_batch_arguments(const CopyBatch& batch, bool& empty, size_t& failIndex, const char* api) {
+    if (batch.sizes == nullptr || batch.count == 0) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: sizes is null or numBatches is 0", api);
+    }
+    empty = std::all_of(batch.sizes, batch.sizes + batch.count, [](size_t size) { return size == 0; });
+    if (empty) return ACL_SUCCESS;
+    if (batch.dsts == nullptr || batch.destMaxs == nullptr || batch.srcs == nullptr || batch.attrs == nullptr ||
+        batch.attrsIndexes == nullptr) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: an array argument is null", api);
     }
-    if (batch.count == 0 || batch.numAttrs == 0 || batch.numAttrs > batch.count) {
-        return param_error(ACL_ERROR_INVALID_PARAM,
-                           "%s: numBatches %zu and numAttrs %zu must satisfy 0 < numAttrs <= numBatches", api,
-                           batch.count, batch.numAttrs);
-    }
-    if (aclError status = check_segment_starts(batch.attrsIndexes, batch.numAttrs, batch.count, api);
-        status != ACL_SUCCESS) {
-        return status;
-    }
-    kinds.assign(batch.count, 0);
-    for (size_t k = 0; k < batch.numAttrs; ++k) {
-        const size_t end = segment_end(batch.attrsIndexes, batch.numAttrs, k, batch.count);
-        const int64_t kind = batch_direction(batch.attrs[k]);
-        for (size_t i = batch.attrsIndexes[k]; i < end; ++i) kinds[i] = kind;
-        if (kind < 0) {
-            failIndex = batch.attrsIndexes[k];
-            return param_error(ACL_ERROR_INVALID_PARAM, "%s: attrs[%zu] is neither host to device nor device to host",
-                               api, k);
+    for (size_t i = 0; i < batch.count; ++i) {
+        if (batch.sizes[i] > batch.destMaxs[i]) {
+            failIndex = i;
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: copy %zu of %zu bytes exceeds its destMax %zu", api, i,
+                               batch.sizes[i], batch.destMaxs[i]);
         }
     }
-    for (size_t i = 0; i < batch.count; ++i) {
-        if (batch.sizes[i] == 0) continue;
-        CopySides sides{};
-        if (aclError status =
-                check_copy(batch.dsts[i], batch.destMaxs[i], batch.srcs[i], batch.sizes[i], kinds[i], api, sides);
-            status != ACL_SUCCESS) {
-            failIndex = i;
-            return status;
+    for (size_t k = 0; k < batch.numAttrs; ++k) {
+        if (has_reserved_bytes(batch.attrs[k])) {
+            return param_error(ACL_ERROR_INVALID_PARAM, "%s: the rsv bytes of attrs[%zu] must be 0", api, k);
         }
     }
     return ACL_SUCCESS;
 }
 
+/// The rts layer's checks of a batch's shape (ApiErrorDecorator::MemcpyBatch,
+/// MemcpyBatchAsync): 107000.  Only the synchronous batch has a size limit.
+aclError check_batch_shape(const CopyBatch& batch, bool async, const char* api) {
+    if (batch.numAttrs == 0 || batch.numAttrs > batch.count) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: numAttrs %zu must satisfy 0 < numAttrs <= numBatches %zu",
+                           api, batch.numAttrs, batch.count);
+    }
+    if (!async && batch.count > kMaxSyncBatchCopies) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: numBatches %zu exceeds %zu", api, batch.count,
+                           kMaxSyncBatchCopies);
+    }
+    return check_segment_starts(batch.attrsIndexes, batch.numAttrs, batch.count, api);
+}
+
+/// Where one side of a batch copy lies, as CANN's batch checks see it
+/// (ApiImpl::CheckMemCpyAttr): device memory and its device, or host
+/// memory, registered or not.
+struct BatchSide {
+    bool device;
+    int32_t deviceId;
+};
+
+BatchSide side_of(const void* ptr) {
+    Device* owner = nullptr;
+    if (Runtime::instance().locate_device_range(ptr, 1, owner).placement == DevicePool::Placement::kLive) {
+        return BatchSide{true, owner->id()};
+    }
+    return BatchSide{false, 0};
+}
+
+/// Whether an attribute's location names `side`: host memory is HOST or
+/// HOST_NUMA, device memory DEVICE with its own device id.
+bool declares(const aclrtMemLocation& declared, const BatchSide& side) {
+    const int64_t type = aclcpu::code_of(declared.type);
+    if (side.device) return type == ACL_MEM_LOCATION_TYPE_DEVICE && declared.id == static_cast<uint32_t>(side.deviceId);
+    return type == ACL_MEM_LOCATION_TYPE_HOST || type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+}
+
+/// The rts layer's checks of copy i under `attr` (ApiImpl::CheckMemCpyAttr;
+/// asynchronously ApiImpl::ValidateMemCpyParamsAndAttributes first refuses
+/// an empty copy and null addresses): 107000.  `kind` receives its direction.
+aclError check_batch_copy(const CopyBatch& batch, size_t i, const aclrtMemcpyBatchAttr& attr, bool async,
+                          int64_t& kind, const char* api) {
+    void* dst = batch.dsts[i];
+    const void* src = batch.srcs[i];
+    if (async && (batch.sizes[i] == 0 || dst == nullptr || src == nullptr)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: copy %zu is empty or has a null address", api, i);
+    }
+    const BatchSide dstSide = side_of(dst);
+    const BatchSide srcSide = side_of(src);
+    if (!declares(attr.dstLoc, dstSide) || !declares(attr.srcLoc, srcSide)) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: copy %zu: its attribute's locations do not say where dst %p and src %p lie", api, i,
+                           dst, src);
+    }
+    if (dstSide.device == srcSide.device) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID,
+                           "%s: copy %zu is neither host to device nor device to host, the only directions of a batch",
+                           api, i);
+    }
+    kind = dstSide.device ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST;
+    return ACL_SUCCESS;
+}
+
+/// The rts layer's checks of a batch; `failIndex` receives the copy a check
+/// failed on (SIZE_MAX when the failure is not about one copy).
+aclError check_batch(const CopyBatch& batch, bool async, size_t& failIndex, const char* api) {
+    failIndex = SIZE_MAX;
+    if (aclError status = check_batch_shape(batch, async, api); status != ACL_SUCCESS) return status;
+    for (size_t k = 0; k < batch.numAttrs; ++k) {
+        for (size_t i = batch.attrsIndexes[k]; i < segment_end(batch.attrsIndexes, batch.numAttrs, k, batch.count);
+             ++i) {
+            int64_t kind = 0;
+            aclError status = check_batch_copy(batch, i, batch.attrs[k], async, kind, api);
+            CopySides sides{};
+            if (status == ACL_SUCCESS && batch.sizes[i] != 0) {
+                status = check_sides(batch.dsts[i], batch.sizes[i], batch.srcs[i], batch.sizes[i], kind, api, sides);
+            }
+            if (status != ACL_SUCCESS) {
+                failIndex = i;
+                return status;
+            }
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+/// Both layers' checks of a batch, in CANN's order; `empty` tells a batch
+/// with nothing to copy.  A stream (`stream`, when asynchronous) is resolved
+/// between the layers, as rtsMemcpyBatchAsync does.
+aclError check_batch_call(const CopyBatch& batch, bool async, aclrtStream stream, bool& empty, size_t* failIndex,
+                          std::shared_ptr<Stream>& target, const char* api) {
+    // An error that concerns no particular copy leaves failIndex SIZE_MAX (11-03).
+    size_t failed = SIZE_MAX;
+    aclError status = check_batch_arguments(batch, empty, failed, api);
+    if (status == ACL_SUCCESS && !empty && async) status = resolve(stream, api, target);
+    if (status == ACL_SUCCESS && !empty) status = check_batch(batch, async, failed, api);
+    if (failIndex != nullptr) *failIndex = failed;
+    return status;
+}
+
 aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) {
     const ApiScope scope(api);
-    std::vector<int64_t> kinds;
-    size_t failed = SIZE_MAX;
-    const aclError status = check_batch(batch, kinds, failed, api);
-    if (failIndex != nullptr) *failIndex = failed;
-    if (status != ACL_SUCCESS) return status;
+    bool empty = false;
+    std::shared_ptr<Stream> unused;
+    if (aclError status = check_batch_call(batch, false, nullptr, empty, failIndex, unused, api);
+        status != ACL_SUCCESS || empty) {
+        return status;
+    }
     for (size_t i = 0; i < batch.count; ++i) {
-        // An empty copy's addresses are not checked and may be null, which memmove must not get.
+        // An empty copy's addresses may be null, which memmove must not get.
         if (batch.sizes[i] == 0) continue;
         if (aclcpu::instrument::active()) {
             aclcpu::detail::observe_host_access(batch.srcs[i], batch.sizes[i], MemoryAccess::Kind::kRead, "src", api);
@@ -679,19 +820,15 @@ aclError copy_batch(const CopyBatch& batch, size_t* failIndex, const char* api) 
 
 aclError copy_batch_async(const CopyBatch& batch, size_t* failIndex, aclrtStream stream, const char* api) {
     const ApiScope scope(api);
-    // CANN: an error that concerns no particular copy leaves failIndex SIZE_MAX -- a bad stream too.
-    if (failIndex != nullptr) *failIndex = SIZE_MAX;
+    bool empty = false;
     std::shared_ptr<Stream> target;
-    if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
-    std::vector<int64_t> kinds;
-    size_t failed = SIZE_MAX;
-    const aclError status = check_batch(batch, kinds, failed, api);
-    if (failIndex != nullptr) *failIndex = failed;
-    if (status != ACL_SUCCESS) return status;
+    if (aclError status = check_batch_call(batch, true, stream, empty, failIndex, target, api);
+        status != ACL_SUCCESS || empty) {
+        return status;
+    }
     Runtime& runtime = Runtime::instance();
     for (size_t i = 0; i < batch.count; ++i) {
         const size_t bytes = batch.sizes[i];
-        if (bytes == 0) continue;
         const CopySides sides{runtime.classify(batch.dsts[i], bytes), runtime.classify(batch.srcs[i], bytes)};
         if (aclError status =
                 submit_copy(*target, api, batch.dsts[i], batch.srcs[i], CopyShape::linear(bytes), sides, bytes, bytes);
@@ -1266,7 +1403,8 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
     constexpr const char* kApi = "aclrtDeviceEnablePeerAccess";
-    if (flags != 0) return param_error(ACL_ERROR_INVALID_PARAM, "%s: flags %u is not 0", kApi, flags);
+    // The reserved flags come first, with their own code (aclrtDeviceEnablePeerAccessImpl).
+    if (flags != 0) return param_error(ACL_ERROR_FEATURE_UNSUPPORTED, "%s: flags %u is not 0", kApi, flags);
     Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(kApi, device); status != ACL_SUCCESS) return status;
     if (aclError status = check_peer_pair(device->id(), peerDeviceId, kApi); status != ACL_SUCCESS) return status;
@@ -1309,8 +1447,7 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t fl
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: [%p, +%zu) is not device memory", kApi, devPtr, size);
     }
     if (aclError status = check_peer_pair(owner->id(), dstDevId, kApi); status != ACL_SUCCESS) return status;
-    const PeerAccess& peers = PeerAccess::instance();
-    if (!peers.enabled(owner->id(), dstDevId) && !peers.enabled(dstDevId, owner->id())) {
+    if (!peers_enabled(owner->id(), dstDevId)) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,
                            "%s: peer access between devices %d and %d is not enabled (aclrtDeviceEnablePeerAccess)",
                            kApi, owner->id(), dstDevId);

@@ -1,6 +1,7 @@
 // acl-cpu runtime API: stream memory operations, aclrtValueWrite and
 // aclrtValueWait (acl_rt.h; CANN's 11-09_stream_memory_operation.md).
 #include <cstdint>
+#include <memory>
 
 #include "acl/acl_rt.h"
 #include "aclcpu/instrumentation.hpp"
@@ -9,6 +10,7 @@
 #include "core/runtime_state.hpp"
 #include "core/tsan_annotations.hpp"
 
+using aclcpu::detail::Device;
 using aclcpu::detail::DevicePool;
 using aclcpu::detail::param_error;
 using aclcpu::detail::Runtime;
@@ -18,13 +20,28 @@ using aclcpu::instrument::ApiScope;
 
 namespace {
 
-/// Checks that devAddr is an 8-byte aligned word of live device memory.
-aclError check_device_word(const void* devAddr, const char* api) {
+/// CANN's checks of a value write or wait, in its order: a null devAddr is
+/// refused by the acl layer (aclrtValueWriteImpl, aclrtValueWaitImpl:
+/// ACL_ERROR_INVALID_PARAM); the stream, the flag (`flagValid`) and the
+/// memory's location are checked by the rts layer (ApiErrorDecorator::
+/// MemWriteValue, MemWaitValue: RT_ERROR_INVALID_VALUE, so 107000).  The
+/// 8-byte alignment the emulated word needs comes last.
+aclError check_value_call(const void* devAddr, bool flagValid, uint32_t flag, aclrtStream handle, const char* api,
+                          std::shared_ptr<Stream>& stream) {
     if (devAddr == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr is null", api);
+    if (aclError status = Runtime::instance().resolve_work_stream(handle, api, stream); status != ACL_SUCCESS) {
+        return status;
+    }
+    if (!flagValid) return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: flag %u is not supported", api, flag);
+    Device* owner = nullptr;
+    if (Runtime::instance().locate_device_range(devAddr, sizeof(uint64_t), owner).placement !=
+        DevicePool::Placement::kLive) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: devAddr %p is not device memory", api, devAddr);
+    }
     if (reinterpret_cast<uintptr_t>(devAddr) % sizeof(uint64_t) != 0) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: devAddr %p is not 8-byte aligned", api, devAddr);
     }
-    return Runtime::instance().check_live_device_range(devAddr, sizeof(uint64_t), api, "devAddr");
+    return ACL_SUCCESS;
 }
 
 /// Reads a device word as the hardware polls it.  The host may be writing it
@@ -44,20 +61,17 @@ bool value_satisfies(uint64_t current, uint64_t value, uint32_t flag) {
     }
 }
 
-aclError resolve(aclrtStream handle, const char* api, std::shared_ptr<Stream>& stream) {
-    return Runtime::instance().resolve_work_stream(handle, api, stream);
-}
-
 }  // namespace
 
 extern "C" {
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
     const ApiScope scope("aclrtValueWrite");
-    if (aclError status = check_device_word(devAddr, "aclrtValueWrite"); status != ACL_SUCCESS) return status;
-    if (flag != 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtValueWrite: flag %u is reserved and must be 0", flag);
     std::shared_ptr<Stream> writer;
-    if (aclError status = resolve(stream, "aclrtValueWrite", writer); status != ACL_SUCCESS) return status;
+    if (aclError status = check_value_call(devAddr, flag == 0, flag, stream, "aclrtValueWrite", writer);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     auto* word = static_cast<uint64_t*>(devAddr);
     aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write", word,
                                    [word, value] {
@@ -69,12 +83,12 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
     const ApiScope scope("aclrtValueWait");
-    if (aclError status = check_device_word(devAddr, "aclrtValueWait"); status != ACL_SUCCESS) return status;
-    if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtValueWait: unknown comparison flag %u", flag);
-    }
     std::shared_ptr<Stream> waiter;
-    if (aclError status = resolve(stream, "aclrtValueWait", waiter); status != ACL_SUCCESS) return status;
+    if (aclError status =
+            check_value_call(devAddr, flag <= ACL_STREAM_WAIT_VALUE_NOR, flag, stream, "aclrtValueWait", waiter);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     const auto* word = static_cast<const uint64_t*>(devAddr);
     WaitCondition condition;
     condition.try_pass = [word, value, flag] {

@@ -21,30 +21,66 @@ constexpr char kNoLinks[] = "there are no SIO or HCCS links between emulated dev
 constexpr char kNoUcMemory[] =
     "the uncached (UC) memory that this reservation excludes does not exist on the host: use aclrtReserveMemAddress";
 
-bool is_known_attribute(int64_t attr) { return attr >= ACL_DDR_MEM && attr <= ACL_MEM_P2P_HUGE1G; }
-
-/// CANN's checks of a physical memory description.
-aclError check_properties(const aclrtPhysicalMemProp* prop, const char* api) {
-    if (prop == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: prop is null", api);
-    const int64_t handleType = aclcpu::code_of(prop->handleType);
-    if (handleType != ACL_MEM_HANDLE_TYPE_NONE && handleType != ACL_MEM_HANDLE_TYPE_POSIX) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown handleType %lld", api,
-                           static_cast<long long>(handleType));
+/// The memory attributes CANN's acl layer maps to page and memory types
+/// (src/acl/aclrt_impl/memory.cpp, memAttrHandlers): ACL_DDR_MEM, ACL_HBM_MEM
+/// and the ACL_HBM_MEM_P2P_* attributes are not among them.
+bool is_known_attribute(int64_t attr) {
+    switch (attr) {
+        case ACL_HBM_MEM_HUGE:
+        case ACL_HBM_MEM_NORMAL:
+        case ACL_HBM_MEM_HUGE1G:
+        case ACL_DDR_MEM_HUGE:
+        case ACL_DDR_MEM_NORMAL:
+        case ACL_DDR_MEM_P2P_HUGE:
+        case ACL_DDR_MEM_P2P_NORMAL:
+        case ACL_MEM_NORMAL:
+        case ACL_MEM_HUGE:
+        case ACL_MEM_HUGE1G:
+        case ACL_MEM_P2P_NORMAL:
+        case ACL_MEM_P2P_HUGE:
+        case ACL_MEM_P2P_HUGE1G: return true;
+        default: return false;
     }
-    if (aclcpu::code_of(prop->allocationType) != ACL_MEM_ALLOCATION_TYPE_PINNED) {
+}
+
+bool is_ddr_attribute(int64_t attr) {
+    return attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL || attr == ACL_DDR_MEM_P2P_HUGE ||
+           attr == ACL_DDR_MEM_P2P_NORMAL;
+}
+
+/// The checks aclrtMallocPhysicalImpl and aclrtMemGetAllocationGranularityImpl
+/// share: the ACL_DDR_MEM_* attributes are host memory only, and the
+/// attribute must be one CANN maps.
+aclError check_attribute(const aclrtPhysicalMemProp& prop, const char* api) {
+    const int64_t attr = aclcpu::code_of(prop.memAttr);
+    if (is_ddr_attribute(attr) && aclcpu::code_of(prop.location.type) == ACL_MEM_LOCATION_TYPE_DEVICE) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: memAttr %lld is for host locations only", api,
+                           static_cast<long long>(attr));
+    }
+    if (!is_known_attribute(attr)) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unsupported memAttr %lld", api, static_cast<long long>(attr));
+    }
+    return ACL_SUCCESS;
+}
+
+/// aclrtMallocPhysicalImpl's checks of the description: only
+/// ACL_MEM_HANDLE_TYPE_NONE (aclrtPhysicalMemProp's documentation) and
+/// pinned memory, on a host or device location, with a supported attribute.
+aclError check_physical_properties(const aclrtPhysicalMemProp& prop, const char* api) {
+    if (aclcpu::code_of(prop.handleType) != ACL_MEM_HANDLE_TYPE_NONE) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "%s: handleType %lld is not ACL_MEM_HANDLE_TYPE_NONE", api,
+                           static_cast<long long>(aclcpu::code_of(prop.handleType)));
+    }
+    if (aclcpu::code_of(prop.allocationType) != ACL_MEM_ALLOCATION_TYPE_PINNED) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: allocationType must be ACL_MEM_ALLOCATION_TYPE_PINNED", api);
     }
-    if (!is_known_attribute(aclcpu::code_of(prop->memAttr))) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown memAttr %lld", api,
-                           static_cast<long long>(aclcpu::code_of(prop->memAttr)));
-    }
-    const int64_t location = aclcpu::code_of(prop->location.type);
+    const int64_t location = aclcpu::code_of(prop.location.type);
     if (location != ACL_MEM_LOCATION_TYPE_DEVICE && location != ACL_MEM_LOCATION_TYPE_HOST &&
         location != ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: location type %lld is neither device nor host", api,
                            static_cast<long long>(location));
     }
-    return ACL_SUCCESS;
+    return check_attribute(prop, api);
 }
 
 aclError check_reserved_flags(uint64_t flags, const char* api) {
@@ -94,9 +130,12 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
     const ApiScope scope("aclrtMallocPhysical");
     if (handle == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: handle is null");
+    if (prop == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: prop is null");
     if (size == 0) return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: size is 0");
-    if (aclError status = check_properties(prop, "aclrtMallocPhysical"); status != ACL_SUCCESS) return status;
     if (aclError status = check_reserved_flags(flags, "aclrtMallocPhysical"); status != ACL_SUCCESS) return status;
+    if (aclError status = check_physical_properties(*prop, "aclrtMallocPhysical"); status != ACL_SUCCESS) {
+        return status;
+    }
     return VirtualMemory::instance().allocate_physical(size, *prop, handle);
 }
 
@@ -122,10 +161,12 @@ aclError aclrtUnmapMem(void* virPtr) {
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
                                           size_t* granularity) {
-    if (granularity == nullptr) {
-        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemGetAllocationGranularity: granularity is null");
+    // Only the attribute is checked (aclrtMemGetAllocationGranularityImpl): handle, allocation and location types
+    // do not change the granularity.
+    if (prop == nullptr || granularity == nullptr) {
+        return param_error(ACL_ERROR_INVALID_PARAM, "aclrtMemGetAllocationGranularity: prop or granularity is null");
     }
-    if (aclError status = check_properties(prop, "aclrtMemGetAllocationGranularity"); status != ACL_SUCCESS) {
+    if (aclError status = check_attribute(*prop, "aclrtMemGetAllocationGranularity"); status != ACL_SUCCESS) {
         return status;
     }
     const int64_t which = aclcpu::code_of(option);

@@ -11,8 +11,11 @@
 namespace aclcpu::detail {
 
 /// Which device may reach which peer's memory.  All emulated devices live in
-/// one host address space, so any two can exchange data; the table only
-/// keeps CANN's one-directional enable/disable state for
+/// one host address space, so any two could exchange data; as on CANN, a
+/// copy between two devices needs access enabled between them (in either
+/// direction: aclrtDeviceEnablePeerAccess, or an IPC import with
+/// ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS).  The table keeps CANN's
+/// one-directional enable/disable state, also for
 /// aclrtDevicePeerAccessStatus.
 class PeerAccess {
 public:

@@ -76,6 +76,28 @@ TEST_F(MemoryExtrasTest, MallocWithCfgReadsAnyPolicyCode) {
     EXPECT_ACL_OK(aclrtFree(ptr));
 }
 
+// CANN's src/acl/aclrt_impl/memory.cpp, CheckMemcpy2dParam, takes
+// ACL_MEMCPY_DEFAULT for both 2-D copies; the rts layer
+// (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::MemCopy2DSync /
+// MemCopy2DAsync) takes the direction from the memory and refuses one it does
+// not copy -- host to host, and synchronously device to device -- with 107000.
+TEST_F(MemoryExtrasTest, Memcpy2dDefaultTakesItsDirectionFromTheMemory) {
+    DeviceBuffer device(256);
+    std::vector<uint8_t> host(256, 9);
+    std::vector<uint8_t> back(256, 0);
+    ASSERT_ACL_OK(aclrtMemcpy2d(device.get(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT));
+    ASSERT_ACL_OK(aclrtMemcpy2dAsync(device.bytes() + 128, 16, device.get(), 16, 16, 8, ACL_MEMCPY_DEFAULT, nullptr));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    ASSERT_ACL_OK(aclrtMemcpy2d(back.data(), 16, device.get(), 16, 16, 16, ACL_MEMCPY_DEFAULT));
+    EXPECT_EQ(host, back);
+    EXPECT_ACL_FAILS(aclrtMemcpy2d(back.data(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtMemcpy2dAsync(back.data(), 16, host.data(), 16, 16, 16, ACL_MEMCPY_DEFAULT, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtMemcpy2d(device.bytes() + 128, 16, device.get(), 16, 16, 8, ACL_MEMCPY_DEFAULT),
+                     ACL_ERROR_RT_PARAM_INVALID);
+}
+
 // 11-03 aclrtMemcpy2d / aclrtMemcpy2dAsync: a kind code outside the enum
 // from a C caller is ACL_ERROR_INVALID_PARAM, read as an integer (the kind
 // was loaded as the enum first: UBSan's enum check in the sanitizer build;
@@ -115,10 +137,14 @@ TEST_F(MemoryExtrasTest, BatchCopyOnABadStreamFailsWithoutACopyIndex) {
     EXPECT_EQ(SIZE_MAX, failIndex);
 }
 
-// 11-03 aclrtMemcpyBatch: an empty copy in a batch is skipped, its null
-// addresses unread (they reached memmove, which UBSan in the sanitizer build
-// reported; found by fuzz_runtime_memory, corpus input batch_empty_copy_null).
-TEST_F(MemoryExtrasTest, BatchSkipsAnEmptyCopyWithNullAddresses) {
+// 11-03 aclrtMemcpyBatch: an empty copy in a batch copies nothing, but its
+// addresses are checked like the others' (CANN's ApiImpl::MemcpyBatch
+// checks every copy's locations with ApiImpl::CheckMemCpyAttr): null
+// addresses are not the declared device memory, so the batch fails on that
+// copy with 107000 and copies nothing -- null never reaches memmove (UBSan
+// reported that once; found by fuzz_runtime_memory, corpus input
+// batch_empty_copy_null).
+TEST_F(MemoryExtrasTest, BatchChecksTheAddressesOfAnEmptyCopy) {
     DeviceBuffer device(64);
     std::vector<unsigned char> host(64, 7);
     void* dsts[] = {nullptr, device.get()};
@@ -129,6 +155,14 @@ TEST_F(MemoryExtrasTest, BatchSkipsAnEmptyCopyWithNullAddresses) {
     attrs[0].srcLoc = aclrtMemLocation{0, ACL_MEM_LOCATION_TYPE_HOST};
     size_t attrsIndexes[] = {0};
     size_t failIndex = 0;
+    const std::vector<unsigned char> before = device.read();
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, attrs, attrsIndexes, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(0u, failIndex);
+    EXPECT_EQ(before, device.read());
+    // With real addresses the empty copy passes and the other one is made.
+    dsts[0] = device.get();
+    srcs[0] = host.data();
     ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, attrs, attrsIndexes, 1, &failIndex));
     EXPECT_EQ(host, device.read());
 }
@@ -217,13 +251,14 @@ TEST_F(MemoryExtrasTest, Memcpy2dRejectsCANNsInvalidShapesAndKinds) {
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, host.data(), 8, 9, 2, ACL_MEMCPY_HOST_TO_DEVICE),
                      ACL_ERROR_INVALID_PARAM);
-    // height > 5 * 1024 * 1024.
+    // height > 5 * 1024 * 1024: the rts layer's limit (ApiErrorDecorator::MemCopy2DCheckParam, 107000).
     EXPECT_ACL_FAILS(
         aclrtMemcpy2d(device.get(), 1, host.data(), 1, 1, (size_t{5} << 20) + 1, ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_ERROR_INVALID_PARAM);
-    // Only host-to-device and device-to-host for the synchronous copy (11-03 aclrtMemcpy2d constraints).
+        ACL_ERROR_RT_PARAM_INVALID);
+    // Only host-to-device and device-to-host for the synchronous copy (11-03 aclrtMemcpy2d constraints): the
+    // acl layer takes device to device (CheckMemcpy2dParam), ApiErrorDecorator::MemCopy2DSync refuses it (207000).
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, device.get(), 16, 8, 2, ACL_MEMCPY_DEVICE_TO_DEVICE),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_ACL_FAILS(aclrtMemcpy2d(device.get(), 16, host.data(), 16, 8, 2, static_cast<aclrtMemcpyKind>(77)),
                      ACL_ERROR_INVALID_PARAM);
     // The last row of the destination runs past the device block (with memory
@@ -550,8 +585,88 @@ TEST_F(PeerAccessTest, EnablingIsOneDirectional) {
     EXPECT_ACL_FAILS(aclrtDeviceCanAccessPeer(&can, 0, 0), ACL_ERROR_INVALID_PARAM);  // same device
     EXPECT_ACL_FAILS(aclrtDeviceCanAccessPeer(&can, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_INVALID_PARAM);  // flags are reserved
     EXPECT_ACL_FAILS(aclrtDevicePeerAccessStatus(0, -1, &status), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+// CANN's src/acl/aclrt_impl/memory.cpp, aclrtDeviceEnablePeerAccessImpl:
+// the reserved flags are checked before anything else, with
+// ACL_ERROR_FEATURE_UNSUPPORTED (200006).
+TEST_F(PeerAccessTest, EnablingWithFlagsIsUnsupported) {
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(0, 1), ACL_ERROR_FEATURE_UNSUPPORTED);  // and the same device
+    EXPECT_ACL_FAILS(aclrtDeviceEnablePeerAccess(9, 0x80), ACL_ERROR_FEATURE_UNSUPPORTED);  // and no such device
+    int32_t status = 7;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+    EXPECT_EQ(0, status);
+}
+
+// CANN's FAQ 跨DeviceP2P数据交互配置失败.md: a device-to-device copy between
+// two devices fails until aclrtDeviceEnablePeerAccess.  The driver refuses
+// it, so no code is documented: acl-cpu gives 107000 and a message naming
+// aclrtDeviceEnablePeerAccess, and writes nothing.  Access enabled in either
+// direction lets the two devices copy both ways.
+TEST_F(PeerAccessTest, DeviceToDeviceCopyNeedsPeerAccess) {
+    int32_t status = 7;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &status));
+    ASSERT_EQ(0, status);
+    DeviceBuffer onZero(1024);
+    onZero.fill(0x5A);
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    void* onOne = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&onOne, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtMemset(onOne, 1024, 0, 1024));
+    take_error_message();
+    EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpy(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    EXPECT_NE(std::string::npos, take_error_message().find("aclrtDeviceEnablePeerAccess"));
+    EXPECT_ACL_FAILS(aclrtMemcpyAsync(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    std::vector<uint8_t> read(1024, 0xFF);
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(1024, 0), read);
+
+    ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
+    ASSERT_ACL_OK(aclrtMemcpy(onOne, 1024, onZero.get(), 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(1024, 0x5A), read);
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_OK(aclrtMemcpy(onZero.get(), 1024, onOne, 1024, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    EXPECT_ACL_OK(aclrtDeviceDisablePeerAccess(0));
+    EXPECT_ACL_OK(aclrtFree(onOne));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+}
+
+// 11-07 aclrtIpcMemImportByKey, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS
+// "Enables direct access to memory allocations on a peer device": as CANN's
+// ApiImpl::IpcOpenMemory enables P2P with the exporter's device, the
+// importing device may then copy from the memory; without the flag it may not.
+TEST_F(PeerAccessTest, IpcImportWithPeerAccessEnablesIt) {
+    DeviceBuffer onZero(256);
+    onZero.fill(0x3C);
+    char key[65] = {};
+    ASSERT_ACL_OK(aclrtIpcMemGetExportKey(onZero.get(), 256, key, sizeof key,
+                                          ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+    ASSERT_ACL_OK(aclrtSetDevice(1));
+    void* onOne = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&onOne, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    void* imported = nullptr;
+    ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imported, key, ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT));
+    EXPECT_ACL_FAILS(aclrtMemcpy(onOne, 256, imported, 256, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imported, key, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+    int32_t status = 0;
+    ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &status));
+    EXPECT_EQ(1, status);
+    ASSERT_ACL_OK(aclrtMemcpy(onOne, 256, imported, 256, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    std::vector<uint8_t> read(256);
+    ASSERT_ACL_OK(aclrtMemcpy(read.data(), 256, onOne, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_EQ(std::vector<uint8_t>(256, 0x3C), read);
+    EXPECT_ACL_OK(aclrtDeviceDisablePeerAccess(0));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
+    EXPECT_ACL_OK(aclrtFree(onOne));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    EXPECT_ACL_OK(aclrtIpcMemClose(key));
 }
 
 // With peer access enabled, a device-to-device copy moves data between devices.
@@ -597,7 +712,9 @@ aclrtMemcpyBatchAttr batch_attr(aclrtMemLocationType dst, aclrtMemLocationType s
 
 // 11-03 aclrtMemcpyBatch / aclrtMemcpyBatchAsync: attrs[k] applies from
 // attrsIndexes[k] to the next index; directions are host to device or
-// device to host; failIndex names the copy a check failed on.
+// device to host; failIndex names the copy a check failed on.  The checks of
+// the attributes and their indexes are the rts layer's (ApiErrorDecorator::
+// MemcpyBatch, ApiImpl::CheckMemCpyAttr): 107000.
 TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     DeviceBuffer first(64);
     DeviceBuffer second(64);
@@ -624,21 +741,21 @@ TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     // The third copy claims a device source that is host memory.
     srcs[2] = back.data();
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(2u, failIndex);
     srcs[2] = first.get();
     // Host to host is not a batch direction.
     aclrtMemcpyBatchAttr hostToHost[] = {batch_attr(ACL_MEM_LOCATION_TYPE_HOST, ACL_MEM_LOCATION_TYPE_HOST), attrs[1]};
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, hostToHost, attrsIndexes, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(0u, failIndex);
     // attrsIndexes must start at 0 and increase; numAttrs <= numBatches.
     size_t unordered[] = {0, 0};
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, unordered, 2, &failIndex),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(SIZE_MAX, failIndex);
     EXPECT_ACL_FAILS(aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, 1, attrs, attrsIndexes, 2),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_ACL_FAILS(aclrtMemcpyBatchAsyncV2(nullptr, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, nullptr),
                      ACL_ERROR_INVALID_PARAM);
     // destMax smaller than the size.
@@ -646,6 +763,85 @@ TEST_F(MemoryExtrasTest, BatchCopiesFollowTheirAttributes) {
     EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 2, &failIndex),
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(1u, failIndex);
+}
+
+// CANN's checks of a batch by layer.  The acl layer (src/acl/aclrt_impl/
+// memory.cpp, ValidateMemcpyBatchParams) refuses a non-zero rsv byte in any
+// attribute with 100000, after its destMax check and before any rts check.
+// The rts layer (src/runtime/api/impl/api_error.cc, ApiErrorDecorator::
+// MemcpyBatch / MemcpyBatchAsync; api_impl.cc, ApiImpl::CheckMemCpyAttr and
+// ValidateMemCpyParamsAndAttributes) gives 107000: numAttrs 0 or above the
+// count, a first index not 0, a synchronous batch of more than
+// DEVMM_MEMCPY_BATCH_MAX_COUNT (4096) copies, a declared location or device
+// that is not the pointer's, a device-to-device pair, and (asynchronously)
+// an empty copy in a batch that is not all empty.  HOST_NUMA declares host
+// memory.
+TEST_F(MemoryExtrasTest, BatchChecksFollowCannsLayers) {
+    DeviceBuffer device(64);
+    DeviceBuffer other(64);
+    std::vector<uint8_t> host(64, 3);
+    void* dsts[] = {device.get(), other.get()};
+    void* srcs[] = {host.data(), host.data()};
+    size_t destMaxs[] = {64, 64};
+    size_t sizes[] = {64, 64};
+    aclrtMemcpyBatchAttr attrs[] = {batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST),
+                                    batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST),
+                                    batch_attr(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_MEM_LOCATION_TYPE_HOST)};
+    size_t failIndex = 7;
+    size_t starts[] = {0, 1, 2};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 0, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 3, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t notFromZero[] = {1};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, notFromZero, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t pastTheEnd[] = {0, 2};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, pastTheEnd, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
+
+    // A rsv byte: the acl layer's 100000 comes before the rts layer's index check.
+    attrs[1].rsv[15] = 1;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, pastTheEnd, 2, &failIndex),
+                     ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, nullptr),
+                     ACL_ERROR_INVALID_PARAM);
+    attrs[1].rsv[15] = 0;
+
+    // The declared device is not the memory's.
+    attrs[1].dstLoc.id = 1;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(1u, failIndex);
+    attrs[1].dstLoc.id = 0;
+    // Device to device, declared as such.
+    srcs[1] = device.get();
+    attrs[1].srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(1u, failIndex);
+    srcs[1] = host.data();
+    attrs[1].srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+    // Asynchronously, an empty copy fails where the synchronous batch passes it.
+    sizes[0] = 0;
+    EXPECT_ACL_FAILS(aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(0u, failIndex);
+    ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 2, attrs, starts, 2, &failIndex));
+    EXPECT_EQ(host, other.read());
+
+    // More copies than a synchronous batch takes.
+    constexpr size_t kTooMany = 4097;
+    std::vector<void*> manyDsts(kTooMany, device.get());
+    std::vector<void*> manySrcs(kTooMany, host.data());
+    std::vector<size_t> manySizes(kTooMany, 1);
+    size_t firstOnly[] = {0};
+    EXPECT_ACL_FAILS(aclrtMemcpyBatch(manyDsts.data(), manySizes.data(), manySrcs.data(), manySizes.data(), kTooMany,
+                                      attrs, firstOnly, 1, &failIndex),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(SIZE_MAX, failIndex);
 }
 
 aclrtMemPoolProps pool_on_device0(size_t maxSize) {
@@ -870,9 +1066,14 @@ TEST_F(MemoryExtrasTest, ManagedPrefetchRecordsTheLastPrefetchLocation) {
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchAsync(managed, kManagedPage, device0, 1, stream.get()),
                      ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchAsync(managed, 100, device0, 0, stream.get()), ACL_ERROR_INVALID_PARAM);
+    // The batch's indexes are checked by the rts layer (src/runtime/api/impl/api_error_uvm.cc,
+    // ApiErrorDecorator::MemManagedPrefetchBatchAsync): 107000.
     size_t unordered[] = {1, 0};
     EXPECT_ACL_FAILS(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locations, unordered, 2, 0, stream.get()),
-                     ACL_ERROR_INVALID_PARAM);
+                     ACL_ERROR_RT_PARAM_INVALID);
+    size_t repeated[] = {0, 0};
+    EXPECT_ACL_FAILS(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 2, locations, repeated, 2, 0, stream.get()),
+                     ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_ACL_OK(aclrtFree(managed));
 }
 

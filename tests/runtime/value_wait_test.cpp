@@ -2,7 +2,10 @@
 // until one satisfies a comparison.  Behaviour from CANN's
 // docs/zh/api_ref/11-09_stream_memory_operation.md; the timeout from
 // 07_event_management.md, aclrtSetOpWaitTimeout.
+#include <atomic>
 #include <cstdlib>
+#include <future>
+#include <thread>
 #include <vector>
 
 #include "runtime/runtime_test_support.hpp"
@@ -81,6 +84,51 @@ TEST_F(ValueWaitTest, WorkBeforeTheWriteIsVisibleAfterTheWait) {
     ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(producer.get(), kBoundedWaitMs));
 }
 
+// CANN's example 1_basic_features/memory/9_multistream_sync_memory as a test:
+// a thread sets the device, waits on stream A for a word of fresh aclrtMalloc
+// memory to equal 100 and synchronises stream A; another thread, once that
+// wait is queued, raises a flag, sets the device and writes 100 on stream B.
+// Stream A's synchronisation returns only after the write, so the waiting
+// thread sees the flag (the example's README: "Flag value read by the
+// waiting thread: 123").
+TEST_F(ValueWaitTest, TheMultiStreamExamplesWaiterSeesTheWritersFlag) {
+    void* word = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&word, size_t{1} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtStream streamA = nullptr;
+    aclrtStream streamB = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&streamA));
+    ASSERT_ACL_OK(aclrtCreateStream(&streamB));
+    std::atomic<int32_t> flag{0};
+    std::promise<void> waitQueued;
+    aclError waitStatus = ACL_SUCCESS;
+    aclError syncStatus = ACL_SUCCESS;
+    int32_t seen = -1;
+    std::thread waiter([&] {
+        waitStatus = aclrtSetDevice(0);
+        if (waitStatus == ACL_SUCCESS) waitStatus = aclrtValueWait(word, 100, ACL_STREAM_WAIT_VALUE_EQ, streamA);
+        waitQueued.set_value();
+        syncStatus = aclrtSynchronizeStreamWithTimeout(streamA, kBoundedWaitMs);
+        seen = flag.load();
+    });
+    waitQueued.get_future().wait();
+    aclError writeStatus = ACL_SUCCESS;
+    std::thread writer([&] {
+        flag.store(123);
+        writeStatus = aclrtSetDevice(0);
+        if (writeStatus == ACL_SUCCESS) writeStatus = aclrtValueWrite(word, 100, 0, streamB);
+        if (writeStatus == ACL_SUCCESS) writeStatus = aclrtSynchronizeStreamWithTimeout(streamB, kBoundedWaitMs);
+    });
+    writer.join();
+    waiter.join();
+    EXPECT_ACL_OK(waitStatus);
+    EXPECT_ACL_OK(writeStatus);
+    EXPECT_ACL_OK(syncStatus);
+    EXPECT_EQ(123, seen);
+    EXPECT_ACL_OK(aclrtDestroyStreamForce(streamA));
+    EXPECT_ACL_OK(aclrtDestroyStreamForce(streamB));
+    EXPECT_ACL_OK(aclrtFree(word));
+}
+
 // 11-09, aclrtValueWait: a word the host writes with aclrtMemcpy releases the wait too.
 TEST_F(ValueWaitTest, WaitSeesAHostWrite) {
     Stream stream;
@@ -145,19 +193,30 @@ TEST_F(ValueWaitTest, OpWaitTimeoutEndsAWaitThatNeverPasses) {
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
 }
 
-// 11-09: devAddr is 8-byte aligned device memory; aclrtValueWrite's flag is
-// reserved (0); aclrtValueWait's is one of the four comparisons.
+// 11-09 and CANN's source: a null devAddr is refused by the acl layer
+// (src/acl/aclrt_impl/memory.cpp, aclrtValueWriteImpl / aclrtValueWaitImpl:
+// 100000); the flag -- aclrtValueWrite's reserved 0, aclrtValueWait's four
+// comparisons (MEM_WAIT_VALUE_TYPE_MAX is 4) -- and memory that is not
+// device memory are refused by the rts layer (src/runtime/api/impl/
+// api_error.cc, ApiErrorDecorator::MemWriteValue / MemWaitValue:
+// RT_ERROR_INVALID_VALUE, 107000).  The emulated word must also be 8-byte
+// aligned.
 TEST_F(ValueWaitTest, RejectsBadArguments) {
     DeviceWord word(0);
     DeviceBuffer buffer(64);
     uint64_t hostWord = 0;
+    EXPECT_ACL_FAILS(aclrtValueWrite(nullptr, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWait(nullptr, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWrite(&hostWord, 1, 0, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWait(&hostWord, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 1, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_NOR + 1, nullptr),
+                     ACL_ERROR_RT_PARAM_INVALID);
+    // The flag is checked before the memory.
+    EXPECT_ACL_FAILS(aclrtValueWrite(&hostWord, 1, 1, nullptr), ACL_ERROR_RT_PARAM_INVALID);
     void* unaligned = buffer.bytes() + 4;
-    for (void* bad : {static_cast<void*>(nullptr), unaligned, static_cast<void*>(&hostWord)}) {
-        EXPECT_ACL_FAILS(aclrtValueWrite(bad, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-        EXPECT_ACL_FAILS(aclrtValueWait(bad, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
-    }
-    EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 1, nullptr), ACL_ERROR_INVALID_PARAM);
-    EXPECT_ACL_FAILS(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_NOR + 1, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWrite(unaligned, 1, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_FAILS(aclrtValueWait(unaligned, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr), ACL_ERROR_INVALID_PARAM);
     EXPECT_ACL_FAILS(aclrtValueWrite(word.get(), 1, 0, reinterpret_cast<aclrtStream>(&hostWord)));
 }
 

@@ -70,6 +70,38 @@ TEST_F(VmmTest, GranularityFollowsThePageSizeOfTheAttribute) {
                      ACL_ERROR_INVALID_PARAM);
 }
 
+// CANN's src/acl/aclrt_impl/memory.cpp, aclrtMallocPhysicalImpl: handleType
+// must be ACL_MEM_HANDLE_TYPE_NONE (aclrtPhysicalMemProp's documentation: the
+// only one supported); the four ACL_DDR_MEM_* attributes are host memory and
+// refused on a DEVICE location; attributes outside memAttrHandlers
+// (ACL_HBM_MEM, ACL_DDR_MEM, ACL_HBM_MEM_P2P_*) are refused.
+// aclrtMemGetAllocationGranularityImpl checks the attributes the same way,
+// but not the handle type.
+TEST_F(VmmTest, PhysicalMemoryTakesOnlyCannsHandleTypeAndAttributes) {
+    aclrtDrvMemHandle handle = nullptr;
+    size_t granularity = 0;
+    aclrtPhysicalMemProp posix = device_memory();
+    posix.handleType = ACL_MEM_HANDLE_TYPE_POSIX;
+    EXPECT_ACL_FAILS(aclrtMallocPhysical(&handle, 4096, &posix, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_ACL_OK(aclrtMemGetAllocationGranularity(&posix, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+    for (aclrtMemAttr ddr : {ACL_DDR_MEM_HUGE, ACL_DDR_MEM_NORMAL, ACL_DDR_MEM_P2P_HUGE, ACL_DDR_MEM_P2P_NORMAL}) {
+        aclrtPhysicalMemProp prop = device_memory(ddr);
+        EXPECT_ACL_FAILS(aclrtMallocPhysical(&handle, 4096, &prop, 0), ACL_ERROR_INVALID_PARAM);
+        EXPECT_ACL_FAILS(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity),
+                         ACL_ERROR_INVALID_PARAM);
+        prop.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+        EXPECT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+    }
+    for (aclrtMemAttr unmapped : {ACL_DDR_MEM, ACL_HBM_MEM, ACL_HBM_MEM_P2P_HUGE, ACL_HBM_MEM_P2P_NORMAL,
+                                  ACL_HBM_MEM_P2P_HUGE1G}) {
+        aclrtPhysicalMemProp prop = device_memory(unmapped);
+        EXPECT_ACL_FAILS(aclrtMallocPhysical(&handle, 4096, &prop, 0), ACL_ERROR_INVALID_PARAM);
+        EXPECT_ACL_FAILS(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity),
+                         ACL_ERROR_INVALID_PARAM);
+    }
+    EXPECT_EQ(nullptr, handle);
+}
+
 // 11-04 aclrtReserveMemAddress / aclrtMallocPhysical / aclrtMapMem: the seven
 // steps of the documented flow, with the mapped range used by copies, sets
 // and asynchronous copies like aclrtMalloc memory.
