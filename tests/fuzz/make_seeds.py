@@ -648,6 +648,53 @@ def arithmetic_seeds(target):
 # ---------------------------------------------------------------------------- objects
 
 
+# ---------------------------------------------------------------------------- the unary engine
+
+# fuzz_unary_math.cpp's kEntries, in the same order.
+UNARY_ENTRIES = ['aclnnAbs', 'aclnnNeg', 'aclnnInplaceNeg', 'aclnnSign', 'aclnnExp', 'aclnnInplaceExp', 'aclnnLog',
+                 'aclnnInplaceLog', 'aclnnSqrt', 'aclnnInplaceSqrt', 'aclnnSin', 'aclnnInplaceSin', 'aclnnCos',
+                 'aclnnInplaceCos', 'aclnnTanh', 'aclnnInplaceTanh']
+
+
+def unary_seeds():
+    """Per entry point of the unary math family: launches of every dtype,
+    long, strided and empty tensors, an out aliasing self or of another
+    dtype, and the errors of each check (nulls, dtypes, ranks, shapes,
+    formats, the caller's pointers)."""
+    seeds = {}
+    for entry, api in enumerate(UNARY_ENTRIES):
+        inplace = 'Inplace' in api
+
+        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False)):
+            s = Seed()
+            s.byte(place)
+            s.byte(entry)
+            s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
+            if not inplace:
+                arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+            s.run(*run)
+            return s
+
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128, UINT16):
+            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 3), dtype=dtype))
+        seeds[f'{api}_4097'] = seed(self=dict(shape=(4097,)))
+        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 3), strides='col'))
+        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 3)))
+        seeds[f'{api}_rank9'] = seed(self=dict(shape=(1,) * 9))
+        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 3), fmt=NZ))
+        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 3), storage='short'))
+        seeds[f'{api}_null_self'] = seed(self=dict(null=True))
+        seeds[f'{api}_null_workspace_size'] = seed(run=(True, False))
+        seeds[f'{api}_phase1_only'] = seed(place=PHASE1_ONLY)
+        if not inplace:
+            seeds[f'{api}_out_is_self'] = seed(out='self')
+            for dtype in (DOUBLE, COMPLEX64, INT32, FLOAT16):
+                seeds[f'{api}_out_dtype{dtype}'] = seed(out=('broadcast', dtype))
+            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(3, 2)))
+            seeds[f'{api}_null_out'] = seed(out=dict(null=True))
+    return seeds
+
+
 def tensor_args(s, null_view=False, view_count=None, null_storage=False, storage_count=None, data=True, **tensor):
     s.tensor(**tensor)
     s.rare(null_view)
@@ -751,6 +798,7 @@ def main():
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
     for target in ARITH_TARGETS:
         write(ops / 'arithmetic' / 'tests' / 'corpus' / target, arithmetic_seeds(target))
+    write(ops / 'unary_math' / 'tests' / 'corpus', unary_seeds())
 
 
 if __name__ == '__main__':
