@@ -10,78 +10,10 @@
 
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
+#include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-using complex64_t = std::complex<float>;
-using complex128_t = std::complex<double>;
-
-template <class T>
-inline constexpr bool is_complex_v = false;
-template <class T>
-inline constexpr bool is_complex_v<std::complex<T>> = true;
-
-/// Calls visit(T{}) with T the element type of a dtype the family reads or
-/// writes: visit_loadable's types, the two complex ones, and the unsigned
-/// integers an out may have (phase 1 admits no other; any other would be
-/// visited as float).
-template <class Visit>
-decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
-    return visit_loadable(dtype, visit, [&]() -> decltype(auto) {
-        switch (dtype) {
-            case ACL_COMPLEX64: return visit(complex64_t{});
-            case ACL_COMPLEX128: return visit(complex128_t{});
-            case ACL_UINT16: return visit(uint16_t{});
-            case ACL_UINT32: return visit(uint32_t{});
-            case ACL_UINT64: return visit(uint64_t{});
-            default: return visit(float{});
-        }
-    });
-}
-
-/// A real element as the widest real that holds it.
-template <class T>
-auto real_value(T x) {
-    if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) return static_cast<float>(x);
-    else if constexpr (std::is_same_v<T, bool8_t>) return int64_t{x.value != 0};
-    else return x;
-}
-
-/// CANN's Cast of a floating value to an integer: toward zero, saturating,
-/// NaN to 0.
-template <class I>
-I saturating_integer(double value) {
-    if (std::isnan(value)) return 0;
-    if (value <= static_cast<double>(std::numeric_limits<I>::lowest())) return std::numeric_limits<I>::lowest();
-    if (value >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-    return static_cast<I>(value);
-}
-
-/// CANN's Cast of one element x to type To.  Integers narrow by wrapping,
-/// floating values round to nearest even, anything to BOOL is x != 0, a real
-/// to complex is (x, 0).  Complex to real keeps the real part (phase 1's
-/// CanCast never asks for it).
-template <class To, class From>
-To cast_element(From x) {
-    if constexpr (is_complex_v<From>) {
-        if constexpr (is_complex_v<To>) {
-            return To(static_cast<typename To::value_type>(x.real()), static_cast<typename To::value_type>(x.imag()));
-        } else {
-            return cast_element<To>(x.real());
-        }
-    } else if constexpr (is_complex_v<To>) {
-        return To(static_cast<typename To::value_type>(real_value(x)), 0);
-    } else if constexpr (std::is_same_v<To, bool8_t>) {
-        return bool8_t{static_cast<uint8_t>(real_value(x) != 0)};
-    } else if constexpr (std::is_same_v<To, half_t> || std::is_same_v<To, bf16_t>) {
-        return To::from_float(static_cast<float>(real_value(x)));
-    } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<decltype(real_value(x))>) {
-        return saturating_integer<To>(static_cast<double>(real_value(x)));
-    } else {
-        return static_cast<To>(real_value(x));
-    }
-}
 
 /// The arithmetic of one compute dtype on lanes of type V: float for FLOAT,
 /// FLOAT16 and BF16 (rounded to the dtype after every step), double,
@@ -94,24 +26,7 @@ public:
     LaneArithmetic(const ArithmeticPlan& plan) : plan_(plan), dtype_(plan.computeDtype) {}  // NOLINT
 
     /// A loaded or computed value as the compute dtype holds it.
-    V round(V v) const {
-        if constexpr (std::is_same_v<V, float>) {
-            if (dtype_ == ACL_FLOAT16) return static_cast<float>(half_t::from_float(v));
-            if (dtype_ == ACL_BF16) return static_cast<float>(bf16_t::from_float(v));
-            return v;
-        } else if constexpr (std::is_same_v<V, int64_t>) {
-            switch (dtype_) {
-                case ACL_INT8: return static_cast<int8_t>(v);
-                case ACL_INT16: return static_cast<int16_t>(v);
-                case ACL_INT32: return static_cast<int32_t>(v);
-                case ACL_UINT8: return static_cast<uint8_t>(v);
-                case ACL_BOOL: return v != 0;
-                default: return v;
-            }
-        } else {
-            return v;
-        }
-    }
+    V round(V v) const { return round_lane(dtype_, v); }
 
     V value(const ComputeValue& value) const {
         if constexpr (std::is_same_v<V, int64_t>) return value.integer;
@@ -216,50 +131,14 @@ private:
 /// tensor's elements cast to V (and rounded to the compute dtype unless the
 /// plan computes on the operands as they are), or the scalar repeated.
 template <class V>
-void load_lanes(const LaneArithmetic<V>& arithmetic, bool roundOperands, const ArithmeticOperand& operand,
-                const LaunchArgs& args, int64_t begin, int64_t count, V* lanes) {
+void load_operand(const LaneArithmetic<V>& arithmetic, bool roundOperands, const ArithmeticOperand& operand,
+                  const LaunchArgs& args, int64_t begin, int64_t count, V* lanes) {
     if (operand.isScalar) {
         std::fill(lanes, lanes + count, arithmetic.value(operand.value));
         return;
     }
-    visit_element(operand.layout.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const T* data = static_cast<const T*>(args.inputs[operand.input]);
-        for_each_run(operand.layout, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
-            for (int64_t j = 0; j < length; ++j) {
-                const V lane = cast_element<V>(data[position + j * stride]);
-                lanes[done + j] = roundOperands ? arithmetic.round(lane) : lane;
-            }
-        });
-    });
-}
-
-/// Stores lanes into output elements [begin, begin + count), cast to the output's dtype.
-template <class V>
-void store_lanes(const V* lanes, const StridedLayout& out, void* data, int64_t begin, int64_t count) {
-    visit_element(out.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        T* target = static_cast<T*>(data);
-        for_each_run(out, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
-            for (int64_t j = 0; j < length; ++j) target[position + j * stride] = cast_element<T>(lanes[done + j]);
-        });
-    });
-}
-
-/// Calls visit(V{}) with V the lane type of computeDtype.
-template <class Visit>
-decltype(auto) visit_lane_type(aclDataType computeDtype, Visit&& visit) {
-    switch (computeDtype) {
-        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: return visit(float{});
-        case ACL_DOUBLE: return visit(double{});
-        case ACL_COMPLEX64: return visit(complex64_t{});
-        case ACL_COMPLEX128: return visit(complex128_t{});
-        default: return visit(int64_t{});
-    }
-}
-
-int64_t lane_bytes(aclDataType computeDtype) {
-    return visit_lane_type(computeDtype, [](auto tag) { return int64_t{sizeof(tag)}; });
+    load_lanes(operand.layout, args.inputs[operand.input], begin, count, lanes,
+               [&](V lane) { return roundOperands ? arithmetic.round(lane) : lane; });
 }
 
 /// The typed kernel: a plan run through lanes of its compute dtype's lane
@@ -303,8 +182,8 @@ private:
         const LaneArithmetic<V> arithmetic(plan_);
         for (int64_t begin = units.begin; begin < units.end; begin += tiling_.chunkElements) {
             const int64_t n = std::min(tiling_.chunkElements, units.end - begin);
-            load_lanes(arithmetic, plan_.roundOperands, plan_.operands[0], args, begin, n, a);
-            load_lanes(arithmetic, plan_.roundOperands, plan_.operands[1], args, begin, n, b);
+            load_operand(arithmetic, plan_.roundOperands, plan_.operands[0], args, begin, n, a);
+            load_operand(arithmetic, plan_.roundOperands, plan_.operands[1], args, begin, n, b);
             for (int64_t i = 0; i < n; ++i) result[i] = arithmetic.apply(a[i], b[i]);
             store_lanes(result, plan_.out, args.outputs[0], begin, n);
         }

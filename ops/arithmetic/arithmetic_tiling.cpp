@@ -4,7 +4,7 @@
 namespace aclcpu::ops {
 
 ElementwiseTiling tile_arithmetic(int64_t numel, aclDataType outDtype, int64_t laneBytes, const SocProfile& soc) {
-    return tile_three_node_elementwise(numel, outDtype, laneBytes, soc);
+    return tile_elementwise(numel, 3, outDtype, laneBytes, soc);
 }
 
 }  // namespace aclcpu::ops

@@ -71,6 +71,8 @@ struct aclIntArray {
     size_t size() const noexcept { return values.size(); }
 };
 
+const std::vector<int64_t>& aclcpu::values_of(const aclIntArray* array) noexcept { return array->values; }
+
 struct aclFloatArray {
     std::vector<float> values;
     aclFloatArray(const float* data, uint64_t size) : values(copy_of(data, size)) {}

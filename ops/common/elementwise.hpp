@@ -37,15 +37,14 @@ struct ElementwiseTiling {
     int64_t chunkElements = 0;
 };
 
-/// The flat tiling of CANN's A2 elementwise vector kernels that stage three
-/// nodes (two operands and the result) in UB, a third of UB each, 32-byte
-/// aligned, in chunks of laneBytes per element; blocks take
+/// The flat tiling of CANN's A2 elementwise vector kernels that stage
+/// stagedNodes nodes (the operands and the result) in UB, an equal share of
+/// UB each, 32-byte aligned, in chunks of laneBytes per element; blocks take
 /// ceil(N / vectorCoreCount) elements, at least kMinBlockElements, rounded
 /// up to one 32-byte UB block of blockDtype, the last block the rest.
-inline ElementwiseTiling tile_three_node_elementwise(int64_t numel, aclDataType blockDtype, int64_t laneBytes,
-                                                    const SocProfile& soc) {
-    constexpr int64_t kStagedNodes = 3;
-    const int64_t nodeBytes = align_down(soc.ubSize / kStagedNodes, kUbBlockBytes);
+inline ElementwiseTiling tile_elementwise(int64_t numel, int64_t stagedNodes, aclDataType blockDtype,
+                                          int64_t laneBytes, const SocProfile& soc) {
+    const int64_t nodeBytes = align_down(soc.ubSize / stagedNodes, kUbBlockBytes);
     ElementwiseTiling tiling;
     tiling.chunkElements = ub_chunk_elements(nodeBytes, laneBytes, kUbBlockBytes / laneBytes, numel);
     tiling.blocks = BlockSplit::by_factor(numel, soc.vectorCoreCount, kUbBlockBytes / element_size(blockDtype));

@@ -35,6 +35,8 @@ const char* format_name(aclFormat format) noexcept {
         case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
         case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
         case ACL_FORMAT_NCDHW: return "NCDHW";
+        case ACL_FORMAT_HWCN: return "HWCN";
+        case ACL_FORMAT_NCL: return "NCL";
         case ACL_FORMAT_NDHWC: return "NDHWC";
         default: return "UNDEFINED";
     }
@@ -70,6 +72,30 @@ aclnnStatus check_same_dtype(const aclTensor* a, const char* aName, const aclTen
     if (aType == bType) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "Expected both tensors to have same dtype, but found %s for %s and %s for %s.",
                          dtype_name(aType), aName, dtype_name(bType), bName);
+}
+
+aclnnStatus check_dtype_is(const aclTensor* tensor, const char* name, aclDataType expected) {
+    const aclDataType dtype = view_of(tensor).dtype;
+    if (dtype == expected) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Tensor %s expected dtype is %s but found %s.", name,
+                       dtype_name(expected), dtype_name(dtype));
+}
+
+aclnnStatus check_public_formats(const aclTensor* self, const aclTensor* out) {
+    const aclFormat format = format_of(self);
+    if (format != format_of(out)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Format of input and output should be equal, self [%s], out [%s].",
+                           format_name(format), format_name(format_of(out)));
+    }
+    switch (format) {
+        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
+        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
+            return ACLNN_SUCCESS;
+        default:
+            return param_error(ACLNN_ERR_PARAM_INVALID,
+                               "Format only support ND, NCHW, NHWC, HWCN, NDHWC, NCDHW, not support [%s].",
+                               format_name(format));
+    }
 }
 
 aclnnStatus check_can_cast(aclDataType from, aclDataType to) {

@@ -51,6 +51,14 @@ aclnnStatus check_not_null(const aclScalar* scalar, const char* name);
 /// OP_CHECK_DTYPE_NOT_SUPPORT: tensor's dtype outside supported -> 161002.
 aclnnStatus check_dtype_supported(const aclTensor* tensor, const char* name, DtypeList supported);
 
+/// OP_CHECK_DTYPE_NOT_MATCH: tensor's dtype is not expected -> 161002.
+aclnnStatus check_dtype_is(const aclTensor* tensor, const char* name, aclDataType expected);
+
+/// The format check of Abs and Tanh: self and out of one format, and that a
+/// public one (ND, NCHW, NHWC, HWCN, NDHWC, NCDHW, NCL), not a private
+/// layout such as FRACTAL_NZ -> 161002.
+aclnnStatus check_public_formats(const aclTensor* self, const aclTensor* out);
+
 /// OP_CHECK_DTYPE_NOT_SAME: the two tensors' dtypes differ -> 161002.
 aclnnStatus check_same_dtype(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName);
 

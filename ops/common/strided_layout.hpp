@@ -35,6 +35,18 @@ public:
     static StridedLayout broadcast_to(const TensorView& view, const Dims& iterationShape) noexcept;
     /// The view over its own shape.  Precondition: rank <= kMaxDims.
     static StridedLayout of(const TensorView& view) noexcept { return broadcast_to(view, view.shape); }
+    /// count dense elements of dtype from the data pointer.
+    static StridedLayout linear(int64_t count, aclDataType dtype) noexcept {
+        StridedLayout layout;
+        layout.dtype_ = dtype;
+        layout.numel_ = count;
+        if (count != 1) {
+            layout.rank_ = 1;
+            layout.sizes_[0] = count;
+            layout.strides_[0] = 1;
+        }
+        return layout;
+    }
 
     aclDataType dtype() const noexcept { return dtype_; }
     /// Elements of the iteration space.

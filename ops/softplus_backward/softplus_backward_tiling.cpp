@@ -4,7 +4,7 @@
 namespace aclcpu::ops {
 
 ElementwiseTiling tile_softplus_backward(int64_t numel, aclDataType computeDtype, const SocProfile& soc) {
-    return tile_three_node_elementwise(numel, computeDtype, sizeof(float), soc);
+    return tile_elementwise(numel, 3, computeDtype, sizeof(float), soc);
 }
 
 }  // namespace aclcpu::ops

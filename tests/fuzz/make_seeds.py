@@ -648,6 +648,120 @@ def arithmetic_seeds(target):
 # ---------------------------------------------------------------------------- objects
 
 
+# ---------------------------------------------------------------------------- the unary engine
+
+# fuzz_unary_math.cpp's kEntries, in the same order.
+UNARY_ENTRIES = ['aclnnAbs', 'aclnnNeg', 'aclnnInplaceNeg', 'aclnnSign', 'aclnnExp', 'aclnnInplaceExp', 'aclnnLog',
+                 'aclnnInplaceLog', 'aclnnSqrt', 'aclnnInplaceSqrt', 'aclnnSin', 'aclnnInplaceSin', 'aclnnCos',
+                 'aclnnInplaceCos', 'aclnnTanh', 'aclnnInplaceTanh']
+
+
+def unary_seeds():
+    """Per entry point of the unary math family: launches of every dtype,
+    long, strided and empty tensors, an out aliasing self or of another
+    dtype, and the errors of each check (nulls, dtypes, ranks, shapes,
+    formats, the caller's pointers)."""
+    seeds = {}
+    for entry, api in enumerate(UNARY_ENTRIES):
+        inplace = 'Inplace' in api
+
+        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False)):
+            s = Seed()
+            s.byte(place)
+            s.byte(entry)
+            s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
+            if not inplace:
+                arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+            s.run(*run)
+            return s
+
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128, UINT16):
+            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 3), dtype=dtype))
+        seeds[f'{api}_4097'] = seed(self=dict(shape=(4097,)))
+        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 3), strides='col'))
+        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 3)))
+        seeds[f'{api}_rank9'] = seed(self=dict(shape=(1,) * 9))
+        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 3), fmt=NZ))
+        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 3), storage='short'))
+        seeds[f'{api}_null_self'] = seed(self=dict(null=True))
+        seeds[f'{api}_null_workspace_size'] = seed(run=(True, False))
+        seeds[f'{api}_phase1_only'] = seed(place=PHASE1_ONLY)
+        if not inplace:
+            seeds[f'{api}_out_is_self'] = seed(out='self')
+            for dtype in (DOUBLE, COMPLEX64, INT32, FLOAT16):
+                seeds[f'{api}_out_dtype{dtype}'] = seed(out=('broadcast', dtype))
+            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(3, 2)))
+            seeds[f'{api}_null_out'] = seed(out=dict(null=True))
+    return seeds
+
+
+# ---------------------------------------------------------------------------- the layout engine
+
+LAYOUT_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, UINT16, UINT32, UINT64, BOOL,
+                 COMPLEX64, COMPLEX128)
+
+
+def layout_seeds():
+    """fuzz_layout.cpp's grammar: Cast between dtype pairs, InplaceCopy with
+    broadcasting, aliasing and bad shapes, Permute with good, repeated,
+    negative, out-of-range and null dims; each with its argument errors."""
+    seeds = {}
+
+    def seed(entry, self=None, out=None, tail=None, place=ON_DEVICE, run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**(self or dict(shape=(2, 3))))
+        if out is not None:
+            arith_out(s, out)
+        if tail is not None:
+            tail(s)
+        s.run(*run)
+        return s
+
+    def dims(values, null=False):
+        def encode(s):
+            s.byte(len(values))
+            for v in values:
+                if -5 <= v <= 10:
+                    s.byte(v + 5)
+                else:
+                    s.byte(255)
+                    s.word(v)
+            s.rare(null)
+        return encode
+
+    for a in LAYOUT_DTYPES:
+        for b in (FLOAT, FLOAT16, INT32, COMPLEX64, BOOL, UINT64):
+            seeds[f'cast_{a}_{b}'] = seed(0, dict(shape=(2, 3), dtype=a), ('broadcast', b), lambda s, b=b: s.dtype(b))
+    seeds['cast_strided'] = seed(0, dict(shape=(3, 4), strides='col'), ('broadcast', INT8), lambda s: s.dtype(INT8))
+    seeds['cast_dtype_mismatch'] = seed(0, out=('broadcast', FLOAT16), tail=lambda s: s.dtype(INT32))
+    seeds['cast_bad_dtype'] = seed(0, out=('broadcast', FLOAT16), tail=lambda s: s.dtype(255))
+    seeds['cast_null_out'] = seed(0, out=dict(null=True), tail=lambda s: s.dtype(FLOAT))
+    seeds['cast_rank9'] = seed(0, dict(shape=(1,) * 9), ('broadcast', FLOAT), lambda s: s.dtype(FLOAT))
+    seeds['cast_null_workspace_size'] = seed(0, out=('broadcast', FLOAT), tail=lambda s: s.dtype(FLOAT),
+                                             run=(True, False))
+    for name, src in {'same': dict(copy=0, dtype=None), 'row': dict(shape=(1, 3), dtype=INT32),
+                      'column': dict(shape=(2, 1), dtype=FLOAT16), 'scalar': dict(shape=(), dtype=DOUBLE),
+                      'bad_broadcast': dict(shape=(3, 3)), 'wider': dict(shape=(4, 2, 3)),
+                      'empty': dict(shape=(0, 3)), 'null': dict(null=True)}.items():
+        seeds[f'copy_{name}'] = seed(1, tail=lambda s, src=src: (s.byte(0), s.tensor(**src)))
+    seeds['copy_aliased'] = seed(1, tail=lambda s: s.byte(7))
+    seeds['copy_strided_self'] = seed(1, dict(shape=(3, 4), strides='col'), tail=lambda s: (s.byte(0), s.tensor(
+        shape=(3, 4), dtype=BF16)))
+    for name, values in {'identity': [0, 1], 'swap': [1, 0], 'negative': [-1, -2], 'repeated': [1, 1],
+                         'negative_repeat': [1, -1], 'range': [2, 0], 'short': [0], 'long': [0, 1, 2],
+                         'wild': [2**62, 0]}.items():
+        seeds[f'permute_{name}'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims(values))
+    seeds['permute_null_dims'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0], null=True))
+    seeds['permute_4d'] = seed(2, dict(shape=(2, 3, 4, 5), dtype=INT64), dict(shape=(5, 2, 4, 3), dtype=INT64),
+                               dims([3, 0, 2, 1]))
+    seeds['permute_empty'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 0)), dims([1, 0]))
+    seeds['permute_empty_into_full'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 2)), dims([1, 0]))
+    seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
+    return seeds
+
+
 def tensor_args(s, null_view=False, view_count=None, null_storage=False, storage_count=None, data=True, **tensor):
     s.tensor(**tensor)
     s.rare(null_view)
@@ -751,6 +865,8 @@ def main():
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
     for target in ARITH_TARGETS:
         write(ops / 'arithmetic' / 'tests' / 'corpus' / target, arithmetic_seeds(target))
+    write(ops / 'unary_math' / 'tests' / 'corpus', unary_seeds())
+    write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
 
 
 if __name__ == '__main__':

@@ -30,52 +30,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "fuzz_elementwise.hpp"
 #include "fuzz_support.hpp"
 
 namespace aclcpu::fuzz::arithmetic {
 
-/// The tensor arguments of an out-of-place call (other stays null in the scalar forms).
-struct Tensors {
-    const aclTensor* self = nullptr;
-    const aclTensor* other = nullptr;
-    aclTensor* out = nullptr;
-};
-
-/// The tensor arguments of an in-place tensor call.
-struct InplaceTensors {
-    aclTensor* selfRef = nullptr;
-    const aclTensor* other = nullptr;
-};
-
-/// The broadcast of two views (right-aligned, a dim of 1 stretching), or
-/// fallback when they do not broadcast.
-inline std::vector<int64_t> broadcast_shape(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
-                                            const std::vector<int64_t>& fallback) {
-    std::vector<int64_t> shape(std::max(a.size(), b.size()));
-    for (size_t i = 0; i < shape.size(); ++i) {
-        const int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
-        const int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
-        if (x != y && x != 1 && y != 1) return fallback;
-        shape[shape.size() - 1 - i] = x == 1 ? y : x;
-    }
-    return shape;
-}
-
-/// Where out comes from (the out%8 choice).
-enum class OutSource { decoded, broadcast, self, other };
-
-inline OutSource out_source(Decoder& in, bool hasOther) {
-    const uint8_t choice = in.byte() % 8;
-    if (choice < 5) return OutSource::decoded;
-    if (choice == 5) return OutSource::broadcast;
-    return choice == 7 && hasOther ? OutSource::other : OutSource::self;
-}
-
-/// A contiguous out over shape, of self's dtype or a decoded one.
-inline TensorSpec contiguous_out(Decoder& in, const std::vector<int64_t>& shape, aclDataType selfDtype) {
-    const aclDataType dtype = in.bit() ? in.dtype() : selfDtype;
-    return TensorSpec::contiguous(shape, dtype);
-}
+using namespace elementwise;
 
 /// self, other and out of Add, Sub, Rsub, Mul, Div, DivMod (and AddV3's
 /// other and out, with other passed as "self").
@@ -112,33 +72,6 @@ inline Tensors pair_and_out(Decoder& in, OperatorCall& call) {
     return tensors;
 }
 
-/// self and out of the scalar forms (Adds, Subs, Rsubs, Muls, Divs, DivMods;
-/// AddV3's tensor other and out, as self and out).
-inline Tensors one_and_out(Decoder& in, OperatorCall& call) {
-    const TensorSpec self = in.tensor();
-    Tensors tensors;
-    switch (out_source(in, false)) {
-        case OutSource::self:
-        case OutSource::other:
-            tensors.out = call.output(self);
-            tensors.self = tensors.out;
-            break;
-        case OutSource::broadcast: {
-            const TensorSpec out = contiguous_out(in, self.view, self.dtype);
-            tensors.self = call.input(self);
-            tensors.out = call.output(out);
-            break;
-        }
-        case OutSource::decoded: {
-            const TensorSpec out = in.tensor();
-            tensors.self = call.input(self);
-            tensors.out = call.output(out);
-            break;
-        }
-    }
-    return tensors;
-}
-
 /// selfRef (written) and other of the in-place tensor forms; other may be selfRef itself.
 inline InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
     InplaceTensors tensors;
@@ -146,9 +79,6 @@ inline InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
     tensors.other = in.byte() % 8 == 7 ? tensors.selfRef : call.input(in.tensor());
     return tensors;
 }
-
-/// selfRef (written) of the in-place scalar forms.
-inline aclTensor* inplace_one(Decoder& in, OperatorCall& call) { return call.output(in.tensor()); }
 
 /// DivMod's rounding mode: mostly 0-2, sometimes out of range.
 inline int rounding_mode(Decoder& in) {

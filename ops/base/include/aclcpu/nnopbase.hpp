@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "aclcpu/dims.hpp"
 #include "aclcpu/dtype.hpp"
@@ -122,6 +123,9 @@ ACLCPU_EXPORT const TensorView& view_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT aclFormat format_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT void* data_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT const Dims& storage_shape_of(const aclTensor* tensor) noexcept;
+
+/// The values of an aclIntArray as given to aclCreateIntArray.
+ACLCPU_EXPORT const std::vector<int64_t>& values_of(const aclIntArray* array) noexcept;
 
 /// A scalar's value and dtype as given to aclCreateScalar.
 ACLCPU_EXPORT aclDataType dtype_of(const aclScalar* scalar) noexcept;

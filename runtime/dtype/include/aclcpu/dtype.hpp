@@ -62,10 +62,11 @@ inline constexpr DtypeFacts kFacts[] = {
     {ACL_INT4, "DT_INT4", 1, 0},
     {ACL_UINT1, "DT_UINT1", 1, 0},
     {ACL_COMPLEX32, "DT_COMPLEX32", 4, 4},
-    {ACL_HIFLOAT8, "DT_HIFLOAT8", 1, 0},
-    {ACL_FLOAT8_E5M2, "DT_FLOAT8_E5M2", 1, 0},
-    {ACL_FLOAT8_E4M3FN, "DT_FLOAT8_E4M3FN", 1, 0},
-    {ACL_FLOAT8_E8M0, "DT_FLOAT8_E8M0", 1, 0},
+    // The 8-bit floats: operators move their bytes (a copy, a permute).
+    {ACL_HIFLOAT8, "DT_HIFLOAT8", 1, 1},
+    {ACL_FLOAT8_E5M2, "DT_FLOAT8_E5M2", 1, 1},
+    {ACL_FLOAT8_E4M3FN, "DT_FLOAT8_E4M3FN", 1, 1},
+    {ACL_FLOAT8_E8M0, "DT_FLOAT8_E8M0", 1, 1},
     // CANN has no size of its own for the 6- and 4-bit floats: eight bytes.
     {ACL_FLOAT6_E3M2, "DT_FLOAT6_E3M2", 8, 0},
     {ACL_FLOAT6_E2M3, "DT_FLOAT6_E2M3", 8, 0},

@@ -1,0 +1,240 @@
+// acl-cpu ops/common: the layout engine's kernel.
+#include "common/layout.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "aclcpu/soc_profile.hpp"
+#include "common/phase1.hpp"
+#include "common/typed_lanes.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+/// Elements [begin, begin + count) of the source gathered as they are (no
+/// cast) into staging, then cast into the destination.
+template <class Source, class Destination>
+void copy_through(const StridedLayout& source, const void* input, const StridedLayout& destination, void* output,
+                  int64_t begin, int64_t count, Source* staging) {
+    const Source* from = static_cast<const Source*>(input);
+    for_each_run(source, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+        for (int64_t j = 0; j < length; ++j) staging[done + j] = from[position + j * stride];
+    });
+    Destination* to = static_cast<Destination*>(output);
+    for_each_run(destination, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
+        for (int64_t j = 0; j < length; ++j) {
+            if constexpr (std::is_same_v<Source, Destination>) {
+                to[position + j * stride] = staging[done + j];
+            } else {
+                to[position + j * stride] = cast_element<Destination>(staging[done + j]);
+            }
+        }
+    });
+}
+
+/// An element of `bytes` bytes moved as it is.
+template <int64_t bytes>
+struct RawElement {
+    unsigned char value[bytes];
+};
+
+/// Calls visit(T{}) with T an element of the given width moved bitwise.
+template <class Visit>
+void visit_raw_width(int64_t bytes, Visit&& visit) {
+    switch (bytes) {
+        case 1: return visit(uint8_t{});
+        case 2: return visit(uint16_t{});
+        case 4: return visit(uint32_t{});
+        case 8: return visit(uint64_t{});
+        default: return visit(RawElement<16>{});
+    }
+}
+
+/// Copies elements [begin, begin + count) of one step: a memcpy when both
+/// sides are dense and of one dtype, else through staging -- bitwise within
+/// one dtype (whatever it is), cast between two.
+void copy_step(const CopyStep& step, const void* input, void* output, int64_t begin, int64_t count,
+               std::byte* staging) {
+    const StridedLayout& source = step.source;
+    const StridedLayout& destination = step.destination;
+    if (source.dtype() == destination.dtype()) {
+        const int64_t width = element_size(source.dtype());
+        if (source.is_linear() && destination.is_linear()) {
+            std::memcpy(static_cast<std::byte*>(output) + (destination.offset() + begin) * width,
+                        static_cast<const std::byte*>(input) + (source.offset() + begin) * width,
+                        static_cast<size_t>(count * width));
+            return;
+        }
+        visit_raw_width(width, [&](auto tag) {
+            using Raw = decltype(tag);
+            copy_through<Raw, Raw>(source, input, destination, output, begin, count, reinterpret_cast<Raw*>(staging));
+        });
+        return;
+    }
+    visit_element(source.dtype(), [&](auto sourceTag) {
+        using Source = decltype(sourceTag);
+        visit_element(destination.dtype(), [&](auto destinationTag) {
+            copy_through<Source, decltype(destinationTag)>(source, input, destination, output, begin, count,
+                                                           reinterpret_cast<Source*>(staging));
+        });
+    });
+}
+
+/// The bytes [first, last) a layout's elements take from data (empty for no element).
+std::pair<const std::byte*, const std::byte*> byte_span(const StridedLayout& layout, const void* data) {
+    if (layout.numel() == 0) return {nullptr, nullptr};
+    int64_t low = layout.offset();
+    int64_t high = layout.offset();
+    for (int d = 0; d < layout.rank(); ++d) {
+        const int64_t reach = (layout.size(d) - 1) * layout.stride(d);
+        (reach < 0 ? low : high) += reach;
+    }
+    const int64_t width = element_size(layout.dtype());
+    const auto* base = static_cast<const std::byte*>(data);
+    return {base + low * width, base + (high + 1) * width};
+}
+
+/// True when a step reads memory that the launch writes in another place:
+/// then a block could read what another block has already overwritten
+/// (CANN's graph reads from a contiguous copy, which cannot happen).
+/// Reading and writing each element in the same place is safe.
+bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args) {
+    const void* input = args.inputs[step.input];
+    const void* output = args.outputs[0];
+    const auto read = byte_span(step.source, input);
+    const auto written = byte_span(step.destination, output);
+    if (read.first >= written.second || written.first >= read.second) return false;
+    const bool samePlaces = input == output && step.source.dtype() == step.destination.dtype() &&
+                            step.source.offset() == step.destination.offset() &&
+                            step.source.rank() == step.destination.rank();
+    if (!samePlaces) return true;
+    for (int d = 0; d < step.source.rank(); ++d) {
+        if (step.source.size(d) != step.destination.size(d) || step.source.stride(d) != step.destination.stride(d)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The widest element of the steps: what one staged element takes in UB.
+int64_t widest_element(const std::vector<CopyStep>& steps) {
+    int64_t widest = 1;
+    for (const CopyStep& step : steps) {
+        widest = std::max({widest, element_size(step.source.dtype()), element_size(step.destination.dtype())});
+    }
+    return widest;
+}
+
+}  // namespace
+
+bool layout_movable(aclDataType dtype) noexcept {
+    switch (dtype) {
+        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:
+        case ACL_INT32: case ACL_INT64: case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64:
+        case ACL_BOOL: case ACL_COMPLEX64: case ACL_COMPLEX128:
+            return true;
+        default:
+            return false;
+    }
+}
+
+LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs)
+    : name_(name), steps_(std::move(steps)), inputs_(inputs) {
+    starts_.reserve(steps_.size() + 1);
+    int64_t total = 0;
+    for (const CopyStep& step : steps_) {
+        starts_.push_back(total);
+        total += step.destination.numel();
+    }
+    starts_.push_back(total);
+    // The copies stage a chunk of source elements; the output's dtype sizes the blocks.
+    const int64_t width = widest_element(steps_);
+    tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(), width,
+                               soc_profile());
+    stagingBytes_ = tiling_.chunkElements * width;
+}
+
+aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
+    if (aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(inputs_), 1);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    const bool overlapping = std::any_of(steps_.begin(), steps_.end(), [&](const CopyStep& step) {
+        return reads_what_it_overwrites(step, args);
+    });
+    return overlapping ? copy_from_snapshots(args) : copy_steps(steps_, args);
+}
+
+aclError LayoutKernel::copy_steps(const std::vector<CopyStep>& steps, const LaunchArgs& args) const noexcept {
+    const UbStaging staging = UbStaging::per_worker(stagingBytes_);
+    const int64_t bytesPerElement = 2 * widest_element(steps);
+    const int64_t chunk = tiling_.chunkElements;
+    return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+        std::byte* ub = staging.for_block(slice.block);
+        for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
+            copy_range(steps, args, begin, std::min(begin + chunk, slice.units.end), ub);
+        }
+    });
+}
+
+aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcept {
+    try {
+        std::vector<std::vector<std::byte>> snapshots(steps_.size());
+        std::vector<const void*> inputs(steps_.size());
+        std::vector<CopyStep> steps;
+        std::vector<std::byte> staging(static_cast<size_t>(stagingBytes_));
+        const int64_t chunk = tiling_.chunkElements;
+        for (size_t i = 0; i < steps_.size(); ++i) {
+            const CopyStep& step = steps_[i];
+            const int64_t count = step.source.numel();
+            snapshots[i].resize(static_cast<size_t>(count * element_size(step.source.dtype())));
+            const CopyStep snapshot{0, step.source, StridedLayout::linear(count, step.source.dtype())};
+            for (int64_t begin = 0; begin < count; begin += chunk) {
+                copy_step(snapshot, args.inputs[step.input], snapshots[i].data(), begin, std::min(chunk, count - begin),
+                          staging.data());
+            }
+            inputs[i] = snapshots[i].data();
+            steps.push_back(CopyStep{static_cast<int>(i), snapshot.destination, step.destination});
+        }
+        const LaunchArgs fromSnapshots{inputs.data(), args.outputs, args.workspace, args.workspaceSize};
+        return copy_steps(steps, fromSnapshots);
+    } catch (const std::bad_alloc&) {
+        report_error(ACL_ERROR_RT_MEMORY_ALLOCATION, kAclnnInnerTag,
+                     "%s: out of host memory for a copy of its overlapping input.", name_);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+}
+
+void LayoutKernel::copy_range(const std::vector<CopyStep>& steps, const LaunchArgs& args, int64_t begin, int64_t end,
+                              std::byte* staging) const {
+    // The step holding begin, then each following one the range reaches.
+    size_t step = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), begin) - starts_.begin() - 1);
+    for (; begin < end && step < steps.size(); ++step) {
+        const int64_t stepEnd = std::min(end, starts_[step + 1]);
+        if (stepEnd > begin) {
+            copy_step(steps[step], args.inputs[steps[step].input], args.outputs[0], begin - starts_[step],
+                      stepEnd - begin, staging);
+        }
+        begin = stepEnd;
+    }
+}
+
+void LayoutKernel::describe(std::string& details) const {
+    append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    append_trace_arg(details, "steps", static_cast<int64_t>(steps_.size()));
+}
+
+aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorList inputs, const aclTensor* out,
+                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    steps.erase(std::remove_if(steps.begin(), steps.end(),
+                               [](const CopyStep& step) { return step.destination.numel() == 0; }),
+                steps.end());
+    if (steps.empty()) return hand_back_empty_executor(inputs, {out}, workspaceSize, executor);
+    const int count = static_cast<int>(inputs.size());
+    return hand_back_kernel<LayoutKernel>(inputs, {out}, 0, workspaceSize, executor, api, std::move(steps), count);
+}
+
+}  // namespace aclcpu::ops

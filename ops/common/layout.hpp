@@ -1,0 +1,84 @@
+// acl-cpu ops/common: the layout engine -- operators that move elements
+// from views to views, casting on the way (Cast, InplaceCopy, Permute, and
+// the concatenations, slices, repeats and pads built the same way).
+//
+// Such an operator's phase 1 reduces it to a list of copy steps: each copies
+// an iteration space from one input, read through one StridedLayout, into
+// the output, written through another (CANN's Contiguous + Transpose /
+// Slice / BroadcastTo / ... + Cast + ViewCopy, without the intermediate
+// tensors).  A permutation is a source layout whose strides are permuted, a
+// broadcast one with zero strides; a concatenation is a step per input into
+// the output's slice.  The steps' elements are split into blocks as one
+// space, so a block may finish one step and start the next.
+#pragma once
+
+#include "common/internal.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclcpu/nnopbase.hpp"
+#include "common/block_launch.hpp"
+#include "common/elementwise.hpp"
+#include "common/phase1.hpp"
+#include "common/strided_layout.hpp"
+
+namespace aclcpu::ops {
+
+/// Copies every element of an iteration space from input `input` of the
+/// launch, read through `source`, to the output, written through
+/// `destination` (both over the same iteration space), cast from the
+/// source's dtype to the destination's as CANN's Cast does.
+struct CopyStep {
+    int input = 0;
+    StridedLayout source;
+    StridedLayout destination;
+};
+
+/// The dtypes the layout engine casts between: every dtype of
+/// typed_lanes.hpp's visit_element.  A copy within one dtype moves the
+/// elements bitwise, whatever the dtype.
+bool layout_movable(aclDataType dtype) noexcept;
+
+/// The kernel of a layout operator: its copy steps over one output, split
+/// into blocks of the A2 elementwise tiling.  Immutable; launch() may run
+/// concurrently.
+class LayoutKernel final : public OpKernel {
+public:
+    /// Precondition: every step's layouts are over equal iteration spaces,
+    /// of one dtype or both layout_movable, and the destinations do not
+    /// overlap one another.
+    LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs);
+
+    const char* name() const noexcept override { return name_; }
+    aclError launch(const LaunchArgs& args) const noexcept override;
+    void describe(std::string& details) const override;
+
+private:
+    /// Runs steps (steps_ or their snapshot form) over the blocks.
+    aclError copy_steps(const std::vector<CopyStep>& steps, const LaunchArgs& args) const noexcept;
+    /// When a step reads memory the launch overwrites elsewhere: the steps
+    /// run from host copies of their sources, taken first, as CANN's graph
+    /// runs from a contiguous copy.
+    aclError copy_from_snapshots(const LaunchArgs& args) const noexcept;
+    /// Copies elements [begin, end) of the steps' joint space.
+    void copy_range(const std::vector<CopyStep>& steps, const LaunchArgs& args, int64_t begin, int64_t end,
+                    std::byte* staging) const;
+
+    const char* name_;
+    std::vector<CopyStep> steps_;
+    /// starts_[i]: where step i begins in the joint space; the last entry is its size.
+    std::vector<int64_t> starts_;
+    int inputs_;
+    ElementwiseTiling tiling_;
+    int64_t stagingBytes_;
+};
+
+/// Ends phase 1 of a layout operator: CANN's empty executor when the steps
+/// copy nothing, else a LayoutKernel over them (inputs and out as the
+/// operator declares them).
+aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorList inputs, const aclTensor* out,
+                             uint64_t* workspaceSize, aclOpExecutor** executor);
+
+}  // namespace aclcpu::ops

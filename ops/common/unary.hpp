@@ -1,0 +1,148 @@
+// acl-cpu ops/common: the unary engine -- everything an elementwise operator
+// with one tensor input and one output does after its own checks.
+//
+// CANN's op_api code of such an operator checks its arguments, then runs
+// Contiguous(self) -> Cast(computeDtype) -> the kernel -> Cast(out) ->
+// ViewCopy(out).  An operator here is the same two halves:
+//   - its checks, in its CANN order, from the primitives of op_checks.hpp,
+//     and the dtype its graph computes in;
+//   - its arithmetic, an Op type:
+//       Op::Params    its parameters (an empty struct when it has none);
+//       Op::vector    its fp32 vector block (ACLCPU_ELEMENTWISE_DISPATCH), for
+//                     the FLOAT, FLOAT16 and BF16 compute dtypes;
+//       Op::apply     `V apply(V x, const Params&)` for each lane type V of
+//                     the typed path (typed_lanes.hpp) its dtypes need:
+//                     float and double, complex64_t and complex128_t,
+//                     int64_t for integer compute dtypes.
+// and hand_back_unary<Op> does the rest: the empty-tensor ending, acl-cpu's
+// storage guard, the tiling, and the choice of path -- the vector kernel when
+// the result is stored as a float, the typed kernel otherwise.
+#pragma once
+
+#include "common/internal.hpp"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "aclcpu/nnopbase.hpp"
+#include "aclcpu/soc_profile.hpp"
+#include "common/elementwise.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase1.hpp"
+#include "common/typed_lanes.hpp"
+
+namespace aclcpu::ops {
+
+/// The Params of an operator without parameters.
+struct NoParams {};
+
+/// Return types that restrict an Op's apply overloads to the lane types
+/// they are written for: `template <class T> static if_real<T> apply(T x, ...)`.
+template <class T>
+using if_real = std::enable_if_t<std::is_floating_point_v<T>, T>;
+template <class T>
+using if_complex = std::enable_if_t<is_complex_v<T>, T>;
+
+/// True when Op has an apply for lane type V.
+template <class Op, class V, class = void>
+struct applies_to : std::false_type {};
+template <class Op, class V>
+struct applies_to<Op, V,
+                  std::void_t<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>()))>>
+    : std::is_same<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>())), V> {};
+
+/// The typed kernel of a unary operator: per UB chunk, self's elements cast
+/// to the compute dtype's lane type, Op::apply, the result rounded to the
+/// compute dtype and cast into out.  Immutable; launch() may run concurrently.
+template <class Op>
+class TypedUnaryKernel final : public OpKernel {
+public:
+    using Params = typename Op::Params;
+
+    TypedUnaryKernel(const char* name, ElementwiseTiling tiling, StridedLayout self, StridedLayout out,
+                     aclDataType computeDtype, Params params) noexcept
+        : name_(name), tiling_(tiling), self_(self), out_(out), computeDtype_(computeDtype), params_(params) {}
+
+    const char* name() const noexcept override { return name_; }
+
+    aclError launch(const LaunchArgs& args) const noexcept override {
+        if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
+        return visit_lane_type(computeDtype_, [&](auto tag) -> aclError {
+            using V = decltype(tag);
+            if constexpr (applies_to<Op, V>::value) {
+                return launch_as<V>(args);
+            } else {
+                // Phase 1 chose a compute dtype the operator has no arithmetic for.
+                report_error(ACL_ERROR_RT_INTERNAL_ERROR, kAclnnInnerTag, "%s has no kernel for %s.", name_,
+                             dtype_name(computeDtype_));
+                return ACL_ERROR_RT_INTERNAL_ERROR;
+            }
+        });
+    }
+
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
+
+private:
+    template <class V>
+    aclError launch_as(const LaunchArgs& args) const noexcept {
+        const int64_t chunk = tiling_.chunkElements;
+        const UbStaging staging = UbStaging::per_worker(chunk * int64_t{sizeof(V)});
+        const int64_t bytesPerElement = element_size(self_.dtype()) + element_size(out_.dtype());
+        return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+            V* lanes = reinterpret_cast<V*>(staging.for_block(slice.block));
+            const auto round = [this](V lane) { return round_lane(computeDtype_, lane); };
+            for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
+                const int64_t n = std::min(chunk, slice.units.end - begin);
+                load_lanes(self_, args.inputs[0], begin, n, lanes, round);
+                for (int64_t i = 0; i < n; ++i) lanes[i] = round(Op::apply(lanes[i], params_));
+                store_lanes(lanes, out_, args.outputs[0], begin, n);
+            }
+        });
+    }
+
+    const char* name_;
+    ElementwiseTiling tiling_;
+    StridedLayout self_;
+    StridedLayout out_;
+    aclDataType computeDtype_;
+    Params params_;
+};
+
+/// Whether the vector kernel computes a unary operator in computeDtype into
+/// out exactly as CANN's graph does: an fp32-lane compute dtype, and an out
+/// that scatter() stores (a float of any width).
+inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) noexcept {
+    const auto fp32Lanes = [](aclDataType dtype) {
+        return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
+    };
+    return fp32Lanes(computeDtype) && (fp32Lanes(outDtype) || outDtype == ACL_DOUBLE);
+}
+
+/// The end of phase 1 of a unary operator whose checks passed: the
+/// executor computing out = Op(self) in computeDtype (what CANN's graph
+/// casts self to), or CANN's empty executor when self is empty.
+template <class Op>
+aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
+                            const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    const StridedLayout selfLayout = StridedLayout::of(view_of(self));
+    const StridedLayout outLayout = StridedLayout::of(view_of(out));
+    const int64_t numel = outLayout.numel();
+    if (unary_vector_path(computeDtype, outLayout.dtype())) {
+        const ElementwiseOperands<1> operands{{selfLayout}, outLayout, computeDtype};
+        return hand_back_kernel<ElementwiseKernel<1, typename Op::Params, Op::vector>>(
+            {self}, {out}, 0, workspaceSize, executor, api,
+            tile_elementwise(numel, 2, computeDtype, sizeof(float), soc_profile()), operands, params);
+    }
+    return hand_back_kernel<TypedUnaryKernel<Op>>(
+        {self}, {out}, 0, workspaceSize, executor, api,
+        tile_elementwise(numel, 1, outLayout.dtype(), lane_bytes(computeDtype), soc_profile()), selfLayout,
+        outLayout, computeDtype, params);
+}
+
+}  // namespace aclcpu::ops

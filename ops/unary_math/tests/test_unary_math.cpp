@@ -1,0 +1,437 @@
+// The unary math family (Abs, Neg, Sign, Exp, Log, Sqrt, Sin, Cos, Tanh and
+// their in-place forms) against double-precision references: every dtype of
+// each A2 support list (math/<op>/op_api/aclnn_<op>.cpp in hicann/ops-math),
+// strided and offset views, in-place aliasing, special values, the typed
+// path's integers and complex numbers, and every error path with its code.
+//
+// A reference models CANN's graph: self (as the device holds it) cast to the
+// compute dtype, the function in double (std::complex<double>), the result
+// rounded to the compute dtype and cast into out.
+#include <cmath>
+#include <algorithm>
+#include <complex>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "ops/op_test_support.hpp"
+
+namespace {
+
+using namespace optest;
+
+using Phase1 = aclnnStatus (*)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+using InplacePhase1 = aclnnStatus (*)(aclTensor*, uint64_t*, aclOpExecutor**);
+using RealFunction = std::function<double(double)>;
+using ComplexFunction = std::function<Complex(Complex)>;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::nan("");
+
+/// One operator: its entries, its function over reals and complex numbers,
+/// the inputs it is tested on, its listed dtypes (and those of its in-place
+/// form), and for each listed self dtype the dtype CANN's graph computes in.
+struct UnaryOp {
+    std::string name;
+    Phase1 phase1;
+    Phase2 phase2;
+    InplacePhase1 inplace;
+    Phase2 inplacePhase2;
+    RealFunction real;
+    ComplexFunction complex;
+    double low;
+    double high;
+    std::vector<aclDataType> dtypes;
+    std::vector<aclDataType> inplaceDtypes;
+    std::function<aclDataType(aclDataType)> computeDtype;
+};
+
+bool is_integer(aclDataType t) {
+    return t == ACL_INT8 || t == ACL_INT16 || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT8 || t == ACL_BOOL;
+}
+aclDataType same(aclDataType t) { return t; }
+
+const std::vector<aclDataType> kFloatsAndComplex = {ACL_FLOAT,  ACL_FLOAT16,   ACL_BF16,
+                                                    ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+const std::vector<aclDataType> kTrigDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE,    ACL_INT8,       ACL_INT16,
+                                              ACL_INT32, ACL_INT64,   ACL_BOOL,      ACL_COMPLEX64, ACL_COMPLEX128,
+                                              ACL_UINT8, ACL_BF16};
+const std::vector<aclDataType> kNegDtypes = {ACL_INT8,   ACL_INT32,     ACL_INT64,      ACL_FLOAT16, ACL_FLOAT,
+                                             ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+aclDataType float_for_integers(aclDataType t) { return is_integer(t) ? ACL_FLOAT : t; }
+
+const std::vector<UnaryOp>& operators() {
+    static const std::vector<UnaryOp> ops = {
+        {"Exp", aclnnExpGetWorkspaceSize, aclnnExp, aclnnInplaceExpGetWorkspaceSize, aclnnInplaceExp,
+         [](double x) { return std::exp(x); }, [](Complex z) { return std::exp(z); }, -6, 6,
+         {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_INT64},
+         {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}, float_for_integers},
+        {"Log", aclnnLogGetWorkspaceSize, aclnnLog, aclnnInplaceLogGetWorkspaceSize, aclnnInplaceLog,
+         [](double x) { return std::log(x); }, [](Complex z) { return std::log(z); }, 0.01, 50,
+         {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_INT64, ACL_INT32,
+          ACL_INT16, ACL_INT8, ACL_UINT8},
+         kFloatsAndComplex, float_for_integers},
+        {"Sqrt", aclnnSqrtGetWorkspaceSize, aclnnSqrt, aclnnInplaceSqrtGetWorkspaceSize, aclnnInplaceSqrt,
+         [](double x) { return std::sqrt(x); }, [](Complex z) { return std::sqrt(z); }, 0, 100,
+         {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8,
+          ACL_BOOL, ACL_BF16, ACL_UINT8},
+         kFloatsAndComplex, [](aclDataType t) { return t == ACL_INT64 ? ACL_DOUBLE : float_for_integers(t); }},
+        {"Sin", aclnnSinGetWorkspaceSize, aclnnSin, aclnnInplaceSinGetWorkspaceSize, aclnnInplaceSin,
+         [](double x) { return std::sin(x); }, [](Complex z) { return std::sin(z); }, -10, 10, kTrigDtypes,
+         kFloatsAndComplex, float_for_integers},
+        {"Cos", aclnnCosGetWorkspaceSize, aclnnCos, aclnnInplaceCosGetWorkspaceSize, aclnnInplaceCos,
+         [](double x) { return std::cos(x); }, [](Complex z) { return std::cos(z); }, -10, 10, kTrigDtypes,
+         kFloatsAndComplex, float_for_integers},
+        {"Tanh", aclnnTanhGetWorkspaceSize, aclnnTanh, aclnnInplaceTanhGetWorkspaceSize, aclnnInplaceTanh,
+         [](double x) { return std::tanh(x); }, nullptr, -5, 5,
+         {ACL_FLOAT, ACL_FLOAT16, ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BF16},
+         {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, float_for_integers},
+        {"Neg", aclnnNegGetWorkspaceSize, aclnnNeg, aclnnInplaceNegGetWorkspaceSize, aclnnInplaceNeg,
+         [](double x) { return -x; }, [](Complex z) { return -z; }, -100, 100, kNegDtypes, kNegDtypes, same},
+        {"Abs", aclnnAbsGetWorkspaceSize, aclnnAbs, nullptr, nullptr, [](double x) { return std::fabs(x); },
+         [](Complex z) { return Complex(std::abs(z)); }, -100, 100,
+         {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16,
+          ACL_COMPLEX64},
+         {}, same},
+        // op_kernel/arch35/sign.h: (x > 0) - (x < 0) by two compares and selects (NaN and zeros give 0).
+        {"Sign", aclnnSignGetWorkspaceSize, aclnnSign, nullptr, nullptr,
+         [](double x) { return static_cast<double>((x > 0) - (x < 0)); },
+         [](Complex z) { return std::abs(z) == 0 ? Complex(0) : z / std::abs(z); }, -3, 3,
+         {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16},
+         {}, same},
+    };
+    return ops;
+}
+
+const UnaryOp& op_named(const std::string& name) {
+    for (const UnaryOp& op : operators()) {
+        if (op.name == name) return op;
+    }
+    throw std::invalid_argument(name);
+}
+
+/// The out dtype a listed self dtype is tested with: the compute dtype,
+/// except Abs of COMPLEX64 (FLOAT) and a BOOL sign (BOOL).
+aclDataType out_dtype(const UnaryOp& op, aclDataType self) {
+    if (op.name == "Abs" && self == ACL_COMPLEX64) return ACL_FLOAT;
+    if (op.name == "Sign") return self;
+    return op.computeDtype(self);
+}
+
+/// value as the dtype holds it (complex: both parts).
+Complex in_dtype(Complex value, aclDataType dtype) {
+    if (dtype == ACL_COMPLEX64) {
+        return {static_cast<float>(value.real()), static_cast<float>(value.imag())};
+    }
+    if (dtype == ACL_COMPLEX128) return value;
+    return representable(value.real(), dtype);
+}
+
+/// The result CANN's graph gives for x: x cast to the compute dtype, f,
+/// rounded to the compute dtype (an integer compute dtype wraps).
+Complex reference(const UnaryOp& op, Complex x, aclDataType self) {
+    const aclDataType compute = op.name == "Sign" && self == ACL_BOOL ? ACL_INT32 : op.computeDtype(self);
+    const Complex input = in_dtype(x, compute);
+    const bool complex = compute == ACL_COMPLEX64 || compute == ACL_COMPLEX128;
+    const Complex result = complex ? op.complex(input) : Complex(op.real(input.real()));
+    return in_dtype(result, compute);
+}
+
+Tolerance tolerance(aclDataType compute, aclDataType out) {
+    if (out == ACL_DOUBLE || out == ACL_COMPLEX128) return compute == ACL_DOUBLE || compute == ACL_COMPLEX128
+                                                                ? Tolerance{1e-12, 1e-14}
+                                                                : tolerance_for(compute);
+    if (out == ACL_COMPLEX64) return {1e-5, 1e-6};
+    // A 16-bit compute dtype rounds before out's cast: its tolerance holds.
+    return tolerance_for(compute == ACL_FLOAT16 || compute == ACL_BF16 ? compute : out);
+}
+
+/// Values in [low, high) for self's dtype (BOOL: 0 and 1, unsigned from 0),
+/// complex values with an imaginary part when self is complex.
+std::vector<Complex> inputs(const UnaryOp& op, aclDataType self, size_t n, uint32_t seed) {
+    double low = op.low;
+    double high = op.high;
+    if (self == ACL_BOOL) low = 0, high = 2;
+    if (self == ACL_UINT8) low = std::max(low, 0.0);
+    if (is_integer(self)) low = std::ceil(low), high = std::max(std::floor(high), low + 1);
+    const std::vector<double> re = uniform(n, low, high, seed);
+    const std::vector<double> im = uniform(n, -2, 2, seed + 1);
+    std::vector<Complex> values;
+    for (size_t i = 0; i < n; ++i) {
+        const double real = is_integer(self) ? std::floor(re[i]) : re[i];
+        const bool complex = self == ACL_COMPLEX64 || self == ACL_COMPLEX128;
+        values.push_back(in_dtype(Complex(real, complex ? im[i] : 0), self));
+    }
+    return values;
+}
+
+class UnaryMath : public AclTest {
+protected:
+    aclnnStatus run(const UnaryOp& op, const DeviceTensor& self, DeviceTensor& out, uint64_t* workspace = nullptr) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out.get(), size, executor); },
+            op.phase2, stream_, workspace);
+    }
+
+    /// Runs op on values laid out as selfSpec into out (outSpec) and checks
+    /// every element of out, and that nothing outside out's view changed.
+    void check(const UnaryOp& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
+               const std::vector<Complex>& values) {
+        SCOPED_TRACE(op.name + " " + std::to_string(selfSpec.dtype) + " -> " + std::to_string(outSpec.dtype));
+        DeviceTensor self(selfSpec);
+        self.write_complex(values);
+        auto out = DeviceTensor::output(outSpec);
+        uint64_t workspace = 1;
+        ASSERT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(workspace, 0u);
+        expect_results(op, selfSpec.dtype, values, *out);
+    }
+
+    void expect_results(const UnaryOp& op, aclDataType selfDtype, const std::vector<Complex>& values,
+                        const DeviceTensor& out) {
+        const aclDataType compute = op.computeDtype(selfDtype);
+        const std::vector<Complex> actual = out.read_complex();
+        ASSERT_EQ(actual.size(), values.size());
+        const Tolerance tol = tolerance(compute, out.dtype());
+        const bool complexOut = out.dtype() == ACL_COMPLEX64 || out.dtype() == ACL_COMPLEX128;
+        std::vector<double> got;
+        std::vector<double> expected;
+        for (size_t i = 0; i < values.size(); ++i) {
+            const Complex want = in_dtype(reference(op, values[i], selfDtype), out.dtype());
+            got.push_back(actual[i].real());
+            expected.push_back(want.real());
+            if (complexOut) {
+                got.push_back(actual[i].imag());
+                expected.push_back(want.imag());
+            }
+        }
+        expect_close(got, expected, tol);
+        EXPECT_EQ(out.bytes_changed_outside_view(), 0u);
+    }
+};
+
+TEST_F(UnaryMath, EveryListedDtypeAgainstTheDoubleReference) {
+    for (const UnaryOp& op : operators()) {
+        for (aclDataType dtype : op.dtypes) {
+            check(op, TensorSpec({3, 70}, dtype), TensorSpec({3, 70}, out_dtype(op, dtype)),
+                  inputs(op, dtype, 210, 7));
+        }
+    }
+}
+
+// Views: a transposed self with an offset into a larger storage, and an out
+// with gaps between its rows; the vector path's staged chunks and the typed
+// path's strided loads both serve them.
+TEST_F(UnaryMath, StridedAndOffsetViews) {
+    for (const UnaryOp& op : operators()) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, op.dtypes.back()}) {
+            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
+            const TensorSpec selfSpec({40, 24}, dtype, {1, 41}, 3, {41 * 24 + 3});
+            const TensorSpec outSpec({40, 24}, out_dtype(op, dtype), {30, 1}, 5, {30 * 40 + 5});
+            check(op, selfSpec, outSpec, inputs(op, dtype, 960, 11));
+        }
+    }
+}
+
+// Enough elements for every block of the A2 tiling and for dense streaming
+// through SIMD registers, in each float dtype.
+TEST_F(UnaryMath, LargeDenseTensorsUseEveryBlock) {
+    for (const UnaryOp& op : operators()) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
+            check(op, TensorSpec({1 << 17}, dtype), TensorSpec({1 << 17}, out_dtype(op, dtype)),
+                  inputs(op, dtype, 1 << 17, 13));
+        }
+    }
+}
+
+TEST_F(UnaryMath, InplaceFormsWriteSelfRef) {
+    for (const UnaryOp& op : operators()) {
+        if (op.inplace == nullptr) continue;
+        for (aclDataType dtype : op.inplaceDtypes) {
+            SCOPED_TRACE(op.name + " " + std::to_string(dtype));
+            const std::vector<Complex> values = inputs(op, dtype, 300, 17);
+            DeviceTensor selfRef(TensorSpec({10, 30}, dtype, {1, 10}));
+            selfRef.write_complex(values);
+            ASSERT_EQ(run_two_phases([&](uint64_t* size,
+                                         aclOpExecutor** executor) { return op.inplace(selfRef.get(), size, executor); },
+                                     op.inplacePhase2, stream_, nullptr),
+                      ACLNN_SUCCESS);
+            expect_results(op, dtype, values, selfRef);
+        }
+    }
+}
+
+// IEEE's special values, in fp32 (the vector path, whose Highway functions
+// hold on narrower ranges) and in DOUBLE (the typed path).
+TEST_F(UnaryMath, SpecialValuesFollowIeee) {
+    const std::vector<double> specials = {0.0, -0.0, kInf, -kInf, kNaN, 1e-40, -1e-40, 88.0, 89.0, 100.0, 104.0,
+                                          120.0, -90.0, -104.0, -200.0, 38999.0, 39001.0, 1e5, -3e7, 1e30, 3.4e38};
+    std::vector<Complex> values(specials.begin(), specials.end());
+    for (const UnaryOp& op : operators()) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_DOUBLE}) {
+            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
+            const Shape shape = {static_cast<int64_t>(values.size())};
+            // Large arguments of sin and cos: fp32 libm against the double of the same input.
+            check(op, TensorSpec(shape, dtype), TensorSpec(shape, out_dtype(op, dtype)), values);
+        }
+    }
+}
+
+TEST_F(UnaryMath, IntegersWrapAsTheDeviceDoes) {
+    const UnaryOp& neg = op_named("Neg");
+    const UnaryOp& abs = op_named("Abs");
+    check(neg, TensorSpec({4}, ACL_INT8), TensorSpec({4}, ACL_INT8), {-128, 127, 0, -1});
+    check(abs, TensorSpec({4}, ACL_INT32), TensorSpec({4}, ACL_INT32), {-2147483648.0, 2147483647.0, -5, 0});
+    check(neg, TensorSpec({3}, ACL_INT64), TensorSpec({3}, ACL_INT64), {-4e18, 4e18, 0});
+}
+
+TEST_F(UnaryMath, SignOfZerosAndNaNIsZero) {
+    // op_kernel/arch35/sign.h: (x > 0) - (x < 0) by two compares and selects.
+    const UnaryOp& sign = op_named("Sign");
+    for (aclDataType dtype : {ACL_FLOAT, ACL_DOUBLE, ACL_BF16}) {
+        DeviceTensor self(TensorSpec({4}, dtype), {0.0, -0.0, kNaN, -2.0});
+        auto out = DeviceTensor::output(TensorSpec({4}, dtype));
+        ASSERT_EQ(run(sign, self, *out), ACLNN_SUCCESS);
+        const std::vector<double> got = out->read();
+        EXPECT_EQ(got, (std::vector<double>{0, 0, 0, -1}));
+    }
+}
+
+TEST_F(UnaryMath, ResultsCastIntoAWiderOrComplexOut) {
+    const UnaryOp& exp = op_named("Exp");
+    check(exp, TensorSpec({2, 5}, ACL_FLOAT16), TensorSpec({2, 5}, ACL_FLOAT), inputs(exp, ACL_FLOAT16, 10, 3));
+    check(exp, TensorSpec({2, 5}, ACL_FLOAT), TensorSpec({2, 5}, ACL_COMPLEX64), inputs(exp, ACL_FLOAT, 10, 3));
+    check(op_named("Neg"), TensorSpec({6}, ACL_INT32), TensorSpec({6}, ACL_FLOAT),
+          inputs(op_named("Neg"), ACL_INT32, 6, 5));
+}
+
+TEST_F(UnaryMath, EmptyTensorsNeedNoWork) {
+    for (const UnaryOp& op : operators()) {
+        DeviceTensor self(TensorSpec({0, 4}, ACL_FLOAT));
+        auto out = DeviceTensor::output(TensorSpec({0, 4}, ACL_FLOAT));
+        uint64_t workspace = 1;
+        EXPECT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << op.name;
+        EXPECT_EQ(workspace, 0u);
+    }
+}
+
+// ---- error paths ---------------------------------------------------------
+
+class UnaryMathErrors : public UnaryMath {
+protected:
+    aclnnStatus phase1(const UnaryOp& op, const aclTensor* self, aclTensor* out) {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        return op.phase1(self, out, &workspace, &executor);
+    }
+};
+
+TEST_F(UnaryMathErrors, NullArgumentsAre161001) {
+    DeviceTensor tensor(TensorSpec({2, 2}, ACL_FLOAT));
+    for (const UnaryOp& op : operators()) {
+        SCOPED_TRACE(op.name);
+        expect_error(phase1(op, nullptr, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
+        expect_error(phase1(op, tensor.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
+        aclOpExecutor* executor = nullptr;
+        expect_error(op.phase1(tensor.get(), tensor.get(), nullptr, &executor), ACLNN_ERR_PARAM_NULLPTR);
+        if (op.inplace != nullptr) {
+            uint64_t workspace = 0;
+            expect_error(op.inplace(nullptr, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
+        }
+    }
+}
+
+TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
+    for (const UnaryOp& op : operators()) {
+        for (aclDataType dtype : {ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_INT16, ACL_UINT8, ACL_COMPLEX128}) {
+            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end()) continue;
+            SCOPED_TRACE(op.name + " " + std::to_string(dtype));
+            DeviceTensor self(TensorSpec({2}, dtype));
+            DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
+            expect_error(phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+        }
+    }
+}
+
+TEST_F(UnaryMathErrors, ShapeAndRankMismatchesAre161002) {
+    DeviceTensor self(TensorSpec({2, 3}, ACL_FLOAT));
+    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT));
+    const Shape nine(9, 1);
+    DeviceTensor deep(TensorSpec(nine, ACL_FLOAT));
+    DeviceTensor deepOut(TensorSpec(nine, ACL_FLOAT));
+    for (const UnaryOp& op : operators()) {
+        SCOPED_TRACE(op.name);
+        expect_error(phase1(op, self.get(), other.get()), ACLNN_ERR_PARAM_INVALID);
+        expect_error(phase1(op, deep.get(), deepOut.get()), ACLNN_ERR_PARAM_INVALID);
+    }
+}
+
+TEST_F(UnaryMathErrors, OutDtypesOutsideTheRulesAre161002) {
+    DeviceTensor f32(TensorSpec({2}, ACL_FLOAT));
+    DeviceTensor i32(TensorSpec({2}, ACL_INT32));
+    DeviceTensor f16(TensorSpec({2}, ACL_FLOAT16));
+    DeviceTensor c64(TensorSpec({2}, ACL_COMPLEX64));
+    // A float result cannot be cast to an integer out (CheckPromoteType / CanCast).
+    for (const char* name : {"Exp", "Log", "Sqrt", "Sin", "Cos", "Tanh", "Neg"}) {
+        expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+    }
+    // Abs and Sign keep self's dtype; Abs of COMPLEX64 is FLOAT.
+    expect_error(phase1(op_named("Abs"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(phase1(op_named("Abs"), c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(phase1(op_named("Sign"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    // Log's out list has no integer.
+    expect_error(phase1(op_named("Log"), i32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(UnaryMathErrors, InplaceFormsCheckTheirOwnLists) {
+    // Exp, Sqrt and Tanh accept integer selfs out of place but not in place.
+    DeviceTensor i64(TensorSpec({2}, ACL_INT64));
+    for (const char* name : {"Exp", "Sqrt", "Tanh", "Log", "Sin", "Cos"}) {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        expect_error(op_named(name).inplace(i64.get(), &workspace, &executor), ACLNN_ERR_PARAM_INVALID);
+    }
+}
+
+TEST_F(UnaryMathErrors, AbsAndTanhRefusePrivateAndMismatchedFormats) {
+    const int64_t shape[] = {2, 2};
+    const int64_t strides[] = {2, 1};
+    DeviceBuffer buffer(64);
+    aclTensor* nd = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, buffer.get());
+    aclTensor* nchw = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_NCHW, shape, 2, buffer.get());
+    aclTensor* nz = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_FRACTAL_NZ, shape, 2, buffer.get());
+    for (const char* name : {"Abs", "Tanh"}) {
+        expect_error(phase1(op_named(name), nd, nchw), ACLNN_ERR_PARAM_INVALID);
+        expect_error(phase1(op_named(name), nz, nz), ACLNN_ERR_PARAM_INVALID);
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(op_named(name).phase1(nchw, nchw, &workspace, &executor), ACLNN_SUCCESS);
+        aclDestroyAclOpExecutor(executor);
+    }
+    aclDestroyTensor(nd);
+    aclDestroyTensor(nchw);
+    aclDestroyTensor(nz);
+}
+
+TEST_F(UnaryMathErrors, ANullDataAddressFaultsInPhase2) {
+    NullAddressTensor self({4, 4});
+    for (const UnaryOp& op : operators()) {
+        auto out = DeviceTensor::output(TensorSpec({4, 4}, ACL_FLOAT));
+        expect_phase2_faults(
+            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out->get(), size, executor); },
+            op.phase2, stream_, {out.get()});
+    }
+}
+
+}  // namespace

@@ -1,0 +1,165 @@
+// acl-cpu: the unary math family's vector blocks, compiled for every SIMD
+// target Highway dispatches to at run time.  The transcendental functions
+// are Highway's (hwy/contrib/math), whose valid input ranges are narrower
+// than IEEE's: each functor gives the values outside them as the IEEE
+// function does.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "unary_math/unary_math_kernel.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/elementwise-inl.h"
+#include "unary_math/unary_math_kernel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu::ops::HWY_NAMESPACE {
+namespace {
+
+template <class D>
+hn::Vec<D> infinity(D d) {
+    return hn::Set(d, HUGE_VALF);
+}
+
+/// result, with the lanes where outside is true computed one by one by
+/// scalar (the IEEE function): for the rare inputs beyond a Highway
+/// function's valid range, so that the common case stays one vector pass.
+template <class D, class Scalar>
+hn::Vec<D> with_scalar_outside(D d, hn::Vec<D> x, hn::Vec<D> result, hn::Mask<D> outside, Scalar scalar) {
+    if (hn::AllFalse(d, outside)) return result;
+    constexpr size_t kMaxLanes = hn::MaxLanes(D());
+    HWY_ALIGN float in[kMaxLanes];
+    HWY_ALIGN float out[kMaxLanes];
+    uint8_t bits[(kMaxLanes + 7) / 8] = {};
+    hn::Store(x, d, in);
+    hn::Store(result, d, out);
+    hn::StoreMaskBits(d, outside, bits);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) {
+        if ((bits[i / 8] >> (i % 8)) & 1) out[i] = scalar(in[i]);
+    }
+    return hn::Load(d, out);
+}
+
+struct AbsVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D /*d*/, V x) const {
+        return hn::Abs(x);
+    }
+};
+
+struct NegVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D /*d*/, V x) const {
+        return hn::Neg(x);
+    }
+};
+
+struct SignVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V zero = hn::Zero(d);
+        const V positive = hn::IfThenElseZero(hn::Gt(x, zero), hn::Set(d, 1.0f));
+        return hn::Sub(positive, hn::IfThenElseZero(hn::Lt(x, zero), hn::Set(d, 1.0f)));
+    }
+};
+
+/// Highway's Exp holds on [-FLT_MAX, 104]: above it (and at +inf) the result
+/// overflows to +inf; NaN stays NaN.
+struct ExpVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V e = hn::Exp(d, hn::Min(x, hn::Set(d, 100.0f)));
+        const V big = hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e);
+        return hn::IfThenElse(hn::IsNaN(x), x, big);
+    }
+};
+
+/// Highway's Log holds on (0, FLT_MAX]: log(0) = -inf, log(+inf) = +inf, and
+/// a negative x or NaN gives NaN.
+struct LogVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V zero = hn::Zero(d);
+        const V inRange = hn::IfThenElse(hn::Gt(x, zero), x, hn::Set(d, 1.0f));
+        V result = hn::Log(d, hn::Min(inRange, hn::Set(d, 3.4028235e38f)));
+        result = hn::IfThenElse(hn::Eq(x, infinity(d)), x, result);
+        result = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(infinity(d)), result);
+        return hn::IfThenElse(hn::Or(hn::Lt(x, zero), hn::IsNaN(x)), hn::Set(d, std::nanf("")), result);
+    }
+};
+
+struct SqrtVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D /*d*/, V x) const {
+        return hn::Sqrt(x);
+    }
+};
+
+/// Highway's Sin and Cos hold on [-39000, 39000]; beyond it (and for the
+/// non-finite inputs) the lanes are the standard library's.
+constexpr float kTrigRange = 39000.0f;
+
+struct SinVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
+        const V inRange = hn::IfThenZeroElse(outside, x);
+        return with_scalar_outside(d, x, hn::Sin(d, inRange), outside, [](float v) { return std::sin(v); });
+    }
+};
+
+struct CosVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
+        const V inRange = hn::IfThenZeroElse(outside, x);
+        return with_scalar_outside(d, x, hn::Cos(d, inRange), outside, [](float v) { return std::cos(v); });
+    }
+};
+
+struct TanhVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        return hn::IfThenElse(hn::IsNaN(x), x, hn::Tanh(d, x));
+    }
+};
+
+}  // namespace
+
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(abs_block, 1, NoParams, AbsVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(neg_block, 1, NoParams, NegVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(sign_block, 1, NoParams, SignVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(exp_block, 1, NoParams, ExpVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(log_block, 1, NoParams, LogVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(sqrt_block, 1, NoParams, SqrtVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(sin_block, 1, NoParams, SinVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(cos_block, 1, NoParams, CosVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(tanh_block, 1, NoParams, TanhVector)
+
+}  // namespace aclcpu::ops::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+ACLCPU_ELEMENTWISE_DISPATCH(abs_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(neg_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(sign_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(exp_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(log_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(sqrt_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(sin_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(cos_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(tanh_block, 1, NoParams)
+#endif  // HWY_ONCE

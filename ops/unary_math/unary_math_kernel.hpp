@@ -1,0 +1,91 @@
+// acl-cpu: the arithmetic of the unary math family (Abs, Neg, Sign, Exp,
+// Log, Sqrt, Sin, Cos, Tanh) as the unary engine (common/unary.hpp) runs it:
+// an fp32 vector block per operator (unary_math_kernel.cpp, one version per
+// SIMD target) and its apply() per lane type of the typed path.
+//
+// The typed path computes in the compute dtype's own precision (double for
+// DOUBLE, float for COMPLEX64, double for COMPLEX128, wrapping int64_t for
+// the integers), as CANN's AICPU and integer kernels do.
+#pragma once
+
+#include "common/internal.hpp"
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+
+#include "common/elementwise.hpp"
+#include "common/unary.hpp"
+
+namespace aclcpu::ops {
+
+void abs_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void neg_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void sign_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void exp_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void log_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void sqrt_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void sin_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void cos_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+void tanh_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+
+/// |x|; an integer's minimum wraps to itself as on the device.  A complex
+/// z gives (|z|, 0), whose real part the store keeps (Abs's out is real).
+struct AbsOp {
+    using Params = NoParams;
+    static constexpr auto vector = &abs_block;
+    template <class T>
+    static if_real<T> apply(T x, const Params&) { return std::abs(x); }
+    template <class T>
+    static if_complex<T> apply(T z, const Params&) { return T(std::abs(z), 0); }
+    static int64_t apply(int64_t x, const Params&) {
+        return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
+    }
+};
+
+/// -x, wrapping for integers.
+struct NegOp {
+    using Params = NoParams;
+    static constexpr auto vector = &neg_block;
+    template <class T>
+    static if_real<T> apply(T x, const Params&) { return -x; }
+    template <class T>
+    static if_complex<T> apply(T z, const Params&) { return -z; }
+    static int64_t apply(int64_t x, const Params&) { return static_cast<int64_t>(0 - static_cast<uint64_t>(x)); }
+};
+
+/// (x > 0) - (x < 0), as CANN's Sign kernel selects (op_kernel/arch35/sign.h):
+/// a zero of either sign and NaN give +0.  A complex z gives z / |z| (0 at 0).
+struct SignOp {
+    using Params = NoParams;
+    static constexpr auto vector = &sign_block;
+    template <class T>
+    static if_real<T> apply(T x, const Params&) { return static_cast<T>((x > 0) - (x < 0)); }
+    template <class T>
+    static if_complex<T> apply(T z, const Params&) {
+        const auto magnitude = std::abs(z);
+        return magnitude == 0 ? T(0, 0) : z / magnitude;
+    }
+    static int64_t apply(int64_t x, const Params&) { return (x > 0) - (x < 0); }
+};
+
+/// An operator whose typed path is the standard library's function of the
+/// same name over reals and complex numbers.
+#define ACLCPU_UNARY_MATH_OP(Name, function)                                        \
+    struct Name##Op {                                                              \
+        using Params = NoParams;                                                   \
+        static constexpr auto vector = &function##_block;                          \
+        template <class T>                                                         \
+        static if_real<T> apply(T x, const Params&) { return std::function(x); }   \
+        template <class T>                                                         \
+        static if_complex<T> apply(T z, const Params&) { return std::function(z); } \
+    };
+ACLCPU_UNARY_MATH_OP(Exp, exp)
+ACLCPU_UNARY_MATH_OP(Log, log)
+ACLCPU_UNARY_MATH_OP(Sqrt, sqrt)
+ACLCPU_UNARY_MATH_OP(Sin, sin)
+ACLCPU_UNARY_MATH_OP(Cos, cos)
+ACLCPU_UNARY_MATH_OP(Tanh, tanh)
+#undef ACLCPU_UNARY_MATH_OP
+
+}  // namespace aclcpu::ops
