@@ -193,23 +193,33 @@ uint32_t GraphModel::add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, 
     return index;
 }
 
-bool GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work) {
+std::optional<aclError> GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return false;
+    if (cursor == nullptr) return std::nullopt;
     const bool kernel = task->is_kernel();
+    if (aclError refused = admit_to_group(stream, kernel, work.name); refused != ACL_SUCCESS) return refused;
     const uint32_t node = add_node(*cursor, std::move(task), std::move(work));
-    if (groupStream_ == nullptr || groupError_ != ACL_SUCCESS) return true;
+    if (groupStream_ != nullptr && kernel) groupNodes_.push_back(node);
+    return ACL_SUCCESS;
+}
+
+aclError GraphModel::admit_to_group(const Stream& stream, bool kernel, const std::string& name) {
+    if (groupStream_ == nullptr) return ACL_SUCCESS;
+    std::string why;
+    aclError code = ACL_SUCCESS;
     if (groupStream_ != &stream) {
-        break_group(ACL_ERROR_STREAM_TASK_GROUP_INTR, "work was captured on another stream of the model while a task "
-                                                      "group was being recorded");
+        code = ACL_ERROR_STREAM_TASK_GROUP_INTR;
+        why = name + " was submitted to another stream of the capture while a task group was being recorded";
     } else if (!kernel) {
-        break_group(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "a task group holds operator kernels only, and " +
-                                                            nodes_[node].work.name + " is not one");
+        code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+        why = "a task group holds operator kernels only, and " + name + " is not one";
     } else {
-        groupNodes_.push_back(node);
+        return ACL_SUCCESS;
     }
-    return true;
+    break_group(code, why);
+    return runtime_error(code, "%s: %s; the task is not captured and the capture is invalid", name.c_str(),
+                         why.c_str());
 }
 
 void GraphModel::break_group(aclError code, const std::string& why) {
@@ -283,35 +293,41 @@ void GraphModel::keep_until_destroyed(std::shared_ptr<void> resource) {
     kept_.push_back(std::move(resource));
 }
 
-bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
+std::optional<aclError> GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return false;
+    if (cursor == nullptr) return std::nullopt;
+    if (aclError refused = admit_to_group(stream, false, work.name); refused != ACL_SUCCESS) return refused;
     const uint32_t node = add_node(*cursor, nullptr, std::move(work));
     nodes_[node].arm = std::move(arm);
-    if (groupStream_ != nullptr && groupError_ == ACL_SUCCESS) {
-        break_group(groupStream_ == &stream ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT : ACL_ERROR_STREAM_TASK_GROUP_INTR,
-                    "a task group holds operator kernels only, and " + nodes_[node].work.name + " is not one");
-    }
-    return true;
+    return ACL_SUCCESS;
 }
 
-std::vector<uint32_t> GraphModel::record(Stream& stream) {
+aclError GraphModel::record(Stream& stream, std::vector<uint32_t>& nodes) {
     std::lock_guard<std::mutex> lock(mutex_);
+    nodes.clear();
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return {};
-    return {add_node(*cursor, nullptr, CapturedWork{"aclrtRecordEvent", "event_record", {}, {}})};
+    if (cursor == nullptr) return ACL_SUCCESS;
+    CapturedWork work{"aclrtRecordEvent", "event_record", {}, {}};
+    if (aclError refused = admit_to_group(stream, false, work.name); refused != ACL_SUCCESS) return refused;
+    nodes.push_back(add_node(*cursor, nullptr, std::move(work)));
+    return ACL_SUCCESS;
 }
 
-void GraphModel::wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes) {
+aclError GraphModel::wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes, const char* api) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (Cursor* cursor = cursor_of(*waiter)) {
-        cursor->frontier.insert(cursor->frontier.end(), nodes.begin(), nodes.end());
-        return;
+    Cursor* cursor = cursor_of(*waiter);
+    if (cursor == nullptr) {
+        cursors_.push_back(Cursor{waiter, {}, -1});
+        streams_.push_back(waiter.get());
+        waiter->set_capturing_model(shared_from_this());
+        cursor = &cursors_.back();
     }
-    cursors_.push_back(Cursor{waiter, nodes, -1});
-    streams_.push_back(waiter.get());
-    waiter->set_capturing_model(shared_from_this());
+    if (aclError refused = admit_to_group(*waiter, false, api); refused != ACL_SUCCESS) {
+        return refused;
+    }
+    cursor->frontier.insert(cursor->frontier.end(), nodes.begin(), nodes.end());
+    return ACL_SUCCESS;
 }
 
 void GraphModel::invalidate(aclError code, std::string why) {

@@ -160,16 +160,18 @@ public:
 
     /// Makes origin the model's first captured stream.
     void begin(const std::shared_ptr<Stream>& origin);
-    /// Adds a node running task after everything captured on stream so far;
-    /// false (task untouched) when stream is not captured by this model any
-    /// more (the capture ended meanwhile).
-    bool append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
+    /// Adds a node running task after everything captured on stream so far
+    /// and returns ACL_SUCCESS, or refuses it by the task-group rule
+    /// (admit_to_group; the code, reported); nothing (task untouched) when
+    /// stream is not captured by this model any more (the capture ended
+    /// meanwhile).
+    std::optional<aclError> append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
     /// Adds a node that waits for something outside the device (a host call,
     /// a condition): at each replay, when the graph reaches it, arm(gate) is
-    /// called and the node completes when gate is delivered.  False, as
-    /// append(), when stream is not captured any more.
+    /// called and the node completes when gate is delivered.  Answers as
+    /// append() does.
     using Arm = std::function<void(LateDelivery gate)>;
-    bool append_late(Stream& stream, Arm arm, CapturedWork work);
+    std::optional<aclError> append_late(Stream& stream, Arm arm, CapturedWork work);
     /// An external record (ACL_EVENT_RECORD_EXTERNAL) captured on a stream of
     /// the model: every replay records event for work outside the model,
     /// complete when the replay is (never before the captured record point).
@@ -181,11 +183,15 @@ public:
     /// what captured work hands over to the model for good (the block of a
     /// captured aclrtMemPoolFreeAsync, which every replay may still use).
     void keep_until_destroyed(std::shared_ptr<void> resource);
-    /// An event record on captured stream: the nodes a wait for it follows.
-    std::vector<uint32_t> record(Stream& stream);
+    /// An event record on captured stream: `nodes`, what a wait for it
+    /// follows (none when the stream left the capture), or the task-group
+    /// rule's refusal (admit_to_group; reported).
+    aclError record(Stream& stream, std::vector<uint32_t>& nodes);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
-    /// joins the capture if it is not captured yet.
-    void wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes);
+    /// joins the capture if it is not captured yet.  The wait is a task of
+    /// the waiter on CANN (ApiImpl::CaptureEventWait): the task-group rule
+    /// (admit_to_group) may refuse it, after the join.
+    aclError wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes, const char* api);
     /// Breaks the capture: aclmdlRICaptureEnd will fail with code, why.
     void invalidate(aclError code, std::string why);
     /// Ends the capture begun on origin: releases every captured stream and,
@@ -344,6 +350,15 @@ private:
     /// Lets the recording streams go and stops counting the model among the
     /// running captures.  mutex_ held.
     void stop_recording();
+    /// CANN's task-group rule for work captured on stream while a group is
+    /// recorded (Stream::IsTaskGroupBreak and Stream::PackingTaskGroup,
+    /// src/runtime/core/src/stream/stream.cc): work on another stream of the
+    /// capture is refused with ACL_ERROR_STREAM_TASK_GROUP_INTR, anything
+    /// but an operator kernel on the group's stream with
+    /// ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT (reported).  A refused task is not
+    /// captured; the code is what aclmdlRICaptureTaskGrpEnd returns and the
+    /// capture is invalid (Stream::SetTaskGroupErrCode).  mutex_ held.
+    aclError admit_to_group(const Stream& stream, bool kernel, const std::string& name);
     /// Breaks the task group being recorded and the capture.  mutex_ held.
     void break_group(aclError code, const std::string& why);
     void build_graph();
