@@ -68,8 +68,12 @@ private:
     aclrtLabelList list_ = nullptr;
 };
 
-constexpr uint32_t kHead = 0;                // ACL_MODEL_STREAM_FLAG_HEAD
-constexpr uint32_t kActivated = 0x7FFFFFFF;  // ACL_MODEL_STREAM_FLAG_DEFAULT
+// aclmdlRIBindStream's flags, with the values CANN's API reference gives them
+// (15_model_running_instance__management.md): CANN's programs name them
+// (example/2_advanced_features/model_ri/2_model_switch).
+constexpr uint32_t kHead = ACL_MODEL_STREAM_FLAG_HEAD;
+constexpr uint32_t kActivated = ACL_MODEL_STREAM_FLAG_DEFAULT;
+static_assert(kHead == 0x00000000U && kActivated == 0x7FFFFFFFU, "CANN's values");
 
 template <typename T>
 void store(const DeviceBuffer& buffer, T value) {
