@@ -8,6 +8,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/graph_capture.hpp"
+#include "core/graph_condition.hpp"
 #include "core/objects.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -43,7 +44,7 @@ public:
 
     aclError run() noexcept override {
         started_ = true;
-        model_->start(lane_, donePlace_);
+        model_->start(LateDelivery{&lane_, donePlace_, nullptr});
         return ACL_SUCCESS;
     }
     const char* name() const noexcept override { return "aclmdlRIExecuteAsync"; }
@@ -154,8 +155,26 @@ bool GraphModel::is_recording() const {
     return counted_;
 }
 
-void GraphModel::begin(const std::shared_ptr<Stream>& origin) {
+aclmdlRICaptureMode GraphModel::mode() const {
     std::lock_guard<std::mutex> lock(mutex_);
+    return mode_;
+}
+
+std::thread::id GraphModel::owner() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return owner_;
+}
+
+bool GraphModel::capture_begun() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return captureBegun_;
+}
+
+void GraphModel::begin(const std::shared_ptr<Stream>& origin, aclmdlRICaptureMode mode) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    captureBegun_ = true;
+    mode_ = mode;
+    owner_ = std::this_thread::get_id();
     cursors_.push_back(Cursor{origin, {}, -1});
     streams_.push_back(origin.get());
     originPriority_ = origin->priority();
@@ -547,9 +566,8 @@ size_t GraphModel::node_count() const {
     return nodes_.size();
 }
 
-void GraphModel::start(StreamLane& lane, uint64_t donePlace) {
-    replay_.lane = &lane;
-    replay_.donePlace = donePlace;
+void GraphModel::start(LateDelivery done) {
+    replay_.done = std::move(done);
     replay_.failed.store(false, std::memory_order_relaxed);
     if (replay_.reached) {
         for (size_t i = 0; i < nodes_.size(); ++i) replay_.reached[i].store(false, std::memory_order_relaxed);
@@ -640,13 +658,64 @@ void GraphModel::note_failure(aclError status, const char* task, std::string det
 }
 
 void GraphModel::finish_replay() {
-    StreamLane& lane = *replay_.lane;
-    const uint64_t donePlace = replay_.donePlace;
+    // Taken first: what done starts (the next run of a WHILE body) may start this graph again.
+    const LateDelivery done = std::move(replay_.done);
     if (replay_.failed.load(std::memory_order_acquire)) {
         std::lock_guard<std::mutex> lock(replay_.failMutex);
-        lane.fail(replay_.code, donePlace, replay_.task.c_str(), replay_.detail);
+        done.fail(replay_.code, replay_.task.c_str(), replay_.detail);
     }
-    LateDelivery{&lane, donePlace, nullptr}.deliver();
+    done.deliver();
+}
+
+std::shared_ptr<GraphModel> GraphModel::make_branch() {
+    return std::make_shared<GraphModel>(device_, mode());
+}
+
+void GraphModel::add_condition(std::shared_ptr<CondHandle> handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    conditions_.push_back(std::move(handle));
+}
+
+std::vector<std::shared_ptr<GraphModel>> GraphModel::branches() const {
+    std::vector<std::shared_ptr<CondHandle>> conditions;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        conditions = conditions_;
+    }
+    std::vector<std::shared_ptr<GraphModel>> all;
+    for (const std::shared_ptr<CondHandle>& condition : conditions) {
+        for (const std::shared_ptr<GraphModel>& branch : condition->branches()) {
+            all.push_back(branch);
+            const std::vector<std::shared_ptr<GraphModel>> nested = branch->branches();
+            all.insert(all.end(), nested.begin(), nested.end());
+        }
+    }
+    return all;
+}
+
+void GraphModel::assign_condition_defaults() const {
+    std::vector<std::shared_ptr<CondHandle>> conditions;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        conditions = conditions_;
+    }
+    for (const std::shared_ptr<CondHandle>& condition : conditions) {
+        condition->assign_default();
+        for (const std::shared_ptr<GraphModel>& branch : condition->branches()) branch->assign_condition_defaults();
+    }
+}
+
+bool GraphModel::is_runnable() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_ == Status::kReady && graph_ != nullptr;
+}
+
+void GraphModel::run_branch(LateDelivery done) {
+    if (!is_runnable()) {
+        done.deliver();
+        return;
+    }
+    start(std::move(done));
 }
 
 void GraphModel::set_name(std::string name) {

@@ -27,6 +27,7 @@
 
 namespace aclcpu::detail {
 
+class CondHandle;
 class Device;
 class Event;
 class GraphModel;
@@ -147,7 +148,7 @@ public:
 
     Device& device() const noexcept { return device_; }
     uint32_t id() const noexcept { return id_; }
-    aclmdlRICaptureMode mode() const noexcept { return mode_; }
+    aclmdlRICaptureMode mode() const;
     Origin origin() const noexcept { return origin_; }
     Status status() const;
     /// True from begin() until end(), valid or not (captures only).
@@ -158,8 +159,12 @@ public:
 
     // ---- Capture (the caller resolved the stream and checked CANN's rules).
 
-    /// Makes origin the model's first captured stream.
-    void begin(const std::shared_ptr<Stream>& origin);
+    /// Makes origin the model's first captured stream; the calling thread
+    /// owns the capture, begun in mode.
+    void begin(const std::shared_ptr<Stream>& origin, aclmdlRICaptureMode mode);
+    /// True once a capture began on the model (a branch made by
+    /// aclmdlRIAddCondTask is a model whose capture has not begun).
+    bool capture_begun() const;
     /// Adds a node running task after everything captured on stream so far
     /// and returns ACL_SUCCESS, or refuses it by the task-group rule
     /// (admit_to_group; the code, reported); nothing (task untouched) when
@@ -219,7 +224,7 @@ public:
     /// leave it and the model stays invalid.
     void abandon_capture();
     /// The thread that began the capture.
-    std::thread::id owner() const noexcept { return owner_; }
+    std::thread::id owner() const;
     bool is_origin(const Stream& stream) const;
     /// The handles of the streams the capture took, in the order they joined
     /// (aclmdlRIGetStreams).
@@ -250,6 +255,28 @@ public:
     /// then builds the replay graph; CANN's code, reported, otherwise (the
     /// model then stays unbuilt and cannot run).
     aclError finish_build();
+
+    // ---- Conditional tasks (aclmdlRIAddCondTask).
+
+    /// A branch made for a conditional task of this model: a model whose
+    /// capture begins with aclmdlRICaptureToModelRIBegin.
+    std::shared_ptr<GraphModel> make_branch();
+    /// Keeps handle, made for this model, until the model goes.
+    void add_condition(std::shared_ptr<CondHandle> handle);
+    /// The conditional tasks' branches, theirs too, all the way down.
+    std::vector<std::shared_ptr<GraphModel>> branches() const;
+    /// What aclmdlRIExecuteAsync does before it queues a run: the
+    /// conditions of the model and its branches take their default values
+    /// (CondHandle::assign_default).
+    void assign_condition_defaults() const;
+    /// True when the model's capture ended well: run_branch runs its graph.
+    bool is_runnable() const;
+    /// Runs the model's graph as a conditional task's branch, reached in a
+    /// replay of its parent, and then delivers done (after failing it with
+    /// the run's failure).  A branch that cannot run (never captured, or
+    /// its capture failed) runs nothing.  Its parent's replays are one after
+    /// another, and so are its runs.
+    void run_branch(LateDelivery done);
 
     // ---- Replay.
 
@@ -311,8 +338,7 @@ private:
     };
     /// The one replay in flight.
     struct Replay {
-        StreamLane* lane = nullptr;
-        uint64_t donePlace = 0;
+        LateDelivery done;  ///< The executing stream's place after the run, or a conditional task's gate.
         /// A built model's nodes that control reached in this replay (sized
         /// by finish_build; each is set only by the node's predecessors).
         std::unique_ptr<std::atomic<bool>[]> reached;
@@ -367,7 +393,7 @@ private:
     /// Tells observers of a replay's places on stream (gatePlace: none if
     /// equal to startPlace).
     void announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const;
-    void start(StreamLane& lane, uint64_t donePlace);
+    void start(LateDelivery done);
     void run_node(uint32_t index) noexcept;
     /// A late node reached in a replay: arms it (or passes it, after a failure).
     void arm_node(uint32_t index, Gateway& gateway) noexcept;
@@ -377,9 +403,9 @@ private:
 
     Device& device_;
     const uint32_t id_;
-    const aclmdlRICaptureMode mode_;
+    aclmdlRICaptureMode mode_;  ///< Set again when a branch's capture begins (begin()).
     const Origin origin_;
-    const std::thread::id owner_ = std::this_thread::get_id();
+    std::thread::id owner_ = std::this_thread::get_id();  ///< Set again by begin().
     mutable std::mutex mutex_;
     Status status_ = Status::kCapturing;
     aclError invalidCode_ = ACL_SUCCESS;
@@ -395,6 +421,8 @@ private:
     std::vector<std::shared_ptr<Event>> externalRecords_;
     std::vector<std::shared_ptr<Event>> externalWaits_;
     std::vector<std::shared_ptr<void>> kept_;  ///< See keep_until_destroyed().
+    std::vector<std::shared_ptr<CondHandle>> conditions_;  ///< See add_condition().
+    bool captureBegun_ = false;
     uint32_t originPriority_ = 0;
     bool counted_ = false;  ///< Counted among the running captures (count_capture).
     std::string name_;
