@@ -426,7 +426,7 @@ bool is_hbm(int64_t attr) {
 /// aclrtMallocHost memory can be replayed), and done synchronously -- an
 /// unsafe call in capture terms -- otherwise.
 aclError check_pageable_copy(const Stream& target, const char* api) {
-    if (target.is_captured()) {
+    if (target.is_captured() && !target.is_persistent()) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,
                            "%s: stream %p is being captured, and a captured copy can only use host memory from "
                            "aclrtMallocHost, not pageable memory",
@@ -437,7 +437,9 @@ aclError check_pageable_copy(const Stream& target, const char* api) {
 
 /// Puts a checked copy on target's stream.  Pageable host memory cannot be
 /// read or written by the device later: as on CANN, such a copy is complete
-/// when the call returns.
+/// when the call returns.  On a model's stream (aclmdlRIBindStream) CANN's
+/// ApiErrorDecorator::MemcpyAsync synchronises the stream, which holds no
+/// work of its own, and copies at once: the copy is not part of the model.
 aclError submit_copy(Stream& target, const char* api, void* dst, const void* src, const CopyShape& shape,
                      const CopySides& sides, size_t dstBytes, size_t srcBytes) {
     if (sides.touches_pageable_host()) {
@@ -446,6 +448,9 @@ aclError submit_copy(Stream& target, const char* api, void* dst, const void* src
     DeviceRanges ranges;
     if (sides.dst == MemoryKind::kDevice) ranges.add(dst, dstBytes, "dst");
     if (sides.src == MemoryKind::kDevice) ranges.add(src, srcBytes, "src");
+    if (sides.touches_pageable_host() && target.is_persistent()) {
+        return MemcpyTask(api, dst, src, shape, ranges).run();
+    }
     uint64_t place = aclcpu::detail::kNoPlace;
     const aclError status = target.submit(
         std::make_unique<MemcpyTask>(api, dst, src, shape, ranges),

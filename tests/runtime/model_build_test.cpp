@@ -114,6 +114,31 @@ TEST_F(ModelBuildTest, BoundStreamWorkRunsAtEachExecutionOnly) {
     EXPECT_EQ(std::vector<uint8_t>(64, 2), dst.read());
 }
 
+// A copy between pageable host memory and the device on a bound stream is not
+// part of the model: CANN's ApiErrorDecorator::MemcpyAsync
+// (src/runtime/api/impl/api_error.cc) refuses it only on a stream being
+// captured (IsCapturing), and otherwise makes it a stream synchronisation and
+// a synchronous copy -- done at the call, as CANN's model_ri/2_model_switch
+// example relies on.
+TEST_F(ModelBuildTest, APageableCopyOnABoundStreamIsMadeAtTheCall) {
+    DeviceBuffer dst(64);
+    dst.fill(0);
+    std::vector<uint8_t> host(64, 7);
+    PersistentStream bound;
+    BuiltModel model;
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), bound.get(), kHead));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(dst.get(), 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE, bound.get()));
+    EXPECT_EQ(std::vector<uint8_t>(64, 7), dst.read()) << "copied at the call";
+    std::vector<uint8_t> back(64, 0);
+    ASSERT_ACL_OK(aclrtMemcpyAsync(back.data(), 64, dst.get(), 64, ACL_MEMCPY_DEVICE_TO_HOST, bound.get()));
+    EXPECT_EQ(std::vector<uint8_t>(64, 7), back);
+    ASSERT_ACL_OK(aclmdlRIEndTask(model.get(), bound.get()));
+    ASSERT_ACL_OK(aclmdlRIBuildEnd(model.get(), nullptr));
+    dst.fill(0);
+    execute(model.get());
+    EXPECT_EQ(std::vector<uint8_t>(64, 0), dst.read()) << "and not again at each execution";
+}
+
 // 10: aclrtSwitchLabelByIndex jumps to the label the device word picks,
 // and "an index past the list jumps to the last label"; control then falls
 // through the labelled stream's later tasks.
