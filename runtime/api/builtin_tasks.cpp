@@ -71,12 +71,13 @@ private:
 
 /// Submits a built-in task touching the device ranges `accesses` names:
 /// observers see it as a "task" with them, the memory check checks them.
-void submit(Stream& stream, const char* name, std::vector<MemoryAccess> accesses, std::function<aclError()> work) {
+/// Returns the submission's status (Stream::submit).
+aclError submit(Stream& stream, const char* name, std::vector<MemoryAccess> accesses, std::function<aclError()> work) {
     std::vector<DeviceAccess> ranges;
     for (const MemoryAccess& access : accesses) {
         ranges.push_back(DeviceAccess{access.begin, access.bytes, access.role, -1});
     }
-    stream.submit(std::make_unique<BuiltinTask>(name, std::move(ranges), std::move(work)), [&] {
+    return stream.submit(std::make_unique<BuiltinTask>(name, std::move(ranges), std::move(work)), [&] {
         aclcpu::instrument::WorkInfo work = aclcpu::detail::plain_work(name, "task");
         work.accesses = accesses.data();
         work.accessCount = accesses.size();
@@ -350,8 +351,8 @@ aclError check_cmo_range(const Device& device, const void* src, size_t size, con
 }
 
 /// A CMO task: its place in stream order and the range it names (see the top of this file).
-void submit_cmo(Stream& stream, const char* api, const void* src, size_t size) {
-    submit(stream, api, {reading(src, size, "src")}, [] { return ACL_SUCCESS; });
+aclError submit_cmo(Stream& stream, const char* api, const void* src, size_t size) {
+    return submit(stream, api, {reading(src, size, "src")}, [] { return ACL_SUCCESS; });
 }
 
 }  // namespace
@@ -378,11 +379,10 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
         return status;
     const aclDataType dtype = aclcpu::dtype_from_code(typeCode);
     const uint64_t elements = count / static_cast<uint64_t>(aclcpu::element_size(dtype));
-    submit(*target, api, {reading(src, count, "src"), writing(dst, count, "dst")}, [=] {
+    return submit(*target, api, {reading(src, count, "src"), writing(dst, count, "dst")}, [=] {
         aclcpu::detail::reduce_into(dst, src, elements, dtype, op);
         return ACL_SUCCESS;
     });
-    return ACL_SUCCESS;
 }
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
@@ -406,13 +406,12 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrt
                                    "randomResultAddr"));
     }
     const Device* device = &target->device();
-    submit(*target, api, std::move(accesses), [task, device] {
+    return submit(*target, api, std::move(accesses), [task, device] {
         const RandomRequest request = task.request();
         if (aclError status = task.check(request, *device); status != ACL_SUCCESS) return status;
         aclcpu::detail::generate_random(request);
         return ACL_SUCCESS;
     });
-    return ACL_SUCCESS;
 }
 
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
@@ -424,8 +423,7 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
         return status;
     }
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
-    submit_cmo(*target, api, src, size);
-    return ACL_SUCCESS;
+    return submit_cmo(*target, api, src, size);
 }
 
 aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
@@ -446,8 +444,7 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, 
         return status;
     }
     if (aclError status = check_cmo_range(target->device(), src, size, api); status != ACL_SUCCESS) return status;
-    submit_cmo(*target, api, src, size);
-    return ACL_SUCCESS;
+    return submit_cmo(*target, api, src, size);
 }
 
 /// The invalidations it waits for precede it on the stream, so stream order
@@ -472,8 +469,7 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
     if (aclError status = Runtime::instance().resolve_work_stream(stream, api, target); status != ACL_SUCCESS) {
         return status;
     }
-    submit(*target, api, {}, [] { return ACL_SUCCESS; });
-    return ACL_SUCCESS;
+    return submit(*target, api, {}, [] { return ACL_SUCCESS; });
 }
 
 aclError aclrtCmoGetDescSize(size_t* size) {
@@ -517,12 +513,11 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream 
         return status;
     }
     const Device* device = &target->device();
-    submit(*target, api, {reading(cmoDesc, sizeof(CmoDescriptor), "cmoDesc")}, [cmoDesc, device] {
+    return submit(*target, api, {reading(cmoDesc, sizeof(CmoDescriptor), "cmoDesc")}, [cmoDesc, device] {
         CmoDescriptor descriptor{};
         std::memcpy(&descriptor, cmoDesc, sizeof descriptor);
         return check_cmo_range(*device, descriptor.src, descriptor.size, "aclrtCmoAsyncWithDesc");
     });
-    return ACL_SUCCESS;
 }
 
 /// The host's caches are coherent with every worker: there is nothing to

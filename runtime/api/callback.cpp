@@ -48,9 +48,10 @@ private:
 /// when the call returns; a non-blocking one's once the call is handed to
 /// its thread, so the nodes after it do not wait for it -- CANN captures
 /// both kinds (ApiImpl::CallbackLaunchWithoutEvent takes a capturing
-/// stream).  True when the capture took the call.
-bool capture_host_call(Stream& stream, const char* api, const char* category, const HostCallTask::Dispatch& dispatch,
-                       void (*function)(void*), void* data, bool blocking) {
+/// stream).  The capture's answer (Stream::capture_late).
+std::optional<aclError> capture_host_call(Stream& stream, const char* api, const char* category,
+                                          const HostCallTask::Dispatch& dispatch, void (*function)(void*), void* data,
+                                          bool blocking) {
     const HostCall call{function, data, &stream.device(), nullptr, api, LateDelivery{}};
     return stream.capture_late(
         [dispatch, call, blocking](LateDelivery node) {
@@ -67,8 +68,11 @@ bool capture_host_call(Stream& stream, const char* api, const char* category, co
 /// On a captured stream the call is captured (capture_host_call).
 aclError launch_host_call(Stream& stream, const char* api, const char* category, HostCallTask::Dispatch dispatch,
                           void (*function)(void*), void* data, bool blocking) {
-    if (stream.is_captured() && capture_host_call(stream, api, category, dispatch, function, data, blocking)) {
-        return ACL_SUCCESS;
+    if (stream.is_captured()) {
+        if (const std::optional<aclError> captured =
+                capture_host_call(stream, api, category, dispatch, function, data, blocking)) {
+            return *captured;
+        }
     }
     StreamLane& lane = stream.lane();
     const uint64_t place = lane.reserve(blocking ? 2 : 1);

@@ -263,9 +263,8 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     }
     const bool replayed = target->is_captured() && (reset->flags() & ACL_EVENT_EXTERNAL) != 0;
     const uint64_t generation = replayed ? ResetEventTask::kLatestRecord : reset->capture().generation;
-    target->submit(std::make_unique<ResetEventTask>(reset, generation),
-                   [] { return plain_work("aclrtResetEvent", "event_reset"); });
-    return ACL_SUCCESS;
+    return target->submit(std::make_unique<ResetEventTask>(reset, generation),
+                          [] { return plain_work("aclrtResetEvent", "event_reset"); });
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {

@@ -144,9 +144,8 @@ aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
                            ptr);
     }
     if (target->is_captured() && capture_free(*target, pool, ptr)) return ACL_SUCCESS;
-    target->submit(std::make_unique<PoolFreeTask>(std::move(pool), ptr),
-                   [] { return aclcpu::detail::plain_work("aclrtMemPoolFreeAsync", "memory"); });
-    return ACL_SUCCESS;
+    return target->submit(std::make_unique<PoolFreeTask>(std::move(pool), ptr),
+                          [] { return aclcpu::detail::plain_work("aclrtMemPoolFreeAsync", "memory"); });
 }
 
 aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {

@@ -482,7 +482,7 @@ bool is_hbm(int64_t attr) {
 /// aclrtMallocHost memory can be replayed), and done synchronously -- an
 /// unsafe call in capture terms -- otherwise.
 aclError check_pageable_copy(const Stream& target, const char* api) {
-    if (target.is_captured()) {
+    if (target.is_captured() && !target.is_persistent()) {
         return param_error(ACL_ERROR_RT_PARAM_INVALID,
                            "%s: stream %p is being captured, and a captured copy can only use host memory from "
                            "aclrtMallocHost, not pageable memory",
@@ -493,7 +493,9 @@ aclError check_pageable_copy(const Stream& target, const char* api) {
 
 /// Puts a checked copy on target's stream.  Pageable host memory cannot be
 /// read or written by the device later: as on CANN, such a copy is complete
-/// when the call returns.
+/// when the call returns.  On a model's stream (aclmdlRIBindStream) CANN's
+/// ApiErrorDecorator::MemcpyAsync synchronises the stream, which holds no
+/// work of its own, and copies at once: the copy is not part of the model.
 aclError submit_copy(Stream& target, const char* api, void* dst, const void* src, const CopyShape& shape,
                      const CopySides& sides, size_t dstBytes, size_t srcBytes) {
     if (sides.touches_pageable_host()) {
@@ -502,11 +504,18 @@ aclError submit_copy(Stream& target, const char* api, void* dst, const void* src
     DeviceRanges ranges;
     if (sides.dst == MemoryKind::kDevice) ranges.add(dst, dstBytes, "dst");
     if (sides.src == MemoryKind::kDevice) ranges.add(src, srcBytes, "src");
-    const uint64_t place = target.submit(std::make_unique<MemcpyTask>(api, dst, src, shape, ranges), [&] {
-        return ObservedTransfer(api, "memcpy", shape.width * shape.height,
-                                {reading(src, srcBytes, "src"), writing(dst, dstBytes, "dst")});
-    });
-    if (!sides.touches_pageable_host()) return ACL_SUCCESS;
+    if (sides.touches_pageable_host() && target.is_persistent()) {
+        return MemcpyTask(api, dst, src, shape, ranges).run();
+    }
+    uint64_t place = aclcpu::detail::kNoPlace;
+    const aclError status = target.submit(
+        std::make_unique<MemcpyTask>(api, dst, src, shape, ranges),
+        [&] {
+            return ObservedTransfer(api, "memcpy", shape.width * shape.height,
+                                    {reading(src, srcBytes, "src"), writing(dst, dstBytes, "dst")});
+        },
+        &place);
+    if (status != ACL_SUCCESS || !sides.touches_pageable_host()) return status;
     target.lane().progress()->counter().wait_until(place + 1,
                                                    aclcpu::detail::ProgressCounter::Clock::time_point::max());
     if (aclcpu::instrument::active()) {
@@ -559,10 +568,9 @@ aclError fill_async(void* devPtr, size_t maxCount, const Fill& fill, aclrtStream
     }
     DeviceRanges ranges;
     if (kind == MemoryKind::kDevice) ranges.add(devPtr, fill.bytes(), "devPtr");
-    target->submit(std::make_unique<MemsetTask>(api, devPtr, fill, ranges), [&] {
+    return target->submit(std::make_unique<MemsetTask>(api, devPtr, fill, ranges), [&] {
         return ObservedTransfer(api, "memset", fill.bytes(), {writing(devPtr, fill.bytes(), "dst")});
     });
-    return ACL_SUCCESS;
 }
 
 /// Bytes of the fill of N elements of elementBytes, or false when it overflows.
@@ -988,9 +996,8 @@ private:
 aclError submit_prefetch(aclrtStream stream, std::vector<PrefetchTask::Range> ranges, const char* api) {
     std::shared_ptr<Stream> target;
     if (aclError status = resolve(stream, api, target); status != ACL_SUCCESS) return status;
-    target->submit(std::make_unique<PrefetchTask>(api, std::move(ranges)),
-                   [api] { return aclcpu::detail::plain_work(api, "memory"); });
-    return ACL_SUCCESS;
+    return target->submit(std::make_unique<PrefetchTask>(api, std::move(ranges)),
+                          [api] { return aclcpu::detail::plain_work(api, "memory"); });
 }
 
 }  // namespace
@@ -1118,11 +1125,10 @@ aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOf
         return IndirectCopyTask::Copy{static_cast<unsigned char*>(*dst) + dstDataOffset,
                                       static_cast<const unsigned char*>(*src) + srcDataOffset, count};
     };
-    target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
+    return target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
         return ObservedTransfer(kApi, "memcpy", count,
                                 {reading(src, sizeof(void*), "src"), reading(dst, sizeof(void*), "dst")});
     });
-    return ACL_SUCCESS;
 }
 
 aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
@@ -1168,11 +1174,10 @@ aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream 
         std::memcpy(&descriptor, desc, sizeof descriptor);
         return IndirectCopyTask::Copy{descriptor.dst, descriptor.src, descriptor.count};
     };
-    target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
+    return target->submit(std::make_unique<IndirectCopyTask>(kApi, resolveCopy), [&] {
         return ObservedTransfer(kApi, "memcpy", sizeof(MemcpyDescriptor),
                                 {reading(desc, sizeof(MemcpyDescriptor), "desc")});
     });
-    return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,

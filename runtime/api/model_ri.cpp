@@ -36,7 +36,6 @@ constexpr auto kDestroyWaitLimit = std::chrono::seconds(10);
 constexpr char kNoTaskEditing[] =
     "editing the tasks of a captured model (aclmdlRIGetTasksByStream and the aclmdlRITask calls) is not implemented "
     "yet";
-constexpr char kNoConditions[] = "conditional model tasks are not implemented";
 
 bool is_capture_mode(int64_t code) {
     return code == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || code == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL ||
@@ -133,9 +132,10 @@ aclError check_bindable(const Stream& stream, aclrtStream handle, const char* ap
     return ACL_SUCCESS;
 }
 
-/// `mode` is the aclmdlRICaptureMode code (code_of): a C caller may pass any integer.
-aclError capture_begin(aclrtStream stream, int64_t mode) {
-    constexpr const char* kApi = "aclmdlRICaptureBegin";
+/// `mode` is the aclmdlRICaptureMode code (code_of): a C caller may pass
+/// any integer.  The capture goes into `into` (aclmdlRICaptureToModelRIBegin:
+/// a conditional task's branch), or a new model when it is null.
+aclError capture_begin(aclrtStream stream, int64_t mode, std::shared_ptr<GraphModel> into, const char* kApi) {
     const ApiScope scope(kApi);
     std::shared_ptr<Stream> origin;
     if (aclError status = resolve_capture_stream(stream, kApi, origin); status != ACL_SUCCESS) return status;
@@ -158,10 +158,30 @@ aclError capture_begin(aclrtStream stream, int64_t mode) {
     if (origin->is_captured()) {
         return param_error(ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %p is already being captured", kApi, stream);
     }
+    if (into) {
+        into->begin(origin, static_cast<aclmdlRICaptureMode>(mode));
+        return ACL_SUCCESS;
+    }
     auto model = std::make_shared<GraphModel>(origin->device(), static_cast<aclmdlRICaptureMode>(mode));
     Runtime::instance().add_model(model);
-    model->begin(origin);
+    model->begin(origin, static_cast<aclmdlRICaptureMode>(mode));
     return ACL_SUCCESS;
+}
+
+/// The model aclmdlRICaptureToModelRIBegin captures into: a branch that
+/// aclmdlRIAddCondTask made and no capture has taken yet -- CANN's
+/// Context::StreamBeginCapture refuses a model whose capture status is not
+/// NONE with ACL_ERROR_RT_MODEL_CAPTURED (CheckCaptureModelIsCaptured).
+aclError resolve_branch(aclmdlRI handle, const char* api, std::shared_ptr<GraphModel>& model) {
+    if (aclError status = Runtime::instance().resolve_model(handle, api, model); status != ACL_SUCCESS) return status;
+    if (model->origin() != GraphModel::Origin::kCapture) {
+        return param_error(ACL_ERROR_RT_PARAM_INVALID, "%s: model %p was built (aclmdlRIBuildBegin), not captured", api,
+                           handle);
+    }
+    if (!model->capture_begun()) return ACL_SUCCESS;
+    return param_error(ACL_ERROR_RT_MODEL_CAPTURED,
+                       "%s: model %p is captured already; capture into the models aclmdlRIAddCondTask made", api,
+                       handle);
 }
 
 aclError capture_end(aclrtStream stream, aclmdlRI* modelRI) {
@@ -218,6 +238,7 @@ aclError execute_async(aclmdlRI modelRI, aclrtStream stream) {
         return param_error(ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %p is on device %d, model %p on device %d", kApi,
                            stream, target->device().id(), modelRI, model->device().id());
     }
+    model->assign_condition_defaults();
     model->enqueue_replay(*target);
     return ACL_SUCCESS;
 }
@@ -240,6 +261,8 @@ aclError destroy_model(aclmdlRI modelRI) {
                            kApi, modelRI, static_cast<long long>(kDestroyWaitLimit.count()));
     }
     if (!Runtime::instance().remove_model(modelRI)) return ACL_SUCCESS;  // Another thread destroyed it meanwhile.
+    // The branches of its conditional tasks go with it, as on CANN.
+    for (const std::shared_ptr<GraphModel>& branch : model->branches()) Runtime::instance().remove_model(branch.get());
     model->run_destroy_callbacks();
     return ACL_SUCCESS;
 }
@@ -249,7 +272,7 @@ aclError destroy_model(aclmdlRI modelRI) {
 extern "C" {
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    return capture_begin(stream, aclcpu::code_of(mode));
+    return capture_begin(stream, aclcpu::code_of(mode), nullptr, "aclmdlRICaptureBegin");
 }
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
@@ -350,8 +373,13 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     return update->finish();
 }
 
-aclError aclmdlRICaptureToModelRIBegin(aclrtStream /*stream*/, aclmdlRI /*modelRI*/, aclmdlRICaptureMode /*mode*/) {
-    return not_supported(__func__, kNoConditions);
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
+    constexpr const char* kApi = "aclmdlRICaptureToModelRIBegin";
+    if (stream == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: stream is null", kApi);
+    if (modelRI == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: modelRI is null", kApi);
+    std::shared_ptr<GraphModel> branch;
+    if (aclError status = resolve_branch(modelRI, kApi, branch); status != ACL_SUCCESS) return status;
+    return capture_begin(stream, aclcpu::code_of(mode), std::move(branch), kApi);
 }
 
 aclError aclmdlRITaskGetParams(aclmdlRITask /*task*/, aclmdlRITaskParams* /*params*/) {
@@ -604,19 +632,6 @@ aclError aclmdlRITaskGetSeqId(aclmdlRITask /*task*/, uint32_t* /*id*/) {
 
 aclError aclmdlRIAbort(aclmdlRI /*modelRI*/) {
     return not_supported(__func__, "CANN does not support aborting a model made by stream capture");
-}
-
-aclError aclmdlRICondHandleCreate(aclmdlRI /*modelRI*/, uint32_t /*defaultLaunchValue*/,
-                                  aclmdlRICondHandleFlag /*flag*/, aclmdlRICondHandle* /*handle*/) {
-    return not_supported(__func__, kNoConditions);
-}
-
-aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle /*handle*/, uint64_t** /*ptr*/) {
-    return not_supported(__func__, kNoConditions);
-}
-
-aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams /*params*/, aclrtStream /*stream*/, uint32_t /*flags*/) {
-    return not_supported(__func__, kNoConditions);
 }
 
 }  // extern "C"

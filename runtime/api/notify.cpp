@@ -109,8 +109,8 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    enqueue_signal(*recorder, "aclrtRecordNotify", "notify_record", signal.get(), [signal] { signal->record(); });
-    return ACL_SUCCESS;
+    return enqueue_signal(*recorder, "aclrtRecordNotify", "notify_record", signal.get(),
+                          [signal] { signal->record(); });
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
@@ -238,9 +238,8 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
         return status;
     }
     const uint32_t value = info->value;
-    enqueue_signal(*recorder, "aclrtCntNotifyRecord", "notify_record", notify.get(),
-                   [notify, mode, value] { notify->record(static_cast<int32_t>(mode), value); });
-    return ACL_SUCCESS;
+    return enqueue_signal(*recorder, "aclrtCntNotifyRecord", "notify_record", notify.get(),
+                          [notify, mode, value] { notify->record(static_cast<int32_t>(mode), value); });
 }
 
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
@@ -282,8 +281,7 @@ aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    enqueue_signal(*target, "aclrtCntNotifyReset", "notify_reset", nullptr, [notify] { notify->reset(); });
-    return ACL_SUCCESS;
+    return enqueue_signal(*target, "aclrtCntNotifyReset", "notify_reset", nullptr, [notify] { notify->reset(); });
 }
 
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {

@@ -277,9 +277,8 @@ aclError get_overflow_status(void* output, uint64_t size, aclrtStream handle, co
     }
     std::shared_ptr<aclcpu::detail::Stream> stream;
     if (aclError status = runtime.resolve_work_stream(handle, api, stream); status != ACL_SUCCESS) return status;
-    stream->submit(std::make_unique<OverflowStatusTask>(output, stream->device().id(), api),
-                   [api] { return aclcpu::detail::plain_work(api, "task"); });
-    return ACL_SUCCESS;
+    return stream->submit(std::make_unique<OverflowStatusTask>(output, stream->device().id(), api),
+                          [api] { return aclcpu::detail::plain_work(api, "task"); });
 }
 
 aclError reset_overflow_status(aclrtStream handle, const char* api) {
@@ -287,9 +286,8 @@ aclError reset_overflow_status(aclrtStream handle, const char* api) {
     if (aclError status = Runtime::instance().resolve_work_stream(handle, api, stream); status != ACL_SUCCESS) {
         return status;
     }
-    stream->submit(std::make_unique<ClearOverflowTask>(stream->device().id(), api),
-                   [api] { return aclcpu::detail::plain_work(api, "task"); });
-    return ACL_SUCCESS;
+    return stream->submit(std::make_unique<ClearOverflowTask>(stream->device().id(), api),
+                          [api] { return aclcpu::detail::plain_work(api, "task"); });
 }
 
 /// The one group of an emulated device: all of its cores.  Devices that

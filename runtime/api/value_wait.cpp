@@ -73,12 +73,10 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
         return status;
     }
     auto* word = static_cast<uint64_t*>(devAddr);
-    aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write", word,
-                                   [word, value] {
-                                       aclcpu::detail::annotate_release(word);
-                                       __atomic_store_n(word, value, __ATOMIC_RELEASE);
-                                   });
-    return ACL_SUCCESS;
+    return aclcpu::detail::enqueue_signal(*writer, "aclrtValueWrite", "value_write", word, [word, value] {
+        aclcpu::detail::annotate_release(word);
+        __atomic_store_n(word, value, __ATOMIC_RELEASE);
+    });
 }
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {

@@ -39,7 +39,9 @@ aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* categ
     // On a captured stream the wait becomes a node of the model, armed at each replay.
     if (stream.is_captured()) {
         const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
-        if (stream.capture_late(arm, CapturedWork{condition.task, category, {}, {}})) return ACL_SUCCESS;
+        const std::optional<aclError> captured =
+            stream.capture_late(arm, CapturedWork{condition.task, category, {}, {}});
+        if (captured) return *captured;
     }
     const uint64_t place = stream.lane().reserve();
     if (instrument::active()) {
@@ -52,13 +54,15 @@ aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* categ
     return ACL_SUCCESS;
 }
 
-void enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
+aclError enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
                     std::function<void()> signal) {
-    const uint64_t place = stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
-                                         [task, category] { return plain_work(task, category); });
+    uint64_t place = kNoPlace;
+    const aclError status = stream.submit(std::make_unique<SignalTask>(task, std::move(signal)),
+                                          [task, category] { return plain_work(task, category); }, &place);
     if (key != nullptr && place != kNoPlace && instrument::active()) {
         instrument::notify([&](instrument::Observer& o) { o.on_event_record(key, &stream, place); });
     }
+    return status;
 }
 
 void set_op_wait_timeout(uint32_t seconds) noexcept {

@@ -106,8 +106,9 @@ aclError enqueue_wait(Stream& stream, WaitCondition condition, const char* categ
 /// Enqueues on stream a task that runs `signal` (a change of what waits
 /// read: a notify record, a value write) and then pokes the watcher.
 /// Observers see it as a record of the event `key` (see WaitCondition;
-/// nullptr: a signal no wait is modelled on, such as a reset).
-void enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
+/// nullptr: a signal no wait is modelled on, such as a reset).  Returns the
+/// submission's status (Stream::submit).
+[[nodiscard]] aclError enqueue_signal(Stream& stream, const char* task, const char* category, const void* key,
                     std::function<void()> signal);
 
 /// Makes waiter wait until the work event captured by its latest record has

@@ -19,8 +19,7 @@ aclError enqueue_described(aclrtStream handle, std::unique_ptr<DeviceTask> task,
     if (aclError status = Runtime::instance().resolve_work_stream(handle, task->name(), stream); status != ACL_SUCCESS) {
         return status;
     }
-    stream->submit(std::move(task), std::forward<Describe>(describe));
-    return ACL_SUCCESS;
+    return stream->submit(std::move(task), std::forward<Describe>(describe));
 }
 
 }  // namespace

@@ -126,10 +126,12 @@ aclError capture_external_wait(GraphModel& model, const std::shared_ptr<Stream>&
     condition.timeout = op_wait_timeout();
     condition.task = api;
     const auto arm = [condition](LateDelivery gate) { ConditionWatcher::instance().watch(condition, std::move(gate)); };
-    if (!model.append_late(*waiter, arm, CapturedWork{api, "event_wait", {}, {}})) {
+    const std::optional<aclError> captured = model.append_late(*waiter, arm, CapturedWork{api, "event_wait", {}, {}});
+    if (!captured) {
         return runtime_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the capture of stream %p ended meanwhile", api,
                              static_cast<void*>(waiter.get()));
     }
+    if (*captured != ACL_SUCCESS) return *captured;
     event->poke_watcher_on_records();
     model.add_external_wait(event);
     return ACL_SUCCESS;
@@ -179,7 +181,9 @@ aclError record_event_in_capture(Event& event, const std::shared_ptr<Stream>& st
                              "can be recorded in a capture",
                              api, static_cast<void*>(stream.get()));
     }
-    event.record_in_graph(Event::GraphRecord{streamModel, streamModel->record(*stream)});
+    std::vector<uint32_t> nodes;
+    if (aclError refused = streamModel->record(*stream, nodes); refused != ACL_SUCCESS) return refused;
+    event.record_in_graph(Event::GraphRecord{streamModel, std::move(nodes)});
     return ACL_SUCCESS;
 }
 
@@ -201,8 +205,7 @@ aclError wait_event_in_capture(const std::shared_ptr<Stream>& waiter, const std:
                                  api, static_cast<void*>(event.get()), eventModel->id());
         }
         if (waiterModel && waiterModel != eventModel) return capture_conflict(*eventModel, waiterModel.get(), api);
-        eventModel->wait(waiter, nodes);
-        return ACL_SUCCESS;
+        return eventModel->wait(waiter, nodes, api);
     }
     if (event->ipc_state()) return refuse_ipc_event(*waiter, *event, api);
     if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) return capture_external_wait(*waiterModel, waiter, event, api);

@@ -8,6 +8,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/graph_capture.hpp"
+#include "core/graph_condition.hpp"
 #include "core/objects.hpp"
 #include "observe/runtime_hooks.hpp"
 
@@ -43,7 +44,7 @@ public:
 
     aclError run() noexcept override {
         started_ = true;
-        model_->start(lane_, donePlace_);
+        model_->start(LateDelivery{&lane_, donePlace_, nullptr});
         return ACL_SUCCESS;
     }
     const char* name() const noexcept override { return "aclmdlRIExecuteAsync"; }
@@ -154,8 +155,26 @@ bool GraphModel::is_recording() const {
     return counted_;
 }
 
-void GraphModel::begin(const std::shared_ptr<Stream>& origin) {
+aclmdlRICaptureMode GraphModel::mode() const {
     std::lock_guard<std::mutex> lock(mutex_);
+    return mode_;
+}
+
+std::thread::id GraphModel::owner() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return owner_;
+}
+
+bool GraphModel::capture_begun() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return captureBegun_;
+}
+
+void GraphModel::begin(const std::shared_ptr<Stream>& origin, aclmdlRICaptureMode mode) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    captureBegun_ = true;
+    mode_ = mode;
+    owner_ = std::this_thread::get_id();
     cursors_.push_back(Cursor{origin, {}, -1});
     streams_.push_back(origin.get());
     originPriority_ = origin->priority();
@@ -193,23 +212,33 @@ uint32_t GraphModel::add_node(Cursor& cursor, std::unique_ptr<DeviceTask> task, 
     return index;
 }
 
-bool GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work) {
+std::optional<aclError> GraphModel::append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return false;
+    if (cursor == nullptr) return std::nullopt;
     const bool kernel = task->is_kernel();
+    if (aclError refused = admit_to_group(stream, kernel, work.name); refused != ACL_SUCCESS) return refused;
     const uint32_t node = add_node(*cursor, std::move(task), std::move(work));
-    if (groupStream_ == nullptr || groupError_ != ACL_SUCCESS) return true;
+    if (groupStream_ != nullptr && kernel) groupNodes_.push_back(node);
+    return ACL_SUCCESS;
+}
+
+aclError GraphModel::admit_to_group(const Stream& stream, bool kernel, const std::string& name) {
+    if (groupStream_ == nullptr) return ACL_SUCCESS;
+    std::string why;
+    aclError code = ACL_SUCCESS;
     if (groupStream_ != &stream) {
-        break_group(ACL_ERROR_STREAM_TASK_GROUP_INTR, "work was captured on another stream of the model while a task "
-                                                      "group was being recorded");
+        code = ACL_ERROR_STREAM_TASK_GROUP_INTR;
+        why = name + " was submitted to another stream of the capture while a task group was being recorded";
     } else if (!kernel) {
-        break_group(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "a task group holds operator kernels only, and " +
-                                                            nodes_[node].work.name + " is not one");
+        code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+        why = "a task group holds operator kernels only, and " + name + " is not one";
     } else {
-        groupNodes_.push_back(node);
+        return ACL_SUCCESS;
     }
-    return true;
+    break_group(code, why);
+    return runtime_error(code, "%s: %s; the task is not captured and the capture is invalid", name.c_str(),
+                         why.c_str());
 }
 
 void GraphModel::break_group(aclError code, const std::string& why) {
@@ -283,35 +312,41 @@ void GraphModel::keep_until_destroyed(std::shared_ptr<void> resource) {
     kept_.push_back(std::move(resource));
 }
 
-bool GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
+std::optional<aclError> GraphModel::append_late(Stream& stream, Arm arm, CapturedWork work) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return false;
+    if (cursor == nullptr) return std::nullopt;
+    if (aclError refused = admit_to_group(stream, false, work.name); refused != ACL_SUCCESS) return refused;
     const uint32_t node = add_node(*cursor, nullptr, std::move(work));
     nodes_[node].arm = std::move(arm);
-    if (groupStream_ != nullptr && groupError_ == ACL_SUCCESS) {
-        break_group(groupStream_ == &stream ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT : ACL_ERROR_STREAM_TASK_GROUP_INTR,
-                    "a task group holds operator kernels only, and " + nodes_[node].work.name + " is not one");
-    }
-    return true;
+    return ACL_SUCCESS;
 }
 
-std::vector<uint32_t> GraphModel::record(Stream& stream) {
+aclError GraphModel::record(Stream& stream, std::vector<uint32_t>& nodes) {
     std::lock_guard<std::mutex> lock(mutex_);
+    nodes.clear();
     Cursor* cursor = cursor_of(stream);
-    if (cursor == nullptr) return {};
-    return {add_node(*cursor, nullptr, CapturedWork{"aclrtRecordEvent", "event_record", {}, {}})};
+    if (cursor == nullptr) return ACL_SUCCESS;
+    CapturedWork work{"aclrtRecordEvent", "event_record", {}, {}};
+    if (aclError refused = admit_to_group(stream, false, work.name); refused != ACL_SUCCESS) return refused;
+    nodes.push_back(add_node(*cursor, nullptr, std::move(work)));
+    return ACL_SUCCESS;
 }
 
-void GraphModel::wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes) {
+aclError GraphModel::wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes, const char* api) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (Cursor* cursor = cursor_of(*waiter)) {
-        cursor->frontier.insert(cursor->frontier.end(), nodes.begin(), nodes.end());
-        return;
+    Cursor* cursor = cursor_of(*waiter);
+    if (cursor == nullptr) {
+        cursors_.push_back(Cursor{waiter, {}, -1});
+        streams_.push_back(waiter.get());
+        waiter->set_capturing_model(shared_from_this());
+        cursor = &cursors_.back();
     }
-    cursors_.push_back(Cursor{waiter, nodes, -1});
-    streams_.push_back(waiter.get());
-    waiter->set_capturing_model(shared_from_this());
+    if (aclError refused = admit_to_group(*waiter, false, api); refused != ACL_SUCCESS) {
+        return refused;
+    }
+    cursor->frontier.insert(cursor->frontier.end(), nodes.begin(), nodes.end());
+    return ACL_SUCCESS;
 }
 
 void GraphModel::invalidate(aclError code, std::string why) {
@@ -531,9 +566,8 @@ size_t GraphModel::node_count() const {
     return nodes_.size();
 }
 
-void GraphModel::start(StreamLane& lane, uint64_t donePlace) {
-    replay_.lane = &lane;
-    replay_.donePlace = donePlace;
+void GraphModel::start(LateDelivery done) {
+    replay_.done = std::move(done);
     replay_.failed.store(false, std::memory_order_relaxed);
     if (replay_.reached) {
         for (size_t i = 0; i < nodes_.size(); ++i) replay_.reached[i].store(false, std::memory_order_relaxed);
@@ -624,13 +658,64 @@ void GraphModel::note_failure(aclError status, const char* task, std::string det
 }
 
 void GraphModel::finish_replay() {
-    StreamLane& lane = *replay_.lane;
-    const uint64_t donePlace = replay_.donePlace;
+    // Taken first: what done starts (the next run of a WHILE body) may start this graph again.
+    const LateDelivery done = std::move(replay_.done);
     if (replay_.failed.load(std::memory_order_acquire)) {
         std::lock_guard<std::mutex> lock(replay_.failMutex);
-        lane.fail(replay_.code, donePlace, replay_.task.c_str(), replay_.detail);
+        done.fail(replay_.code, replay_.task.c_str(), replay_.detail);
     }
-    LateDelivery{&lane, donePlace, nullptr}.deliver();
+    done.deliver();
+}
+
+std::shared_ptr<GraphModel> GraphModel::make_branch() {
+    return std::make_shared<GraphModel>(device_, mode());
+}
+
+void GraphModel::add_condition(std::shared_ptr<CondHandle> handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    conditions_.push_back(std::move(handle));
+}
+
+std::vector<std::shared_ptr<GraphModel>> GraphModel::branches() const {
+    std::vector<std::shared_ptr<CondHandle>> conditions;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        conditions = conditions_;
+    }
+    std::vector<std::shared_ptr<GraphModel>> all;
+    for (const std::shared_ptr<CondHandle>& condition : conditions) {
+        for (const std::shared_ptr<GraphModel>& branch : condition->branches()) {
+            all.push_back(branch);
+            const std::vector<std::shared_ptr<GraphModel>> nested = branch->branches();
+            all.insert(all.end(), nested.begin(), nested.end());
+        }
+    }
+    return all;
+}
+
+void GraphModel::assign_condition_defaults() const {
+    std::vector<std::shared_ptr<CondHandle>> conditions;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        conditions = conditions_;
+    }
+    for (const std::shared_ptr<CondHandle>& condition : conditions) {
+        condition->assign_default();
+        for (const std::shared_ptr<GraphModel>& branch : condition->branches()) branch->assign_condition_defaults();
+    }
+}
+
+bool GraphModel::is_runnable() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_ == Status::kReady && graph_ != nullptr;
+}
+
+void GraphModel::run_branch(LateDelivery done) {
+    if (!is_runnable()) {
+        done.deliver();
+        return;
+    }
+    start(std::move(done));
 }
 
 void GraphModel::set_name(std::string name) {

@@ -27,6 +27,7 @@
 
 namespace aclcpu::detail {
 
+class CondHandle;
 class Device;
 class Event;
 class GraphModel;
@@ -147,7 +148,7 @@ public:
 
     Device& device() const noexcept { return device_; }
     uint32_t id() const noexcept { return id_; }
-    aclmdlRICaptureMode mode() const noexcept { return mode_; }
+    aclmdlRICaptureMode mode() const;
     Origin origin() const noexcept { return origin_; }
     Status status() const;
     /// True from begin() until end(), valid or not (captures only).
@@ -158,18 +159,24 @@ public:
 
     // ---- Capture (the caller resolved the stream and checked CANN's rules).
 
-    /// Makes origin the model's first captured stream.
-    void begin(const std::shared_ptr<Stream>& origin);
-    /// Adds a node running task after everything captured on stream so far;
-    /// false (task untouched) when stream is not captured by this model any
-    /// more (the capture ended meanwhile).
-    bool append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
+    /// Makes origin the model's first captured stream; the calling thread
+    /// owns the capture, begun in mode.
+    void begin(const std::shared_ptr<Stream>& origin, aclmdlRICaptureMode mode);
+    /// True once a capture began on the model (a branch made by
+    /// aclmdlRIAddCondTask is a model whose capture has not begun).
+    bool capture_begun() const;
+    /// Adds a node running task after everything captured on stream so far
+    /// and returns ACL_SUCCESS, or refuses it by the task-group rule
+    /// (admit_to_group; the code, reported); nothing (task untouched) when
+    /// stream is not captured by this model any more (the capture ended
+    /// meanwhile).
+    std::optional<aclError> append(Stream& stream, std::unique_ptr<DeviceTask>& task, CapturedWork work);
     /// Adds a node that waits for something outside the device (a host call,
     /// a condition): at each replay, when the graph reaches it, arm(gate) is
-    /// called and the node completes when gate is delivered.  False, as
-    /// append(), when stream is not captured any more.
+    /// called and the node completes when gate is delivered.  Answers as
+    /// append() does.
     using Arm = std::function<void(LateDelivery gate)>;
-    bool append_late(Stream& stream, Arm arm, CapturedWork work);
+    std::optional<aclError> append_late(Stream& stream, Arm arm, CapturedWork work);
     /// An external record (ACL_EVENT_RECORD_EXTERNAL) captured on a stream of
     /// the model: every replay records event for work outside the model,
     /// complete when the replay is (never before the captured record point).
@@ -181,11 +188,15 @@ public:
     /// what captured work hands over to the model for good (the block of a
     /// captured aclrtMemPoolFreeAsync, which every replay may still use).
     void keep_until_destroyed(std::shared_ptr<void> resource);
-    /// An event record on captured stream: the nodes a wait for it follows.
-    std::vector<uint32_t> record(Stream& stream);
+    /// An event record on captured stream: `nodes`, what a wait for it
+    /// follows (none when the stream left the capture), or the task-group
+    /// rule's refusal (admit_to_group; reported).
+    aclError record(Stream& stream, std::vector<uint32_t>& nodes);
     /// An event wait on waiter for `nodes` (a record of this capture); waiter
-    /// joins the capture if it is not captured yet.
-    void wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes);
+    /// joins the capture if it is not captured yet.  The wait is a task of
+    /// the waiter on CANN (ApiImpl::CaptureEventWait): the task-group rule
+    /// (admit_to_group) may refuse it, after the join.
+    aclError wait(const std::shared_ptr<Stream>& waiter, const std::vector<uint32_t>& nodes, const char* api);
     /// Breaks the capture: aclmdlRICaptureEnd will fail with code, why.
     void invalidate(aclError code, std::string why);
     /// Ends the capture begun on origin: releases every captured stream and,
@@ -213,7 +224,7 @@ public:
     /// leave it and the model stays invalid.
     void abandon_capture();
     /// The thread that began the capture.
-    std::thread::id owner() const noexcept { return owner_; }
+    std::thread::id owner() const;
     bool is_origin(const Stream& stream) const;
     /// The handles of the streams the capture took, in the order they joined
     /// (aclmdlRIGetStreams).
@@ -244,6 +255,28 @@ public:
     /// then builds the replay graph; CANN's code, reported, otherwise (the
     /// model then stays unbuilt and cannot run).
     aclError finish_build();
+
+    // ---- Conditional tasks (aclmdlRIAddCondTask).
+
+    /// A branch made for a conditional task of this model: a model whose
+    /// capture begins with aclmdlRICaptureToModelRIBegin.
+    std::shared_ptr<GraphModel> make_branch();
+    /// Keeps handle, made for this model, until the model goes.
+    void add_condition(std::shared_ptr<CondHandle> handle);
+    /// The conditional tasks' branches, theirs too, all the way down.
+    std::vector<std::shared_ptr<GraphModel>> branches() const;
+    /// What aclmdlRIExecuteAsync does before it queues a run: the
+    /// conditions of the model and its branches take their default values
+    /// (CondHandle::assign_default).
+    void assign_condition_defaults() const;
+    /// True when the model's capture ended well: run_branch runs its graph.
+    bool is_runnable() const;
+    /// Runs the model's graph as a conditional task's branch, reached in a
+    /// replay of its parent, and then delivers done (after failing it with
+    /// the run's failure).  A branch that cannot run (never captured, or
+    /// its capture failed) runs nothing.  Its parent's replays are one after
+    /// another, and so are its runs.
+    void run_branch(LateDelivery done);
 
     // ---- Replay.
 
@@ -305,8 +338,7 @@ private:
     };
     /// The one replay in flight.
     struct Replay {
-        StreamLane* lane = nullptr;
-        uint64_t donePlace = 0;
+        LateDelivery done;  ///< The executing stream's place after the run, or a conditional task's gate.
         /// A built model's nodes that control reached in this replay (sized
         /// by finish_build; each is set only by the node's predecessors).
         std::unique_ptr<std::atomic<bool>[]> reached;
@@ -344,6 +376,15 @@ private:
     /// Lets the recording streams go and stops counting the model among the
     /// running captures.  mutex_ held.
     void stop_recording();
+    /// CANN's task-group rule for work captured on stream while a group is
+    /// recorded (Stream::IsTaskGroupBreak and Stream::PackingTaskGroup,
+    /// src/runtime/core/src/stream/stream.cc): work on another stream of the
+    /// capture is refused with ACL_ERROR_STREAM_TASK_GROUP_INTR, anything
+    /// but an operator kernel on the group's stream with
+    /// ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT (reported).  A refused task is not
+    /// captured; the code is what aclmdlRICaptureTaskGrpEnd returns and the
+    /// capture is invalid (Stream::SetTaskGroupErrCode).  mutex_ held.
+    aclError admit_to_group(const Stream& stream, bool kernel, const std::string& name);
     /// Breaks the task group being recorded and the capture.  mutex_ held.
     void break_group(aclError code, const std::string& why);
     void build_graph();
@@ -352,7 +393,7 @@ private:
     /// Tells observers of a replay's places on stream (gatePlace: none if
     /// equal to startPlace).
     void announce_replay(Stream& stream, uint64_t gatePlace, uint64_t startPlace) const;
-    void start(StreamLane& lane, uint64_t donePlace);
+    void start(LateDelivery done);
     void run_node(uint32_t index) noexcept;
     /// A late node reached in a replay: arms it (or passes it, after a failure).
     void arm_node(uint32_t index, Gateway& gateway) noexcept;
@@ -362,9 +403,9 @@ private:
 
     Device& device_;
     const uint32_t id_;
-    const aclmdlRICaptureMode mode_;
+    aclmdlRICaptureMode mode_;  ///< Set again when a branch's capture begins (begin()).
     const Origin origin_;
-    const std::thread::id owner_ = std::this_thread::get_id();
+    std::thread::id owner_ = std::this_thread::get_id();  ///< Set again by begin().
     mutable std::mutex mutex_;
     Status status_ = Status::kCapturing;
     aclError invalidCode_ = ACL_SUCCESS;
@@ -380,6 +421,8 @@ private:
     std::vector<std::shared_ptr<Event>> externalRecords_;
     std::vector<std::shared_ptr<Event>> externalWaits_;
     std::vector<std::shared_ptr<void>> kept_;  ///< See keep_until_destroyed().
+    std::vector<std::shared_ptr<CondHandle>> conditions_;  ///< See add_condition().
+    bool captureBegun_ = false;
     uint32_t originPriority_ = 0;
     bool counted_ = false;  ///< Counted among the running captures (count_capture).
     std::string name_;

@@ -28,9 +28,10 @@ std::shared_ptr<GraphModel> Stream::capturing_model() const {
     return capturingModel_;
 }
 
-bool Stream::capture_late(std::function<void(LateDelivery)> arm, CapturedWork work) {
+std::optional<aclError> Stream::capture_late(std::function<void(LateDelivery)> arm, CapturedWork work) {
     const std::shared_ptr<GraphModel> model = capturing_model();
-    return model && model->append_late(*this, std::move(arm), std::move(work));
+    if (!model) return std::nullopt;
+    return model->append_late(*this, std::move(arm), std::move(work));
 }
 
 void Stream::set_redirect(uint8_t bit, bool on) noexcept {
@@ -69,10 +70,14 @@ void Stream::set_task_update(std::shared_ptr<TaskUpdate> update) {
     taskUpdate_ = std::move(update);
 }
 
-bool Stream::redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work) {
-    if (const std::shared_ptr<TaskUpdate> update = task_update()) return update->take(task);
+std::optional<aclError> Stream::redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work) {
+    // A refused update task fails the update at its end, not the submission.
+    if (const std::shared_ptr<TaskUpdate> update = task_update()) {
+        if (update->take(task)) return ACL_SUCCESS;
+        return std::nullopt;
+    }
     const std::shared_ptr<GraphModel> model = capturing_model();
-    if (!model) return false;
+    if (!model) return std::nullopt;
     CapturedWork captured{task->name(), "task", {}, {}};
     if (work != nullptr) {
         captured = CapturedWork{work->name, work->category,

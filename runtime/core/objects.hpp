@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -55,27 +56,32 @@ public:
     /// changes the scheduling priority only.
     uint32_t priority() const noexcept { return lane_->priority(); }
 
-    /// Enqueues task behind everything submitted so far and returns its
-    /// place; while observers are installed they receive describe(), a
-    /// WorkInfo (or a reference to one) built only then.  While the stream
-    /// is captured the task becomes a node of the capturing model instead;
-    /// while it updates a task group, a kernel becomes the replacement of the
-    /// group's next kernel (see redirect()).
+    /// Enqueues task behind everything submitted so far and stores its place
+    /// in *placed (when given); while observers are installed they receive
+    /// describe(), a WorkInfo (or a reference to one) built only then.  While
+    /// the stream is captured the task becomes a node of the capturing model
+    /// instead (*placed: kNoPlace), or is refused with CANN's code, reported
+    /// (GraphModel::append); while it updates a task group, a kernel becomes
+    /// the replacement of the group's next kernel (see redirect()).
     template <typename Describe>
-    uint64_t submit(std::unique_ptr<DeviceTask> task, Describe&& describe) {
+    [[nodiscard]] aclError submit(std::unique_ptr<DeviceTask> task, Describe&& describe, uint64_t* placed = nullptr) {
+        if (placed != nullptr) *placed = kNoPlace;
         if (redirect_.load(std::memory_order_acquire) != 0) {
+            std::optional<aclError> redirected;
             if (!instrument::active()) {
-                if (redirect(task, nullptr)) return kNoPlace;
+                redirected = redirect(task, nullptr);
             } else {
                 decltype(auto) described = describe();
-                if (redirect(task, &static_cast<const instrument::WorkInfo&>(described))) return kNoPlace;
+                redirected = redirect(task, &static_cast<const instrument::WorkInfo&>(described));
             }
+            if (redirected) return *redirected;
         }
         const uint64_t place = lane_->reserve();
         if (!isDefault_) remember_thread_task(place);  // aclrtGetThreadLastTaskId counts created streams only.
         if (instrument::active()) announce(place, describe());
         lane_->deliver(place, std::move(task));
-        return place;
+        if (placed != nullptr) *placed = place;
+        return ACL_SUCCESS;
     }
     /// Tells observers that `work` takes `place` (reserved, not yet delivered).
     void announce(uint64_t place, const instrument::WorkInfo& work) const;
@@ -99,11 +105,12 @@ public:
     /// Work that waits for something outside the device (a host call, a
     /// condition) submitted while the stream is captured: becomes a late node
     /// of the capturing model, armed at each replay (GraphModel::append_late),
-    /// and returns true.  False when the stream is not captured, or its
-    /// capture ended meanwhile: the caller then enqueues the work as usual.
+    /// and returns ACL_SUCCESS, or is refused with CANN's code (reported).
+    /// Nothing when the stream is not captured, or its capture ended
+    /// meanwhile: the caller then enqueues the work as usual.
     /// Any thread; the node takes its place in the order of the calls made
     /// on the stream, as submit() does.
-    bool capture_late(std::function<void(LateDelivery)> arm, CapturedWork work);
+    std::optional<aclError> capture_late(std::function<void(LateDelivery)> arm, CapturedWork work);
     /// Called by the model as the stream joins (model) or leaves (nullptr) a capture.
     void set_capturing_model(std::shared_ptr<GraphModel> model);
     /// The model a persistent stream is bound to (aclmdlRIBindStream ..
@@ -144,10 +151,11 @@ private:
     /// The sticky error if its failing item is among the first `completed`.
     aclError take_sticky_error(uint64_t completed);
     /// Work submitted while the stream is captured or updates a task group:
-    /// true when the capturing model took task (observed as *work, or not
-    /// observed) or the update refused it; false to enqueue task as usual --
-    /// which an update has replaced by the task that installs it.
-    bool redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
+    /// the submission's status when the capturing model took task (observed
+    /// as *work, or not observed) or refused it, or the update refused it;
+    /// nothing to enqueue task as usual -- which an update has replaced by
+    /// the task that installs it.
+    std::optional<aclError> redirect(std::unique_ptr<DeviceTask>& task, const instrument::WorkInfo* work);
     /// Sets or clears a redirection bit (captureMutex_ held).
     void set_redirect(uint8_t bit, bool on) noexcept;
 

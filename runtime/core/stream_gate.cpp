@@ -59,10 +59,11 @@ aclError enqueue_gate(aclrtStream handle, std::shared_ptr<GateArming> arming) {
     const auto arm = [arming, name](LateDelivery delivery, instrument::StreamId observed) {
         arming->arm(Gate(std::make_shared<GateState>(std::move(delivery), name, observed)));
     };
-    if (stream->is_captured() &&
-        stream->capture_late([arm](LateDelivery delivery) { arm(std::move(delivery), nullptr); },
-                             detail::CapturedWork{name, "gate", {}, {}})) {
-        return ACL_SUCCESS;
+    if (stream->is_captured()) {
+        const std::optional<aclError> captured = stream->capture_late(
+            [arm](LateDelivery delivery) { arm(std::move(delivery), nullptr); },
+            detail::CapturedWork{name, "gate", {}, {}});
+        if (captured) return *captured;
     }
     detail::StreamLane& lane = stream->lane();
     const uint64_t place = lane.reserve();

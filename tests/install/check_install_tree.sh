@@ -32,7 +32,9 @@ source "$prefix/set_env.sh"
 
 # bin/setenv.bash, which CANN's example scripts source: SOC_VERSION is the
 # SoC the library emulates (asked, not assumed), and ASCENDC_CMAKE_DIR holds
-# an ascendc.cmake that refuses kernel libraries with its reason.
+# an ascendc.cmake that declares kernel libraries empty, saying why: a program
+# that links one without launching its kernels builds (most of CANN's
+# examples), one that launches them does not link.
 (
   unset SOC_VERSION
   export ACLCPU_SOC=Ascend910B3
@@ -40,10 +42,24 @@ source "$prefix/set_env.sh"
   source "$prefix/bin/setenv.bash"
   [[ "$SOC_VERSION" == Ascend910B3 ]] || { echo "setenv.bash exported SOC_VERSION=$SOC_VERSION"; exit 1; }
   mkdir -p "$prefix/kernel-project"
-  printf 'cmake_minimum_required(VERSION 3.16)\nproject(kernels NONE)\ninclude(%s/ascendc.cmake)\n%s\n' \
-    "$ASCENDC_CMAKE_DIR" 'ascendc_library(kernels STATIC add_custom.asc)' >"$prefix/kernel-project/CMakeLists.txt"
-  if output=$(cmake -S "$prefix/kernel-project" -B "$prefix/kernel-project/build" 2>&1); then
-    echo "a project declaring an Ascend C kernel library configured against ascendc.cmake"; exit 1
+  printf 'int launch_kernel(void);\nint main(void) { return launch_kernel(); }\n' >"$prefix/kernel-project/launches.c"
+  printf 'int main(void) { return 0; }\n' >"$prefix/kernel-project/host_only.c"
+  cat >"$prefix/kernel-project/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(kernels C)
+include($ASCENDC_CMAKE_DIR/ascendc.cmake)
+ascendc_library(kernels STATIC add_custom.asc)
+add_executable(host_only host_only.c)
+target_link_libraries(host_only PRIVATE kernels)
+add_executable(launches launches.c)
+target_link_libraries(launches PRIVATE kernels)
+EOF
+  output=$(cmake -S "$prefix/kernel-project" -B "$prefix/kernel-project/build" 2>&1) ||
+    { echo "a project declaring an Ascend C kernel library did not configure: $output"; exit 1; }
+  grep -q "no Ascend C compiler" <<<"$output" || { echo "ascendc.cmake said nothing of the kernels: $output"; exit 1; }
+  cmake --build "$prefix/kernel-project/build" --target host_only >/dev/null ||
+    { echo "a program linking an unused kernel library did not build"; exit 1; }
+  if cmake --build "$prefix/kernel-project/build" --target launches >/dev/null 2>&1; then
+    echo "a program launching a kernel linked against the empty kernel library"; exit 1
   fi
-  grep -q "no Ascend C compiler" <<<"$output" || { echo "ascendc.cmake refused without its reason: $output"; exit 1; }
 )

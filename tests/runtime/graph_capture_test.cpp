@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <sstream>
@@ -1074,6 +1075,112 @@ TEST_F(GraphCapture, IpcEventsAreRefusedInACapture) {
     ASSERT_ACL_OK(aclmdlRICaptureEnd(stream.get(), model.out()));
     EXPECT_ACL_OK(aclrtDestroyEvent(opened));
     EXPECT_ACL_OK(aclrtDestroyEvent(exported));
+}
+
+/// A task standing for an operator's kernel (DeviceTask::is_kernel): what a
+/// task group may hold.
+class KernelTask final : public DeviceTask {
+public:
+    aclError run() override { return ACL_SUCCESS; }
+    const char* name() const noexcept override { return "kernel"; }
+    bool is_kernel() const noexcept override { return true; }
+};
+
+/// Ends the capture begun on origin, which a task group's refusal broke:
+/// aclmdlRICaptureEnd reports the invalidated capture.
+void expect_invalidated_end(aclrtStream origin) {
+    EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, capture_status(origin));
+    Model model;
+    EXPECT_ACL_FAILS(aclmdlRICaptureEnd(origin, model.out()), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    EXPECT_EQ(nullptr, model.get());
+}
+
+// Inside aclmdlRICaptureTaskGrpBegin .. End, a task that is not an operator's
+// kernel is refused by the call that submits it: Stream::PackingTaskGroup
+// (src/runtime/core/src/stream/stream.cc, called from AddTaskToStream)
+// answers RT_ERROR_TASK_NOT_SUPPORT (507009) for any task but an AI Core or
+// vector kernel (TaskTypeIsSupportTaskGroup, capture_adapt_v100.cc) before
+// the task is added, and Stream::SetTaskGroupErrCode invalidates the capture
+// and keeps the code, which Context::StreamEndTaskGrp
+// (src/runtime/feature/aclgraph/context_aclgraph.cc) returns.  Event records
+// and waits are tasks of the stream too (ApiImpl::CaptureEventRecord).
+TEST_F(GraphCapture, ANonKernelTaskInATaskGroupIsRefusedByItsOwnCall) {
+    Stream stream;
+    DeviceBuffer device(64);
+    CaptureEvent event;
+    const struct {
+        const char* what;
+        std::function<aclError()> submit;
+    } refused[] = {
+        {"aclrtMemsetAsync", [&] { return aclrtMemsetAsync(device.get(), 64, 0, 64, stream.get()); }},
+        {"aclrtRecordEvent", [&] { return aclrtRecordEvent(event.get(), stream.get()); }},
+        {"aclrtLaunchHostFunc",
+         [&] { return aclrtLaunchHostFunc(stream.get(), [](void*) {}, nullptr); }},
+    };
+    for (const auto& task : refused) {
+        SCOPED_TRACE(task.what);
+        ASSERT_ACL_OK(aclmdlRICaptureBegin(stream.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream.get()));
+        ASSERT_ACL_OK(aclcpu::enqueue(stream.get(), std::make_unique<KernelTask>()));
+        take_error_message();
+        EXPECT_EQ(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, task.submit());
+        EXPECT_NE(std::string::npos, take_error_message().find("task group"));
+        aclrtTaskGrp group = reinterpret_cast<aclrtTaskGrp>(&group);
+        EXPECT_ACL_FAILS(aclmdlRICaptureTaskGrpEnd(stream.get(), &group), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+        EXPECT_EQ(nullptr, group);
+        expect_invalidated_end(stream.get());
+    }
+}
+
+// Inside a task group, a task submitted to another stream of the capture is
+// refused by its call with ACL_ERROR_STREAM_TASK_GROUP_INTR (107034):
+// Stream::AllocCaptureTaskWithoutLock (src/runtime/feature/aclgraph/
+// stream_capture.cc) checks Stream::IsTaskGroupBreak -- the stream's capture
+// has no group of its own while the model records one -- before it allocates
+// the task, and records the code as above.  A kernel is refused as well.
+TEST_F(GraphCapture, ATaskOnAnotherCapturedStreamInATaskGroupIsRefused) {
+    Stream origin;
+    Stream side;
+    CaptureEvent fork;
+    DeviceBuffer device(64);
+    const struct {
+        const char* what;
+        std::function<aclError()> submit;
+    } refused[] = {
+        {"kernel", [&] { return aclcpu::enqueue(side.get(), std::make_unique<KernelTask>()); }},
+        {"aclrtMemsetAsync", [&] { return aclrtMemsetAsync(device.get(), 64, 0, 64, side.get()); }},
+    };
+    for (const auto& task : refused) {
+        SCOPED_TRACE(task.what);
+        ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+        ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+        ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(origin.get()));
+        take_error_message();
+        EXPECT_EQ(ACL_ERROR_STREAM_TASK_GROUP_INTR, task.submit());
+        EXPECT_NE(std::string::npos, take_error_message().find("task group"));
+        aclrtTaskGrp group = reinterpret_cast<aclrtTaskGrp>(&group);
+        EXPECT_ACL_FAILS(aclmdlRICaptureTaskGrpEnd(origin.get(), &group), ACL_ERROR_STREAM_TASK_GROUP_INTR);
+        EXPECT_EQ(nullptr, group);
+        expect_invalidated_end(origin.get());
+    }
+    // Without a group the side stream's work is captured as usual.
+    ASSERT_ACL_OK(aclmdlRICaptureBegin(origin.get(), ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ASSERT_ACL_OK(aclrtRecordEvent(fork.get(), origin.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(side.get(), fork.get()));
+    ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(origin.get()));
+    ASSERT_ACL_OK(aclcpu::enqueue(origin.get(), std::make_unique<KernelTask>()));
+    aclrtTaskGrp group = nullptr;
+    ASSERT_ACL_OK(aclmdlRICaptureTaskGrpEnd(origin.get(), &group));
+    EXPECT_NE(nullptr, group);
+    EXPECT_ACL_OK(aclrtMemsetAsync(device.get(), 64, 0, 64, side.get()));
+    CaptureEvent join;
+    ASSERT_ACL_OK(aclrtRecordEvent(join.get(), side.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(origin.get(), join.get()));
+    Model model;
+    ASSERT_ACL_OK(aclmdlRICaptureEnd(origin.get(), model.out()));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model.get(), origin.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(origin.get()));
 }
 
 // 25-01 (107003): a capture begins on a stream of the current context's

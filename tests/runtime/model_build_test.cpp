@@ -68,8 +68,12 @@ private:
     aclrtLabelList list_ = nullptr;
 };
 
-constexpr uint32_t kHead = 0;                // ACL_MODEL_STREAM_FLAG_HEAD
-constexpr uint32_t kActivated = 0x7FFFFFFF;  // ACL_MODEL_STREAM_FLAG_DEFAULT
+// aclmdlRIBindStream's flags, with the values CANN's API reference gives them
+// (15_model_running_instance__management.md): CANN's programs name them
+// (example/2_advanced_features/model_ri/2_model_switch).
+constexpr uint32_t kHead = ACL_MODEL_STREAM_FLAG_HEAD;
+constexpr uint32_t kActivated = ACL_MODEL_STREAM_FLAG_DEFAULT;
+static_assert(kHead == 0x00000000U && kActivated == 0x7FFFFFFFU, "CANN's values");
 
 template <typename T>
 void store(const DeviceBuffer& buffer, T value) {
@@ -108,6 +112,31 @@ TEST_F(ModelBuildTest, BoundStreamWorkRunsAtEachExecutionOnly) {
     src.fill(2);
     execute(model.get());
     EXPECT_EQ(std::vector<uint8_t>(64, 2), dst.read());
+}
+
+// A copy between pageable host memory and the device on a bound stream is not
+// part of the model: CANN's ApiErrorDecorator::MemcpyAsync
+// (src/runtime/api/impl/api_error.cc) refuses it only on a stream being
+// captured (IsCapturing), and otherwise makes it a stream synchronisation and
+// a synchronous copy -- done at the call, as CANN's model_ri/2_model_switch
+// example relies on.
+TEST_F(ModelBuildTest, APageableCopyOnABoundStreamIsMadeAtTheCall) {
+    DeviceBuffer dst(64);
+    dst.fill(0);
+    std::vector<uint8_t> host(64, 7);
+    PersistentStream bound;
+    BuiltModel model;
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), bound.get(), kHead));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(dst.get(), 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE, bound.get()));
+    EXPECT_EQ(std::vector<uint8_t>(64, 7), dst.read()) << "copied at the call";
+    std::vector<uint8_t> back(64, 0);
+    ASSERT_ACL_OK(aclrtMemcpyAsync(back.data(), 64, dst.get(), 64, ACL_MEMCPY_DEVICE_TO_HOST, bound.get()));
+    EXPECT_EQ(std::vector<uint8_t>(64, 7), back);
+    ASSERT_ACL_OK(aclmdlRIEndTask(model.get(), bound.get()));
+    ASSERT_ACL_OK(aclmdlRIBuildEnd(model.get(), nullptr));
+    dst.fill(0);
+    execute(model.get());
+    EXPECT_EQ(std::vector<uint8_t>(64, 0), dst.read()) << "and not again at each execution";
 }
 
 // 10: aclrtSwitchLabelByIndex jumps to the label the device word picks,
