@@ -415,7 +415,7 @@ aclError aclrtStreamAbort(aclrtStream stream) {
         status != ACL_SUCCESS) {
         return status;
     }
-    resolved->lane().discard_queued();
+    resolved->abort();
     return ACL_SUCCESS;
 }
 
@@ -526,7 +526,7 @@ aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     }
     device_task_abort_callbacks().notify(deviceId, ACL_RT_DEVICE_TASK_ABORT_PRE, timeout);
     for (const auto& stream : runtime.live_streams()) {
-        if (&stream->device() == device) stream->lane().discard_queued();
+        if (&stream->device() == device) stream->abort();
     }
     // 0 waits for as long as the discarded work takes to drain.
     const bool drained = device->synchronize(timeout == 0 ? aclcpu::detail::ProgressCounter::Clock::time_point::max()
