@@ -410,10 +410,17 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
+    constexpr const char* api = "aclrtStreamAbort";
     std::shared_ptr<Stream> resolved;
-    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtStreamAbort", resolved);
-        status != ACL_SUCCESS) {
-        return status;
+    if (aclError status = Runtime::instance().resolve_stream(stream, api, resolved); status != ACL_SUCCESS) return status;
+    // CANN refuses a model's stream with RT_ERROR_STREAM_INVALID, which reaches the caller as 507000:
+    // Context::StreamAbort checks the model binding, ApiImplDavid::StreamAbort the persistent flag;
+    // here only persistent streams are bound.
+    if (resolved->is_persistent()) {
+        return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR,
+                             "%s: stream %p is persistent (ACL_STREAM_PERSISTENT, a model's stream) and cannot be "
+                             "aborted",
+                             api, stream);
     }
     resolved->abort();
     return ACL_SUCCESS;
