@@ -129,15 +129,8 @@ public:
     /// Publishes that `value` items are complete and wakes the waiters.
     void advance_to(uint64_t value) noexcept {
         value_.store(value, std::memory_order_seq_cst);
-        wakeups_.fetch_add(1, std::memory_order_seq_cst);
-        if (sleepers_.load(std::memory_order_seq_cst) != 0) {
-            syscall(SYS_futex, &wakeups_, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
-        }
+        wake_all();
     }
-
-    /// Wakes the waiters without progress, so they re-check their own
-    /// conditions (used when a stream fails or is torn down).
-    void nudge() noexcept { advance_to(value()); }
 
     /// What a wait passes as abortsSeen to ignore aborts: a wait that must
     /// see the work end whatever happens (a stream's teardown).
@@ -150,7 +143,7 @@ public:
     /// (aclrtStreamAbort).  Waits begun afterwards wait as usual.
     void abort_waits() noexcept {
         aborts_.fetch_add(1, std::memory_order_seq_cst);
-        nudge();
+        wake_all();
     }
 
     /// Blocks until value() >= target, the deadline passes or (unless
@@ -191,6 +184,15 @@ public:
     }
 
 private:
+    /// Wakes the sleeping waiters to test their conditions again.  Leaves
+    /// value_ alone: a worker may be advancing it meanwhile.
+    void wake_all() noexcept {
+        wakeups_.fetch_add(1, std::memory_order_seq_cst);
+        if (sleepers_.load(std::memory_order_seq_cst) != 0) {
+            syscall(SYS_futex, &wakeups_, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+        }
+    }
+
     /// Spins until value() >= target (true), until one of the counted items
     /// has run for kRunningSpin, or until the budget runs out.  The spin
     /// counts as a success when it saw an item run: the workers are free for
