@@ -52,9 +52,16 @@ aclError synchronize_current_device(int32_t timeoutMs, const char* api) {
     aclcpu::detail::Device* device = nullptr;
     if (aclError status = aclcpu::detail::current_device(api, device); status != ACL_SUCCESS) return status;
     if (aclError status = aclcpu::detail::refuse_device_capturing(*device, api); status != ACL_SUCCESS) return status;
-    if (!device->synchronize(aclcpu::detail::deadline_after(timeoutMs))) {
-        return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device %d still busy after %d ms",
-                                             api, device->id(), timeoutMs);
+    switch (device->synchronize_abortable(aclcpu::detail::deadline_after(timeoutMs))) {
+        case aclcpu::detail::WaitEnd::kReached:
+            break;
+        case aclcpu::detail::WaitEnd::kTimedOut:
+            return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                                                 "%s: device %d still busy after %d ms", api, device->id(), timeoutMs);
+        case aclcpu::detail::WaitEnd::kAborted:
+            return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_ABORT,
+                                                 "%s: aclrtStreamAbort of a stream of device %d ended the wait", api,
+                                                 device->id());
     }
     aclcpu::detail::observe_device_waited(device->id());
     return ACL_SUCCESS;

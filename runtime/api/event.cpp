@@ -109,9 +109,21 @@ aclError synchronize_event(aclrtEvent handle, int32_t timeoutMs, const char* api
     if (aclError status = refuse_captured_event(*event, api); status != ACL_SUCCESS) return status;
     if (event->ipc_state()) return synchronize_ipc_event(*event, handle, timeoutMs, api);
     const Event::Capture capture = event->capture();
-    if (capture.progress && !capture.progress->counter().wait_until(capture.count, deadline_after(timeoutMs))) {
-        return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p not reached within %d ms",
-                                             api, handle, timeoutMs);
+    if (capture.progress) {
+        // CANN's Event::Synchronize waits on the recording stream, and that wait ends in its abort state.
+        const aclcpu::detail::ProgressCounter& counter = capture.progress->counter();
+        switch (counter.wait(capture.count, deadline_after(timeoutMs), counter.aborts())) {
+            case aclcpu::detail::WaitEnd::kReached:
+                break;
+            case aclcpu::detail::WaitEnd::kTimedOut:
+                return aclcpu::detail::runtime_error(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                                                     "%s: event %p not reached within %d ms", api, handle, timeoutMs);
+            case aclcpu::detail::WaitEnd::kAborted:
+                return aclcpu::detail::runtime_error(ACL_ERROR_RT_STREAM_ABORT,
+                                                     "%s: aclrtStreamAbort of the stream that recorded event %p ended "
+                                                     "the wait",
+                                                     api, handle);
+        }
     }
     observe_event_waited(*event);
     return ACL_SUCCESS;

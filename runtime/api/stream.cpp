@@ -451,12 +451,19 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
+    constexpr const char* api = "aclrtStreamAbort";
     std::shared_ptr<Stream> resolved;
-    if (aclError status = Runtime::instance().resolve_stream(stream, "aclrtStreamAbort", resolved);
-        status != ACL_SUCCESS) {
-        return status;
+    if (aclError status = Runtime::instance().resolve_stream(stream, api, resolved); status != ACL_SUCCESS) return status;
+    // CANN refuses a model's stream with RT_ERROR_STREAM_INVALID, which reaches the caller as 507000:
+    // Context::StreamAbort checks the model binding, ApiImplDavid::StreamAbort the persistent flag;
+    // here only persistent streams are bound.
+    if (resolved->is_persistent()) {
+        return runtime_error(ACL_ERROR_RT_INTERNAL_ERROR,
+                             "%s: stream %p is persistent (ACL_STREAM_PERSISTENT, a model's stream) and cannot be "
+                             "aborted",
+                             api, stream);
     }
-    resolved->lane().discard_queued();
+    resolved->abort();
     return ACL_SUCCESS;
 }
 
@@ -567,7 +574,7 @@ aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     }
     device_task_abort_callbacks().notify(deviceId, ACL_RT_DEVICE_TASK_ABORT_PRE, timeout);
     for (const auto& stream : runtime.live_streams()) {
-        if (&stream->device() == device) stream->lane().discard_queued();
+        if (&stream->device() == device) stream->abort();
     }
     // 0 waits for as long as the discarded work takes to drain.
     const bool drained = device->synchronize(timeout == 0 ? aclcpu::detail::ProgressCounter::Clock::time_point::max()

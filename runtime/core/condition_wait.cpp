@@ -98,8 +98,8 @@ aclError enqueue_event_wait(const std::shared_ptr<Stream>& waiterStream, const s
         // An edge between the two queues: the recording lane's progress
         // delivers the waiting place, no worker blocks and no thread looks.
         // The lane and place, not a LateDelivery: small enough for the action's inline storage.
-        capture.progress->when_reached(capture.count,
-                                       [lane = &waiter.lane(), place] { lane->deliver(place, nullptr); });
+        waiter.lane().mark_wait(place);
+        capture.progress->when_reached(capture.count, [lane = &waiter.lane(), place] { lane->pass_wait(place); });
         return ACL_SUCCESS;
     }
     WaitCondition condition;
@@ -126,7 +126,8 @@ ConditionWatcher::~ConditionWatcher() {
 }
 
 void ConditionWatcher::wait_at(StreamLane& lane, uint64_t place, WaitCondition condition) {
-    const LateDelivery gate{&lane, place, nullptr};
+    const LateDelivery gate{&lane, place, nullptr, true};
+    lane.mark_wait(place);
     // Armed only once the lane reaches the place: the condition must see what
     // the stream's earlier work did (a value write before a value wait).
     lane.progress()->when_reached(place, [this, gate, condition = std::move(condition)]() mutable {
@@ -140,9 +141,14 @@ void ConditionWatcher::watch(WaitCondition condition, LateDelivery gate) {
     arm(Armed{std::move(condition), deadline, std::move(gate)});
 }
 
+bool ConditionWatcher::passed_by_abort(const LateDelivery& gate) {
+    return gate.wait && !gate.lane->wait_pending(gate.place);
+}
+
 void ConditionWatcher::arm(Armed armed) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        if (passed_by_abort(armed.gate)) return;
         if (!thread_.joinable()) thread_ = std::thread([this] { serve(); });
         armed_.push_back(std::move(armed));
         dirty_ = true;
@@ -202,6 +208,7 @@ ConditionWatcher::Clock::time_point ConditionWatcher::settle(std::vector<Armed>&
     // In arming order, so that of two waits on one notify the earlier consumes it.
     auto kept = armed_.begin();
     for (auto it = armed_.begin(); it != armed_.end(); ++it) {
+        if (passed_by_abort(it->gate)) continue;  // Killed: it must not consume what a later wait awaits.
         if (it->condition.try_pass()) {
             passed.push_back(std::move(*it));
         } else if (now >= it->deadline) {

@@ -48,7 +48,10 @@ struct WaitCondition {
 /// record, a value write, an event's stream reaching the record) calls
 /// poke(); memory conditions are also re-tested every kPollInterval.  A wait
 /// whose timeout expires first fails its place with ACL_ERROR_RT_TASK_TIMEOUT,
-/// the stream's sticky error, reported by the next synchronisation.
+/// the stream's sticky error, reported by the next synchronisation.  An
+/// aclrtStreamAbort delivers the stream's wait places itself; the watcher
+/// drops them unarmed or untested (a killed notify wait must not consume a
+/// later record, nor a killed wait time out).
 class ConditionWatcher {
 public:
     using Clock = ProgressCounter::Clock;
@@ -80,10 +83,13 @@ private:
     };
 
     ConditionWatcher() = default;
+    /// gate is a stream's wait that an abort has passed.
+    static bool passed_by_abort(const LateDelivery& gate);
     void arm(Armed armed);
     void serve();
     /// Moves the armed waits whose condition holds into passed and those whose
-    /// deadline is over into expired; returns when to look again at the latest.
+    /// deadline is over into expired, and drops those an abort has passed;
+    /// returns when to look again at the latest.
     Clock::time_point settle(std::vector<Armed>& passed, std::vector<Armed>& expired);
     /// Delivers the settled waits' places, failing the expired ones first; empties both.
     void deliver(std::vector<Armed>& passed, std::vector<Armed>& expired);

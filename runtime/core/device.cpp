@@ -63,15 +63,33 @@ bool Device::try_reserve_event() noexcept {
 }
 
 bool Device::synchronize(ProgressCounter::Clock::time_point deadline) {
-    std::vector<std::pair<StreamLane*, uint64_t>> targets;
+    return wait_for_lanes(deadline, false) == WaitEnd::kReached;
+}
+
+WaitEnd Device::synchronize_abortable(ProgressCounter::Clock::time_point deadline) {
+    return wait_for_lanes(deadline, true);
+}
+
+WaitEnd Device::wait_for_lanes(ProgressCounter::Clock::time_point deadline, bool abortable) {
+    struct Target {
+        const ProgressCounter* counter;
+        uint64_t count;
+        uint64_t abortsSeen;
+    };
+    std::vector<Target> targets;
     {
         std::lock_guard<std::mutex> lock(lanesMutex_);
-        for (auto& lane : lanes_) targets.emplace_back(lane.get(), lane->submitted());
+        for (auto& lane : lanes_) {
+            const ProgressCounter& counter = lane->progress()->counter();
+            const uint64_t abortsSeen = abortable ? counter.aborts() : ProgressCounter::kIgnoresAborts;
+            targets.push_back({&counter, lane->submitted(), abortsSeen});
+        }
     }
-    for (auto& [lane, target] : targets) {
-        if (!lane->progress()->counter().wait_until(target, deadline)) return false;
+    for (const Target& target : targets) {
+        const WaitEnd end = target.counter->wait(target.count, deadline, target.abortsSeen);
+        if (end != WaitEnd::kReached) return end;
     }
-    return true;
+    return WaitEnd::kReached;
 }
 
 }  // namespace aclcpu::detail

@@ -64,8 +64,14 @@ public:
 
     /// Waits until every lane has run all the work submitted before the call.
     bool synchronize(ProgressCounter::Clock::time_point deadline);
+    /// synchronize() for aclrtSynchronizeDevice, which also ends once one of
+    /// the streams it waits for is aborted (CANN's Context::Synchronize
+    /// waits stream by stream, each wait ending in the stream's abort state).
+    WaitEnd synchronize_abortable(ProgressCounter::Clock::time_point deadline);
 
 private:
+    WaitEnd wait_for_lanes(ProgressCounter::Clock::time_point deadline, bool abortable);
+
     const int32_t id_;
     const SocProfile soc_;
     DevicePool pool_;

@@ -217,6 +217,10 @@ void StreamLane::run_task(DeviceTask& task, uint64_t place) noexcept {
 
 void StreamLane::fail(aclError code, uint64_t place, const char* task, const std::string& detail) {
     std::lock_guard<std::mutex> lock(errorMutex_);
+    record_failure(code, place, task, detail);
+}
+
+void StreamLane::record_failure(aclError code, uint64_t place, const char* task, const std::string& detail) {
     if (error_ != ACL_SUCCESS) return;
     error_ = code;
     failedPlace_ = place;
@@ -237,14 +241,61 @@ aclError StreamLane::take_error(std::string& message, uint64_t completed) {
     return error;
 }
 
+void StreamLane::mark_wait(uint64_t place) {
+    std::lock_guard<std::mutex> lock(releaseMutex_);
+    waits_.insert(place);
+}
+
+bool StreamLane::wait_pending(uint64_t place) {
+    std::lock_guard<std::mutex> lock(releaseMutex_);
+    return waits_.count(place) != 0;
+}
+
+void StreamLane::pass_wait(uint64_t place) {
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex_);
+        if (waits_.erase(place) == 0) return;
+    }
+    deliver(place, nullptr);
+}
+
+void StreamLane::fail_wait(aclError code, uint64_t place, const char* task, const std::string& detail) {
+    if (wait_pending(place)) fail(code, place, task, detail);
+}
+
 void StreamLane::discard_queued() {
-    const uint64_t taken = submitted();
-    uint64_t before = discardBefore_.load(std::memory_order_relaxed);
-    while (before < taken && !discardBefore_.compare_exchange_weak(before, taken, std::memory_order_acq_rel)) {
+    uint64_t taken = 0;
+    {
+        // Under the error mutex: a host wait the abort ends (forget_abort_error) finds the error set.
+        std::lock_guard<std::mutex> lock(errorMutex_);
+        // First, as CANN's Context::StreamAbort sets the abort status before it kills any task: the host
+        // waits end before discarded work could let them see their target reached.
+        progress_->abort_waits();
+        taken = submitted();
+        uint64_t before = discardBefore_.load(std::memory_order_relaxed);
+        while (before < taken && !discardBefore_.compare_exchange_weak(before, taken, std::memory_order_acq_rel)) {
+        }
+        if (progress_->completed() < taken) {
+            record_failure(ACL_ERROR_RT_STREAM_ABORT, taken - 1, "aclrtStreamAbort", "queued work was discarded unrun");
+        }
     }
-    if (progress_->completed() < taken) {
-        fail(ACL_ERROR_RT_STREAM_ABORT, taken - 1, "aclrtStreamAbort", "queued work was discarded unrun");
+    // CANN's abort kills the wait task the stream is blocked on; here the wait's place is
+    // delivered now, and whoever would have delivered it later finds it passed.
+    std::vector<uint64_t> passed;
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex_);
+        passed.assign(waits_.begin(), waits_.lower_bound(taken));
+        waits_.erase(waits_.begin(), waits_.lower_bound(taken));
     }
+    for (const uint64_t place : passed) deliver(place, nullptr);
+}
+
+void StreamLane::forget_abort_error() {
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    if (error_ != ACL_ERROR_RT_STREAM_ABORT) return;
+    error_ = ACL_SUCCESS;
+    errorMessage_.clear();
+    failed_.store(false, std::memory_order_release);
 }
 
 void StreamLane::recycle() {

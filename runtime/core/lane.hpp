@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include <oneapi/tbb/flow_graph.h>
@@ -33,6 +34,8 @@ public:
     /// See ProgressCounter::set_items_running.
     void set_items_running(bool running) noexcept { counter_.set_items_running(running); }
     uint64_t completed() const noexcept { return counter_.value(); }
+    /// See ProgressCounter::abort_waits.
+    void abort_waits() noexcept { counter_.abort_waits(); }
 
     /// Runs action once `count` items have completed: at once (on the calling
     /// thread) if they have, otherwise on the device worker that completes
@@ -92,6 +95,9 @@ struct LateDelivery {
     StreamLane* lane = nullptr;
     uint64_t place = 0;
     std::shared_ptr<NodeGate> node;
+    /// The place is a wait the lane knows of (StreamLane::mark_wait): an
+    /// abort may have passed it, and then delivering or failing it does nothing.
+    bool wait = false;
 
     void deliver() const;
     /// Makes the waiting work fail with code (its stream's sticky error, or
@@ -178,10 +184,26 @@ public:
     /// sticky error has been taken.
     void set_stop_on_failure(bool stop) noexcept { stopOnFailure_.store(stop, std::memory_order_relaxed); }
     bool stops_on_failure() const noexcept { return stopOnFailure_.load(std::memory_order_relaxed); }
-    /// Every place taken so far whose item has not started yet completes
-    /// without running it; if there was any, the stream's next
-    /// synchronisation reports ACL_ERROR_RT_STREAM_ABORT.
+    /// Notes that `place` (reserved, to be delivered late) is a wait -- for
+    /// an event, a notify, a device word: an abort passes it (discard_queued).
+    /// Call before anything can deliver the place.
+    void mark_wait(uint64_t place);
+    /// Delivers the wait at place unless an abort has passed it.
+    void pass_wait(uint64_t place);
+    /// fail() for the wait at place unless an abort has passed it.
+    void fail_wait(aclError code, uint64_t place, const char* task, const std::string& detail);
+    /// Whether the wait at place is still to be delivered.
+    bool wait_pending(uint64_t place);
+    /// aclrtStreamAbort: the host waits in progress on the lane's progress
+    /// end (ProgressCounter::abort_waits), every place taken so far whose
+    /// item has not started yet completes without running it, and the waits
+    /// among them pass at once (a task already running, a host function for
+    /// one, still ends on its own); if there was any such place, the
+    /// stream's next synchronisation reports ACL_ERROR_RT_STREAM_ABORT.
     void discard_queued();
+    /// Drops the sticky error if it is an abort's: a host wait the abort
+    /// ended has reported it (Stream::synchronize).
+    void forget_abort_error();
     /// Makes code the sticky error unless one is pending: `task`, the item at
     /// `place`, failed; `detail` says how (may be empty).
     void fail(aclError code, uint64_t place, const char* task, const std::string& detail);
@@ -207,6 +229,8 @@ private:
     void release(const LaneItem& item);
     /// Queues item and starts a turn unless one is pending (releaseMutex_ held).
     void enqueue_ready(const LaneItem& item);
+    /// fail() with errorMutex_ held.
+    void record_failure(aclError code, uint64_t place, const char* task, const std::string& detail);
     void take_turn() noexcept;
     void run(const LaneItem& item) noexcept;
     void run_task(DeviceTask& task, uint64_t place) noexcept;
@@ -228,6 +252,7 @@ private:
     std::mutex releaseMutex_;
     uint64_t nextRelease_ = 0;                ///< Guarded by releaseMutex_.
     std::map<uint64_t, DeviceTask*> early_;  ///< Delivered ahead of nextRelease_; guarded by releaseMutex_.
+    std::set<uint64_t> waits_;               ///< Marked waits not yet delivered; guarded by releaseMutex_.
     std::deque<LaneItem> ready_;             ///< Released, to run in order; guarded by releaseMutex_.
     bool turnPending_ = false;               ///< A turn is queued or running; guarded by releaseMutex_.
     tbb::flow::graph& graph_;
@@ -240,6 +265,8 @@ private:
 inline void LateDelivery::deliver() const {
     if (node) {
         node->open();
+    } else if (lane != nullptr && wait) {
+        lane->pass_wait(place);
     } else if (lane != nullptr) {
         lane->deliver(place, nullptr);
     }
@@ -248,6 +275,8 @@ inline void LateDelivery::deliver() const {
 inline void LateDelivery::fail(aclError code, const char* task, const std::string& detail) const {
     if (node) {
         node->fail(code, task, detail);
+    } else if (lane != nullptr && wait) {
+        lane->fail_wait(code, place, task, detail);
     } else if (lane != nullptr) {
         lane->fail(code, place, task, detail);
     }

@@ -92,17 +92,27 @@ void Stream::announce(uint64_t place, const instrument::WorkInfo& work) const {
 }
 
 aclError Stream::synchronize(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
-    if (!lane_->progress()->counter().wait_until(lane_->submitted(), deadline)) {
-        return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
-                             static_cast<void*>(this));
+    const ProgressCounter& counter = lane_->progress()->counter();
+    switch (counter.wait(lane_->submitted(), deadline, counter.aborts())) {
+        case WaitEnd::kReached:
+            return take_sticky_error(lane_->progress()->completed());
+        case WaitEnd::kTimedOut:
+            return runtime_error(timeoutCode, "stream %p: synchronisation timed out with work still pending",
+                                 static_cast<void*>(this));
+        case WaitEnd::kAborted:
+            break;
     }
-    return take_sticky_error(lane_->progress()->completed());
+    // This report is the abort's: the next synchronisation does not repeat it.
+    lane_->forget_abort_error();
+    return runtime_error(ACL_ERROR_RT_STREAM_ABORT, "stream %p: aclrtStreamAbort ended the synchronisation",
+                         static_cast<void*>(this));
 }
 
 aclError Stream::synchronize_observed(ProgressCounter::Clock::time_point deadline, aclError timeoutCode) {
     const uint64_t target = lane_->submitted();
     const aclError status = synchronize(deadline, timeoutCode);
-    if (status != timeoutCode) observe_stream_waited(this, target);
+    // Not after a timeout or an abort that ended the wait first.
+    if (lane_->progress()->completed() >= target) observe_stream_waited(this, target);
     return status;
 }
 
@@ -110,6 +120,12 @@ uint64_t Stream::drain() {
     const uint64_t submitted = lane_->submitted();
     lane_->progress()->counter().wait_until(submitted, ProgressCounter::Clock::time_point::max());
     return submitted;
+}
+
+void Stream::abort() {
+    lane_->discard_queued();
+    // The watcher drops the passed waits at its next look (ConditionWatcher::settle).
+    ConditionWatcher::instance().poke();
 }
 
 aclError Stream::query(aclrtStreamStatus& status) {

@@ -94,6 +94,12 @@ public:
     aclError synchronize_observed(ProgressCounter::Clock::time_point deadline, aclError timeoutCode);
     /// Waits for all work submitted so far and returns how many items that is.
     uint64_t drain();
+    /// aclrtStreamAbort: the work queued so far is discarded and the waits
+    /// among it pass (StreamLane::discard_queued), and the host waits in
+    /// progress on the stream -- synchronisations of the stream, of its
+    /// device, of events recorded on it -- return ACL_ERROR_RT_STREAM_ABORT,
+    /// as CANN's wait loops do once the stream is in abort state.
+    void abort();
     /// ACL_STREAM_STATUS_COMPLETE when idle; the sticky error if one is pending.
     aclError query(aclrtStreamStatus& status);
 

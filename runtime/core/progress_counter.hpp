@@ -70,9 +70,12 @@ class ProgressCounter;
 /// holds back (schedule_explorer.hpp) instead of only blocking.
 inline std::atomic<bool> explored_waits{false};
 
-/// ProgressCounter::wait_until under schedule exploration (schedule_explorer.cpp).
-bool explored_wait_until(const ProgressCounter& counter, uint64_t target,
-                         std::chrono::steady_clock::time_point deadline) noexcept;
+/// How a wait on a ProgressCounter ended.
+enum class WaitEnd { kReached, kTimedOut, kAborted };
+
+/// ProgressCounter::wait under schedule exploration (schedule_explorer.cpp).
+WaitEnd explored_wait(const ProgressCounter& counter, uint64_t target, std::chrono::steady_clock::time_point deadline,
+                      uint64_t abortsSeen) noexcept;
 
 /// A monotonic count of completed work items that host threads can wait on.
 ///
@@ -126,40 +129,70 @@ public:
     /// Publishes that `value` items are complete and wakes the waiters.
     void advance_to(uint64_t value) noexcept {
         value_.store(value, std::memory_order_seq_cst);
+        wake_all();
+    }
+
+    /// What a wait passes as abortsSeen to ignore aborts: a wait that must
+    /// see the work end whatever happens (a stream's teardown).
+    static constexpr uint64_t kIgnoresAborts = UINT64_MAX;
+    /// How many times abort_waits() has been called: a waiter reads it as it
+    /// begins, and the waits of a later abort end its wait.
+    uint64_t aborts() const noexcept { return aborts_.load(std::memory_order_seq_cst); }
+    /// Ends every wait begun before the call with WaitEnd::kAborted, as
+    /// CANN's host waits end once their stream is in abort state
+    /// (aclrtStreamAbort).  Waits begun afterwards wait as usual.
+    void abort_waits() noexcept {
+        aborts_.fetch_add(1, std::memory_order_seq_cst);
+        wake_all();
+    }
+
+    /// Blocks until value() >= target, the deadline passes or (unless
+    /// abortsSeen is kIgnoresAborts) aborts() moves past abortsSeen.
+    /// Clock::time_point::max() waits forever.  Under schedule exploration
+    /// the waiting thread drives the held work meanwhile.
+    WaitEnd wait(uint64_t target, Clock::time_point deadline, uint64_t abortsSeen) const noexcept {
+        if (explored_waits.load(std::memory_order_relaxed)) return explored_wait(*this, target, deadline, abortsSeen);
+        return block(target, deadline, abortsSeen);
+    }
+    /// wait() ignoring aborts; true once value() >= target.
+    bool wait_until(uint64_t target, Clock::time_point deadline) const noexcept {
+        return wait(target, deadline, kIgnoresAborts) == WaitEnd::kReached;
+    }
+
+    /// wait() without driving anything: spins briefly, yields while a
+    /// counted item runs, then sleeps.
+    WaitEnd block(uint64_t target, Clock::time_point deadline, uint64_t abortsSeen) const noexcept {
+        if (spin_until(target) || yield_while_running(target, deadline)) return WaitEnd::kReached;
+        while (true) {
+            sleepers_.fetch_add(1, std::memory_order_seq_cst);
+            const uint32_t seen = wakeups_.load(std::memory_order_seq_cst);
+            // abort_waits() counts before it wakes: a wait that missed the
+            // count has read the wakeups before the wake-up, and is woken.
+            const bool ended = value_.load(std::memory_order_seq_cst) >= target || aborted_since(abortsSeen);
+            if (!ended) sleep(seen, deadline);
+            sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+            // The abort first, as CANN's wait loops test the abort status before the task.
+            if (aborted_since(abortsSeen)) return WaitEnd::kAborted;
+            if (value() >= target) return WaitEnd::kReached;
+            if (deadline != Clock::time_point::max() && Clock::now() >= deadline) return WaitEnd::kTimedOut;
+        }
+    }
+
+    /// True when abort_waits() has been called since aborts() was abortsSeen.
+    bool aborted_since(uint64_t abortsSeen) const noexcept {
+        return abortsSeen != kIgnoresAborts && aborts() != abortsSeen;
+    }
+
+private:
+    /// Wakes the sleeping waiters to test their conditions again.  Leaves
+    /// value_ alone: a worker may be advancing it meanwhile.
+    void wake_all() noexcept {
         wakeups_.fetch_add(1, std::memory_order_seq_cst);
         if (sleepers_.load(std::memory_order_seq_cst) != 0) {
             syscall(SYS_futex, &wakeups_, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
         }
     }
 
-    /// Wakes the waiters without progress, so they re-check their own
-    /// conditions (used when a stream fails or is torn down).
-    void nudge() noexcept { advance_to(value()); }
-
-    /// Blocks until value() >= target or the deadline passes; true on success.
-    /// Clock::time_point::max() waits forever.  Under schedule exploration
-    /// the waiting thread drives the held work meanwhile.
-    bool wait_until(uint64_t target, Clock::time_point deadline) const noexcept {
-        if (explored_waits.load(std::memory_order_relaxed)) return explored_wait_until(*this, target, deadline);
-        return block_until(target, deadline);
-    }
-
-    /// wait_until without driving anything: spins briefly, yields while a
-    /// counted item runs, then sleeps.
-    bool block_until(uint64_t target, Clock::time_point deadline) const noexcept {
-        if (spin_until(target) || yield_while_running(target, deadline)) return true;
-        while (true) {
-            sleepers_.fetch_add(1, std::memory_order_seq_cst);
-            const uint32_t seen = wakeups_.load(std::memory_order_seq_cst);
-            const bool reached = value_.load(std::memory_order_seq_cst) >= target;
-            if (!reached) sleep(seen, deadline);
-            sleepers_.fetch_sub(1, std::memory_order_seq_cst);
-            if (value() >= target) return true;
-            if (deadline != Clock::time_point::max() && Clock::now() >= deadline) return false;
-        }
-    }
-
-private:
     /// Spins until value() >= target (true), until one of the counted items
     /// has run for kRunningSpin, or until the budget runs out.  The spin
     /// counts as a success when it saw an item run: the workers are free for
@@ -226,6 +259,7 @@ private:
 
     std::atomic<uint64_t> value_{0};
     std::atomic<bool> itemsRunning_{false};
+    std::atomic<uint64_t> aborts_{0};
     mutable std::atomic<uint32_t> wakeups_{0};
     mutable std::atomic<uint32_t> sleepers_{0};
 };

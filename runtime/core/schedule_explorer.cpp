@@ -163,14 +163,16 @@ void ScheduleExplorer::finished(const StreamLane& lane, uint64_t place) {
     changed_.notify_all();
 }
 
-bool ScheduleExplorer::wait_until(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline) {
+WaitEnd ScheduleExplorer::wait(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline,
+                               uint64_t abortsSeen) {
     while (counter.value() < target) {
-        if (Clock::now() >= deadline) return false;
+        if (counter.aborted_since(abortsSeen)) return WaitEnd::kAborted;
+        if (Clock::now() >= deadline) return WaitEnd::kTimedOut;
         if (!drive_one(deadline, std::unique_lock<std::mutex>(driverMutex_, std::try_to_lock))) {
-            counter.block_until(target, std::min(deadline, Clock::now() + kPollSlice));
+            counter.block(target, std::min(deadline, Clock::now() + kPollSlice), abortsSeen);
         }
     }
-    return true;
+    return WaitEnd::kReached;
 }
 
 // A query waits for a thread driving to finish its step, so that it always
@@ -231,11 +233,11 @@ void ScheduleExplorer::drive_when_idle() {
     }
 }
 
-bool explored_wait_until(const ProgressCounter& counter, uint64_t target,
-                         ProgressCounter::Clock::time_point deadline) noexcept {
+WaitEnd explored_wait(const ProgressCounter& counter, uint64_t target, ProgressCounter::Clock::time_point deadline,
+                      uint64_t abortsSeen) noexcept {
     ScheduleExplorer* explorer = ScheduleExplorer::active();
-    if (explorer == nullptr) return counter.block_until(target, deadline);
-    return explorer->wait_until(counter, target, deadline);
+    if (explorer == nullptr) return counter.block(target, deadline, abortsSeen);
+    return explorer->wait(counter, target, deadline, abortsSeen);
 }
 
 }  // namespace aclcpu::detail

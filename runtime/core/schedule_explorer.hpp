@@ -89,9 +89,9 @@ public:
     void hold(StreamLane& lane, const LaneItem& item);
     /// lane has finished the item at place, completion actions included.
     void finished(const StreamLane& lane, uint64_t place);
-    /// A host wait: drives held work until counter reaches target; false
-    /// when deadline passes first.
-    bool wait_until(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline);
+    /// A host wait: drives held work until counter reaches target, the
+    /// deadline passes or an abort ends the wait (ProgressCounter::wait).
+    WaitEnd wait(const ProgressCounter& counter, uint64_t target, Clock::time_point deadline, uint64_t abortsSeen);
     /// A host query: drives one held item, if any.
     void step();
     /// Returns once no thread is forwarding an item: a forward hands the item

@@ -325,6 +325,18 @@ TEST_F(ModelBuildTest, PersistentStreamsAnswerAtOnceAndTakeWorkOnlyForABuild) {
     EXPECT_ACL_FAILS(aclrtPersistentTaskClean(ordinary.get()), ACL_ERROR_INVALID_PARAM);
 }
 
+// CANN's Context::StreamAbort refuses a stream bound to a model, and
+// ApiImplDavid::StreamAbort a persistent one, with RT_ERROR_STREAM_INVALID
+// (507000 through errcode_manage.cc); nothing is discarded.
+TEST_F(ModelBuildTest, AbortRefusesAPersistentStream) {
+    PersistentStream persistent;
+    EXPECT_ACL_FAILS(aclrtStreamAbort(persistent.get()), ACL_ERROR_RT_INTERNAL_ERROR);
+    BuiltModel model;
+    ASSERT_ACL_OK(aclmdlRIBindStream(model.get(), persistent.get(), kHead));
+    EXPECT_ACL_FAILS(aclrtStreamAbort(persistent.get()), ACL_ERROR_RT_INTERNAL_ERROR);
+    ASSERT_ACL_OK(aclmdlRIUnbindStream(model.get(), persistent.get()));
+}
+
 // api_error.cc ModelBindStream: streams that are not persistent, streams
 // being captured, fast-launch streams and streams bound already are
 // refused; so are captured models (ModelBindStream, ModelLoadComplete).

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "aclcpu_testkit/blocked_call.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -305,6 +307,167 @@ TEST_F(StreamConfigTest, AbortDiscardsQueuedWork) {
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
     EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0x11), buffer.read());
     EXPECT_FALSE(gate.expired());
+}
+
+/// A notify nobody records until release(): a stream that waits for it
+/// (aclrtWaitAndResetNotify without a timeout) holds everything behind the wait.
+class NotifyHold {
+public:
+    NotifyHold() { EXPECT_ACL_OK(aclrtCreateNotify(&notify_, ACL_NOTIFY_DEFAULT)); }
+    ~NotifyHold() { EXPECT_ACL_OK(aclrtDestroyNotify(notify_)); }
+    NotifyHold(const NotifyHold&) = delete;
+    NotifyHold& operator=(const NotifyHold&) = delete;
+
+    aclrtNotify get() const { return notify_; }
+    aclError hold(aclrtStream stream) const { return aclrtWaitAndResetNotify(notify_, stream, 0); }
+    /// Records the notify on the default stream: the wait holding a stream passes.
+    void release() const { EXPECT_ACL_OK(aclrtRecordNotify(notify_, nullptr)); }
+
+private:
+    aclrtNotify notify_ = nullptr;
+};
+
+/// Makes wait on a thread of its own, aborts stream once that thread is
+/// asleep in the wait (or, if it never is, after kBoundedWaitMs: an abort
+/// just before the wait must end it too) and expects the wait to return
+/// ACL_ERROR_RT_STREAM_ABORT.  A wait still blocked kBoundedWaitMs after
+/// the abort fails the test; release() then frees what held the stream, so
+/// that the thread, and the stream's teardown, can end.
+void expect_abort_ends(aclrtStream stream, std::function<aclError()> wait, const std::function<void()>& release) {
+    testkit::BlockedCall call(std::move(wait));
+    call.wait_until_asleep(std::chrono::milliseconds(kBoundedWaitMs));
+    EXPECT_ACL_OK(aclrtStreamAbort(stream));
+    aclError status = ACL_SUCCESS;
+    const bool returned = call.wait_for_return(std::chrono::milliseconds(kBoundedWaitMs), status);
+    EXPECT_TRUE(returned) << "the wait was still blocked " << kBoundedWaitMs << " ms after aclrtStreamAbort";
+    if (returned && status == ACL_ERROR_RT_STREAM_ABORT) return;
+    EXPECT_EQ(ACL_ERROR_RT_STREAM_ABORT, status);
+    release();
+    if (!returned) {
+        EXPECT_TRUE(call.wait_for_return(std::chrono::milliseconds(kBoundedWaitMs), status));
+    }
+}
+
+/// After an abort, the stream runs new work and its synchronisation
+/// succeeds: the abort has been reported once already.
+void expect_usable_after_abort(aclrtStream stream) {
+    DeviceBuffer buffer(64);
+    buffer.fill(0);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x3C, buffer.size(), stream));
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream, kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0x3C), buffer.read());
+}
+
+// CANN's Context::StreamAbort (src/runtime/core/src/context/context.cc) sets
+// the stream's abort status before it kills the stream's tasks, and the wait
+// loops of Stream::Synchronize (Stream::SynchronizeExecutedTask,
+// Stream::StarsWaitForTask in src/runtime/core/src/stream/stream.cc) return
+// RT_ERROR_STREAM_ABORT (107023) on their next pass once it is set: a thread
+// blocked in aclrtSynchronizeStream on a stream held by an event wait returns
+// 107023, and the stream takes new work afterwards.
+TEST_F(StreamConfigTest, AbortEndsASynchronizationHeldByAnEventWait) {
+    NotifyHold notify;
+    Stream recorder;
+    Stream waiter;
+    Event event;
+    ASSERT_ACL_OK(notify.hold(recorder.get()));
+    ASSERT_ACL_OK(aclrtRecordEvent(event.get(), recorder.get()));
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(waiter.get(), event.get()));
+    DeviceBuffer buffer(64);
+    buffer.fill(0);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x5A, buffer.size(), waiter.get()));
+
+    expect_abort_ends(waiter.get(), [&] { return aclrtSynchronizeStream(waiter.get()); }, [&] { notify.release(); });
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
+    expect_usable_after_abort(waiter.get());
+    // The recording stream was not aborted: it still waits for the notify.
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(recorder.get(), kAbsenceWindowMs),
+                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    notify.release();
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(recorder.get(), kBoundedWaitMs));
+}
+
+// As above with aclrtSynchronizeStreamWithTimeout (the same
+// Stream::Synchronize loops): the abort ends the wait with 107023, not with
+// the timeout's 107011; and a notify wait that held the stream -- a wait
+// task CANN's abort kills -- is gone: it does not take a later record of the
+// notify from the stream's next wait.
+TEST_F(StreamConfigTest, AbortEndsATimedSynchronizationAndItsNotifyWait) {
+    NotifyHold notify;
+    Stream stream;
+    ASSERT_ACL_OK(notify.hold(stream.get()));
+
+    expect_abort_ends(
+        stream.get(), [&] { return aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs); },
+        [&] { notify.release(); });
+    expect_usable_after_abort(stream.get());
+
+    notify.release();
+    ASSERT_ACL_OK(notify.hold(stream.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+}
+
+// CANN's Event::Synchronize (src/runtime/core/src/event/event.cc) waits on
+// the recording stream (Event::WaitTask -> Stream::WaitTask /
+// SynchronizeImpl), whose loops return RT_ERROR_STREAM_ABORT in its abort
+// state: aclrtSynchronizeEvent and aclrtSynchronizeEventWithTimeout on an
+// event recorded on the aborted stream return 107023.
+TEST_F(StreamConfigTest, AbortEndsAnEventSynchronization) {
+    const std::vector<std::function<aclError(aclrtEvent)>> synchronizations = {
+        [](aclrtEvent event) { return aclrtSynchronizeEvent(event); },
+        [](aclrtEvent event) { return aclrtSynchronizeEventWithTimeout(event, kBoundedWaitMs); },
+    };
+    for (const auto& synchronize : synchronizations) {
+        NotifyHold notify;
+        Stream stream;
+        Event event;
+        ASSERT_ACL_OK(notify.hold(stream.get()));
+        ASSERT_ACL_OK(aclrtRecordEvent(event.get(), stream.get()));
+
+        expect_abort_ends(stream.get(), [&] { return synchronize(event.get()); }, [&] { notify.release(); });
+        // No synchronisation of the stream heard of the abort: its next one reports it.
+        EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs), ACL_ERROR_RT_STREAM_ABORT);
+        expect_usable_after_abort(stream.get());
+    }
+}
+
+// CANN's Context::Synchronize (context.cc) synchronises the context's
+// streams one by one (SyncStreamsWithTimeout -> Stream::Synchronize), so an
+// aborted stream ends aclrtSynchronizeDevice(WithTimeout) with 107023 too;
+// a device-word wait (aclrtValueWait) that held it is killed, so the work
+// behind it is discarded and the stream drains.
+TEST_F(StreamConfigTest, AbortEndsADeviceSynchronizationAndItsValueWait) {
+    Stream stream;
+    DeviceBuffer word(sizeof(uint64_t));
+    word.fill(0);
+    ASSERT_ACL_OK(aclrtValueWait(word.get(), 1, ACL_STREAM_WAIT_VALUE_EQ, stream.get()));
+    DeviceBuffer buffer(64);
+    buffer.fill(0);
+    ASSERT_ACL_OK(aclrtMemsetAsync(buffer.get(), buffer.size(), 0x5A, buffer.size(), stream.get()));
+
+    const auto writeTheWord = [&] {
+        const uint64_t one = 1;
+        EXPECT_ACL_OK(aclrtMemcpy(word.get(), sizeof one, &one, sizeof one, ACL_MEMCPY_HOST_TO_DEVICE));
+    };
+    expect_abort_ends(stream.get(), [] { return aclrtSynchronizeDeviceWithTimeout(kBoundedWaitMs); }, writeTheWord);
+    EXPECT_ACL_OK(aclrtSynchronizeDeviceWithTimeout(kBoundedWaitMs));
+    EXPECT_EQ(std::vector<uint8_t>(buffer.size(), 0), buffer.read());
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs), ACL_ERROR_RT_STREAM_ABORT);
+    expect_usable_after_abort(stream.get());
+}
+
+// A wait that begins after aclrtStreamAbort has returned waits as usual:
+// CANN clears the abort status before the abort returns (Context::StreamAbort).
+// With nobody waiting, the discarded work is reported by the next
+// synchronisation (see AbortDiscardsQueuedWork).
+TEST_F(StreamConfigTest, AbortWithNobodyWaitingPassesTheWaitAndReportsOnce) {
+    NotifyHold notify;
+    Stream stream;
+    ASSERT_ACL_OK(notify.hold(stream.get()));
+    EXPECT_ACL_OK(aclrtStreamAbort(stream.get()));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs), ACL_ERROR_RT_STREAM_ABORT);
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(stream.get(), kBoundedWaitMs));
+    notify.release();  // Frees the stream for its teardown should the abort not have passed the wait.
 }
 
 // aclrtStreamAbort on an idle stream has nothing to discard: no error follows.
