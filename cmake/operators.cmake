@@ -24,6 +24,9 @@ set(ACLCPU_GENERATED_INCLUDE ${PROJECT_BINARY_DIR}/include)
 # name published twice (an operator's folder and ops/not_yet/, say) stops
 # the configuration: one of them is stale.
 function(aclcpu_add_operator_headers library)
+  if(NOT ARGN)
+    return()
+  endif()
   foreach(header IN LISTS ARGN)
     get_filename_component(file ${header} NAME)
     get_property(earlier GLOBAL PROPERTY ACLCPU_OPERATOR_HEADER_${file})
