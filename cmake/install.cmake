@@ -1,7 +1,8 @@
 # The install tree mirrors CANN's toolkit layout, so unchanged sample build
 # files work against it:
 #   P/include/{acl,aclnn,aclnnop,hccl}
-#   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,hccl,c_sec}.so
+#   P/lib64/lib{ascendcl,acl_rt,nnopbase,opapi_nn,opapi,opapi_math,opapi_transformer,opapi_cv,
+#               hccl,c_sec}.so
 #   P/set_env.sh                    P/lib64/cmake/acl-cpu/acl-cpuConfig.cmake
 #   P/bin/{setenv.bash,aclcpu-soc-name,aclcpu-explore}
 #   P/tikcpp/ascendc_kernel_cmake/ascendc.cmake
@@ -9,20 +10,22 @@
 set(ACLCPU_LIBDIR lib64)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
-install(TARGETS aclcpu_headers ascendcl nnopbase opapi_nn opapi_math opapi hccl c_sec
+install(TARGETS aclcpu_headers ascendcl nnopbase ${ACLCPU_OPERATOR_LIBRARIES} opapi hccl c_sec
   EXPORT acl-cpu-targets
   LIBRARY DESTINATION ${ACLCPU_LIBDIR}
   INCLUDES DESTINATION include)
-set_target_properties(ascendcl nnopbase opapi_nn opapi_math opapi hccl PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(ascendcl nnopbase ${ACLCPU_OPERATOR_LIBRARIES} opapi hccl PROPERTIES INSTALL_RPATH "$ORIGIN")
 
 # The names of CANN's libraries whose functions libascendcl defines: the
 # runtime (acl_rt, acl_rt_impl), profiling (msprofiler, profapi, ms_tools_ext),
 # dump (ascend_dump), the TDT channels and queues, the platform queries
-# (platform), and DVPP (acl_dvpp, whose functions answer "not supported") --
-# links to it.
+# (platform), DVPP (acl_dvpp, whose functions answer "not supported") and the
+# single-operator compiler (acl_op_compiler, which CANN programs such as
+# ggml's CANN backend link; no function of its acl_op_compiler.h is declared
+# yet) -- links to it.
 foreach(alias_pair "acl_rt;ascendcl" "acl_rt_impl;ascendcl" "msprofiler;ascendcl" "profapi;ascendcl"
                    "ms_tools_ext;ascendcl" "ascend_dump;ascendcl" "acl_tdt_channel;ascendcl" "acl_tdt_queue;ascendcl"
-                   "platform;ascendcl" "acl_dvpp;ascendcl")
+                   "platform;ascendcl" "acl_dvpp;ascendcl" "acl_op_compiler;ascendcl")
   list(GET alias_pair 0 alias)
   list(GET alias_pair 1 target)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink lib${target}.so

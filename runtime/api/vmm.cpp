@@ -113,7 +113,12 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
         return param_error(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: alignment %zu is not a power of two",
                            alignment);
     }
-    if (aclError status = check_reserved_flags(flags, "aclrtReserveMemAddress"); status != ACL_SUCCESS) return status;
+    // CANN's aclrtReserveMemAddressImpl also takes 1, kept for the early interface's callers.
+    if (flags != 1) {
+        if (aclError status = check_reserved_flags(flags, "aclrtReserveMemAddress"); status != ACL_SUCCESS) {
+            return status;
+        }
+    }
     return VirtualMemory::instance().reserve(size, alignment, expectPtr, virPtr);
 }
 

@@ -54,8 +54,8 @@ public:
         uint64_t blockSize;  ///< Its usable bytes (CANN's rounded size).
     };
 
-    /// Bytes of each guard zone (a multiple of the 64-byte block alignment).
-    static constexpr size_t kGuardBytes = 128;
+    /// Bytes of each guard zone (a multiple of the 512-byte block alignment).
+    static constexpr size_t kGuardBytes = 512;
     /// Freed bytes kept poisoned before their blocks are reused.
     static constexpr uint64_t kQuarantineBytes = uint64_t{256} << 20;
     static constexpr unsigned char kCanary = 0xFD;

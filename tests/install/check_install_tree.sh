@@ -19,8 +19,14 @@ for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
          include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name bin/aclcpu-explore \
          tikcpp/ascendc_kernel_cmake/ascendc.cmake lib64/libacl_rt_impl.so lib64/libmsprofiler.so \
          lib64/libprofapi.so lib64/libms_tools_ext.so lib64/libascend_dump.so lib64/libacl_tdt_channel.so \
-         lib64/libacl_tdt_queue.so lib64/libacl_dvpp.so; do
+         lib64/libacl_tdt_queue.so lib64/libacl_dvpp.so lib64/libopapi_math.so lib64/libopapi_transformer.so \
+         lib64/libopapi_cv.so lib64/libacl_op_compiler.so; do
   [[ -e "$prefix/$f" ]] || { echo "missing from install tree: $f"; exit 1; }
+done
+
+# Every operator header of the build tree (the operators' and ops/not_yet/'s) is installed.
+for header in "$build_dir"/include/aclnnop/aclnn_*.h; do
+  [[ -e "$prefix/include/aclnnop/${header##*/}" ]] || { echo "missing from install tree: aclnnop/${header##*/}"; exit 1; }
 done
 
 g++ -std=c++11 -Wall -Wextra -pedantic "${extra_flags[@]}" -I"$prefix/include" -I"$prefix/include/aclnnop" "$program" \

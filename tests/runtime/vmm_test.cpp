@@ -259,6 +259,20 @@ TEST_F(VmmTest, ReserveAndReleaseRejectBadInput) {
     EXPECT_ACL_FAILS(aclrtReleaseMemAddress(base), ACL_ERROR_RT_PARAM_INVALID);  // double release
 }
 
+// aclrtReserveMemAddress takes flags 0 or 1 (1 kept for the early
+// interface's callers, ggml's CANN backend among them) and refuses others:
+// CANN's aclrtReserveMemAddressImpl (src/acl/aclrt_impl/memory.cpp).
+TEST_F(VmmTest, ReserveTakesFlagsZeroOrOne) {
+    const size_t size = granularity_of(device_memory());
+    for (uint64_t flags : {0u, 1u}) {
+        void* base = nullptr;
+        ASSERT_ACL_OK(aclrtReserveMemAddress(&base, size, 0, nullptr, flags));
+        EXPECT_ACL_OK(aclrtReleaseMemAddress(base));
+    }
+    void* base = nullptr;
+    EXPECT_ACL_FAILS(aclrtReserveMemAddress(&base, size, 0, nullptr, 2), ACL_ERROR_INVALID_PARAM);
+}
+
 // 11-04 aclrtReserveMemAddress: a non-null expectPtr is the address the
 // reservation must start at.
 TEST_F(VmmTest, ReserveHonoursAFreeExpectedAddress) {

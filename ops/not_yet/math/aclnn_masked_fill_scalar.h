@@ -1,0 +1,27 @@
+/*
+ * acl-cpu: AscendCL on the CPU.
+ *
+ * aclnnop/aclnn_masked_fill_scalar.h:
+ * selfRef = value where mask is true.
+ */
+#ifndef ACL_CPU_ACLNN_MASKED_FILL_SCALAR_H_
+#define ACL_CPU_ACLNN_MASKED_FILL_SCALAR_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(
+    aclTensor* selfRef, const aclTensor* mask, const aclScalar* value, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceMaskedFillScalar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                                   aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_CPU_ACLNN_MASKED_FILL_SCALAR_H_ */

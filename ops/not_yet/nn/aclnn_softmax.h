@@ -1,0 +1,26 @@
+/*
+ * acl-cpu: AscendCL on the CPU.
+ *
+ * aclnnop/aclnn_softmax.h:
+ * out = softmax(self) along dim.
+ */
+#ifndef ACL_CPU_ACLNN_SOFTMAX_H_
+#define ACL_CPU_ACLNN_SOFTMAX_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                   aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_CPU_ACLNN_SOFTMAX_H_ */

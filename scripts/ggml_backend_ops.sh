@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# ggml's CANN backend (the Ascend backend of llama.cpp and whisper.cpp),
+# built unchanged against a fresh acl-cpu install tree and judged by ggml's
+# own operator test, one ggml op at a time.
+#
+# Usage: scripts/ggml_backend_ops.sh [--update-readme] [--ops OP,...] [GGML_SOURCE]
+#   GGML_SOURCE    a ggml source tree or tarball; default
+#                  ../shared/third_party/ggml-d99724f.tar.gz beside the repository.  When it
+#                  does not exist the script says so and exits 0 (CI has no network).
+#   --update-readme  writes the per-op table into README.md between its ggml-backend-ops markers
+#   --ops          only these ggml ops (names as test-backend-ops -o takes them)
+# Environment: ACLCPU_BUILD_DIR (default build/), the acl-cpu build to install;
+# GGML_OP_TIMEOUT (default 900), seconds one op may run.
+#
+# Steps: build acl-cpu's installed targets and install them into
+# build/ggml-backend-ops/prefix (removed first); unpack the tarball into
+# build/ggml-backend-ops/source (kept while the tarball is unchanged, so the
+# ggml build in build/ggml-backend-ops/build is reused across runs); configure
+# ggml as its documentation says for CANN (-DGGML_CANN=ON
+# -DSOC_TYPE=Ascend910B3 -DCANN_INSTALL_DIR=<prefix> -DGGML_BUILD_TESTS=ON) and
+# build only test-backend-ops; then run `test-backend-ops test -b CANN0 -o OP`
+# once per op that has test cases, so that the abort of one op (ggml's
+# backend aborts on any non-zero aclnn status) cannot hide the others.
+# Prints per op: cases passed / failed / not supported, or the first error
+# line of an abort.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build_dir="${ACLCPU_BUILD_DIR:-$root/build}"
+timeout_seconds="${GGML_OP_TIMEOUT:-900}"
+update_readme=0
+only_ops=""
+source_arg=""
+while (($#)); do
+  case "$1" in
+    --update-readme) update_readme=1 ;;
+    --ops) only_ops="$2"; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) source_arg="$1" ;;
+  esac
+  shift
+done
+source_arg="${source_arg:-$root/../shared/third_party/ggml-d99724f.tar.gz}"
+if [[ ! -e "$source_arg" ]]; then
+  echo "ggml_backend_ops: no ggml source at $source_arg; skipped (pass a ggml tree or tarball)"
+  exit 0
+fi
+source_arg="$(cd "$(dirname "$source_arg")" && pwd)/$(basename "$source_arg")"
+
+work="$build_dir/ggml-backend-ops"
+prefix="$work/prefix"
+ggml_build="$work/build"
+logs="$work/logs"
+mkdir -p "$work"
+started=$SECONDS
+
+echo "== acl-cpu: building the installed targets of $build_dir and installing them into $prefix"
+cmake --build "$build_dir" -j2 --target ascendcl nnopbase opapi opapi_nn opapi_math opapi_transformer opapi_cv hccl \
+  c_sec aclcpu_soc_name aclcpu_explore
+rm -rf "$prefix"
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+
+# The source: a tree is used where it is; a tarball is unpacked once per
+# content (its checksum in a stamp), so that the ggml build directory stays
+# valid across runs.
+if [[ -d "$source_arg" ]]; then
+  ggml_source="$source_arg"
+else
+  checksum="$(sha256sum "$source_arg" | cut -d' ' -f1)"
+  if [[ "$(cat "$work/source.stamp" 2>/dev/null)" != "$checksum" ]]; then
+    rm -rf "$work/source" "$ggml_build" "$work/source.stamp"
+    mkdir -p "$work/source"
+    tar -xzf "$source_arg" -C "$work/source" --strip-components=1
+    echo "$checksum" >"$work/source.stamp"
+  fi
+  ggml_source="$work/source"
+fi
+
+echo "== ggml: configuring and building test-backend-ops against $prefix"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+ggml_started=$SECONDS
+cmake -S "$ggml_source" -B "$ggml_build" -DGGML_CANN=ON -DSOC_TYPE=Ascend910B3 -DCANN_INSTALL_DIR="$prefix" \
+  -DGGML_BUILD_TESTS=ON "${launcher[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+cmake --build "$ggml_build" -j2 --target test-backend-ops
+ggml_seconds=$((SECONDS - ggml_started))
+test_binary="$ggml_build/bin/test-backend-ops"
+
+# shellcheck disable=SC1091
+source "$prefix/set_env.sh"
+if [[ -n "$only_ops" ]]; then
+  IFS=, read -r -a ops <<<"$only_ops"
+else
+  # The ops that have test cases ("--show-coverage" marks them with a check mark).
+  mapfile -t ops < <("$test_binary" --show-coverage | sed -n 's/^  ✓ //p')
+fi
+
+echo "== test-backend-ops -b CANN0, one op at a time (${#ops[@]} ops)"
+rm -rf "$logs"
+mkdir -p "$logs"
+run_started=$SECONDS
+table=("| ggml op | passed | failed | not supported | outcome |" "|---|---:|---:|---:|---|")
+totals=(0 0 0)
+for op in "${ops[@]}"; do
+  status=0
+  # In a subshell whose own stderr is dropped (and which cannot exec the
+  # command in its place): the shell's "Aborted" notice of a killed child
+  # would otherwise interleave with the table.
+  (timeout --signal=KILL "$timeout_seconds" "$test_binary" test -b CANN0 -o "$op" >"$logs/$op.out" \
+    2>"$logs/$op.err" || exit $?) 2>/dev/null || status=$?
+  # A case line is "  OP(params): ... OK|FAIL|not supported [...]" (colours stripped).
+  counts="$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$op.out" | awk '
+    /^  [A-Z_0-9]+\(.*\): / { if (/ OK$/) ok++; else if (/ FAIL$/) fail++; else if (/not supported|skipping/) ns++ }
+    END { printf "%d %d %d", ok, fail, ns }')"
+  read -r passed failed unsupported <<<"$counts"
+  totals=($((totals[0] + passed)) $((totals[1] + failed)) $((totals[2] + unsupported)))
+  if ((status == 0)); then
+    outcome="ok"
+  elif ((status == 137)); then
+    outcome="killed after ${timeout_seconds} s"
+  elif grep -q "CANN error:" "$logs/$op.err"; then
+    # The message of aclGetRecentErrMsg without its "[PID:n] time " prefix.
+    outcome="aborted: $(grep -m1 "CANN error:" "$logs/$op.err" | sed 's/.*CANN error: //; s/^\[PID:[0-9]*\] [0-9:.-]* //')"
+  elif ((failed > 0)); then
+    outcome="failed"
+  else
+    outcome="exit $status: $(grep -m1 -v '^\s*$' "$logs/$op.err" || true)"
+  fi
+  outcome="${outcome//|/\\|}"
+  table+=("| $op | $passed | $failed | $unsupported | ${outcome:0:160} |")
+  printf '%-24s passed %4d  failed %4d  not supported %4d  %s\n' "$op" "$passed" "$failed" "$unsupported" \
+    "${outcome:0:100}"
+done
+table+=("| **all** | **${totals[0]}** | **${totals[1]}** | **${totals[2]}** | |")
+run_seconds=$((SECONDS - run_started))
+echo "== ggml build ${ggml_seconds} s, op runs ${run_seconds} s, whole script $((SECONDS - started)) s (logs: $logs)"
+
+if ((update_readme)); then
+  begin="<!-- ggml-backend-ops:begin (scripts/ggml_backend_ops.sh --update-readme writes this section) -->"
+  end="<!-- ggml-backend-ops:end -->"
+  {
+    echo "$begin"
+    echo
+    echo "ggml \`$(basename "$source_arg")\`, \`test-backend-ops test -b CANN0 -o OP\` per op" \
+         "(the op runs took ${run_seconds} s on this machine):"
+    echo
+    printf '%s\n' "${table[@]}"
+    echo
+    echo "$end"
+  } >"$work/readme_section.md"
+  python3 - "$root/README.md" "$work/readme_section.md" "$begin" "$end" <<'EOF'
+import pathlib, sys
+readme, section, begin, end = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).read_text(), sys.argv[3], sys.argv[4]
+text = readme.read_text()
+if begin not in text or end not in text:
+    sys.exit(f"ggml_backend_ops: {readme} has no section between {begin} and {end}")
+start, stop = text.index(begin), text.index(end) + len(end)
+readme.write_text(text[:start] + section.rstrip("\n") + text[stop:])
+EOF
+  echo "README.md updated"
+fi
