@@ -16,7 +16,10 @@ namespace {
 
 thread_local std::weak_ptr<Context> tCurrentContext;
 
-constexpr size_t kHostAlignment = 64;
+/// Page-locked host memory comes in whole pages, as the driver pins it:
+/// aclrtHostRegister(V2) takes page-aligned ranges, and CANN's programs
+/// register aclrtMallocHost memory (the zero-copy example does).
+constexpr size_t kHostAlignment = 4096;
 
 }  // namespace
 

@@ -542,6 +542,25 @@ TEST_F(MemoryExtrasTest, HostRegisterRejectsBadInput) {
                      ACL_ERROR_INVALID_PARAM);
 }
 
+// CANN's example 3_memory_advanced/host_register/0_simple_zero_copy maps
+// page-locked memory from aclrtMallocHost (ACL_HOST_REG_MAPPED) and reads
+// its device pointer: the driver's page-locked memory comes in whole pages,
+// which is what registration asks for (ApiImpl::HostRegisterV2 hands the
+// range to the driver unchanged).
+TEST_F(MemoryExtrasTest, MallocHostMemoryIsPageAlignedAndCanBeMapped) {
+    for (size_t bytes : {size_t{1}, size_t{100}, size_t{4096}, size_t{5000}}) {
+        void* pinned = nullptr;
+        ASSERT_ACL_OK(aclrtMallocHost(&pinned, bytes));
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(pinned) % 4096, 0u) << bytes;
+        ASSERT_ACL_OK(aclrtHostRegisterV2(pinned, bytes, ACL_HOST_REG_MAPPED));
+        void* device = nullptr;
+        ASSERT_ACL_OK(aclrtHostGetDevicePointer(pinned, &device, 0));
+        EXPECT_EQ(device, pinned);
+        EXPECT_ACL_OK(aclrtHostUnregister(pinned));
+        EXPECT_ACL_OK(aclrtFreeHost(pinned));
+    }
+}
+
 // 11-01 aclrtGetMemUceInfo / aclrtMemUceRepair read the HBM's ECC records:
 // 207000 with a message.
 TEST_F(MemoryExtrasTest, UncorrectableErrorQueriesAreUnsupported) {
