@@ -329,15 +329,15 @@ TEST_F(Activations, InplaceFormsWriteSelfRef) {
     for (const Activation& op : operators()) {
         if (!op.inplace) continue;
         for (aclDataType dtype : op.dtypes) {
-            if (op.name == "Sigmoid" && (is_integer(dtype))) continue;  // not in selfRef's list
+            if (op.name == "Sigmoid" && is_integer(dtype)) continue;  // not in selfRef's list
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             const std::vector<Complex> values = inputs(op, dtype, 300, 17);
             DeviceTensor selfRef(TensorSpec({10, 30}, dtype, {1, 10}));
             selfRef.write_complex(values);
-            ASSERT_EQ(run_two_phases([&](uint64_t* size,
-                                         aclOpExecutor** executor) { return op.inplace(selfRef.get(), size, executor); },
-                                     op.inplacePhase2, stream_, nullptr),
-                      ACLNN_SUCCESS)
+            const auto phase1 = [&](uint64_t* size, aclOpExecutor** executor) {
+                return op.inplace(selfRef.get(), size, executor);
+            };
+            ASSERT_EQ(run_two_phases(phase1, op.inplacePhase2, stream_, nullptr), ACLNN_SUCCESS)
                 << aclGetRecentErrMsg();
             expect_results(op, dtype, values, selfRef);
         }
