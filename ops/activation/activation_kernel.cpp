@@ -1,10 +1,9 @@
 // acl-cpu: the activation family's vector blocks, compiled for every SIMD
 // target Highway dispatches to at run time.  Each functor is its CANN
 // kernel's sequence of operations in fp32 (the comment names the kernel);
-// the transcendental functions are Highway's (hwy/contrib/math), kept inside
-// their valid input ranges so that the results outside them are IEEE's
-// (exp(x > 88.7) = inf, exp(-inf) = 0, log1p(inf) = inf, NaN stays NaN).
-// Highway has no erf: erf_of below is ours.
+// the transcendental functions are Highway's through common/vector_math-inl.h,
+// which gives IEEE's results outside their valid ranges (exp(x > 88.7) = inf,
+// log1p(inf) = inf, NaN stays NaN).  Highway has no erf: erf_of below is ours.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "activation/activation_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -12,53 +11,15 @@
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
-#include <cfloat>
-#include <cmath>
 #include <cstdint>
 
 #include "activation/activation_kernel.hpp"
 #include "common/elementwise-inl.h"
+#include "common/vector_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu::ops::HWY_NAMESPACE {
 namespace {
-
-template <class D>
-hn::Vec<D> infinity(D d) {
-    return hn::Set(d, HUGE_VALF);
-}
-
-/// x where x is NaN, result elsewhere: the clamps (Min, Max) of the
-/// kernels below propagate NaN, which x86's min/max instructions do not.
-template <class D, class V>
-V nan_through(D /*d*/, V x, V result) {
-    return hn::IfThenElse(hn::IsNaN(x), x, result);
-}
-
-/// e^x with IEEE's values outside Highway's range [-FLT_MAX, 104]: +inf
-/// above it (e^x overflows from 88.73), NaN kept; Highway's Exp(-inf) is 0.
-template <class D, class V>
-V exp_ieee(D d, V x) {
-    const V e = hn::Exp(d, hn::Min(x, hn::Set(d, 100.0f)));
-    return nan_through(d, x, hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e));
-}
-
-/// e^x - 1, likewise: Highway's Expm1 holds on [-FLT_MAX, 104]; below -100
-/// the result is -1 in fp32, above 100 +inf.
-template <class D, class V>
-V expm1_ieee(D d, V x) {
-    const V inRange = hn::Min(hn::Max(x, hn::Set(d, -100.0f)), hn::Set(d, 100.0f));
-    const V e = hn::Expm1(d, inRange);
-    return nan_through(d, x, hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e));
-}
-
-/// ln(1 + x) for x >= 0 (a value of e^t): Highway's Log1p holds on
-/// [0, FLT_MAX]; log1p(+inf) = +inf, NaN kept.
-template <class D, class V>
-V log1p_of_exp(D d, V x) {
-    const V l = hn::Log1p(d, hn::Min(x, hn::Set(d, FLT_MAX)));
-    return nan_through(d, x, hn::IfThenElse(hn::Eq(x, infinity(d)), x, l));
-}
 
 /// erf(x) in fp32, ours (Highway 1.0 has none), in two pieces fitted for
 /// acl-cpu with mpmath's chebyfit (Chebyshev-node least squares, 40 digits)
@@ -210,7 +171,7 @@ struct SoftplusVector {
     V operator()(D d, V x) const {
         const V t = hn::Mul(x, hn::Set(d, p.beta));
         const auto above = hn::Gt(t, hn::Set(d, p.threshold));
-        const V soft = log1p_of_exp(d, exp_ieee(d, hn::IfThenZeroElse(above, t)));
+        const V soft = log1p_nonnegative(d, exp_ieee(d, hn::IfThenZeroElse(above, t)));
         return hn::IfThenElse(above, x, hn::Mul(soft, hn::Set(d, 1.0f / p.beta)));
     }
 };

@@ -93,27 +93,24 @@ struct HardsigmoidOp {
     }
 };
 
-struct HardswishOp {
-    using Params = NoParams;
-    static constexpr auto vector = &hardswish_block;
-};
-
-struct SiluOp {
-    using Params = NoParams;
-    static constexpr auto vector = &silu_block;
-};
-
+/// An operator computed by the fp32 kernels only: its dtypes are FLOAT,
+/// FLOAT16 and BF16 (EluLimit: always FLOAT).
+#define ACLCPU_VECTOR_ONLY_OP(Name, ParamsType, block) \
+    struct Name {                                      \
+        using Params = ParamsType;                     \
+        static constexpr auto vector = &block;         \
+    };
+ACLCPU_VECTOR_ONLY_OP(HardswishOp, NoParams, hardswish_block)
+ACLCPU_VECTOR_ONLY_OP(SiluOp, NoParams, silu_block)
 /// Gelu, and GeluV2 with approximate 1: the tanh approximation.
-struct GeluTanhOp {
-    using Params = NoParams;
-    static constexpr auto vector = &gelu_tanh_block;
-};
-
+ACLCPU_VECTOR_ONLY_OP(GeluTanhOp, NoParams, gelu_tanh_block)
 /// GeluV2 with any approximate other than 1: 0.5 x (1 + erf(x / sqrt 2)).
-struct GeluErfOp {
-    using Params = NoParams;
-    static constexpr auto vector = &gelu_erf_block;
-};
+ACLCPU_VECTOR_ONLY_OP(GeluErfOp, NoParams, gelu_erf_block)
+/// Elu with an infinite or NaN alpha or inputScale: (x > 0 ? x : -alpha) *
+/// scale, at FLOAT for every self dtype (the op_api casts to FLOAT first).
+ACLCPU_VECTOR_ONLY_OP(EluLimitOp, EluLimitParams, elu_limit_block)
+ACLCPU_VECTOR_ONLY_OP(SoftplusOp, SoftplusParams, softplus_block)
+#undef ACLCPU_VECTOR_ONLY_OP
 
 /// DOUBLE's AICPU kernel (op_kernel_aicpu/elu_aicpu.cpp): x * scale above 0,
 /// alpha * scale * (e^(x * inputScale) - 1) otherwise, in double.
@@ -127,24 +124,12 @@ struct EluOp {
     }
 };
 
-/// (x > 0 ? x : -alpha) * scale, always at FLOAT (the op_api casts DOUBLE,
-/// FLOAT16 and BF16 to FLOAT first).
-struct EluLimitOp {
-    using Params = EluLimitParams;
-    static constexpr auto vector = &elu_limit_block;
-};
-
 /// x > 0 ? x : x * negativeSlope; DOUBLE on AICPU with the float slope.
 struct LeakyReluOp {
     using Params = LeakyReluParams;
     static constexpr auto vector = &leaky_relu_block;
     template <class T>
     static if_real<T> apply(T x, const Params& p) { return x > 0 ? x : x * T(p.negativeSlope); }
-};
-
-struct SoftplusOp {
-    using Params = SoftplusParams;
-    static constexpr auto vector = &softplus_block;
 };
 
 }  // namespace aclcpu::ops
