@@ -23,6 +23,7 @@
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softplus.h"
 
+#include <cfloat>
 #include <cmath>
 
 #include "activation/activation_kernel.hpp"
@@ -232,8 +233,11 @@ aclnnStatus phase1_softplus(const aclTensor* self, const aclScalar* beta, const 
     ACLCPU_RETURN_IF_ERROR(check_scalar_castable(threshold, selfDtype));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(selfDtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_rank_then_same_shape(self, out));
-    return hand_back_unary<SoftplusOp>("aclnnSoftplus", self, out, selfDtype, {to_float(beta), to_float(threshold)},
-                                       workspaceSize, executor);
+    const float betaValue = to_float(beta);
+    // The kernel multiplies by 1 / beta, which its tiling makes +inf for a beta within FLT_EPSILON of 0.
+    const float inverseBeta = std::fabs(betaValue) <= FLT_EPSILON ? HUGE_VALF : 1.0f / betaValue;
+    return hand_back_unary<SoftplusOp>("aclnnSoftplus", self, out, selfDtype,
+                                       {betaValue, to_float(threshold), inverseBeta}, workspaceSize, executor);
 }
 
 }  // namespace

@@ -163,7 +163,7 @@ struct LeakyReluVector {
 };
 
 /// softplus_v2/op_kernel/arch35/softplus_v2.h: t = beta x; where t > threshold
-/// x itself, elsewhere log1p(e^t) * (1 / beta) (e^t of 0 on the selected
+/// x itself, elsewhere log1p(e^t) * inverseBeta (e^t of 0 on the selected
 /// lanes, so nothing overflows there).
 struct SoftplusVector {
     SoftplusParams p;
@@ -172,7 +172,7 @@ struct SoftplusVector {
         const V t = hn::Mul(x, hn::Set(d, p.beta));
         const auto above = hn::Gt(t, hn::Set(d, p.threshold));
         const V soft = log1p_nonnegative(d, exp_ieee(d, hn::IfThenZeroElse(above, t)));
-        return hn::IfThenElse(above, x, hn::Mul(soft, hn::Set(d, 1.0f / p.beta)));
+        return hn::IfThenElse(above, x, hn::Mul(soft, hn::Set(d, p.inverseBeta)));
     }
 };
 

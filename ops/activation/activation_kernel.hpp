@@ -45,6 +45,8 @@ struct LeakyReluParams {
 struct SoftplusParams {
     float beta;
     float threshold;
+    /// 1 / beta, +inf for |beta| <= FLT_EPSILON (softplus_v2_tiling.cpp, SafeInvBeta).
+    float inverseBeta;
 };
 
 void relu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);

@@ -455,6 +455,11 @@ TEST_F(Activations, SoftplusThresholdSemantics) {
     // threshold -1 with beta 2: every x above -0.5 passes through unchanged.
     EXPECT_EQ(softplus_with(2, -1, {-0.25, 0.0, 7.0}), (std::vector<double>{-0.25, 0.0, 7.0}));
     EXPECT_NEAR(softplus_with(2, -1, {-1.0})[0], std::log1p(std::exp(-2.0)) / 2, 1e-7);
+    // softplus_v2_tiling.cpp, SafeInvBeta: a beta within FLT_EPSILON of 0 (of either sign) multiplies by +inf.
+    for (double beta : {0.0, 1e-9, -1e-9}) {
+        EXPECT_EQ(softplus_with(beta, 20, {-3.0, 0.0, 3.0}), (std::vector<double>{kInf, kInf, kInf})) << beta;
+    }
+    EXPECT_NEAR(softplus_with(-2, 20, {1.0})[0], std::log1p(std::exp(-2.0)) / -2, 1e-7);
     // A DOUBLE beta and an INT32 threshold cast to FLOAT self.
     const Scalar b(0.5, ACL_DOUBLE), t(20.0, ACL_INT32);
     const std::vector<double> got = run_on(
