@@ -618,6 +618,24 @@ TEST_F(ActivationErrors, OutDtypesOutsideTheRulesAre161002) {
     }
 }
 
+// CanCast admits an out of a dtype code no kernel stores (5 is unused): CANN's
+// graph fails at l0op::Cast (ACLNN_ERR_INNER_NULLPTR), the unary engine with it
+// (common/unary.hpp, hand_back_unary) rather than tiling by a zero element size.
+TEST_F(ActivationErrors, AnOutDtypeNoKernelStoresIs561103) {
+    const int64_t shape[] = {2};
+    const int64_t strides[] = {1};
+    DeviceBuffer buffer(64);
+    DeviceTensor self(TensorSpec({2}, ACL_FLOAT));
+    aclTensor* out = aclCreateTensor(shape, 1, static_cast<aclDataType>(5), strides, 0, ACL_FORMAT_ND, shape, 1,
+                                     buffer.get());
+    ASSERT_NE(out, nullptr);
+    for (const char* name : {"Elu", "LeakyRelu", "Softplus"}) {
+        SCOPED_TRACE(name);
+        expect_error(phase1(op_named(name), self.get(), out), ACLNN_ERR_INNER_NULLPTR);
+    }
+    aclDestroyTensor(out);
+}
+
 TEST_F(ActivationErrors, ScalarsThatCannotCastAre161002) {
     DeviceTensor self(TensorSpec({2}, ACL_FLOAT));
     DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
