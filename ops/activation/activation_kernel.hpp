@@ -96,22 +96,18 @@ struct HardsigmoidOp {
 };
 
 /// An operator computed by the fp32 kernels only: its dtypes are FLOAT,
-/// FLOAT16 and BF16 (EluLimit: always FLOAT).
-#define ACLCPU_VECTOR_ONLY_OP(Name, ParamsType, block) \
-    struct Name {                                      \
-        using Params = ParamsType;                     \
-        static constexpr auto vector = &block;         \
+/// FLOAT16 and BF16 and its out is one of them, which the vector kernel stores.
+#define ACLCPU_VECTOR_ONLY_OP(Name, block)         \
+    struct Name {                                  \
+        using Params = NoParams;                   \
+        static constexpr auto vector = &block;     \
     };
-ACLCPU_VECTOR_ONLY_OP(HardswishOp, NoParams, hardswish_block)
-ACLCPU_VECTOR_ONLY_OP(SiluOp, NoParams, silu_block)
+ACLCPU_VECTOR_ONLY_OP(HardswishOp, hardswish_block)
+ACLCPU_VECTOR_ONLY_OP(SiluOp, silu_block)
 /// Gelu, and GeluV2 with approximate 1: the tanh approximation.
-ACLCPU_VECTOR_ONLY_OP(GeluTanhOp, NoParams, gelu_tanh_block)
+ACLCPU_VECTOR_ONLY_OP(GeluTanhOp, gelu_tanh_block)
 /// GeluV2 with any approximate other than 1: 0.5 x (1 + erf(x / sqrt 2)).
-ACLCPU_VECTOR_ONLY_OP(GeluErfOp, NoParams, gelu_erf_block)
-/// Elu with an infinite or NaN alpha or inputScale: (x > 0 ? x : -alpha) *
-/// scale, at FLOAT for every self dtype (the op_api casts to FLOAT first).
-ACLCPU_VECTOR_ONLY_OP(EluLimitOp, EluLimitParams, elu_limit_block)
-ACLCPU_VECTOR_ONLY_OP(SoftplusOp, SoftplusParams, softplus_block)
+ACLCPU_VECTOR_ONLY_OP(GeluErfOp, gelu_erf_block)
 #undef ACLCPU_VECTOR_ONLY_OP
 
 /// DOUBLE's AICPU kernel (op_kernel_aicpu/elu_aicpu.cpp): x * scale above 0,
@@ -123,6 +119,26 @@ struct EluOp {
     static if_real<T> apply(T x, const Params& p) {
         if (x > 0) return x * T(p.scale);
         return T(p.alpha) * T(p.scale) * (std::exp(x * T(p.inputScale)) - T(1));
+    }
+};
+
+/// Elu with an infinite or NaN alpha or inputScale: (x > 0 ? x : -alpha) *
+/// scale, at FLOAT for every self dtype (the op_api casts to FLOAT first).
+/// apply serves a complex out, which CanCast admits and the typed path stores.
+struct EluLimitOp {
+    using Params = EluLimitParams;
+    static constexpr auto vector = &elu_limit_block;
+    static float apply(float x, const Params& p) { return (x > 0 ? x : p.negAlpha) * p.scale; }
+};
+
+/// softplus_v2.h's select of x and log1p(e^(beta x)) * inverseBeta; apply
+/// serves a complex out as EluLimitOp's does.
+struct SoftplusOp {
+    using Params = SoftplusParams;
+    static constexpr auto vector = &softplus_block;
+    static float apply(float x, const Params& p) {
+        const float t = x * p.beta;
+        return t > p.threshold ? x : std::log1p(std::exp(t)) * p.inverseBeta;
     }
 };
 

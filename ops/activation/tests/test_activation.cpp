@@ -303,6 +303,13 @@ TEST_F(Activations, ResultsCastIntoAWiderOut) {
     }
     const Activation& elu = op_named("Elu");
     check(elu, TensorSpec({2, 9}, ACL_FLOAT), TensorSpec({2, 9}, ACL_DOUBLE), inputs(elu, ACL_FLOAT, 18, 5));
+    // A complex out (CanCast admits it) takes the typed path: (y, 0).
+    for (const char* name : {"Elu", "LeakyRelu", "Softplus"}) {
+        const Activation& op = op_named(name);
+        for (aclDataType out : {ACL_COMPLEX64, ACL_COMPLEX128}) {
+            check(op, TensorSpec({2, 9}, ACL_FLOAT), TensorSpec({2, 9}, out), inputs(op, ACL_FLOAT, 18, 5));
+        }
+    }
 }
 
 // A transposed self at an offset into a larger storage, an out with gaps.
@@ -410,6 +417,17 @@ TEST_F(Activations, EluScalarsAtTheirEdges) {
         EXPECT_TRUE(std::isnan(nanAlpha[0]) && std::isnan(nanAlpha[2]) && std::isnan(nanAlpha[5]));
         EXPECT_EQ(nanAlpha[3], 0.5);
     }
+    // The same into a COMPLEX64 out, through the typed path.
+    const Shape shape = {3};
+    DeviceTensor self(TensorSpec(shape, ACL_FLOAT), {-2.0, 0.5, kNaN});
+    auto out = DeviceTensor::output(TensorSpec(shape, ACL_COMPLEX64));
+    ASSERT_EQ(run_two_phases(
+                  [&](uint64_t* size, aclOpExecutor** executor) {
+                      return elu_with(infinite, two, one)(self.get(), out->get(), size, executor);
+                  },
+                  aclnnElu, stream_, nullptr),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(out->read_complex(), (std::vector<Complex>{{-kInf, 0}, {1, 0}, {-kInf, 0}}));
     // inputScale -100: e^(200) - 1 overflows where x = -2.
     EXPECT_EQ(run_on(stream_, elu_with(one, one, negative), aclnnElu, {-2.0, 0.0, 2.0}),
               (std::vector<double>{kInf, 0, 2}));
