@@ -76,8 +76,10 @@ aclnnStatus phase1_relu(const char* api, const aclTensor* self, const aclTensor*
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    // A UINT8 tensor is its own Relu: in place there is nothing to do.
+    // A UINT8 tensor is its own Relu: in place there is nothing to do (after
+    // acl-cpu's storage guard, which refuses a view reaching outside its storage).
     if (self == out && view_of(self).dtype == ACL_UINT8) {
+        if (!is_empty(self)) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(self, "self"));
         return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     }
     return hand_back_unary<ReluOp>(api, self, out, view_of(self).dtype, {}, workspaceSize, executor);
