@@ -7,9 +7,10 @@
 // lists; the dtype its graph computes in; and its arithmetic
 // (activation_kernel.hpp).  The unary engine does the rest.
 //
-// Every phase 1 checks workspaceSize and executor first, including those of
-// Relu and GeluV2, whose CANN code writes through them unchecked: acl-cpu
-// answers a null pointer with 161001 rather than a crash.  CANN reshapes
+// Relu, Sigmoid, GeluV2, Elu and LeakyRelu write through workspaceSize and
+// executor unchecked in CANN's code (the others check them first, with
+// OP_CHECK_COMM_INPUT): acl-cpu checks theirs after the arguments, where
+// CANN would crash, and answers 161001.  CANN reshapes
 // Silu's, Hardswish's and GeluV2's tensors of more than 8 dimensions around
 // its kernel; acl-cpu's strided views hold 8 at most and refuse more (161002).
 #include "aclnnop/aclnn_elu.h"
@@ -39,7 +40,7 @@ constexpr DtypeList kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 /// kFloats and DOUBLE (Elu and LeakyRelu run DOUBLE on AICPU).
 constexpr DtypeList kFloatsAndDouble = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
 
-/// workspaceSize and executor, then the tensors, null-checked.
+/// OP_CHECK_COMM_INPUT (workspaceSize and executor), then the tensors, null-checked.
 aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor** executor, const aclTensor* self,
                                     const aclTensor* out) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
@@ -70,12 +71,13 @@ constexpr DtypeList kReluDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, 
 
 aclnnStatus phase1_relu(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                         aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kReluDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", view_of(self).dtype));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     // A UINT8 tensor is its own Relu: in place there is nothing to do (after
     // acl-cpu's storage guard, which refuses a view reaching outside its storage).
     if (self == out && view_of(self).dtype == ACL_UINT8) {
@@ -95,10 +97,11 @@ constexpr DtypeList kSigmoidOutDtypes = {ACL_FLOAT,     ACL_FLOAT16,    ACL_DOUB
 
 aclnnStatus phase1_sigmoid(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                            aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kSigmoidDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kSigmoidOutDtypes));
     ACLCPU_RETURN_IF_ERROR(check_same_shape_then_rank(self, out));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     // An integer or BOOL self is cast to out's dtype (no CanCast check).
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType computeDtype = contains(kSigmoidOutDtypes, selfDtype) ? selfDtype : view_of(out).dtype;
@@ -170,12 +173,12 @@ constexpr int64_t kGeluV2Tanh = 1;
 
 aclnnStatus phase1_gelu_v2(const aclTensor* x, int64_t approximate, const aclTensor* y, uint64_t* workspaceSize,
                            aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{x, "x"}, {y, "y"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_is(y, "y", view_of(x).dtype));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(x, "x", kFloats));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(y, "y", x, "x"));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(x, "x"));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     const aclDataType dtype = view_of(x).dtype;
     if (approximate == kGeluV2Tanh) {
         return hand_back_unary<GeluTanhOp>("aclnnGeluV2", x, y, dtype, {}, workspaceSize, executor);
@@ -188,7 +191,6 @@ aclnnStatus phase1_gelu_v2(const aclTensor* x, int64_t approximate, const aclTen
 aclnnStatus phase1_elu(const char* api, const aclTensor* self, const aclScalar* alpha, const aclScalar* scale,
                        const aclScalar* inputScale, const aclTensor* out, uint64_t* workspaceSize,
                        aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null(
         {{self, "self"}, {alpha, "alpha"}, {scale, "scale"}, {inputScale, "inputScale"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kFloatsAndDouble));
@@ -197,6 +199,7 @@ aclnnStatus phase1_elu(const char* api, const aclTensor* self, const aclScalar* 
     ACLCPU_RETURN_IF_ERROR(check_scalar_castable(inputScale, ACL_FLOAT));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_same_shape_then_rank(self, out));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     const float alphaValue = to_float(alpha);
     const float inputScaleValue = to_float(inputScale);
     if (std::isfinite(alphaValue) && std::isfinite(inputScaleValue)) {
@@ -212,11 +215,11 @@ aclnnStatus phase1_elu(const char* api, const aclTensor* self, const aclScalar* 
 
 aclnnStatus phase1_leaky_relu(const char* api, const aclTensor* self, const aclScalar* negativeSlope,
                               const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {negativeSlope, "negativeSlope"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kFloatsAndDouble));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_rank_then_same_shape(self, out));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     // negativeSlope's dtype is not checked: any scalar is read as a float.
     return hand_back_unary<LeakyReluOp>(api, self, out, view_of(self).dtype, {to_float(negativeSlope)},
                                         workspaceSize, executor);

@@ -581,6 +581,22 @@ TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) {
     }
 }
 
+// OP_CHECK_COMM_INPUT comes first in Hardsigmoid, Hardswish, Silu, Gelu and
+// Softplus; Relu, Sigmoid, GeluV2, Elu and LeakyRelu check their arguments
+// first (their CANN code never checks the pointers: acl-cpu does after them).
+TEST_F(ActivationErrors, ThePointersAreCheckedWhereCannChecksThem) {
+    DeviceTensor self(TensorSpec({2}, ACL_UINT32));
+    DeviceTensor out(TensorSpec({2}, ACL_UINT32));
+    for (const Activation& op : operators()) {
+        SCOPED_TRACE(op.name);
+        aclOpExecutor* executor = nullptr;
+        const bool pointersFirst = op.name == "Hardsigmoid" || op.name == "Hardswish" || op.name == "Silu" ||
+                                   op.name == "Gelu" || op.name == "Softplus";
+        expect_error(op.phase1(self.get(), out.get(), nullptr, &executor),
+                     pointersFirst ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID);
+    }
+}
+
 TEST_F(ActivationErrors, NullScalarsAre161001) {
     DeviceTensor self(TensorSpec({2}, ACL_FLOAT));
     DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
