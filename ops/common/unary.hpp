@@ -129,6 +129,13 @@ template <class Op>
 aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    // CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
+    // floats): CANN's graph fails at its Cast to out, l0op::Cast giving nullptr.
+    if (element_size(view_of(out).dtype) == 0) {
+        report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
+                     dtype_name(view_of(out).dtype));
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const StridedLayout selfLayout = StridedLayout::of(view_of(self));
     const StridedLayout outLayout = StridedLayout::of(view_of(out));

@@ -14,16 +14,12 @@
 #include <cstdint>
 
 #include "common/elementwise-inl.h"
+#include "common/vector_math-inl.h"
 #include "unary_math/unary_math_kernel.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu::ops::HWY_NAMESPACE {
 namespace {
-
-template <class D>
-hn::Vec<D> infinity(D d) {
-    return hn::Set(d, HUGE_VALF);
-}
 
 /// result, with the lanes where outside is true computed one by one by
 /// scalar (the IEEE function): for the rare inputs beyond a Highway
@@ -70,15 +66,11 @@ struct SignVector {
     }
 };
 
-/// Highway's Exp holds on [-FLT_MAX, 104]: above it (and at +inf) the result
-/// overflows to +inf; NaN stays NaN.
 struct ExpVector {
     NoParams p;
     template <class D, class V>
     V operator()(D d, V x) const {
-        const V e = hn::Exp(d, hn::Min(x, hn::Set(d, 100.0f)));
-        const V big = hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e);
-        return hn::IfThenElse(hn::IsNaN(x), x, big);
+        return exp_ieee(d, x);
     }
 };
 

@@ -759,6 +759,68 @@ def layout_seeds():
     seeds['permute_empty'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 0)), dims([1, 0]))
     seeds['permute_empty_into_full'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 2)), dims([1, 0]))
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
+# fuzz_activation.cpp's kEntries, in the same order: (api, in place, scalars, approximate).
+ACTIVATION_ENTRIES = [('aclnnRelu', False, 0, False), ('aclnnInplaceRelu', True, 0, False),
+                      ('aclnnSigmoid', False, 0, False), ('aclnnInplaceSigmoid', True, 0, False),
+                      ('aclnnHardsigmoid', False, 0, False), ('aclnnInplaceHardsigmoid', True, 0, False),
+                      ('aclnnHardswish', False, 0, False), ('aclnnInplaceHardswish', True, 0, False),
+                      ('aclnnSilu', False, 0, False), ('aclnnGelu', False, 0, False), ('aclnnGeluV2', False, 0, True),
+                      ('aclnnElu', False, 3, False), ('aclnnInplaceElu', True, 3, False),
+                      ('aclnnLeakyRelu', False, 1, False), ('aclnnInplaceLeakyRelu', True, 1, False),
+                      ('aclnnSoftplus', False, 2, False)]
+
+
+def activation_seeds():
+    """Per entry point of the activation family: unary_seeds()'s tensors,
+    then per scalar a null one, a complex one, an infinite and a NaN one,
+    and GeluV2's approximate 0, 1, 2 and -1."""
+    seeds = {}
+    for entry, (api, inplace, scalars, approximate) in enumerate(ACTIVATION_ENTRIES):
+
+        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False), values=None, approx=0):
+            s = Seed()
+            s.byte(place)
+            s.byte(entry)
+            s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
+            if not inplace:
+                arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+            for i in range(scalars):
+                spec = (values or {}).get(i, (FLOAT, f32(1.0)))
+                if spec is None:
+                    s.scalar(kind='null')
+                else:
+                    s.scalar(*spec)
+            if approximate:
+                s.byte(approx & 0xFF)
+            s.run(*run)
+            return s
+
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, BOOL, COMPLEX64, UINT16):
+            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 3), dtype=dtype))
+        seeds[f'{api}_4097'] = seed(self=dict(shape=(4097,)))
+        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 3), strides='col'))
+        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 3)))
+        seeds[f'{api}_rank9'] = seed(self=dict(shape=(1,) * 9))
+        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 3), fmt=NZ))
+        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 3), storage='short'))
+        seeds[f'{api}_null_self'] = seed(self=dict(null=True))
+        seeds[f'{api}_null_workspace_size'] = seed(run=(True, False))
+        seeds[f'{api}_phase1_only'] = seed(place=PHASE1_ONLY)
+        if not inplace:
+            seeds[f'{api}_out_is_self'] = seed(out='self')
+            for dtype in (DOUBLE, INT32, FLOAT16):
+                seeds[f'{api}_out_dtype{dtype}'] = seed(out=('broadcast', dtype))
+            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(3, 2)))
+            seeds[f'{api}_null_out'] = seed(out=dict(null=True))
+        for i in range(scalars):
+            seeds[f'{api}_null_scalar{i}'] = seed(values={i: None})
+            seeds[f'{api}_complex_scalar{i}'] = seed(values={i: (COMPLEX64, value_of(COMPLEX64, 1 + 1j))})
+            seeds[f'{api}_inf_scalar{i}'] = seed(values={i: (FLOAT, f32(float('inf')))})
+            seeds[f'{api}_nan_scalar{i}'] = seed(values={i: (FLOAT, f32(float('nan')))})
+            seeds[f'{api}_double_scalar{i}'] = seed(values={i: (DOUBLE, value_of(DOUBLE, -0.5))})
+        if approximate:
+            for approx in (0, 1, 2, -1):
+                seeds[f'{api}_approximate{approx}'] = seed(approx=approx)
     return seeds
 
 
@@ -867,6 +929,7 @@ def main():
         write(ops / 'arithmetic' / 'tests' / 'corpus' / target, arithmetic_seeds(target))
     write(ops / 'unary_math' / 'tests' / 'corpus', unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
+    write(ops / 'activation' / 'tests' / 'corpus', activation_seeds())
 
 
 if __name__ == '__main__':

@@ -1,0 +1,208 @@
+// acl-cpu: the activation family's vector blocks, compiled for every SIMD
+// target Highway dispatches to at run time.  Each functor is its CANN
+// kernel's sequence of operations in fp32 (the comment names the kernel);
+// the transcendental functions are Highway's through common/vector_math-inl.h,
+// which gives IEEE's results outside their valid ranges (exp(x > 88.7) = inf,
+// log1p(inf) = inf, NaN stays NaN).  Highway has no erf: erf_of below is ours.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "activation/activation_kernel.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+#include <cstdint>
+
+#include "activation/activation_kernel.hpp"
+#include "common/elementwise-inl.h"
+#include "common/vector_math-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclcpu::ops::HWY_NAMESPACE {
+namespace {
+
+/// erf(x) in fp32, ours (Highway 1.0 has none), in two pieces fitted for
+/// acl-cpu with mpmath's chebyfit (Chebyshev-node least squares, 40 digits)
+/// and rounded to fp32:
+///   |x| < 1:      x * P(x^2), P of degree 6 fitting erf(sqrt u) / sqrt u on
+///                 [0, 1] (fit error 1.2e-9);
+///   1 <= |x| < 4: 1 - e^(-x^2) * Q(t), t = (|x| - 2.5) * 2/3 in [-1, 1], Q of
+///                 degree 11 fitting erfc(x) e^(x^2) (fit error 7e-8 relative);
+///   |x| >= 4:     +-1 (erf(4) rounds to 1 in fp32), and +-1 for NaN too:
+///                 its one caller multiplies by x, which keeps NaN.
+/// Measured through GeluV2 against std::erf (test_activation.cpp,
+/// GeluV2ErfIsAccurate): within 1.5e-7 of it, about one fp32 ulp at 1 (its odd
+/// symmetry makes GeluV2 of negative x measure erf's absolute error directly).
+template <class D, class V>
+V erf_of(D d, V x) {
+    const V a = hn::Abs(x);
+    const V u = hn::Mul(x, x);
+    V p = hn::Set(d, 7.875874871388078e-05f);
+    for (float c : {-0.000801686430349946f, 0.005189087241888046f, -0.02685421146452427f, 0.11283594369888306f,
+                    -0.3761262595653534f, 1.1283791065216064f}) {
+        p = hn::Add(hn::Mul(p, u), hn::Set(d, c));
+    }
+    const V small = hn::Mul(x, p);
+
+    const V t = hn::Mul(hn::Sub(hn::Min(a, hn::Set(d, 4.0f)), hn::Set(d, 2.5f)), hn::Set(d, 2.0f / 3.0f));
+    V q = hn::Set(d, -3.5664179449668154e-05f);
+    for (float c : {9.629120177123696e-05f, -0.00014741613995283842f, 0.00036815108614973724f,
+                    -0.0010136625496670604f, 0.00242563895881176f, -0.005568837746977806f, 0.01248412299901247f,
+                    -0.027005458250641823f, 0.05611094832420349f, -0.11152102053165436f, 0.21080635488033295f}) {
+        q = hn::Add(hn::Mul(q, t), hn::Set(d, c));
+    }
+    const V boundedSquare = hn::Mul(hn::Min(a, hn::Set(d, 4.0f)), hn::Min(a, hn::Set(d, 4.0f)));
+    const V erfcTimes = hn::Mul(hn::Exp(d, hn::Neg(boundedSquare)), q);
+    const V one = hn::Set(d, 1.0f);
+    const V large = hn::IfThenElse(hn::Lt(a, hn::Set(d, 4.0f)), hn::Sub(one, erfcTimes), one);
+    return hn::IfThenElse(hn::Lt(a, one), small, hn::CopySign(large, x));
+}
+
+/// ops-nn has no A2 Relu kernel source; Relu is max(x, 0) with NaN kept.
+struct ReluVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
+    }
+};
+
+/// op_kernel/arch35/sigmoid_f32.h: 1 / (1 + e^-x).
+struct SigmoidVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V one = hn::Set(d, 1.0f);
+        return hn::Div(one, hn::Add(one, exp_ieee(d, hn::Neg(x))));
+    }
+};
+
+/// op_kernel/arch35/hard_sigmoid.cpp: Muls alpha, Adds beta, Mins 1, Maxs 0.
+struct HardsigmoidVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V affine = hn::Add(hn::Mul(x, hn::Set(d, kHardsigmoidAlpha)), hn::Set(d, kHardsigmoidBeta));
+        return nan_through(d, x, hn::Max(hn::Min(affine, hn::Set(d, 1.0f)), hn::Zero(d)));
+    }
+};
+
+/// op_kernel/arch35/hard_swish.h: max(x, -3) * clamp(x + 3, 0, 6) * (1/6);
+/// the max(x, -3) makes Hardswish(-inf) 0, not NaN.
+struct HardswishVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V gate = hn::Max(hn::Min(hn::Add(x, hn::Set(d, 3.0f)), hn::Set(d, 6.0f)), hn::Zero(d));
+        const V product = hn::Mul(hn::Max(x, hn::Set(d, -3.0f)), gate);
+        return nan_through(d, x, hn::Mul(product, hn::Set(d, 1.0f / 6.0f)));
+    }
+};
+
+/// op_kernel/arch35/swish_dag.h with scale 1: x / (1 + e^-x) (NaN at -inf).
+struct SiluVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        return hn::Div(x, hn::Add(hn::Set(d, 1.0f), exp_ieee(d, hn::Neg(x))));
+    }
+};
+
+/// Gelu's A2 (TBE) form, op_kernel/arch35/gelu_dag.h's comment:
+/// x / (1 + e^(-1.5957691 (x + 0.044715 x^3))), tanh's approximation
+/// rewritten; NaN at -inf (-inf / inf).
+struct GeluTanhVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V cube = hn::Mul(hn::Mul(x, x), x);
+        const V inner = hn::Add(x, hn::Mul(cube, hn::Set(d, 0.044715f)));
+        const V e = exp_ieee(d, hn::Mul(inner, hn::Set(d, -1.5957691f)));
+        return hn::Div(x, hn::Add(hn::Set(d, 1.0f), e));
+    }
+};
+
+/// op_kernel/arch35/gelu_v2_dag.h, GeluV2Erf32BDag: (erf(x * 0.707106781) + 1) * (x * 0.5).
+struct GeluErfVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V erf = erf_of(d, hn::Mul(x, hn::Set(d, 0.707106781f)));
+        return hn::Mul(hn::Add(erf, hn::Set(d, 1.0f)), hn::Mul(x, hn::Set(d, 0.5f)));
+    }
+};
+
+/// op_kernel/arch35/elu_dag.h: z = x * inputScale, alpha * expm1(z) where
+/// x <= 0 (or NaN), x where x > 0, times scale.
+struct EluVector {
+    EluParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V negative = hn::Mul(expm1_ieee(d, hn::Mul(x, hn::Set(d, p.inputScale))), hn::Set(d, p.alpha));
+        return hn::Mul(hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, negative), hn::Set(d, p.scale));
+    }
+};
+
+/// aclnn_elu.cpp, ComputeEluWithInfNan: Threshold(x, 0, -alpha) then Muls scale.
+struct EluLimitVector {
+    EluLimitParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V threshold = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Set(d, p.negAlpha));
+        return hn::Mul(threshold, hn::Set(d, p.scale));
+    }
+};
+
+/// op_kernel/arch35/leaky_relu_dag.h: x > 0 ? x : x * negativeSlope.
+struct LeakyReluVector {
+    LeakyReluParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, hn::Set(d, p.negativeSlope)));
+    }
+};
+
+/// softplus_v2/op_kernel/arch35/softplus_v2.h: t = beta x; where t > threshold
+/// x itself, elsewhere log1p(e^t) * inverseBeta (e^t of 0 on the selected
+/// lanes, so nothing overflows there).
+struct SoftplusVector {
+    SoftplusParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V t = hn::Mul(x, hn::Set(d, p.beta));
+        const auto above = hn::Gt(t, hn::Set(d, p.threshold));
+        const V soft = log1p_nonnegative(d, exp_ieee(d, hn::IfThenZeroElse(above, t)));
+        return hn::IfThenElse(above, x, hn::Mul(soft, hn::Set(d, p.inverseBeta)));
+    }
+};
+
+}  // namespace
+
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(relu_block, 1, NoParams, ReluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(sigmoid_block, 1, NoParams, SigmoidVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardsigmoid_block, 1, NoParams, HardsigmoidVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardswish_block, 1, NoParams, HardswishVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(silu_block, 1, NoParams, SiluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(gelu_tanh_block, 1, NoParams, GeluTanhVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(gelu_erf_block, 1, NoParams, GeluErfVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_block, 1, EluParams, EluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_limit_block, 1, EluLimitParams, EluLimitVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(leaky_relu_block, 1, LeakyReluParams, LeakyReluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_block, 1, SoftplusParams, SoftplusVector)
+
+}  // namespace aclcpu::ops::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+ACLCPU_ELEMENTWISE_DISPATCH(relu_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(sigmoid_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(hardsigmoid_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(hardswish_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(silu_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(gelu_tanh_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(gelu_erf_block, 1, NoParams)
+ACLCPU_ELEMENTWISE_DISPATCH(elu_block, 1, EluParams)
+ACLCPU_ELEMENTWISE_DISPATCH(elu_limit_block, 1, EluLimitParams)
+ACLCPU_ELEMENTWISE_DISPATCH(leaky_relu_block, 1, LeakyReluParams)
+ACLCPU_ELEMENTWISE_DISPATCH(softplus_block, 1, SoftplusParams)
+#endif  // HWY_ONCE
