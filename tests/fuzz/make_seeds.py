@@ -759,6 +759,9 @@ def layout_seeds():
     seeds['permute_empty'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 0)), dims([1, 0]))
     seeds['permute_empty_into_full'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 2)), dims([1, 0]))
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
+    return seeds
+
+
 # fuzz_activation.cpp's kEntries, in the same order: (api, in place, scalars, approximate).
 ACTIVATION_ENTRIES = [('aclnnRelu', False, 0, False), ('aclnnInplaceRelu', True, 0, False),
                       ('aclnnSigmoid', False, 0, False), ('aclnnInplaceSigmoid', True, 0, False),
