@@ -72,3 +72,11 @@ int c_enum_tdt_set_queue_attr(int type) {
     acltdtDestroyQueueAttr(attr);
     return status;
 }
+
+int c_enum_set_stream_attribute(aclrtStream stream, int attr, aclrtStreamAttrValue* value) {
+    return aclrtSetStreamAttribute(stream, attr, value);
+}
+
+int c_enum_get_stream_attribute(aclrtStream stream, int attr, aclrtStreamAttrValue* value) {
+    return aclrtGetStreamAttribute(stream, attr, value);
+}

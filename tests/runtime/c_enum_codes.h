@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "acl/acl_base.h"
+#include "acl/acl_rt.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +30,9 @@ int c_enum_memcpy_2d(void* dst, const void* src, size_t bytes, int kind, aclrtSt
 int c_enum_tdt_data_item(int tensorType, int dataType);
 /* acltdtSetQueueAttr with an attribute type code on a fresh attribute set. */
 int c_enum_tdt_set_queue_attr(int type);
+/* aclrtSetStreamAttribute / aclrtGetStreamAttribute with an attribute code; value may be null. */
+int c_enum_set_stream_attribute(aclrtStream stream, int attr, aclrtStreamAttrValue* value);
+int c_enum_get_stream_attribute(aclrtStream stream, int attr, aclrtStreamAttrValue* value);
 
 #ifdef __cplusplus
 }
