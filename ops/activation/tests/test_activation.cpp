@@ -29,6 +29,7 @@
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softplus.h"
 #include "ops/op_test_support.hpp"
+#include "ops/unary_test_support.hpp"
 
 namespace {
 
@@ -175,6 +176,13 @@ const std::vector<Activation>& operators() {
          kFloats},
     };
     return ops;
+}
+
+/// The operators' entry points, for the checks every unary operator passes.
+std::vector<UnaryEntries> entries() {
+    std::vector<UnaryEntries> all;
+    for (const Activation& op : operators()) all.push_back({op.name, op.phase1, op.phase2, op.inplace});
+    return all;
 }
 
 const Activation& op_named(const std::string& name) {
@@ -546,15 +554,7 @@ TEST_F(Activations, HardsigmoidOfInt32TruncatesToZeroOrOne) {
           {-2147483648.0, -4, 2, 3, 4, 2147483647.0});
 }
 
-TEST_F(Activations, EmptyTensorsNeedNoWork) {
-    for (const Activation& op : operators()) {
-        DeviceTensor self(TensorSpec({0, 4}, ACL_FLOAT));
-        auto out = DeviceTensor::output(TensorSpec({0, 4}, ACL_FLOAT));
-        uint64_t workspace = 1;
-        EXPECT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << op.name;
-        EXPECT_EQ(workspace, 0u);
-    }
-}
+TEST_F(Activations, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(entries(), stream_); }
 
 // ---- error paths ---------------------------------------------------------
 
@@ -567,19 +567,7 @@ protected:
     }
 };
 
-TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) {
-    DeviceTensor tensor(TensorSpec({2, 2}, ACL_FLOAT));
-    for (const Activation& op : operators()) {
-        SCOPED_TRACE(op.name);
-        expect_error(phase1(op, nullptr, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(phase1(op, tensor.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
-        aclOpExecutor* executor = nullptr;
-        uint64_t workspace = 0;
-        expect_error(op.phase1(tensor.get(), tensor.get(), nullptr, &executor), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(op.phase1(tensor.get(), tensor.get(), &workspace, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-        if (op.inplace) expect_error(op.inplace(nullptr, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
-    }
-}
+TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) { expect_null_arguments_are_161001(entries()); }
 
 // OP_CHECK_COMM_INPUT comes first in Hardsigmoid, Hardswish, Silu, Gelu and
 // Softplus; Relu, Sigmoid, GeluV2, Elu and LeakyRelu check their arguments
@@ -703,18 +691,7 @@ TEST_F(ActivationErrors, ScalarsThatCannotCastAre161002) {
                  ACLNN_ERR_PARAM_INVALID);
 }
 
-TEST_F(ActivationErrors, ShapeAndRankMismatchesAre161002) {
-    DeviceTensor self(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT));
-    const Shape nine(9, 1);
-    DeviceTensor deep(TensorSpec(nine, ACL_FLOAT));
-    DeviceTensor deepOut(TensorSpec(nine, ACL_FLOAT));
-    for (const Activation& op : operators()) {
-        SCOPED_TRACE(op.name);
-        expect_error(phase1(op, self.get(), other.get()), ACLNN_ERR_PARAM_INVALID);
-        expect_error(phase1(op, deep.get(), deepOut.get()), ACLNN_ERR_PARAM_INVALID);
-    }
-}
+TEST_F(ActivationErrors, ShapeAndRankMismatchesAre161002) { expect_shape_and_rank_mismatches_are_161002(entries()); }
 
 TEST_F(ActivationErrors, InplaceSigmoidChecksSelfRefAgainstOutsList) {
     DeviceTensor i32(TensorSpec({2}, ACL_INT32));
@@ -747,14 +724,6 @@ TEST_F(ActivationErrors, FormatRulesOfGeluAndHardsigmoid) {
     aclDestroyTensor(nz);
 }
 
-TEST_F(ActivationErrors, ANullDataAddressFaultsInPhase2) {
-    NullAddressTensor self({4, 4});
-    for (const Activation& op : operators()) {
-        auto out = DeviceTensor::output(TensorSpec({4, 4}, ACL_FLOAT));
-        expect_phase2_faults(
-            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out->get(), size, executor); },
-            op.phase2, stream_, {out.get()});
-    }
-}
+TEST_F(ActivationErrors, ANullDataAddressFaultsInPhase2) { expect_null_data_address_faults(entries(), stream_); }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "ops/op_test_support.hpp"
+#include "ops/unary_test_support.hpp"
 
 namespace {
 
@@ -111,6 +112,14 @@ const std::vector<UnaryOp>& operators() {
          {}, same},
     };
     return ops;
+}
+
+/// The operators' entry points, for the checks every unary operator passes.
+std::vector<UnaryEntries> entries() {
+    std::vector<UnaryEntries> all;
+    // A null in-place entry makes an empty std::function: no in-place form.
+    for (const UnaryOp& op : operators()) all.push_back({op.name, op.phase1, op.phase2, op.inplace});
+    return all;
 }
 
 const UnaryOp& op_named(const std::string& name) {
@@ -316,15 +325,7 @@ TEST_F(UnaryMath, ResultsCastIntoAWiderOrComplexOut) {
           inputs(op_named("Neg"), ACL_INT32, 6, 5));
 }
 
-TEST_F(UnaryMath, EmptyTensorsNeedNoWork) {
-    for (const UnaryOp& op : operators()) {
-        DeviceTensor self(TensorSpec({0, 4}, ACL_FLOAT));
-        auto out = DeviceTensor::output(TensorSpec({0, 4}, ACL_FLOAT));
-        uint64_t workspace = 1;
-        EXPECT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << op.name;
-        EXPECT_EQ(workspace, 0u);
-    }
-}
+TEST_F(UnaryMath, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(entries(), stream_); }
 
 // ---- error paths ---------------------------------------------------------
 
@@ -337,20 +338,7 @@ protected:
     }
 };
 
-TEST_F(UnaryMathErrors, NullArgumentsAre161001) {
-    DeviceTensor tensor(TensorSpec({2, 2}, ACL_FLOAT));
-    for (const UnaryOp& op : operators()) {
-        SCOPED_TRACE(op.name);
-        expect_error(phase1(op, nullptr, tensor.get()), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(phase1(op, tensor.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
-        aclOpExecutor* executor = nullptr;
-        expect_error(op.phase1(tensor.get(), tensor.get(), nullptr, &executor), ACLNN_ERR_PARAM_NULLPTR);
-        if (op.inplace != nullptr) {
-            uint64_t workspace = 0;
-            expect_error(op.inplace(nullptr, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
-        }
-    }
-}
+TEST_F(UnaryMathErrors, NullArgumentsAre161001) { expect_null_arguments_are_161001(entries()); }
 
 TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
     for (const UnaryOp& op : operators()) {
@@ -364,18 +352,7 @@ TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
     }
 }
 
-TEST_F(UnaryMathErrors, ShapeAndRankMismatchesAre161002) {
-    DeviceTensor self(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT));
-    const Shape nine(9, 1);
-    DeviceTensor deep(TensorSpec(nine, ACL_FLOAT));
-    DeviceTensor deepOut(TensorSpec(nine, ACL_FLOAT));
-    for (const UnaryOp& op : operators()) {
-        SCOPED_TRACE(op.name);
-        expect_error(phase1(op, self.get(), other.get()), ACLNN_ERR_PARAM_INVALID);
-        expect_error(phase1(op, deep.get(), deepOut.get()), ACLNN_ERR_PARAM_INVALID);
-    }
-}
+TEST_F(UnaryMathErrors, ShapeAndRankMismatchesAre161002) { expect_shape_and_rank_mismatches_are_161002(entries()); }
 
 TEST_F(UnaryMathErrors, OutDtypesOutsideTheRulesAre161002) {
     DeviceTensor f32(TensorSpec({2}, ACL_FLOAT));
@@ -424,14 +401,6 @@ TEST_F(UnaryMathErrors, AbsAndTanhRefusePrivateAndMismatchedFormats) {
     aclDestroyTensor(nz);
 }
 
-TEST_F(UnaryMathErrors, ANullDataAddressFaultsInPhase2) {
-    NullAddressTensor self({4, 4});
-    for (const UnaryOp& op : operators()) {
-        auto out = DeviceTensor::output(TensorSpec({4, 4}, ACL_FLOAT));
-        expect_phase2_faults(
-            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out->get(), size, executor); },
-            op.phase2, stream_, {out.get()});
-    }
-}
+TEST_F(UnaryMathErrors, ANullDataAddressFaultsInPhase2) { expect_null_data_address_faults(entries(), stream_); }
 
 }  // namespace
