@@ -130,17 +130,6 @@ int64_t widest_element(const std::vector<CopyStep>& steps) {
 
 }  // namespace
 
-bool layout_movable(aclDataType dtype) noexcept {
-    switch (dtype) {
-        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:
-        case ACL_INT32: case ACL_INT64: case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64:
-        case ACL_BOOL: case ACL_COMPLEX64: case ACL_COMPLEX128:
-            return true;
-        default:
-            return false;
-    }
-}
-
 LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs)
     : name_(name), steps_(std::move(steps)), inputs_(inputs) {
     starts_.reserve(steps_.size() + 1);

@@ -36,19 +36,14 @@ struct CopyStep {
     StridedLayout destination;
 };
 
-/// The dtypes the layout engine casts between: every dtype of
-/// typed_lanes.hpp's visit_element.  A copy within one dtype moves the
-/// elements bitwise, whatever the dtype.
-bool layout_movable(aclDataType dtype) noexcept;
-
 /// The kernel of a layout operator: its copy steps over one output, split
 /// into blocks of the A2 elementwise tiling.  Immutable; launch() may run
 /// concurrently.
 class LayoutKernel final : public OpKernel {
 public:
     /// Precondition: every step's layouts are over equal iteration spaces,
-    /// of one dtype or both layout_movable, and the destinations do not
-    /// overlap one another.
+    /// of one dtype (moved bitwise) or both has_element_type (cast), and the
+    /// destinations do not overlap one another.
     LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs);
 
     const char* name() const noexcept override { return name_; }

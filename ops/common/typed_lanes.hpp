@@ -47,6 +47,20 @@ decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
     });
 }
 
+/// True for the dtypes visit_element visits as their own element type; it
+/// would visit any other (an 8-bit float, COMPLEX32, a sub-byte integer) as
+/// a float of the wrong width.
+inline bool has_element_type(aclDataType dtype) noexcept {
+    switch (dtype) {
+        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:
+        case ACL_INT32: case ACL_INT64: case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64:
+        case ACL_BOOL: case ACL_COMPLEX64: case ACL_COMPLEX128:
+            return true;
+        default:
+            return false;
+    }
+}
+
 /// A real element as the widest real that holds it.
 template <class T>
 auto real_value(T x) {

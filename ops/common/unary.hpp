@@ -130,8 +130,9 @@ aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTen
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     // CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
-    // floats): CANN's graph fails at its Cast to out, l0op::Cast giving nullptr.
-    if (element_size(view_of(out).dtype) == 0) {
+    // floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
+    // giving nullptr.
+    if (!has_element_type(view_of(out).dtype)) {
         report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
                      dtype_name(view_of(out).dtype));
         return ACLNN_ERR_INNER_NULLPTR;

@@ -16,6 +16,7 @@
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
+#include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -43,19 +44,21 @@ std::vector<CopyStep> one_step(const StridedLayout& source, const aclTensor* out
 
 // ---- Cast (math/cast/op_api/aclnn_cast.cpp) -------------------------------
 
-aclnnStatus check_cast_dtype(aclDataType dtype) {
-    if (contains(kCastDtypes, dtype)) return ACLNN_SUCCESS;
+/// dtype arrives as a C caller passed it: any int, read as a code.
+aclnnStatus check_cast_dtype(int64_t dtype) {
+    if (is_dtype_code(dtype) && contains(kCastDtypes, dtype_from_code(dtype))) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID,
                        "The param dtype not implemented for %s, should be in dtype support list %s.",
                        dtype_name(dtype), dtype_list_string(kCastDtypes).c_str());
 }
 
-aclnnStatus cast(const aclTensor* self, aclDataType dtype, const aclTensor* out, uint64_t* workspaceSize,
+aclnnStatus cast(const aclTensor* self, int64_t dtypeCode, const aclTensor* out, uint64_t* workspaceSize,
                  aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kCastDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_cast_dtype(dtype));
+    ACLCPU_RETURN_IF_ERROR(check_cast_dtype(dtypeCode));
+    const aclDataType dtype = dtype_from_code(dtypeCode);
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", self, "self"));
     // CANN's graph ends in a ViewCopy of the dtype-typed result into out,
@@ -73,7 +76,7 @@ aclnnStatus cast(const aclTensor* self, aclDataType dtype, const aclTensor* out,
 aclnnStatus check_copy_castable(const aclTensor* selfRef, const aclTensor* src) {
     const aclDataType to = view_of(selfRef).dtype;
     const aclDataType from = view_of(src).dtype;
-    if (from == to || (layout_movable(from) && layout_movable(to))) return ACLNN_SUCCESS;
+    if (from == to || (has_element_type(from) && has_element_type(to))) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "Copy from %s to %s needs a cast acl-cpu does not have.",
                        dtype_name(from), dtype_name(to));
 }
@@ -180,7 +183,7 @@ extern "C" {
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return aclcpu::ops::cast(self, dtype, out, workspaceSize, executor);
+    return aclcpu::ops::cast(self, aclcpu::code_of(dtype), out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize,
