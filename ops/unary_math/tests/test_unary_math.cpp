@@ -340,6 +340,25 @@ protected:
 
 TEST_F(UnaryMathErrors, NullArgumentsAre161001) { expect_null_arguments_are_161001(entries()); }
 
+// CanCast lets FLOAT into an out of an 8-bit float or COMPLEX32, which no
+// Cast kernel writes: CANN's graph fails at l0op::Cast (561103).  The engine
+// must not write such an out as a float (it did, past the storage, once the
+// 8-bit floats became addressable).
+TEST_F(UnaryMathErrors, AnOutWithoutAnElementTypeIs561103) {
+    DeviceTensor self(TensorSpec({4}, ACL_FLOAT));
+    DeviceBuffer bytes(64);
+    const int64_t shape[] = {4};
+    const int64_t stride[] = {1};
+    for (aclDataType dtype : {ACL_FLOAT8_E4M3FN, ACL_HIFLOAT8, ACL_COMPLEX32}) {
+        SCOPED_TRACE(dtype);
+        aclTensor* out = aclCreateTensor(shape, 1, dtype, stride, 0, ACL_FORMAT_ND, shape, 1, bytes.get());
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        expect_error(aclnnExpGetWorkspaceSize(self.get(), out, &workspace, &executor), ACLNN_ERR_INNER_NULLPTR);
+        aclDestroyTensor(out);
+    }
+}
+
 TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
     for (const UnaryOp& op : operators()) {
         for (aclDataType dtype : {ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_INT16, ACL_UINT8, ACL_COMPLEX128}) {
