@@ -40,24 +40,6 @@ constexpr DtypeList kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 /// kFloats and DOUBLE (Elu and LeakyRelu run DOUBLE on AICPU).
 constexpr DtypeList kFloatsAndDouble = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
 
-/// OP_CHECK_COMM_INPUT (workspaceSize and executor), then the tensors, null-checked.
-aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor** executor, const aclTensor* self,
-                                    const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    return check_not_null({{self, "self"}, {out, "out"}});
-}
-
-/// OP_CHECK_MAX_DIM then OP_CHECK_SHAPE_NOT_EQUAL, the order of most of the family.
-aclnnStatus check_rank_then_same_shape(const aclTensor* self, const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    return check_same_shape(self, "self", out, "out");
-}
-
-aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    return check_max_dim(self, "self");
-}
-
 /// OP_CHECK_RESULT_DTYPE_CAST_FAILED of a scalar's dtype to FLOAT (Elu) or
 /// to self's dtype (Softplus).
 aclnnStatus check_scalar_castable(const aclScalar* scalar, aclDataType to) {

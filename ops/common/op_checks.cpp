@@ -235,4 +235,20 @@ aclnnStatus check_view_in_storage(NamedArgs tensors) {
     return first_failure(tensors, [](const NamedArg& arg) { return check_view_in_storage(arg.tensor, arg.name); });
 }
 
+aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor* const* executor,
+                                    const aclTensor* self, const aclTensor* out) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    return check_not_null({{self, "self"}, {out, "out"}});
+}
+
+aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out) {
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    return check_max_dim(self, "self");
+}
+
+aclnnStatus check_rank_then_same_shape(const aclTensor* self, const aclTensor* out) {
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    return check_same_shape(self, "self", out, "out");
+}
+
 }  // namespace aclcpu::ops

@@ -82,6 +82,17 @@ aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTen
 /// OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE: view shape != expected -> 161002.
 aclnnStatus check_shape_is(const aclTensor* tensor, const char* name, const Dims& expected);
 
+/// The checks of a one-input operator (self, out), in the orders CANN's
+/// op_api code uses them.
+/// OP_CHECK_COMM_INPUT, then self and out not null -> 161001.
+aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor* const* executor,
+                                    const aclTensor* self, const aclTensor* out);
+/// CheckSameShape1In1Out (ops-math common/inc/op_api/level2_base.h): equal
+/// shapes, then self's rank at most 8 -> 161002.
+aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out);
+/// OP_CHECK_MAX_DIM then OP_CHECK_SHAPE_NOT_EQUAL -> 161002.
+aclnnStatus check_rank_then_same_shape(const aclTensor* self, const aclTensor* out);
+
 /// The NumPy broadcast of two shapes into *result; false (result
 /// unspecified) when a pair of trailing-aligned dims differs and neither is 1.
 bool broadcast_shapes(const Dims& a, const Dims& b, Dims* result);

@@ -33,25 +33,6 @@ aclDataType float_if_in(aclDataType dtype, DtypeList castToFloat) {
     return contains(castToFloat, dtype) ? ACL_FLOAT : dtype;
 }
 
-/// CheckSameShape1In1Out (ops-math common/inc/op_api/level2_base.h):
-/// equal shapes, then self's rank at most 8.
-aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    return check_max_dim(self, "self");
-}
-
-aclnnStatus check_rank_then_same_shape(const aclTensor* self, const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    return check_same_shape(self, "self", out, "out");
-}
-
-/// The two tensors of an out-of-place form, after the caller's pointers.
-aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor** executor, const aclTensor* self,
-                                    const aclTensor* out) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    return check_not_null({{self, "self"}, {out, "out"}});
-}
-
 /// An in-place form's own checks: selfRef not null and in its support list.
 aclnnStatus check_inplace(const aclTensor* selfRef, DtypeList supported) {
     ACLCPU_RETURN_IF_ERROR(check_not_null(selfRef, "selfRef"));
