@@ -140,7 +140,8 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
     }
     starts_.push_back(total);
     // The copies stage a chunk of source elements; the output's dtype sizes the blocks.
-    const int64_t width = widest_element(steps_);
+    widestBytes_ = widest_element(steps_);
+    const int64_t width = widestBytes_;
     tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(), width,
                                soc_profile());
     stagingBytes_ = tiling_.chunkElements * width;
@@ -159,7 +160,7 @@ aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
 
 aclError LayoutKernel::copy_steps(const std::vector<CopyStep>& steps, const LaunchArgs& args) const noexcept {
     const UbStaging staging = UbStaging::per_worker(stagingBytes_);
-    const int64_t bytesPerElement = 2 * widest_element(steps);
+    const int64_t bytesPerElement = 2 * widestBytes_;
     const int64_t chunk = tiling_.chunkElements;
     return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
         std::byte* ub = staging.for_block(slice.block);

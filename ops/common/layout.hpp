@@ -67,6 +67,8 @@ private:
     std::vector<int64_t> starts_;
     int inputs_;
     ElementwiseTiling tiling_;
+    /// The widest element of the steps (their snapshot form has the same dtypes).
+    int64_t widestBytes_ = 1;
     int64_t stagingBytes_;
 };
 
