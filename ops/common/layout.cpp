@@ -76,22 +76,27 @@ void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourc
     }
 }
 
-/// Columns of a tile of a transposing copy: kTileRows source cache lines
-/// per column, few enough that they all stay in L1 across the tile's rows.
-constexpr int64_t kTileColumns = 64;
-
-/// Copies `rows` whole rows of a transposing step (JointLayout::transposes)
-/// tile by tile: row r's column c comes from from[r + c * sourceStride] and
-/// goes to to[r * rowStride + c].
+/// Copies `rows` (<= kTileRows) whole rows of a transposing step
+/// (JointLayout::transposes): row r's column c comes from
+/// from[r + c * sourceStride] and goes to to[r * rowStride + c].  Square
+/// tiles pass through a buffer, read column by column (a column is dense in
+/// the source) and written row by row, so that each side touches its cache
+/// lines one after another: a tile's lines lie a power-of-two stride apart
+/// in the other layout and would evict one another in a set-associative cache.
 template <class Source, class Destination>
 void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t columns, int64_t sourceStride,
                 int64_t rowStride) {
-    for (int64_t first = 0; first < columns; first += kTileColumns) {
-        const int64_t last = std::min(columns, first + kTileColumns);
+    constexpr int64_t kWidth = 16;
+    Destination tile[kWidth][JointLayout::kTileRows];  // [column][row]
+    for (int64_t first = 0; first < columns; first += kWidth) {
+        const int64_t width = std::min(kWidth, columns - first);
+        for (int64_t c = 0; c < width; ++c) {
+            const Source* column = from + (first + c) * sourceStride;
+            for (int64_t r = 0; r < rows; ++r) tile[c][r] = converted<Source, Destination>(column[r]);
+        }
         for (int64_t r = 0; r < rows; ++r) {
-            const Source* column = from + r;
-            Destination* row = to + r * rowStride;
-            for (int64_t c = first; c < last; ++c) row[c] = converted<Source, Destination>(column[c * sourceStride]);
+            Destination* row = to + r * rowStride + first;
+            for (int64_t c = 0; c < width; ++c) row[c] = tile[c][r];
         }
     }
 }
@@ -276,7 +281,13 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
     widestBytes_ = widest_element(steps_);
     tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(),
                                widestBytes_, soc_profile());
-    sliceUnit_ = tileElements > 0 ? tileElements : tiling_.chunkElements;
+    sliceUnit_ = tiling_.chunkElements;
+    if (tileElements > 0) {
+        // Blocks and their slices start on whole tiles of rows: a row cut
+        // at either end would be copied element by element across rows.
+        tiling_.blocks = BlockSplit::by_factor(total, soc_profile().vectorCoreCount, tileElements);
+        sliceUnit_ = tileElements;
+    }
 }
 
 aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {

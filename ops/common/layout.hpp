@@ -60,7 +60,7 @@ struct JointLayout {
         return rank >= 2 && destinationStrides[rank - 1] == 1 && sourceStrides[rank - 2] == 1 &&
                (sourceStrides[rank - 1] > 1 || sourceStrides[rank - 1] < -1);
     }
-    static constexpr int64_t kTileRows = 16;
+    static constexpr int64_t kTileRows = 64;
 };
 
 /// The kernel of a layout operator: its copy steps over one output, split
