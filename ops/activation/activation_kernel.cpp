@@ -176,6 +176,17 @@ struct SoftplusVector {
     }
 };
 
+/// aclnnThreshold.md's formula, x > threshold ? x : value: the compare is
+/// false for a NaN x, which gives value.
+struct ThresholdVector {
+    ThresholdParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V threshold = hn::Set(d, static_cast<float>(p.threshold.real));
+        return hn::IfThenElse(hn::Gt(x, threshold), x, hn::Set(d, static_cast<float>(p.value.real)));
+    }
+};
+
 }  // namespace
 
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(relu_block, 1, NoParams, ReluVector)
@@ -189,6 +200,7 @@ ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_block, 1, EluParams, EluVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_limit_block, 1, EluLimitParams, EluLimitVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(leaky_relu_block, 1, LeakyReluParams, LeakyReluVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_block, 1, SoftplusParams, SoftplusVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(threshold_block, 1, ThresholdParams, ThresholdVector)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -205,4 +217,5 @@ ACLCPU_ELEMENTWISE_DISPATCH(elu_block, 1, EluParams)
 ACLCPU_ELEMENTWISE_DISPATCH(elu_limit_block, 1, EluLimitParams)
 ACLCPU_ELEMENTWISE_DISPATCH(leaky_relu_block, 1, LeakyReluParams)
 ACLCPU_ELEMENTWISE_DISPATCH(softplus_block, 1, SoftplusParams)
+ACLCPU_ELEMENTWISE_DISPATCH(threshold_block, 1, ThresholdParams)
 #endif  // HWY_ONCE

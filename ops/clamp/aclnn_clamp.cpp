@@ -54,13 +54,9 @@ ComputeValue missing_bound(Bound bound, aclDataType dtype) {
     return value;
 }
 
-/// A scalar bound converted into dtype (ConvertToTensor: an integer wraps
-/// into a narrower one), or the missing bound's limit.
+/// A scalar bound converted into dtype, or the missing bound's limit.
 ComputeValue bound_value(const aclScalar* scalar, Bound bound, aclDataType dtype) {
-    if (scalar == nullptr) return missing_bound(bound, dtype);
-    ComputeValue value = compute_value(scalar, dtype);
-    value.integer = round_lane(dtype, value.integer);
-    return value;
+    return scalar == nullptr ? missing_bound(bound, dtype) : compute_value(scalar, dtype);
 }
 
 /// CheckNotNull: self, out, then at least one bound -> 161001.

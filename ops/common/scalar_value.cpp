@@ -28,7 +28,7 @@ ComputeValue compute_value(const aclScalar* scalar, aclDataType dtype) noexcept 
         }
         case ACL_BOOL: value.integer = to_int64(scalar) != 0; break;
         // Narrower integers wrap as the typed kernel's lanes do.
-        default: value.integer = to_int64(scalar); break;
+        default: value.integer = round_lane(dtype, to_int64(scalar)); break;
     }
     return value;
 }

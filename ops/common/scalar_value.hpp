@@ -15,7 +15,8 @@ namespace aclcpu::ops {
 
 /// A number in the compute dtype: a scalar after CANN's ConvertToTensor.
 /// Floating dtypes keep it in real (rounded to the dtype), complex ones in
-/// real and imag, integers and BOOL exactly in integer.
+/// real and imag, integers and BOOL in integer (a floating scalar truncated,
+/// then wrapped into a narrower integer).
 struct ComputeValue {
     double real = 0;
     double imag = 0;
