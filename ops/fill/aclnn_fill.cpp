@@ -99,23 +99,36 @@ aclnnStatus check_step(T start, T end, T step) {
     return ACLNN_SUCCESS;
 }
 
-/// ceil(a / b) in integers, as Ops::Base::CeilDiv for the INT64 output.
-int64_t ceil_div(int64_t a, int64_t b) {
-    const int64_t quotient = a / b;
-    return quotient + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
+/// Range's element count, ceil((end - start) / step) (CalculateOutputSize:
+/// in int64 for an INT64 out, in double otherwise), bounded by out's
+/// elements.  A count past int64 (an infinite end, a difference that
+/// overflows) is out's elements; a NaN count (a NaN end) none -- where CANN's
+/// static_cast of the double count is undefined.
+int64_t arange_count(const aclScalar* start, const aclScalar* end, const aclScalar* step, aclDataType outDtype,
+                     int64_t numel) {
+    if (outDtype == ACL_INT64) {
+        const int64_t delta = to_int64(step);
+        int64_t span = 0;
+        if (__builtin_sub_overflow(to_int64(end), to_int64(start), &span) || (delta == -1 && span == INT64_MIN)) {
+            return numel;
+        }
+        const int64_t quotient = span / delta;
+        const int64_t count = quotient + ((span % delta != 0) && ((span < 0) == (delta < 0)) ? 1 : 0);
+        return std::clamp<int64_t>(count, 0, numel);
+    }
+    const double count = std::ceil((to_double(end) - to_double(start)) / to_double(step));
+    if (count >= static_cast<double>(numel)) return numel;
+    return count > 0 ? static_cast<int64_t>(count) : 0;
 }
 
-/// The plan of Arange into out (its checks passed): the start, step and
-/// element count of Range's tiling (CalculateOutputSize: ceil((end - start)
-/// / step) -- in int64 for an INT64 out, in double otherwise -- and, when out
-/// holds another number of elements, the smaller of the two: the tiling only
-/// warns).
+/// The plan of Arange into out (its checks passed): the start and step of
+/// Range's tiling and its element count -- when out holds another number of
+/// elements, the smaller of the two (the tiling only warns).
 FillPlan arange_plan(const aclScalar* start, const aclScalar* end, const aclScalar* step, const aclTensor* out) {
     FillPlan plan;
     plan.kind = FillPlan::Kind::arange;
     plan.out = StridedLayout::of(view_of(out));
     const aclDataType outDtype = view_of(out).dtype;
-    int64_t size = 0;
     if (outDtype == ACL_INT64 || outDtype == ACL_INT32) {
         plan.computeDtype = ACL_INT64;
         plan.start.integer = to_int64(start);
@@ -126,12 +139,7 @@ FillPlan arange_plan(const aclScalar* start, const aclScalar* end, const aclScal
         plan.start.real = narrow ? static_cast<float>(to_double(start)) : to_double(start);
         plan.step.real = narrow ? static_cast<float>(to_double(step)) : to_double(step);
     }
-    if (outDtype == ACL_INT64) {
-        size = ceil_div(to_int64(end) - to_int64(start), to_int64(step));
-    } else {
-        size = static_cast<int64_t>(std::ceil((to_double(end) - to_double(start)) / to_double(step)));
-    }
-    plan.count = std::min(std::max<int64_t>(size, 0), plan.out.numel());
+    plan.count = arange_count(start, end, step, outDtype, plan.out.numel());
     return plan;
 }
 

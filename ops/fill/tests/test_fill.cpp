@@ -119,7 +119,9 @@ TEST_F(Fill, ZeroWritesEveryElementOfTheViewInEveryListedDtype) {
 /// product rounded, then the sum; then Cast with RINT), DOUBLE in double,
 /// the integers start + i * step.
 double arange_reference(double start, double step, int64_t i, aclDataType out) {
-    if (out == ACL_INT32 || out == ACL_INT64) return wrap(std::trunc(start) + static_cast<double>(i) * std::trunc(step), out);
+    if (out == ACL_INT32 || out == ACL_INT64) {
+        return wrap(std::trunc(start) + static_cast<double>(i) * std::trunc(step), out);
+    }
     if (out == ACL_DOUBLE) return start + static_cast<double>(i) * step;
     const float product = static_cast<float>(i) * static_cast<float>(step);
     return representable(static_cast<float>(static_cast<float>(start) + product), out);
@@ -162,6 +164,18 @@ TEST_F(Fill, ArangeWritesTheSmallerOfItsCountAndOutsElements) {
     // Row-major over the view: (0,0)=10 (0,1)=11 (0,2)=12 (1,0)=13 ...
     expect_close(view->read(), {10, 11, 12, 13, 14, 15}, kExact);
     EXPECT_EQ(view->bytes_changed_outside_view(), 0u);
+    // An infinite end counts past out's elements: all are written; a NaN end
+    // makes a NaN count (CANN's cast of it is undefined): none are.
+    auto all = DeviceTensor::output(TensorSpec({3}, ACL_FLOAT));
+    ASSERT_EQ(arange(start, Scalar(std::numeric_limits<double>::infinity()), step, *all), ACLNN_SUCCESS);
+    expect_close(all->read(), {0, 1, 2}, kExact);
+    auto none = DeviceTensor::output(TensorSpec({3}, ACL_FLOAT));
+    ASSERT_EQ(arange(start, Scalar(kNaN), step, *none), ACLNN_SUCCESS);
+    expect_close(none->read(), {-7, -7, -7}, kExact);
+    // An INT64 span past int64: out's elements.
+    auto wide = DeviceTensor::output(TensorSpec({2}, ACL_INT64));
+    ASSERT_EQ(arange(Scalar(-4e18, ACL_INT64), Scalar(9e18, ACL_INT64), Scalar(1e18, ACL_INT64), *wide), ACLNN_SUCCESS);
+    expect_close(wide->read(), {-4e18, -3e18}, kExact);
     // start == end: nothing to write.
     auto untouched = DeviceTensor::output(TensorSpec({2}, ACL_FLOAT));
     ASSERT_EQ(arange(start, start, step, *untouched), ACLNN_SUCCESS);
