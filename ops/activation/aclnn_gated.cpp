@@ -26,7 +26,8 @@ constexpr DtypeList kGatedDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 aclnnStatus check_split_dim(int64_t rank, int64_t dim, int64_t* splitDim) {
     const int64_t dims = rank == 0 ? 1 : rank;
     if (dim < -dims || dim > dims - 1) {
-        return param_error(ACLNN_ERR_PARAM_INVALID, "Expected dim value %ld to be in range [%ld, %ld] but check failed.",
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Expected dim value %ld to be in range [%ld, %ld] but check failed.",
                            static_cast<long>(dim), static_cast<long>(-dims), static_cast<long>(dims - 1));
     }
     *splitDim = dim < 0 ? dims + dim : dim;

@@ -20,7 +20,8 @@ aclError GatedKernel::launch(const LaunchArgs& args) const noexcept {
     if (status != ACL_SUCCESS || geluBlock_ == nullptr) return status;
     void* const outGelu[1] = {args.outputs[1]};
     const LaunchArgs geluArgs{args.inputs, outGelu, args.workspace, args.workspaceSize};
-    const ElementwiseJob<1> geluJob{tiling_, gelu_, geluArgs, UbStaging::per_worker(elementwise_staging_bytes(1, chunk)),
+    const ElementwiseJob<1> geluJob{tiling_, gelu_, geluArgs,
+                                    UbStaging::per_worker(elementwise_staging_bytes(1, chunk)),
                                     gelu_.streamed_dtype()};
     return run_elementwise(name_, geluJob, [this](const ElementwiseJob<1>& job, const BlockSlice& slice) {
         geluBlock_(job, slice, NoParams{});

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "clamp/clamp_kernel.hpp"
 #include "common/op_checks.hpp"
@@ -49,7 +50,7 @@ ComputeValue missing_bound(Bound bound, aclDataType dtype) {
         case ACL_INT16: value.integer = isMax ? INT16_MAX : INT16_MIN; break;
         case ACL_INT32: value.integer = isMax ? INT32_MAX : INT32_MIN; break;
         case ACL_INT64: value.integer = isMax ? INT64_MAX : INT64_MIN; break;
-        default: value.real = isMax ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+        default: value.real = (isMax ? 1 : -1) * std::numeric_limits<double>::infinity();
     }
     return value;
 }
@@ -150,6 +151,22 @@ aclnnStatus phase1_clamp_tensor(const char* api, const aclTensor* self, const ac
                                                       bounds, workspaceSize, executor);
 }
 
+/// A one-bound form (ClampMin, ClampMaxTensor ...): its bound checked
+/// first (OP_CHECK_NULL), then the common path with the other bound missing.
+template <class BoundArg>
+aclnnStatus phase1_one_bound(const char* api, const aclTensor* self, Bound which, const BoundArg* bound,
+                             const char* name, const aclTensor* out, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null(bound, name));
+    const BoundArg* min = which == Bound::min ? bound : nullptr;
+    const BoundArg* max = which == Bound::max ? bound : nullptr;
+    if constexpr (std::is_same_v<BoundArg, aclScalar>) {
+        return phase1_clamp(api, self, min, max, out, workspaceSize, executor);
+    } else {
+        return phase1_clamp_tensor(api, self, min, max, out, workspaceSize, executor);
+    }
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -162,27 +179,26 @@ extern "C" aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor* self, const a
 }
 ACLCPU_DEFINE_PHASE2(aclnnClamp)
 
-// The one-bound forms check their bound first.
 extern "C" aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin,
                                                      aclTensor* out, uint64_t* workspaceSize,
                                                      aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(clipValueMin, "clipValueMin"));
-    return phase1_clamp("aclnnClampMin", self, clipValueMin, nullptr, out, workspaceSize, executor);
+    return phase1_one_bound("aclnnClampMin", self, Bound::min, clipValueMin, "clipValueMin", out, workspaceSize,
+                            executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnClampMin)
 
 extern "C" aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax,
                                                      aclTensor* out, uint64_t* workspaceSize,
                                                      aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(clipValueMax, "clipValueMax"));
-    return phase1_clamp("aclnnClampMax", self, nullptr, clipValueMax, out, workspaceSize, executor);
+    return phase1_one_bound("aclnnClampMax", self, Bound::max, clipValueMax, "clipValueMax", out, workspaceSize,
+                            executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnClampMax)
 
 extern "C" aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* clipValueMax,
                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(clipValueMax, "clipValueMax"));
-    return phase1_clamp("aclnnInplaceClampMax", selfRef, nullptr, clipValueMax, selfRef, workspaceSize, executor);
+    return phase1_one_bound("aclnnInplaceClampMax", selfRef, Bound::max, clipValueMax, "clipValueMax", selfRef,
+                            workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMax)
 
@@ -196,31 +212,29 @@ ACLCPU_DEFINE_PHASE2(aclnnClampTensor)
 extern "C" aclnnStatus aclnnClampMinTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin,
                                                            aclTensor* out, uint64_t* workspaceSize,
                                                            aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(clipValueMin, "clipValueMin"));
-    return phase1_clamp_tensor("aclnnClampMinTensor", self, clipValueMin, nullptr, out, workspaceSize, executor);
+    return phase1_one_bound("aclnnClampMinTensor", self, Bound::min, clipValueMin, "clipValueMin", out, workspaceSize,
+                            executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnClampMinTensor)
 
 extern "C" aclnnStatus aclnnInplaceClampMinTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* clipValueMin,
                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(clipValueMin, "clipValueMin"));
-    return phase1_clamp_tensor("aclnnInplaceClampMinTensor", selfRef, clipValueMin, nullptr, selfRef, workspaceSize,
-                               executor);
+    return phase1_one_bound("aclnnInplaceClampMinTensor", selfRef, Bound::min, clipValueMin, "clipValueMin", selfRef,
+                            workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMinTensor)
 
 extern "C" aclnnStatus aclnnClampMaxTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* max,
                                                            aclTensor* out, uint64_t* workspaceSize,
                                                            aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(max, "max"));
-    return phase1_clamp_tensor("aclnnClampMaxTensor", self, nullptr, max, out, workspaceSize, executor);
+    return phase1_one_bound("aclnnClampMaxTensor", self, Bound::max, max, "max", out, workspaceSize,
+                            executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnClampMaxTensor)
 
 extern "C" aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* max,
                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(max, "max"));
-    return phase1_clamp_tensor("aclnnInplaceClampMaxTensor", selfRef, nullptr, max, selfRef, workspaceSize,
-                               executor);
+    return phase1_one_bound("aclnnInplaceClampMaxTensor", selfRef, Bound::max, max, "max", selfRef, workspaceSize,
+                            executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMaxTensor)

@@ -187,8 +187,10 @@ TEST_F(Clamp, TensorBoundsBroadcastAndPromote) {
     };
     for (const Case& c : {Case{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
                           Case{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
-                          Case{ACL_BF16, ACL_BF16, ACL_BF16, ACL_FLOAT}, Case{ACL_INT32, ACL_FLOAT, ACL_INT32, ACL_FLOAT},
-                          Case{ACL_INT8, ACL_INT16, ACL_UINT8, ACL_INT16}, Case{ACL_INT64, ACL_INT32, ACL_INT64, ACL_INT64},
+                          Case{ACL_BF16, ACL_BF16, ACL_BF16, ACL_FLOAT},
+                          Case{ACL_INT32, ACL_FLOAT, ACL_INT32, ACL_FLOAT},
+                          Case{ACL_INT8, ACL_INT16, ACL_UINT8, ACL_INT16},
+                          Case{ACL_INT64, ACL_INT32, ACL_INT64, ACL_INT64},
                           Case{ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE}}) {
         SCOPED_TRACE(name(c.self) + " " + name(c.lo) + " " + name(c.hi) + " -> " + name(c.out));
         const Shape shape = {3, 4, 5};
