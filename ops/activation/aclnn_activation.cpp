@@ -1,6 +1,7 @@
 // acl-cpu: the activation family of CANN's ops-nn -- aclnnRelu, aclnnSigmoid,
 // aclnnHardsigmoid, aclnnHardswish (+Inplace each), aclnnSilu, aclnnGelu,
-// aclnnGeluV2, aclnnElu, aclnnLeakyRelu (+Inplace each) and aclnnSoftplus.
+// aclnnGeluV2, aclnnElu, aclnnLeakyRelu, aclnnThreshold (+Inplace each) and
+// aclnnSoftplus.
 //
 // Each operator is its checks, in the order of its A2 op_api code in
 // hicann/ops-nn (activation/<op>/op_api/aclnn_<op>.cpp), with its A2 support
@@ -23,6 +24,7 @@
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_threshold.h"
 
 #include <cfloat>
 #include <cmath>
@@ -227,6 +229,28 @@ aclnnStatus phase1_softplus(const aclTensor* self, const aclScalar* beta, const 
                                        {betaValue, to_float(threshold), inverseBeta}, workspaceSize, executor);
 }
 
+// ---- Threshold (activation/threshold/op_host/op_api/aclnn_threshold.cpp) ---
+
+constexpr DtypeList kThresholdDtypes = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8,
+                                        ACL_UINT8, ACL_INT16, ACL_INT64,   ACL_BF16};
+
+/// ExecThresholdGetWorkspaceSize (after OP_CHECK_COMM_INPUT): INT16 computes
+/// as INT32 on A2; both scalars are converted into the compute dtype.
+aclnnStatus phase1_threshold(const char* api, const aclTensor* self, const aclScalar* threshold,
+                             const aclScalar* value, const aclTensor* out, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(
+        check_not_null({{self, "self"}, {out, "out"}, {threshold, "threshold"}, {value, "value"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kThresholdDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, view_of(out).dtype));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    const aclDataType computeDtype = view_of(self).dtype == ACL_INT16 ? ACL_INT32 : view_of(self).dtype;
+    const ThresholdParams params{compute_value(threshold, computeDtype), compute_value(value, computeDtype)};
+    return hand_back_unary<ThresholdOp>(api, self, out, computeDtype, params, workspaceSize, executor);
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -317,3 +341,17 @@ extern "C" aclnnStatus aclnnSoftplusGetWorkspaceSize(const aclTensor* self, cons
     return phase1_softplus(self, beta, threshold, out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnSoftplus)
+
+extern "C" aclnnStatus aclnnThresholdGetWorkspaceSize(const aclTensor* self, const aclScalar* threshold,
+                                                      const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    return phase1_threshold("aclnnThreshold", self, threshold, value, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnThreshold)
+
+extern "C" aclnnStatus aclnnInplaceThresholdGetWorkspaceSize(aclTensor* selfRef, const aclScalar* threshold,
+                                                             const aclScalar* value, uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor) {
+    return phase1_threshold("aclnnInplaceThreshold", selfRef, threshold, value, selfRef, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnInplaceThreshold)

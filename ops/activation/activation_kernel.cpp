@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "activation/activation_kernel.hpp"
+#include "activation/gated_kernel.hpp"
 #include "common/elementwise-inl.h"
 #include "common/vector_math-inl.h"
 
@@ -108,7 +109,8 @@ struct SiluVector {
     }
 };
 
-/// Gelu's A2 (TBE) form, op_kernel/arch35/gelu_dag.h's comment:
+/// Gelu's A2 (TBE) form, op_kernel/arch35/gelu_dag.h's comment (also GeGlu's
+/// ComputeGeluBase in ge_glu_v2_base.h, operation by operation):
 /// x / (1 + e^(-1.5957691 (x + 0.044715 x^3))), tanh's approximation
 /// rewritten; NaN at -inf (-inf / inf).
 struct GeluTanhVector {
@@ -176,6 +178,61 @@ struct SoftplusVector {
     }
 };
 
+/// aclnnThreshold.md's formula, x > threshold ? x : value: the compare is
+/// false for a NaN x, which gives value.
+struct ThresholdVector {
+    ThresholdParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        const V threshold = hn::Set(d, static_cast<float>(p.threshold.real));
+        return hn::IfThenElse(hn::Gt(x, threshold), x, hn::Set(d, static_cast<float>(p.value.real)));
+    }
+};
+
+// ---- The gated activations (gated_kernel.hpp) --------------------------------
+
+/// ComputeGeluErf: with m = min(x, 5.75), x / (1 + e^(P(m^2) m)), P of
+/// degree 6 with the kernel's coefficients, evaluated as it does.
+template <class D, class V>
+V gelu_erf_form(D d, V x) {
+    const V m = hn::Min(x, hn::Set(d, 5.75f));
+    const V square = hn::Mul(m, m);
+    V p = hn::Mul(square, hn::Set(d, -0.3512339572e-8f));
+    for (float c : {0.2645266170e-6f, -0.7929488134e-5f, 0.1106123840e-3f, 0.6518995814e-4f, -0.7266616915e-1f}) {
+        p = hn::Mul(hn::Add(p, hn::Set(d, c)), square);
+    }
+    p = hn::Mul(hn::Add(p, hn::Set(d, -0.1595769883e1f)), m);
+    return hn::Div(x, hn::Add(exp_ieee(d, p), hn::Set(d, 1.0f)));
+}
+
+struct SwiGluVector {
+    GateParams p;
+    template <class D, class V>
+    V operator()(D d, V a, V b) const {
+        const V denominator = hn::Add(exp_ieee(d, hn::Neg(a)), hn::Set(d, 1.0f));
+        const V silu = p.sigmoidThenMultiply ? hn::Mul(hn::Div(hn::Set(d, 1.0f), denominator), a)
+                                             : hn::Div(a, denominator);
+        return hn::Mul(silu, b);
+    }
+};
+
+struct GeGluVector {
+    GateParams p;
+    template <class D, class V>
+    V operator()(D d, V activated, V other) const {
+        const V gelu = p.erf ? gelu_erf_form(d, activated) : GeluTanhVector{}(d, activated);
+        return hn::Mul(p.roundGeluToHalf ? round_to<half_t>(d, gelu) : gelu, other);
+    }
+};
+
+struct GeGluErfVector {
+    NoParams p;
+    template <class D, class V>
+    V operator()(D d, V x) const {
+        return gelu_erf_form(d, x);
+    }
+};
+
 }  // namespace
 
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(relu_block, 1, NoParams, ReluVector)
@@ -189,6 +246,10 @@ ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_block, 1, EluParams, EluVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_limit_block, 1, EluLimitParams, EluLimitVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(leaky_relu_block, 1, LeakyReluParams, LeakyReluVector)
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_block, 1, SoftplusParams, SoftplusVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(threshold_block, 1, ThresholdParams, ThresholdVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(swiglu_block, 2, GateParams, SwiGluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(geglu_block, 2, GateParams, GeGluVector)
+ACLCPU_ELEMENTWISE_TARGET_BLOCK(geglu_erf_block, 1, NoParams, GeGluErfVector)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -205,4 +266,8 @@ ACLCPU_ELEMENTWISE_DISPATCH(elu_block, 1, EluParams)
 ACLCPU_ELEMENTWISE_DISPATCH(elu_limit_block, 1, EluLimitParams)
 ACLCPU_ELEMENTWISE_DISPATCH(leaky_relu_block, 1, LeakyReluParams)
 ACLCPU_ELEMENTWISE_DISPATCH(softplus_block, 1, SoftplusParams)
+ACLCPU_ELEMENTWISE_DISPATCH(threshold_block, 1, ThresholdParams)
+ACLCPU_ELEMENTWISE_DISPATCH(swiglu_block, 2, GateParams)
+ACLCPU_ELEMENTWISE_DISPATCH(geglu_block, 2, GateParams)
+ACLCPU_ELEMENTWISE_DISPATCH(geglu_erf_block, 1, NoParams)
 #endif  // HWY_ONCE

@@ -18,8 +18,10 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/elementwise.hpp"
+#include "common/scalar_value.hpp"
 #include "common/unary.hpp"
 
 namespace aclcpu::ops {
@@ -42,6 +44,12 @@ struct LeakyReluParams {
     float negativeSlope;
 };
 
+/// Threshold's scalars converted into its compute dtype (l0op::Threshold's ConvertToTensor).
+struct ThresholdParams {
+    ComputeValue threshold;
+    ComputeValue value;
+};
+
 struct SoftplusParams {
     float beta;
     float threshold;
@@ -60,6 +68,7 @@ void elu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const EluP
 void elu_limit_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const EluLimitParams& params);
 void leaky_relu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const LeakyReluParams& params);
 void softplus_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const SoftplusParams& params);
+void threshold_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const ThresholdParams& params);
 
 /// x < 0 ? 0 : x -- NaN and -0 pass through.  Integers (INT8/32/64; UINT8
 /// never reaches a kernel) the same.
@@ -148,6 +157,16 @@ struct LeakyReluOp {
     static constexpr auto vector = &leaky_relu_block;
     template <class T>
     static if_real<T> apply(T x, const Params& p) { return x > 0 ? x : x * T(p.negativeSlope); }
+};
+
+/// aclnnThreshold.md: x > threshold ? x : value (a NaN x is not greater: value).
+struct ThresholdOp {
+    using Params = ThresholdParams;
+    static constexpr auto vector = &threshold_block;
+    template <class V>
+    static std::enable_if_t<std::is_floating_point_v<V> || std::is_same_v<V, int64_t>, V> apply(V x, const Params& p) {
+        return x > lane_value<V>(p.threshold) ? x : lane_value<V>(p.value);
+    }
 };
 
 }  // namespace aclcpu::ops

@@ -28,11 +28,7 @@ public:
     /// A loaded or computed value as the compute dtype holds it.
     V round(V v) const { return round_lane(dtype_, v); }
 
-    V value(const ComputeValue& value) const {
-        if constexpr (std::is_same_v<V, int64_t>) return value.integer;
-        else if constexpr (is_complex_v<V>) return V(value.real, value.imag);
-        else return static_cast<V>(value.real);
-    }
+    V value(const ComputeValue& value) const { return lane_value<V>(value); }
 
     V apply(V a, V b) const {
         switch (plan_.op) {

@@ -24,6 +24,7 @@
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/elementwise.hpp"
+#include "common/scalar_value.hpp"
 #include "common/strided_layout.hpp"
 
 namespace aclcpu::ops {
@@ -44,15 +45,6 @@ enum class AlphaStep : uint8_t {
     none,      ///< alpha is 1: one Add or Sub
     fused,     ///< Axpy: a +- alpha*b in fp32 with alpha a float attribute, rounded once to the compute dtype
     separate,  ///< Mul(b, alpha) rounded to the compute dtype, then Add or Sub
-};
-
-/// A number in the compute dtype: a scalar operand or alpha after CANN's
-/// ConvertToTensor.  Floating dtypes keep it in real (rounded to the dtype),
-/// complex ones in real and imag, integers and BOOL exactly in integer.
-struct ComputeValue {
-    double real = 0;
-    double imag = 0;
-    int64_t integer = 0;
 };
 
 /// One operand: a tensor, input number `input` of the launch, read over the

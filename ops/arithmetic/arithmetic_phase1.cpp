@@ -3,7 +3,6 @@
 
 #include <new>
 
-#include "aclcpu/half.hpp"
 #include "aclcpu/soc_profile.hpp"
 #include "arithmetic/arithmetic_tiling.hpp"
 #include "common/op_checks.hpp"
@@ -52,32 +51,6 @@ aclnnStatus check_inplace(const aclTensor* selfRef, const aclTensor* other) {
 bool alpha_is_one(const aclScalar* alpha) noexcept {
     const float value = to_float(alpha);
     return !(value > 1.0f || value < 1.0f);
-}
-
-ComputeValue compute_value(const aclScalar* scalar, aclDataType dtype) noexcept {
-    ComputeValue value;
-    switch (dtype) {
-        case ACL_FLOAT: value.real = to_float(scalar); break;
-        case ACL_FLOAT16: value.real = static_cast<float>(half_t::from_float(to_float(scalar))); break;
-        case ACL_BF16: value.real = static_cast<float>(bf16_t::from_float(to_float(scalar))); break;
-        case ACL_DOUBLE: value.real = to_double(scalar); break;
-        case ACL_COMPLEX64: {
-            const std::complex<double> z = to_complex(scalar);
-            value.real = static_cast<float>(z.real());
-            value.imag = static_cast<float>(z.imag());
-            break;
-        }
-        case ACL_COMPLEX128: {
-            const std::complex<double> z = to_complex(scalar);
-            value.real = z.real();
-            value.imag = z.imag();
-            break;
-        }
-        case ACL_BOOL: value.integer = to_int64(scalar) != 0; break;
-        // Narrower integers wrap as the typed kernel's lanes do.
-        default: value.integer = to_int64(scalar); break;
-    }
-    return value;
 }
 
 ArithmeticOperand tensor_operand(const aclTensor* tensor, int input, const Dims& shape) noexcept {

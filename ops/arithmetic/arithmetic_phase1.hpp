@@ -40,9 +40,6 @@ aclnnStatus check_inplace(const aclTensor* selfRef, const aclTensor* other);
 /// that a NaN alpha counts as 1.
 bool alpha_is_one(const aclScalar* alpha) noexcept;
 
-/// scalar converted into dtype as CANN's ConvertToTensor converts it.
-ComputeValue compute_value(const aclScalar* scalar, aclDataType dtype) noexcept;
-
 /// An operand read from tensor (launch input `input`) over shape.
 ArithmeticOperand tensor_operand(const aclTensor* tensor, int input, const Dims& shape) noexcept;
 /// A scalar operand converted into dtype.

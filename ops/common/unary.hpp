@@ -22,6 +22,8 @@
 #include "common/internal.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -45,34 +47,44 @@ using if_real = std::enable_if_t<std::is_floating_point_v<T>, T>;
 template <class T>
 using if_complex = std::enable_if_t<is_complex_v<T>, T>;
 
-/// True when Op has an apply for lane type V.
-template <class Op, class V, class = void>
-struct applies_to : std::false_type {};
-template <class Op, class V>
-struct applies_to<Op, V,
-                  std::void_t<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>()))>>
-    : std::is_same<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>())), V> {};
+template <class V, size_t>
+using lane_of = V;
 
-/// The typed kernel of a unary operator: per UB chunk, self's elements cast
-/// to the compute dtype's lane type, Op::apply, the result rounded to the
-/// compute dtype and cast into out.  Immutable; launch() may run concurrently.
-template <class Op>
-class TypedUnaryKernel final : public OpKernel {
+template <class Op, class V, class Inputs, class = void>
+struct applies_to_lanes : std::false_type {};
+template <class Op, class V, size_t... K>
+struct applies_to_lanes<Op, V, std::index_sequence<K...>,
+                        std::void_t<decltype(Op::apply(std::declval<lane_of<V, K>>()...,
+                                                       std::declval<const typename Op::Params&>()))>>
+    : std::is_same<decltype(Op::apply(std::declval<lane_of<V, K>>()..., std::declval<const typename Op::Params&>())),
+                   V> {};
+
+/// True when Op has an apply of N lanes of type V.
+template <class Op, class V, size_t N = 1>
+using applies_to = applies_to_lanes<Op, V, std::make_index_sequence<N>>;
+
+/// The typed kernel of an elementwise operator with N inputs: per UB chunk,
+/// each input's elements (read over the output's shape) cast to the compute
+/// dtype's lane type, Op::apply(lane_0, ..., lane_N-1, params), the result
+/// rounded to the compute dtype and cast into out.  Immutable; launch() may
+/// run concurrently.
+template <size_t N, class Op>
+class TypedElementwiseKernel final : public OpKernel {
 public:
     using Params = typename Op::Params;
 
-    TypedUnaryKernel(const char* name, ElementwiseTiling tiling, StridedLayout self, StridedLayout out,
-                     aclDataType computeDtype, Params params) noexcept
-        : name_(name), tiling_(tiling), self_(self), out_(out), computeDtype_(computeDtype), params_(params) {}
+    TypedElementwiseKernel(const char* name, ElementwiseTiling tiling, std::array<StridedLayout, N> inputs,
+                           StridedLayout out, aclDataType computeDtype, Params params) noexcept
+        : name_(name), tiling_(tiling), inputs_(inputs), out_(out), computeDtype_(computeDtype), params_(params) {}
 
     const char* name() const noexcept override { return name_; }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
+        if (aclError status = check_tensor_addresses(name_, args, N, 1); status != ACL_SUCCESS) return status;
         return visit_lane_type(computeDtype_, [&](auto tag) -> aclError {
             using V = decltype(tag);
-            if constexpr (applies_to<Op, V>::value) {
-                return launch_as<V>(args);
+            if constexpr (applies_to<Op, V, N>::value) {
+                return launch_as<V>(args, std::make_index_sequence<N>());
             } else {
                 // Phase 1 chose a compute dtype the operator has no arithmetic for.
                 report_error(ACL_ERROR_RT_INTERNAL_ERROR, kAclnnInnerTag, "%s has no kernel for %s.", name_,
@@ -87,26 +99,29 @@ public:
     }
 
 private:
-    template <class V>
-    aclError launch_as(const LaunchArgs& args) const noexcept {
+    template <class V, size_t... K>
+    aclError launch_as(const LaunchArgs& args, std::index_sequence<K...>) const noexcept {
         const int64_t chunk = tiling_.chunkElements;
-        const UbStaging staging = UbStaging::per_worker(chunk * int64_t{sizeof(V)});
-        const int64_t bytesPerElement = element_size(self_.dtype()) + element_size(out_.dtype());
+        const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(V)});
+        const UbStaging staging = UbStaging::per_worker(static_cast<int64_t>(N) * slot);
+        int64_t bytesPerElement = element_size(out_.dtype());
+        for (const StridedLayout& input : inputs_) bytesPerElement += element_size(input.dtype());
         return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
-            V* lanes = reinterpret_cast<V*>(staging.for_block(slice.block));
+            std::byte* ub = staging.for_block(slice.block);
+            const std::array<V*, N> lanes{reinterpret_cast<V*>(ub + static_cast<int64_t>(K) * slot)...};
             const auto round = [this](V lane) { return round_lane(computeDtype_, lane); };
             for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
                 const int64_t n = std::min(chunk, slice.units.end - begin);
-                load_lanes(self_, args.inputs[0], begin, n, lanes, round);
-                for (int64_t i = 0; i < n; ++i) lanes[i] = round(Op::apply(lanes[i], params_));
-                store_lanes(lanes, out_, args.outputs[0], begin, n);
+                (load_lanes(inputs_[K], args.inputs[K], begin, n, lanes[K], round), ...);
+                for (int64_t i = 0; i < n; ++i) lanes[0][i] = round(Op::apply(lanes[K][i]..., params_));
+                store_lanes(lanes[0], out_, args.outputs[0], begin, n);
             }
         });
     }
 
     const char* name_;
     ElementwiseTiling tiling_;
-    StridedLayout self_;
+    std::array<StridedLayout, N> inputs_;
     StridedLayout out_;
     aclDataType computeDtype_;
     Params params_;
@@ -122,6 +137,39 @@ inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) no
     return fp32Lanes(computeDtype) && (fp32Lanes(outDtype) || outDtype == ACL_DOUBLE);
 }
 
+/// The kernel of an elementwise operator with N inputs whose views phase 1
+/// checked: out = Op(inputs...) in computeDtype, each input read over out's
+/// shape as laid out in layouts; the vector kernel when the result is
+/// stored as a float (unary_vector_path), the typed kernel otherwise.
+/// tensors are the executor's inputs, in declaration order.
+template <size_t N, class Op>
+aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std::array<StridedLayout, N>& layouts,
+                                  const aclTensor* out, aclDataType computeDtype, const typename Op::Params& params,
+                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const StridedLayout outLayout = StridedLayout::of(view_of(out));
+    const int64_t numel = outLayout.numel();
+    if (unary_vector_path(computeDtype, outLayout.dtype())) {
+        const ElementwiseOperands<N> operands{layouts, outLayout, computeDtype};
+        return hand_back_kernel<ElementwiseKernel<N, typename Op::Params, Op::vector>>(
+            tensors, {out}, 0, workspaceSize, executor, api,
+            tile_elementwise(numel, N + 1, computeDtype, sizeof(float), soc_profile()), operands, params);
+    }
+    return hand_back_kernel<TypedElementwiseKernel<N, Op>>(
+        tensors, {out}, 0, workspaceSize, executor, api,
+        tile_elementwise(numel, N, outLayout.dtype(), lane_bytes(computeDtype), soc_profile()), layouts, outLayout,
+        computeDtype, params);
+}
+
+/// CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
+/// floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
+/// giving nullptr -> 561103.
+inline aclnnStatus check_out_has_element_type(const char* api, const aclTensor* out) {
+    if (has_element_type(view_of(out).dtype)) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
+                 dtype_name(view_of(out).dtype));
+    return ACLNN_ERR_INNER_NULLPTR;
+}
+
 /// The end of phase 1 of a unary operator whose checks passed: the
 /// executor computing out = Op(self) in computeDtype (what CANN's graph
 /// casts self to), or CANN's empty executor when self is empty.
@@ -129,28 +177,10 @@ template <class Op>
 aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    // CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
-    // floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
-    // giving nullptr.
-    if (!has_element_type(view_of(out).dtype)) {
-        report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
-                     dtype_name(view_of(out).dtype));
-        return ACLNN_ERR_INNER_NULLPTR;
-    }
+    ACLCPU_RETURN_IF_ERROR(check_out_has_element_type(api, out));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
-    const StridedLayout selfLayout = StridedLayout::of(view_of(self));
-    const StridedLayout outLayout = StridedLayout::of(view_of(out));
-    const int64_t numel = outLayout.numel();
-    if (unary_vector_path(computeDtype, outLayout.dtype())) {
-        const ElementwiseOperands<1> operands{{selfLayout}, outLayout, computeDtype};
-        return hand_back_kernel<ElementwiseKernel<1, typename Op::Params, Op::vector>>(
-            {self}, {out}, 0, workspaceSize, executor, api,
-            tile_elementwise(numel, 2, computeDtype, sizeof(float), soc_profile()), operands, params);
-    }
-    return hand_back_kernel<TypedUnaryKernel<Op>>(
-        {self}, {out}, 0, workspaceSize, executor, api,
-        tile_elementwise(numel, 1, outLayout.dtype(), lane_bytes(computeDtype), soc_profile()), selfLayout,
-        outLayout, computeDtype, params);
+    return hand_back_elementwise<1, Op>(api, {self}, {StridedLayout::of(view_of(self))}, out, computeDtype, params,
+                                        workspaceSize, executor);
 }
 
 }  // namespace aclcpu::ops

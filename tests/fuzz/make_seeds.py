@@ -648,39 +648,85 @@ def arithmetic_seeds():
 
 # ---------------------------------------------------------------------------- the unary engine
 
-# fuzz_unary_math.cpp's kEntries, in the same order.
-UNARY_ENTRIES = ['aclnnAbs', 'aclnnNeg', 'aclnnInplaceNeg', 'aclnnSign', 'aclnnExp', 'aclnnInplaceExp', 'aclnnLog',
-                 'aclnnInplaceLog', 'aclnnSqrt', 'aclnnInplaceSqrt', 'aclnnSin', 'aclnnInplaceSin', 'aclnnCos',
-                 'aclnnInplaceCos', 'aclnnTanh', 'aclnnInplaceTanh']
+# fuzz_elementwise_unary.cpp's kEntries, in the same order: (api, in place,
+# bound tensors, outGelu, scalars, signed-byte integers, activateLeft bit).
+ELEMENTWISE_UNARY_ENTRIES = (
+    [(api, 'Inplace' in api, 0, False, 0, 0, False) for api in (
+        'aclnnAbs', 'aclnnNeg', 'aclnnInplaceNeg', 'aclnnSign', 'aclnnExp', 'aclnnInplaceExp', 'aclnnLog',
+        'aclnnInplaceLog', 'aclnnSqrt', 'aclnnInplaceSqrt', 'aclnnSin', 'aclnnInplaceSin', 'aclnnCos',
+        'aclnnInplaceCos', 'aclnnTanh', 'aclnnInplaceTanh', 'aclnnRelu', 'aclnnInplaceRelu', 'aclnnSigmoid',
+        'aclnnInplaceSigmoid', 'aclnnHardsigmoid', 'aclnnInplaceHardsigmoid', 'aclnnHardswish',
+        'aclnnInplaceHardswish', 'aclnnSilu', 'aclnnGelu')]
+    + [('aclnnGeluV2', False, 0, False, 0, 1, False), ('aclnnElu', False, 0, False, 3, 0, False),
+       ('aclnnInplaceElu', True, 0, False, 3, 0, False), ('aclnnLeakyRelu', False, 0, False, 1, 0, False),
+       ('aclnnInplaceLeakyRelu', True, 0, False, 1, 0, False), ('aclnnSoftplus', False, 0, False, 2, 0, False),
+       ('aclnnThreshold', False, 0, False, 2, 0, False), ('aclnnInplaceThreshold', True, 0, False, 2, 0, False),
+       ('aclnnSwiGlu', False, 0, False, 0, 1, False), ('aclnnGeGlu', False, 0, True, 0, 2, False),
+       ('aclnnGeGluV3', False, 0, True, 0, 2, True), ('aclnnClamp', False, 0, False, 2, 0, False),
+       ('aclnnClampMin', False, 0, False, 1, 0, False), ('aclnnClampMax', False, 0, False, 1, 0, False),
+       ('aclnnInplaceClampMax', True, 0, False, 1, 0, False), ('aclnnClampTensor', False, 2, False, 0, 0, False),
+       ('aclnnClampMinTensor', False, 1, False, 0, 0, False),
+       ('aclnnInplaceClampMinTensor', True, 1, False, 0, 0, False),
+       ('aclnnClampMaxTensor', False, 1, False, 0, 0, False),
+       ('aclnnInplaceClampMaxTensor', True, 1, False, 0, 0, False),
+       ('aclnnInplaceFillScalar', True, 0, False, 1, 0, False), ('aclnnInplaceZero', True, 0, False, 0, 0, False),
+       ('aclnnArange', True, 0, False, 3, 0, False)])
+
+# Arange's scalars for its seeds: start 0, end 6, step 1 (its out has 6 elements).
+ARANGE_SCALARS = {0: (FLOAT, f32(0.0)), 1: (FLOAT, f32(6.0)), 2: (FLOAT, f32(1.0))}
 
 
-def unary_seeds():
-    """Per entry point of the unary math family: launches of every dtype,
+def elementwise_unary_seeds():
+    """Per entry point of fuzz_elementwise_unary: launches of every dtype,
     long, strided and empty tensors, an out aliasing self or of another
-    dtype, and the errors of each check (nulls, dtypes, ranks, shapes,
-    formats, the caller's pointers)."""
+    dtype, the errors of each check (nulls, dtypes, ranks, shapes, formats,
+    the caller's pointers); per scalar a null, complex, infinite, NaN and
+    DOUBLE one; per bound tensor a broadcast, null, empty and mismatched one;
+    the gated forms' dims, approximate values, halved outputs and activateLeft."""
     seeds = {}
-    for entry, api in enumerate(UNARY_ENTRIES):
-        inplace = 'Inplace' in api
+    for entry, (api, inplace, bounds, out_gelu, scalars, ints, flag) in enumerate(ELEMENTWISE_UNARY_ENTRIES):
+        gated = out_gelu or api == 'aclnnSwiGlu'
+        default_scalars = ARANGE_SCALARS if api == 'aclnnArange' else {}
 
-        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False)):
+        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False), values=None, bound=None, gelu=None,
+                 integers=None, left=False):
             s = Seed()
             s.byte(place)
             s.byte(entry)
-            s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
+            s.tensor(**(self or dict(shape=(2, 4), dtype=FLOAT)))
             if not inplace:
-                arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+                default_out = dict(shape=(2, 2), dtype=FLOAT) if gated else dict(copy=0, dtype=None)
+                arith_out(s, out if out is not None else default_out)
+            for i in range(bounds):
+                s.tensor(**((bound or {}).get(i) or dict(shape=(4,), dtype=FLOAT)))
+            if out_gelu:
+                s.tensor(**(gelu or dict(shape=(2, 2), dtype=FLOAT)))
+            for i in range(scalars):
+                spec = {**default_scalars, **(values or {})}.get(i, (FLOAT, f32(1.0)))
+                if spec is None:
+                    s.scalar(kind='null')
+                else:
+                    s.scalar(*spec)
+            for i in range(ints):
+                s.byte((integers or {}).get(i, -1 if i == 0 else 0) & 0xFF)
+            if flag:
+                s.bit(left)
             s.run(*run)
             return s
 
-        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128, UINT16):
-            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 3), dtype=dtype))
-        seeds[f'{api}_4097'] = seed(self=dict(shape=(4097,)))
-        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 3), strides='col'))
-        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 3)))
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, INT16, BOOL, COMPLEX64, COMPLEX128,
+                      UINT16):
+            out = dict(shape=(2, 2), dtype=dtype) if gated else None
+            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 4), dtype=dtype), out=out,
+                                                gelu=dict(shape=(2, 2), dtype=dtype))
+        seeds[f'{api}_4098'] = seed(self=dict(shape=(4098,)), out=dict(shape=(2049,)) if gated else None,
+                                    gelu=dict(shape=(2049,)), bound={0: dict(shape=(4098,)), 1: dict(shape=(1,))})
+        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 4), strides='col'))
+        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 4)), out=dict(shape=(0, 2)) if gated else None,
+                                     gelu=dict(shape=(0, 2)))
         seeds[f'{api}_rank9'] = seed(self=dict(shape=(1,) * 9))
-        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 3), fmt=NZ))
-        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 3), storage='short'))
+        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 4), fmt=NZ))
+        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 4), storage='short'))
         seeds[f'{api}_null_self'] = seed(self=dict(null=True))
         seeds[f'{api}_null_workspace_size'] = seed(run=(True, False))
         seeds[f'{api}_phase1_only'] = seed(place=PHASE1_ONLY)
@@ -688,10 +734,37 @@ def unary_seeds():
             seeds[f'{api}_out_is_self'] = seed(out='self')
             for dtype in (DOUBLE, COMPLEX64, INT32, FLOAT16):
                 seeds[f'{api}_out_dtype{dtype}'] = seed(out=('broadcast', dtype))
-            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(3, 2)))
+            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(4, 2)))
             seeds[f'{api}_null_out'] = seed(out=dict(null=True))
+        for i in range(scalars):
+            seeds[f'{api}_null_scalar{i}'] = seed(values={i: None})
+            seeds[f'{api}_complex_scalar{i}'] = seed(values={i: (COMPLEX64, value_of(COMPLEX64, 1 + 1j))})
+            seeds[f'{api}_inf_scalar{i}'] = seed(values={i: (FLOAT, f32(float('inf')))})
+            seeds[f'{api}_nan_scalar{i}'] = seed(values={i: (FLOAT, f32(float('nan')))})
+            seeds[f'{api}_double_scalar{i}'] = seed(values={i: (DOUBLE, value_of(DOUBLE, -0.5))})
+            seeds[f'{api}_int_scalar{i}'] = seed(values={i: (INT32, (300).to_bytes(4, 'little'))})
+        for i in range(bounds):
+            for name, bound in {'row': dict(shape=(4,), dtype=INT32), 'column': dict(shape=(2, 1), dtype=FLOAT16),
+                                'null': dict(null=True), 'empty': dict(shape=(0,)), 'mismatch': dict(shape=(3,)),
+                                'wider': dict(shape=(3, 2, 4)), 'complex': dict(shape=(4,), dtype=COMPLEX64),
+                                'strided': dict(shape=(2, 4), strides='col', dtype=DOUBLE)}.items():
+                seeds[f'{api}_bound{i}_{name}'] = seed(bound={i: bound})
+        for i in range(ints):
+            for value in (0, 1, 2, -1, -2, -3, 5, -128):
+                seeds[f'{api}_int{i}_{value}'] = seed(integers={i: value})
+        if gated:
+            seeds[f'{api}_dim0'] = seed(self=dict(shape=(4, 3)), out=dict(shape=(2, 3)), gelu=dict(shape=(2, 3)),
+                                        integers={0: 0})
+            seeds[f'{api}_odd'] = seed(self=dict(shape=(2, 3)))
+            seeds[f'{api}_transposed'] = seed(self=dict(shape=(4, 4), strides='col'), out=dict(shape=(4, 2)),
+                                              gelu=dict(shape=(4, 2)))
+        if out_gelu:
+            seeds[f'{api}_gelu_mismatch'] = seed(gelu=dict(shape=(2, 4)))
+            seeds[f'{api}_gelu_dtype'] = seed(gelu=dict(shape=(2, 2), dtype=FLOAT16))
+            seeds[f'{api}_null_gelu'] = seed(gelu=dict(null=True))
+        if flag:
+            seeds[f'{api}_activate_left'] = seed(left=True)
     return seeds
-
 
 # ---------------------------------------------------------------------------- the layout engine
 
@@ -757,71 +830,6 @@ def layout_seeds():
     seeds['permute_empty'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 0)), dims([1, 0]))
     seeds['permute_empty_into_full'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 2)), dims([1, 0]))
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
-    return seeds
-
-
-# fuzz_activation.cpp's kEntries, in the same order: (api, in place, scalars, approximate).
-ACTIVATION_ENTRIES = [('aclnnRelu', False, 0, False), ('aclnnInplaceRelu', True, 0, False),
-                      ('aclnnSigmoid', False, 0, False), ('aclnnInplaceSigmoid', True, 0, False),
-                      ('aclnnHardsigmoid', False, 0, False), ('aclnnInplaceHardsigmoid', True, 0, False),
-                      ('aclnnHardswish', False, 0, False), ('aclnnInplaceHardswish', True, 0, False),
-                      ('aclnnSilu', False, 0, False), ('aclnnGelu', False, 0, False), ('aclnnGeluV2', False, 0, True),
-                      ('aclnnElu', False, 3, False), ('aclnnInplaceElu', True, 3, False),
-                      ('aclnnLeakyRelu', False, 1, False), ('aclnnInplaceLeakyRelu', True, 1, False),
-                      ('aclnnSoftplus', False, 2, False)]
-
-
-def activation_seeds():
-    """Per entry point of the activation family: unary_seeds()'s tensors,
-    then per scalar a null one, a complex one, an infinite and a NaN one,
-    and GeluV2's approximate 0, 1, 2 and -1."""
-    seeds = {}
-    for entry, (api, inplace, scalars, approximate) in enumerate(ACTIVATION_ENTRIES):
-
-        def seed(self=None, out=None, place=ON_DEVICE, run=(False, False), values=None, approx=0):
-            s = Seed()
-            s.byte(place)
-            s.byte(entry)
-            s.tensor(**(self or dict(shape=(2, 3), dtype=FLOAT)))
-            if not inplace:
-                arith_out(s, out if out is not None else dict(copy=0, dtype=None))
-            for i in range(scalars):
-                spec = (values or {}).get(i, (FLOAT, f32(1.0)))
-                if spec is None:
-                    s.scalar(kind='null')
-                else:
-                    s.scalar(*spec)
-            if approximate:
-                s.byte(approx & 0xFF)
-            s.run(*run)
-            return s
-
-        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT8, UINT8, BOOL, COMPLEX64, UINT16):
-            seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 3), dtype=dtype))
-        seeds[f'{api}_4097'] = seed(self=dict(shape=(4097,)))
-        seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 3), strides='col'))
-        seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 3)))
-        seeds[f'{api}_rank9'] = seed(self=dict(shape=(1,) * 9))
-        seeds[f'{api}_nz'] = seed(self=dict(shape=(2, 3), fmt=NZ))
-        seeds[f'{api}_short_storage'] = seed(self=dict(shape=(2, 3), storage='short'))
-        seeds[f'{api}_null_self'] = seed(self=dict(null=True))
-        seeds[f'{api}_null_workspace_size'] = seed(run=(True, False))
-        seeds[f'{api}_phase1_only'] = seed(place=PHASE1_ONLY)
-        if not inplace:
-            seeds[f'{api}_out_is_self'] = seed(out='self')
-            for dtype in (DOUBLE, INT32, FLOAT16):
-                seeds[f'{api}_out_dtype{dtype}'] = seed(out=('broadcast', dtype))
-            seeds[f'{api}_out_shape_mismatch'] = seed(out=dict(shape=(3, 2)))
-            seeds[f'{api}_null_out'] = seed(out=dict(null=True))
-        for i in range(scalars):
-            seeds[f'{api}_null_scalar{i}'] = seed(values={i: None})
-            seeds[f'{api}_complex_scalar{i}'] = seed(values={i: (COMPLEX64, value_of(COMPLEX64, 1 + 1j))})
-            seeds[f'{api}_inf_scalar{i}'] = seed(values={i: (FLOAT, f32(float('inf')))})
-            seeds[f'{api}_nan_scalar{i}'] = seed(values={i: (FLOAT, f32(float('nan')))})
-            seeds[f'{api}_double_scalar{i}'] = seed(values={i: (DOUBLE, value_of(DOUBLE, -0.5))})
-        if approximate:
-            for approx in (0, 1, 2, -1):
-                seeds[f'{api}_approximate{approx}'] = seed(approx=approx)
     return seeds
 
 
@@ -927,9 +935,8 @@ def main():
     write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
     write(ops / 'arithmetic' / 'tests' / 'corpus', arithmetic_seeds())
-    write(ops / 'unary_math' / 'tests' / 'corpus', unary_seeds())
+    write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
-    write(ops / 'activation' / 'tests' / 'corpus', activation_seeds())
 
 
 if __name__ == '__main__':

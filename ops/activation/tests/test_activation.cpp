@@ -28,6 +28,7 @@
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_threshold.h"
 #include "ops/op_test_support.hpp"
 #include "ops/unary_test_support.hpp"
 
@@ -46,6 +47,8 @@ const double kNaN = std::nan("");
 constexpr double kEluAlpha = 1.5, kEluScale = 1.25, kEluInputScale = 0.75;
 constexpr double kSlope = 0.125;
 constexpr double kBeta = 2.0, kThreshold = 15.0;
+/// Threshold's scalars: exact in every listed dtype (UINT8 wraps the value to 253).
+constexpr double kCut = 1.0, kReplacement = -3.0;
 
 /// One operator: its entries (scalars bound), its formula, the inputs it is
 /// tested on, its listed dtypes, and atol beyond the dtype's own tolerance.
@@ -92,6 +95,8 @@ double elu(double x, double alpha, double scale, double inputScale) {
     return (x > 0 ? x : alpha * std::expm1(x * inputScale)) * scale;
 }
 double leaky_relu(double x, double slope) { return x > 0 ? x : x * slope; }
+/// aclnnThreshold.md: x > threshold ? x : value (NaN is not greater: value).
+double threshold(double x) { return x > kCut ? x : kReplacement; }
 double softplus(double x, double beta, double threshold) {
     return beta * x > threshold ? x : std::log1p(std::exp(beta * x)) / beta;
 }
@@ -114,6 +119,8 @@ struct Scalars {
     Scalar slope{kSlope};
     Scalar beta{kBeta};
     Scalar threshold{kThreshold};
+    Scalar cut{kCut};
+    Scalar replacement{kReplacement};
 };
 const Scalars& scalars() {
     static const Scalars s;
@@ -174,6 +181,16 @@ const std::vector<Activation>& operators() {
          },
          aclnnSoftplus, nullptr, nullptr, [](double x) { return softplus(x, kBeta, kThreshold); }, -12, 12,
          kFloats},
+        {"Threshold",
+         [&s](const aclTensor* self, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+             return aclnnThresholdGetWorkspaceSize(self, s.cut.get(), s.replacement.get(), out, size, executor);
+         },
+         aclnnThreshold,
+         [&s](aclTensor* selfRef, uint64_t* size, aclOpExecutor** executor) {
+             return aclnnInplaceThresholdGetWorkspaceSize(selfRef, s.cut.get(), s.replacement.get(), size, executor);
+         },
+         aclnnInplaceThreshold, threshold, -5, 5,
+         {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT64, ACL_BF16}},
     };
     return ops;
 }
@@ -554,6 +571,29 @@ TEST_F(Activations, HardsigmoidOfInt32TruncatesToZeroOrOne) {
           {-2147483648.0, -4, 2, 3, 4, 2147483647.0});
 }
 
+// aclnn_threshold.cpp: the scalars are converted into the compute dtype,
+// which is INT32 for an INT16 self on A2 -- a threshold of 40000 stays 40000
+// (in INT16 it would wrap to -25536 and pass every x); a FLOAT threshold of
+// an integer self truncates (1.9 -> 1); the result is cast into any castable out.
+TEST_F(Activations, ThresholdConvertsItsScalarsIntoTheComputeDtype) {
+    const Scalar high(40000, ACL_INT32), seven(7, ACL_INT32), almostTwo(1.9), half(0.5);
+    const auto with = [](const Scalar& cut, const Scalar& value) -> Phase1 {
+        return [&cut, &value](const aclTensor* self, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+            return aclnnThresholdGetWorkspaceSize(self, cut.get(), value.get(), out, size, executor);
+        };
+    };
+    EXPECT_EQ(run_on(stream_, with(high, seven), aclnnThreshold, {-2, 1, 2, 30000}, ACL_INT16),
+              (std::vector<double>{7, 7, 7, 7}));
+    EXPECT_EQ(run_on(stream_, with(almostTwo, seven), aclnnThreshold, {-2, 1, 2, 5}, ACL_INT32),
+              (std::vector<double>{7, 7, 2, 5}));
+    EXPECT_EQ(run_on(stream_, with(half, seven), aclnnThreshold, {kNaN, 0.5, 0.75, -kInf, kInf}),
+              (std::vector<double>{7, 7, 0.75, 7, kInf}));
+    // INT32 into a FLOAT out; FLOAT16 into DOUBLE.
+    const Activation& op = op_named("Threshold");
+    check(op, TensorSpec({30}, ACL_INT32), TensorSpec({30}, ACL_FLOAT), inputs(op, ACL_INT32, 30, 9));
+    check(op, TensorSpec({30}, ACL_FLOAT16), TensorSpec({30}, ACL_DOUBLE), inputs(op, ACL_FLOAT16, 30, 9));
+}
+
 TEST_F(Activations, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(entries(), stream_); }
 
 // ---- error paths ---------------------------------------------------------
@@ -569,8 +609,8 @@ protected:
 
 TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) { expect_null_arguments_are_161001(entries()); }
 
-// OP_CHECK_COMM_INPUT comes first in Hardsigmoid, Hardswish, Silu, Gelu and
-// Softplus; Relu, Sigmoid, GeluV2, Elu and LeakyRelu check their arguments
+// OP_CHECK_COMM_INPUT comes first in Hardsigmoid, Hardswish, Silu, Gelu,
+// Softplus and Threshold; Relu, Sigmoid, GeluV2, Elu and LeakyRelu check their arguments
 // first (their CANN code never checks the pointers: acl-cpu does after them).
 TEST_F(ActivationErrors, ThePointersAreCheckedWhereCannChecksThem) {
     DeviceTensor self(TensorSpec({2}, ACL_UINT32));
@@ -579,7 +619,7 @@ TEST_F(ActivationErrors, ThePointersAreCheckedWhereCannChecksThem) {
         SCOPED_TRACE(op.name);
         aclOpExecutor* executor = nullptr;
         const bool pointersFirst = op.name == "Hardsigmoid" || op.name == "Hardswish" || op.name == "Silu" ||
-                                   op.name == "Gelu" || op.name == "Softplus";
+                                   op.name == "Gelu" || op.name == "Softplus" || op.name == "Threshold";
         expect_error(op.phase1(self.get(), out.get(), nullptr, &executor),
                      pointersFirst ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID);
     }
@@ -608,6 +648,12 @@ TEST_F(ActivationErrors, NullScalarsAre161001) {
                  ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnSoftplusGetWorkspaceSize(self.get(), s, nullptr, out.get(), &workspace, &executor),
                  ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(aclnnThresholdGetWorkspaceSize(self.get(), nullptr, s, out.get(), &workspace, &executor),
+                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(aclnnThresholdGetWorkspaceSize(self.get(), s, nullptr, out.get(), &workspace, &executor),
+                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(aclnnInplaceThresholdGetWorkspaceSize(self.get(), s, nullptr, &workspace, &executor),
+                 ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(ActivationErrors, UnlistedDtypesAre161002) {
@@ -633,7 +679,7 @@ TEST_F(ActivationErrors, OutDtypesOutsideTheRulesAre161002) {
         expect_error(phase1(op_named(name), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
     }
     // out castable from self (or, for Sigmoid and Hardswish, in their out lists).
-    for (const char* name : {"Sigmoid", "Hardswish", "Elu", "LeakyRelu", "Softplus"}) {
+    for (const char* name : {"Sigmoid", "Hardswish", "Elu", "LeakyRelu", "Softplus", "Threshold"}) {
         SCOPED_TRACE(name);
         expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
         ASSERT_EQ(phase1(op_named(name), f32.get(), f16.get()), ACLNN_SUCCESS);
