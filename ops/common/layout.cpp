@@ -53,11 +53,26 @@ void visit_raw_width(int64_t bytes, Visit&& visit) {
     }
 }
 
-/// Copies elements [begin, begin + count) of one step: a memcpy when both
-/// sides are dense and of one dtype, else through staging -- bitwise within
-/// one dtype (whatever it is), cast between two.
+/// Writes a fill step's element into elements [begin, begin + count) of its destination.
+void fill_step(const CopyStep& step, void* output, int64_t begin, int64_t count) {
+    visit_raw_width(element_size(step.destination.dtype()), [&](auto tag) {
+        using Raw = decltype(tag);
+        Raw value;
+        std::memcpy(&value, step.value.data(), sizeof(Raw));
+        Raw* to = static_cast<Raw*>(output);
+        for_each_run(step.destination, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t) {
+            for (int64_t j = 0; j < length; ++j) to[position + j * stride] = value;
+        });
+    });
+}
+
+/// Copies elements [begin, begin + count) of one step: a fill writes its
+/// element; a memcpy when both sides are dense and of one dtype, else
+/// through staging -- bitwise within one dtype (whatever it is), cast
+/// between two.
 void copy_step(const CopyStep& step, const void* input, void* output, int64_t begin, int64_t count,
                std::byte* staging) {
+    if (step.is_fill()) return fill_step(step, output, begin, count);
     const StridedLayout& source = step.source;
     const StridedLayout& destination = step.destination;
     if (source.dtype() == destination.dtype()) {
@@ -97,26 +112,46 @@ std::pair<const std::byte*, const std::byte*> byte_span(const StridedLayout& lay
     return {base + low * width, base + (high + 1) * width};
 }
 
-/// True when a step reads memory that the launch writes in another place:
-/// then a block could read what another block has already overwritten
-/// (CANN's graph reads from a contiguous copy, which cannot happen).
-/// Reading and writing each element in the same place is safe.
-bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args) {
-    const void* input = args.inputs[step.input];
-    const void* output = args.outputs[0];
-    const auto read = byte_span(step.source, input);
-    const auto written = byte_span(step.destination, output);
-    if (read.first >= written.second || written.first >= read.second) return false;
-    const bool samePlaces = input == output && step.source.dtype() == step.destination.dtype() &&
-                            step.source.offset() == step.destination.offset() &&
-                            step.source.rank() == step.destination.rank();
-    if (!samePlaces) return true;
+/// The bytes [first, last) spanned by every place the steps write (empty when none).
+std::pair<const std::byte*, const std::byte*> written_span(const std::vector<CopyStep>& steps, const void* output) {
+    std::pair<const std::byte*, const std::byte*> all{nullptr, nullptr};
+    for (const CopyStep& step : steps) {
+        const auto span = byte_span(step.destination, output);
+        if (span.first == nullptr) continue;
+        all = all.first == nullptr ? span
+                                   : std::make_pair(std::min(all.first, span.first), std::max(all.second, span.second));
+    }
+    return all;
+}
+
+/// True when a step reads and writes each element in the same place: safe
+/// whatever the other steps do, as their destinations are elsewhere.
+bool reads_in_place(const CopyStep& step, const void* input, const void* output) {
+    if (input != output || step.source.dtype() != step.destination.dtype() ||
+        step.source.offset() != step.destination.offset() || step.source.rank() != step.destination.rank()) {
+        return false;
+    }
     for (int d = 0; d < step.source.rank(); ++d) {
         if (step.source.size(d) != step.destination.size(d) || step.source.stride(d) != step.destination.stride(d)) {
-            return true;
+            return false;
         }
     }
-    return false;
+    return true;
+}
+
+/// True when a step reads memory that the launch writes in another place
+/// (`written`: the span of all the steps' writes, this step's and the
+/// others'): then a block could read what another block has already
+/// overwritten (CANN's graph reads from a contiguous copy, which cannot
+/// happen).
+bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args,
+                              std::pair<const std::byte*, const std::byte*> written) {
+    if (step.is_fill()) return false;
+    const void* input = args.inputs[step.input];
+    const auto read = byte_span(step.source, input);
+    if (read.first == nullptr || written.first == nullptr) return false;
+    if (read.first >= written.second || written.first >= read.second) return false;
+    return !reads_in_place(step, input, args.outputs[0]);
 }
 
 /// The widest element of the steps: what one staged element takes in UB.
@@ -128,7 +163,96 @@ int64_t widest_element(const std::vector<CopyStep>& steps) {
     return widest;
 }
 
+/// A layout over the first `rank` of dims, walking the strides `stride` picks.
+template <class Stride>
+StridedLayout layout_of(const StepDim* dims, size_t rank, StepOrigin origin, Stride&& stride) {
+    TensorView view;
+    view.dtype = origin.dtype;
+    view.offset = origin.offset;
+    view.shape.resize(rank);
+    view.strides.resize(rank);
+    for (size_t d = 0; d < rank; ++d) {
+        view.shape[d] = dims[d].size;
+        view.strides[d] = stride(dims[d]);
+    }
+    return StridedLayout::of(view);
+}
+
+/// append_copy / append_fill over dims[0, rank) (no size-1 dim, none empty):
+/// fill == nullptr copies from input.
+void append_steps(std::vector<CopyStep>& steps, int input, const StepDim* dims, size_t rank, StepOrigin source,
+                  StepOrigin destination, const ElementBytes* fill) {
+    if (rank > kMaxDims) {
+        for (int64_t i = 0; i < dims[0].size; ++i) {
+            append_steps(steps, input, dims + 1, rank - 1, {source.dtype, source.offset + i * dims[0].sourceStride},
+                         {destination.dtype, destination.offset + i * dims[0].destinationStride}, fill);
+        }
+        return;
+    }
+    const StridedLayout to = layout_of(dims, rank, destination, [](const StepDim& d) { return d.destinationStride; });
+    if (fill != nullptr) {
+        steps.push_back(CopyStep::fill(to, *fill));
+    } else {
+        steps.push_back(
+            CopyStep{input, layout_of(dims, rank, source, [](const StepDim& d) { return d.sourceStride; }), to});
+    }
+}
+
+/// The dims that count: size-1 ones dropped; none when the space is empty.
+std::vector<StepDim> counted_dims(const std::vector<StepDim>& dims) {
+    std::vector<StepDim> kept;
+    for (const StepDim& d : dims) {
+        if (d.size == 0) return {};
+        if (d.size != 1) kept.push_back(d);
+    }
+    return kept;
+}
+
+bool is_empty_space(const std::vector<StepDim>& dims) {
+    return std::any_of(dims.begin(), dims.end(), [](const StepDim& d) { return d.size == 0; });
+}
+
 }  // namespace
+
+std::vector<StepDim> step_dims(const TensorView& source, const TensorView& destination) {
+    std::vector<StepDim> dims;
+    for (size_t d = 0; d < destination.shape.size(); ++d) {
+        dims.push_back({destination.shape[d], source.strides[d], destination.strides[d]});
+    }
+    return dims;
+}
+
+void append_copy(std::vector<CopyStep>& steps, int input, const std::vector<StepDim>& dims, StepOrigin source,
+                 StepOrigin destination) {
+    if (is_empty_space(dims)) return;
+    const std::vector<StepDim> kept = counted_dims(dims);
+    append_steps(steps, input, kept.data(), kept.size(), source, destination, nullptr);
+}
+
+void append_fill(std::vector<CopyStep>& steps, const std::vector<StepDim>& dims, StepOrigin destination,
+                 const ElementBytes& value) {
+    if (is_empty_space(dims)) return;
+    const std::vector<StepDim> kept = counted_dims(dims);
+    append_steps(steps, CopyStep::kFill, kept.data(), kept.size(), destination, destination, &value);
+}
+
+ElementBytes element_of(const aclScalar* scalar, aclDataType dtype) {
+    ElementBytes bytes{};
+    visit_element(dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const aclDataType from = dtype_of(scalar);
+        T element;
+        if (is_complex(from)) {
+            element = cast_element<T>(to_complex(scalar));
+        } else if (is_floating(from)) {
+            element = cast_element<T>(to_double(scalar));
+        } else {
+            element = cast_element<T>(to_int64(scalar));
+        }
+        std::memcpy(bytes.data(), &element, sizeof(T));
+    });
+    return bytes;
+}
 
 LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs)
     : name_(name), steps_(std::move(steps)), inputs_(inputs) {
@@ -152,8 +276,9 @@ aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
         status != ACL_SUCCESS) {
         return status;
     }
+    const auto written = written_span(steps_, args.outputs[0]);
     const bool overlapping = std::any_of(steps_.begin(), steps_.end(), [&](const CopyStep& step) {
-        return reads_what_it_overwrites(step, args);
+        return reads_what_it_overwrites(step, args, written);
     });
     return overlapping ? copy_from_snapshots(args) : copy_steps(steps_, args);
 }
@@ -179,6 +304,10 @@ aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcep
         const int64_t chunk = tiling_.chunkElements;
         for (size_t i = 0; i < steps_.size(); ++i) {
             const CopyStep& step = steps_[i];
+            if (step.is_fill()) {
+                steps.push_back(step);
+                continue;
+            }
             const int64_t count = step.source.numel();
             snapshots[i].resize(static_cast<size_t>(count * element_size(step.source.dtype())));
             const CopyStep snapshot{0, step.source, StridedLayout::linear(count, step.source.dtype())};
@@ -205,8 +334,8 @@ void LayoutKernel::copy_range(const std::vector<CopyStep>& steps, const LaunchAr
     for (; begin < end && step < steps.size(); ++step) {
         const int64_t stepEnd = std::min(end, starts_[step + 1]);
         if (stepEnd > begin) {
-            copy_step(steps[step], args.inputs[steps[step].input], args.outputs[0], begin - starts_[step],
-                      stepEnd - begin, staging);
+            const void* input = steps[step].is_fill() ? nullptr : args.inputs[steps[step].input];
+            copy_step(steps[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin, staging);
         }
         begin = stepEnd;
     }
@@ -217,7 +346,7 @@ void LayoutKernel::describe(std::string& details) const {
     append_trace_arg(details, "steps", static_cast<int64_t>(steps_.size()));
 }
 
-aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorList inputs, const aclTensor* out,
+aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorSpan inputs, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor) {
     steps.erase(std::remove_if(steps.begin(), steps.end(),
                                [](const CopyStep& step) { return step.destination.numel() == 0; }),
