@@ -403,6 +403,17 @@ TEST_F(LayoutRegions, CatErrors) {
     expect_error(phase1({copy_of(a), copy_of(flatTensor)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);  // ranks differ
     expect_error(phase1({copy_of(a), copy_of(narrow)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);      // dim 1 differs
     expect_error(phase1({copy_of(a), copy_of(b)}, 1, out.get()), ACLNN_ERR_PARAM_INVALID);           // out not [2, 6]
+    // acl-cpu's limit, not CANN's: an executor holds 8 tensors, so 7
+    // non-empty inputs at most (README).
+    DeviceTensor row(TensorSpec({1, 3}, ACL_FLOAT));
+    DeviceTensor seven(TensorSpec({7, 3}, ACL_FLOAT));
+    DeviceTensor eight(TensorSpec({8, 3}, ACL_FLOAT));
+    std::vector<const aclTensor*> rows;
+    for (int i = 0; i < 7; ++i) rows.push_back(copy_of(row));
+    EXPECT_EQ(phase1(rows, 0, seven.get()), ACLNN_SUCCESS);
+    rows.clear();
+    for (int i = 0; i < 8; ++i) rows.push_back(copy_of(row));
+    expect_error(phase1(rows, 0, eight.get()), ACLNN_ERR_INNER_CREATE_EXECUTOR);
 }
 
 // ---- Slice --------------------------------------------------------------------
