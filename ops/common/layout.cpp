@@ -178,23 +178,30 @@ StridedLayout layout_of(const StepDim* dims, size_t rank, StepOrigin origin, Str
     return StridedLayout::of(view);
 }
 
-/// append_copy / append_fill over dims[0, rank) (no size-1 dim, none empty):
-/// fill == nullptr copies from input.
-void append_steps(std::vector<CopyStep>& steps, int input, const StepDim* dims, size_t rank, StepOrigin source,
+/// append_copy / append_fill over dims (no size-1 dim, none empty): fill ==
+/// nullptr copies from input.  Past a layout's rank, the smallest dim is
+/// peeled into a step per index (fewest steps).
+void append_steps(std::vector<CopyStep>& steps, int input, std::vector<StepDim> dims, StepOrigin source,
                   StepOrigin destination, const ElementBytes* fill) {
-    if (rank > kMaxDims) {
-        for (int64_t i = 0; i < dims[0].size; ++i) {
-            append_steps(steps, input, dims + 1, rank - 1, {source.dtype, source.offset + i * dims[0].sourceStride},
-                         {destination.dtype, destination.offset + i * dims[0].destinationStride}, fill);
+    if (dims.size() > kMaxDims) {
+        const auto smallest = std::min_element(dims.begin(), dims.end(), [](const StepDim& a, const StepDim& b) {
+            return a.size < b.size;
+        });
+        const StepDim peeled = *smallest;
+        dims.erase(smallest);
+        for (int64_t i = 0; i < peeled.size; ++i) {
+            append_steps(steps, input, dims, {source.dtype, source.offset + i * peeled.sourceStride},
+                         {destination.dtype, destination.offset + i * peeled.destinationStride}, fill);
         }
         return;
     }
-    const StridedLayout to = layout_of(dims, rank, destination, [](const StepDim& d) { return d.destinationStride; });
+    const StridedLayout to =
+        layout_of(dims.data(), dims.size(), destination, [](const StepDim& d) { return d.destinationStride; });
     if (fill != nullptr) {
         steps.push_back(CopyStep::fill(to, *fill));
     } else {
-        steps.push_back(
-            CopyStep{input, layout_of(dims, rank, source, [](const StepDim& d) { return d.sourceStride; }), to});
+        steps.push_back(CopyStep{
+            input, layout_of(dims.data(), dims.size(), source, [](const StepDim& d) { return d.sourceStride; }), to});
     }
 }
 
@@ -225,15 +232,32 @@ std::vector<StepDim> step_dims(const TensorView& source, const TensorView& desti
 void append_copy(std::vector<CopyStep>& steps, int input, const std::vector<StepDim>& dims, StepOrigin source,
                  StepOrigin destination) {
     if (is_empty_space(dims)) return;
-    const std::vector<StepDim> kept = counted_dims(dims);
-    append_steps(steps, input, kept.data(), kept.size(), source, destination, nullptr);
+    append_steps(steps, input, counted_dims(dims), source, destination, nullptr);
 }
 
 void append_fill(std::vector<CopyStep>& steps, const std::vector<StepDim>& dims, StepOrigin destination,
                  const ElementBytes& value) {
     if (is_empty_space(dims)) return;
-    const std::vector<StepDim> kept = counted_dims(dims);
-    append_steps(steps, CopyStep::kFill, kept.data(), kept.size(), destination, destination, &value);
+    append_steps(steps, CopyStep::kFill, counted_dims(dims), destination, destination, &value);
+}
+
+int64_t steps_needed(const std::vector<StepDim>& dims) {
+    if (is_empty_space(dims)) return 0;
+    std::vector<int64_t> sizes;
+    for (const StepDim& d : counted_dims(dims)) sizes.push_back(d.size);
+    std::sort(sizes.begin(), sizes.end());
+    int64_t count = 1;
+    for (size_t i = 0; i + kMaxDims < sizes.size(); ++i) {
+        if (__builtin_mul_overflow(count, sizes[i], &count)) return INT64_MAX;
+    }
+    return count;
+}
+
+aclnnStatus check_step_count(const char* api, int64_t count) {
+    if (count <= kMaxSteps) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: the copy needs %ld steps, more than acl-cpu's %ld.", api,
+                 static_cast<long>(count), static_cast<long>(kMaxSteps));
+    return ACLNN_ERR_INNER;
 }
 
 ElementBytes element_of(const aclScalar* scalar, aclDataType dtype) {

@@ -80,12 +80,24 @@ std::vector<StepDim> step_dims(const TensorView& source, const TensorView& desti
 /// Appends the steps copying the space `dims` (outer first, any number of
 /// them) from input `input` at source to the output at destination.  Size-1
 /// dims are dropped; when more dims remain than a StridedLayout holds, the
-/// outer ones are peeled into a step per index.  Nothing for an empty space.
+/// smallest ones are peeled into a step per index (steps_needed() steps).
+/// Nothing for an empty space.
 void append_copy(std::vector<CopyStep>& steps, int input, const std::vector<StepDim>& dims, StepOrigin source,
                  StepOrigin destination);
 /// The same for fill steps writing value (sourceStride is not read).
 void append_fill(std::vector<CopyStep>& steps, const std::vector<StepDim>& dims, StepOrigin destination,
                  const ElementBytes& value);
+
+/// How many steps append_copy / append_fill make of dims.
+int64_t steps_needed(const std::vector<StepDim>& dims);
+
+/// The most steps a kernel holds: a step takes about 330 bytes of phase-1
+/// memory, so this bounds it near 350 MB (only a view of a trillion
+/// elements or more comes near it).
+inline constexpr int64_t kMaxSteps = int64_t{1} << 20;
+
+/// 561000 (reported) when an operator would need more than kMaxSteps steps.
+aclnnStatus check_step_count(const char* api, int64_t count);
 
 /// The kernel of a layout operator: its copy steps over one output, split
 /// into blocks of the A2 elementwise tiling.  Immutable; launch() may run

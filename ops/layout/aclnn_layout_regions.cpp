@@ -35,6 +35,15 @@ aclnnStatus check_not_null_array(const aclIntArray* array, const char* name) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper IntArray but got null for argument %s.", name);
 }
 
+/// CANN's early success when there is nothing to compute: an executor doing
+/// nothing -- once the views lie in their storage (acl-cpu's guard: no
+/// executor holds a tensor reaching outside its memory).
+aclnnStatus hand_back_nothing(const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
+                              aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+}
+
 /// OP_CHECK_DTYPE_NOT_MATCH: out must have self's dtype.
 aclnnStatus check_out_dtype(const aclTensor* self, const aclTensor* out) {
     return check_dtype_is(out, "out", view_of(self).dtype);
@@ -91,24 +100,27 @@ aclnnStatus repeat(const aclTensor* self, const aclIntArray* repeatsArray, const
     const std::vector<int64_t>& repeats = values_of(repeatsArray);
     ACLCPU_RETURN_IF_ERROR(check_repeats(self, repeats));
     const bool anyZero = std::find(repeats.begin(), repeats.end(), 0) != repeats.end();
-    if (is_empty(self) || is_empty(out) || anyZero) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    if (is_empty(self) || is_empty(out) || anyZero) return hand_back_nothing(self, out, workspaceSize, executor);
     const TensorView& source = view_of(self);
     const TensorView& target = view_of(out);
     const size_t lead = repeats.size() - source.shape.size();
+    const auto sizeAt = [&](size_t d) { return d < lead ? 1 : source.shape[d - lead]; };
     Dims shape;
     shape.resize(repeats.size());
-    std::vector<StepDim> dims;
     for (size_t d = 0; d < repeats.size(); ++d) {
-        const int64_t size = d < lead ? 1 : source.shape[d - lead];
-        const int64_t stride = d < lead ? 0 : source.strides[d - lead];
         int64_t repeated = 0;
-        shape[d] = __builtin_mul_overflow(repeats[d], size, &repeated) ? -1 : repeated;
-        const int64_t outStride = d < target.strides.size() ? target.strides[d] : 0;
-        dims.push_back({repeats[d], 0, size * outStride});
-        dims.push_back({size, stride, outStride});
+        shape[d] = __builtin_mul_overflow(repeats[d], sizeAt(d), &repeated) ? -1 : repeated;
     }
     ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", shape));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    // out's view lies in its storage: its strides times its sizes fit.
+    std::vector<StepDim> dims;
+    for (size_t d = 0; d < repeats.size(); ++d) {
+        const int64_t stride = d < lead ? 0 : source.strides[d - lead];
+        dims.push_back({repeats[d], 0, sizeAt(d) * target.strides[d]});
+        dims.push_back({sizeAt(d), stride, target.strides[d]});
+    }
+    ACLCPU_RETURN_IF_ERROR(check_step_count("aclnnRepeat", steps_needed(dims)));
     std::vector<CopyStep> steps;
     append_copy(steps, 0, dims, origin_of(source), origin_of(target));
     return hand_back_layout("aclnnRepeat", std::move(steps), {self}, out, workspaceSize, executor);
@@ -227,6 +239,7 @@ aclnnStatus check_cat_shapes(const std::vector<const aclTensor*>& tensors, int64
 /// looked at (it may even be null).
 aclnnStatus hand_back_without_inputs(const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (out == nullptr) return hand_back_empty_executor({}, {}, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
     return hand_back_empty_executor({}, {out}, workspaceSize, executor);
 }
 
@@ -244,6 +257,7 @@ aclnnStatus cat(const aclTensorList* list, int64_t dim, const aclTensor* out, ui
     ACLCPU_RETURN_IF_ERROR(check_cat_formats(tensors, out));
     int64_t axis = 0;
     ACLCPU_RETURN_IF_ERROR(check_cat_shapes(tensors, dim, &axis));
+    for (const aclTensor* tensor : tensors) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, "tensors"));
     // SplitToConcat concatenates the non-empty ones; none left: nothing to do.
     std::vector<const aclTensor*> inputs;
     for (const aclTensor* tensor : tensors) {
@@ -255,7 +269,6 @@ aclnnStatus cat(const aclTensorList* list, int64_t dim, const aclTensor* out, ui
     for (const aclTensor* tensor : inputs) shape[axis] += view_of(tensor).shape[axis];
     ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", shape));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
-    for (const aclTensor* tensor : inputs) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, "tensors"));
     const TensorView& target = view_of(out);
     std::vector<CopyStep> steps;
     int64_t at = 0;
@@ -321,7 +334,7 @@ aclnnStatus slice(const aclTensor* self, int64_t dim, int64_t start, int64_t end
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kSliceDtypes));
     TensorView view;
     ACLCPU_RETURN_IF_ERROR(check_slice(self, dim, start, end, step, out, &view));
-    if (is_empty(self) || is_empty(out)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    if (is_empty(self) || is_empty(out)) return hand_back_nothing(self, out, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     std::vector<CopyStep> steps;
     append_copy(steps, 0, step_dims(view, view_of(out)), origin_of(view), origin_of(view_of(out)));
@@ -435,7 +448,7 @@ aclnnStatus constant_pad_nd(const aclTensor* self, const aclIntArray* padArray, 
     ACLCPU_RETURN_IF_ERROR(check_pad_format(self, out));
     const std::vector<int64_t>& pad = values_of(padArray);
     ACLCPU_RETURN_IF_ERROR(check_pad_shape(self, pad, out));
-    if (is_empty(out)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    if (is_empty(out)) return hand_back_nothing(self, out, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const TensorView& source = view_of(self);
     const TensorView& target = view_of(out);
@@ -516,7 +529,7 @@ aclnnStatus reflection_pad1d(const aclTensor* self, const aclIntArray* paddingAr
     ACLCPU_RETURN_IF_ERROR(check_reflection_shape(self, padding, out));
     if (is_empty(self) || is_empty(out)) {
         ACLCPU_RETURN_IF_ERROR(check_reflection_empty(self));
-        return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+        return hand_back_nothing(self, out, workspaceSize, executor);
     }
     const TensorView& source = view_of(self);
     const TensorView& target = view_of(out);
@@ -655,7 +668,7 @@ aclnnStatus roll(const aclTensor* x, const aclIntArray* shiftsArray, const aclIn
     const std::vector<int64_t>& dims = values_of(dimsArray);
     ACLCPU_RETURN_IF_ERROR(check_roll_sizes(shifts, dims));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(x, "x"));
-    if (is_empty(x)) return hand_back_empty_executor({x}, {out}, workspaceSize, executor);
+    if (is_empty(x)) return hand_back_nothing(x, out, workspaceSize, executor);
     const TensorView& source = view_of(x);
     const TensorView& target = view_of(out);
     const Dims& shape = source.shape;
@@ -730,10 +743,22 @@ std::pair<int64_t, int64_t> kept_columns(int64_t row, int64_t diagonal, int64_t 
     return {static_cast<int64_t>(std::clamp<__int128>(edge, 0, columns)), columns};
 }
 
-/// Per run of rows keeping the same columns (whole rows kept or zeroed run
-/// together; a row cut by the diagonal is a run of its own): a copy of the
-/// kept columns and fills of the others, over every matrix of the batch at
-/// once -- at most 3 steps per row, however many matrices.
+/// The rows [first, last) cut by the diagonal (each keeping other columns);
+/// the rows before keep all columns or none, so do the rows after.
+std::pair<int64_t, int64_t> rows_cut(int64_t diagonal, int64_t rows, int64_t columns, bool lower) {
+    // lower: row i keeps j <= i + diagonal: none while i < -diagonal, all from
+    // i >= columns - 1 - diagonal on; upper: keeps j >= i + diagonal: all
+    // while i <= -diagonal, none from i >= columns - diagonal on.
+    const __int128 start = lower ? -static_cast<__int128>(diagonal) : 1 - static_cast<__int128>(diagonal);
+    const __int128 end = static_cast<__int128>(columns) - diagonal - (lower ? 1 : 0);
+    const auto first = static_cast<int64_t>(std::clamp<__int128>(start, 0, rows));
+    return {first, static_cast<int64_t>(std::clamp<__int128>(end, first, rows))};
+}
+
+/// Per run of rows keeping the same columns (the rows before and after
+/// the diagonal's cut run together; a row cut by it is a run of its own): a
+/// copy of the kept columns and fills of the others, over every matrix of
+/// the batch at once -- at most 3 steps per row, however many matrices.
 std::vector<CopyStep> triangle_steps(const TensorView& self, const TensorView& out, int64_t diagonal, bool lower) {
     const size_t rank = out.shape.size();
     const int64_t rows = out.shape[rank - 2];
@@ -752,15 +777,16 @@ std::vector<CopyStep> triangle_steps(const TensorView& self, const TensorView& o
             append_fill(steps, dims, target, kZeroElement);
         }
     };
-    for (int64_t first = 0; first < rows;) {
+    const auto run = [&](int64_t first, int64_t count) {
         const auto kept = kept_columns(first, diagonal, columns, lower);
-        int64_t count = 1;
-        while (first + count < rows && kept_columns(first + count, diagonal, columns, lower) == kept) ++count;
         region(first, count, 0, kept.first, false);
         region(first, count, kept.first, kept.second, true);
         region(first, count, kept.second, columns, false);
-        first += count;
-    }
+    };
+    const auto [cutFirst, cutLast] = rows_cut(diagonal, rows, columns, lower);
+    if (cutFirst > 0) run(0, cutFirst);
+    for (int64_t row = cutFirst; row < cutLast; ++row) run(row, 1);
+    if (cutLast < rows) run(cutLast, rows - cutLast);
     return steps;
 }
 
@@ -768,8 +794,11 @@ aclnnStatus triangle(const char* api, const aclTensor* self, int64_t diagonal, c
                      uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(lower ? check_tril(self, out) : check_triu(self, out));
-    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    if (is_empty(self)) return hand_back_nothing(self, out, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    const Dims& shape = view_of(out).shape;
+    const auto [cutFirst, cutLast] = rows_cut(diagonal, shape[shape.size() - 2], shape[shape.size() - 1], lower);
+    ACLCPU_RETURN_IF_ERROR(check_step_count(api, 3 * (cutLast - cutFirst + 2)));
     return hand_back_layout(api, triangle_steps(view_of(self), view_of(out), diagonal, lower), {self}, out,
                             workspaceSize, executor);
 }

@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
+#include "aclcpu_testkit/tensor_copy.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -176,31 +177,8 @@ protected:
 
 };
 
-/// A tensor of the same view as t, for a list (which destroys its tensors).
-const aclTensor* copy_of(const aclTensor* t) {
-    int64_t* viewDims = nullptr;
-    uint64_t rank = 0;
-    aclGetViewShape(t, &viewDims, &rank);
-    int64_t* strides = nullptr;
-    uint64_t strideCount = 0;
-    aclGetViewStrides(t, &strides, &strideCount);
-    int64_t offset = 0;
-    aclGetViewOffset(t, &offset);
-    int64_t* storage = nullptr;
-    uint64_t storageRank = 0;
-    aclGetStorageShape(t, &storage, &storageRank);
-    aclDataType dtype = ACL_DT_UNDEFINED;
-    aclGetDataType(t, &dtype);
-    aclFormat format = ACL_FORMAT_ND;
-    aclGetFormat(t, &format);
-    void* data = nullptr;
-    aclGetRawTensorAddr(t, &data);
-    const aclTensor* copy = aclCreateTensor(viewDims, rank, dtype, strides, offset, format, storage, storageRank, data);
-    delete[] viewDims;
-    delete[] strides;
-    delete[] storage;
-    return copy;
-}
+/// Tensors of the same views, for a list (which destroys its tensors).
+const aclTensor* copy_of(const aclTensor* t) { return aclcpu::testkit::copy_tensor(t); }
 const aclTensor* copy_of(const DeviceTensor& t) { return copy_of(t.get()); }
 const aclTensor* copy_of(const RawTensor& t) { return copy_of(t.get()); }
 
@@ -368,6 +346,22 @@ TEST_F(LayoutRegions, CatOfNothingToJoinDoesNothing) {
     DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
     EXPECT_EQ(cat({copy_of(empty), copy_of(empty)}, 0, *out), ACLNN_SUCCESS);
     EXPECT_EQ(out->read(), std::vector<double>(3, -7.0));
+    // Even then an out reaching past its storage is refused (acl-cpu's guard;
+    // the fuzz target found the empty path took it unchecked).
+    DeviceBuffer bytes(16);
+    const int64_t shape[] = {3, 5};
+    const int64_t strides[] = {5, 1};
+    const int64_t storage[] = {4};
+    aclTensor* outside = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, bytes.get());
+    for (const std::vector<const aclTensor*>& tensors :
+         {std::vector<const aclTensor*>{copy_of(flatEmpty)}, {copy_of(empty)}}) {
+        aclTensorList* list = aclCreateTensorList(tensors.data(), tensors.size());
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        expect_error(aclnnCatGetWorkspaceSize(list, 0, outside, &workspace, &executor), ACLNN_ERR_PARAM_INVALID);
+        aclDestroyTensorList(list);
+    }
+    aclDestroyTensor(outside);
 }
 
 TEST_F(LayoutRegions, CatErrors) {
@@ -887,6 +881,22 @@ TEST_F(LayoutRegions, TrilAndTriuErrors) {
                            : aclnnInplaceTriuGetWorkspaceSize(self.get(), 0, nullptr, &executor),
                      ACLNN_ERR_PARAM_NULLPTR);
     }
+    // A matrix cut by its diagonal in 2^21 rows needs more steps than
+    // acl-cpu's limit (kMaxSteps): 561000 in phase 1, where it once looped
+    // over every row (phase 1 only: the buffer is never touched).
+    DeviceBuffer dummy(16);
+    const int64_t huge[] = {int64_t{1} << 21, int64_t{1} << 21};
+    const int64_t hugeStrides[] = {int64_t{1} << 21, 1};
+    aclTensor* giant = aclCreateTensor(huge, 2, ACL_FLOAT, hugeStrides, 0, ACL_FORMAT_ND, huge, 2, dummy.get());
+    {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        expect_error(aclnnTrilGetWorkspaceSize(giant, 0, giant, &workspace, &executor), ACLNN_ERR_INNER);
+        // Cut nowhere (the diagonal past every column): one step.
+        ASSERT_EQ(aclnnTriuGetWorkspaceSize(giant, int64_t{1} << 40, giant, &workspace, &executor), ACLNN_SUCCESS);
+        aclDestroyAclOpExecutor(executor);
+    }
+    aclDestroyTensor(giant);
     // An empty 1-D self: Tril refuses its rank; Triu checks the rank only of a non-empty self.
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
