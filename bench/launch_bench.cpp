@@ -2,6 +2,9 @@
 // work is small enough that the runtime's own costs dominate: submit cost,
 // round trip, small-operator throughput on 1 and 4 streams, event overhead,
 // and whether a long job on one stream delays another stream's small work.
+// The submit and round trip of a 1 Ki-element Exp beside them (".../Exp"):
+// an operator of the unary engine must launch no slower than the
+// hand-written SoftplusBackward.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -19,21 +22,25 @@ constexpr int64_t kSmallElements = 1024;
 
 /// Phase 1 + phase 2 alone; the device runs the queued work concurrently and
 /// is drained outside the timing.
+template <class Case>
 void BM_LaunchSubmit(benchmark::State& state) {
     RuntimeSession session;
     Workspace workspace;
-    SoftplusBackwardCase op(kSmallElements, ACL_FLOAT);
+    Case op(kSmallElements, ACL_FLOAT);
     measure_submit(state, session.stream(), [&] { op.launch(workspace, session.stream()); });
 }
-BENCHMARK(BM_LaunchSubmit)->Name("Launch/Submit");
+BENCHMARK_TEMPLATE(BM_LaunchSubmit, SoftplusBackwardCase)->Name("Launch/Submit");
+BENCHMARK_TEMPLATE(BM_LaunchSubmit, UnaryCase<ExpOp>)->Name("Launch/Submit/Exp");
 
 /// Phase 1 + phase 2 + aclrtSynchronizeStream with nothing else running.
+template <class Case>
 void BM_LaunchRoundTrip(benchmark::State& state) {
     RuntimeSession session;
-    SoftplusBackwardCase op(kSmallElements, ACL_FLOAT);
+    Case op(kSmallElements, ACL_FLOAT);
     measure_round_trip(state, op, session.stream());
 }
-BENCHMARK(BM_LaunchRoundTrip)->Name("Launch/RoundTrip/idle")->UseManualTime();
+BENCHMARK_TEMPLATE(BM_LaunchRoundTrip, SoftplusBackwardCase)->Name("Launch/RoundTrip/idle")->UseManualTime();
+BENCHMARK_TEMPLATE(BM_LaunchRoundTrip, UnaryCase<ExpOp>)->Name("Launch/RoundTrip/idle/Exp")->UseManualTime();
 
 /// The same round trip while another stream is kept busy with 16 Mi-element
 /// SoftplusBackward launches (two queued whenever it drains): compared with

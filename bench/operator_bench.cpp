@@ -50,6 +50,14 @@ const bool kRegistered = [] {
     register_operator<ArithmeticCase<MulOp>>();
     register_operator<ArithmeticCase<MulOp, true>>();
     register_operator<ArithmeticCase<DivOp>>();
+    register_operator<UnaryCase<AbsOp>>();
+    register_operator<UnaryCase<ExpOp>>();
+    register_operator<UnaryCase<ReluOp>>();
+    register_operator<UnaryCase<SiluOp>>();
+    register_operator<UnaryCase<GeluOp>>();
+    register_operator<LayoutCase<LayoutKind::cast>>();
+    register_operator<LayoutCase<LayoutKind::transpose>>();
+    register_operator<LayoutCase<LayoutKind::broadcastCopy>>();
     return true;
 }();
 

@@ -9,13 +9,21 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_hardshrink_backward.h"
 #include "aclnnop/aclnn_logit_grad.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_prelu_backward.h"
+#include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
+#include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_sub.h"
 #include "bench_support.hpp"
@@ -285,6 +293,107 @@ private:
     const DeviceTensor& other_;
     DeviceTensor& out_;
     Scalar alpha_{1.0};
+};
+
+/// The unary engine's operators, out = Op(self), each with the range its
+/// inputs are spread over (where its arithmetic has branches or saturates).
+#define ACLCPU_BENCH_UNARY_OP(op, low, high)                 \
+    struct op##Op {                                          \
+        static constexpr const char* kName = #op;            \
+        static constexpr float kLow = low;                   \
+        static constexpr float kHigh = high;                 \
+        static constexpr auto phase1 = aclnn##op##GetWorkspaceSize; \
+        static constexpr auto phase2 = aclnn##op;            \
+    };
+ACLCPU_BENCH_UNARY_OP(Abs, -1.0f, 1.0f)
+ACLCPU_BENCH_UNARY_OP(Exp, -10.0f, 10.0f)
+ACLCPU_BENCH_UNARY_OP(Relu, -1.0f, 1.0f)
+ACLCPU_BENCH_UNARY_OP(Silu, -10.0f, 10.0f)
+ACLCPU_BENCH_UNARY_OP(Gelu, -5.0f, 5.0f)
+#undef ACLCPU_BENCH_UNARY_OP
+
+/// out = Op(self) on [rows, kRowLength] operands of one dtype.
+template <class Op>
+class UnaryCase final : public OperatorCase {
+public:
+    static constexpr const char* kName = Op::kName;
+    UnaryCase(int64_t elements, aclDataType type)
+        : self_(input({elements / kRowLength, kRowLength}, type, Op::kLow, Op::kHigh)),
+          out_(operand({elements / kRowLength, kRowLength}, type)) {}
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        return launch_two_phase(
+            [&](uint64_t* size, aclOpExecutor** executor) { return Op::phase1(self_.get(), out_.get(), size, executor); },
+            Op::phase2, workspace, stream);
+    }
+
+private:
+    const DeviceTensor& self_;
+    DeviceTensor& out_;
+};
+
+/// The layout engine's operators on [rows, kRowLength] operands: Cast to
+/// the other width (fp32 -> fp16, fp16/bf16 -> fp32), Permute's transpose
+/// into [kRowLength, rows], and InplaceCopy of one row broadcast over the rows.
+enum class LayoutKind { cast, transpose, broadcastCopy };
+
+template <LayoutKind kKind>
+class LayoutCase final : public OperatorCase {
+    static constexpr const char* name() {
+        switch (kKind) {
+            case LayoutKind::cast: return "Cast";
+            case LayoutKind::transpose: return "Permute";
+            default: return "InplaceCopyRow";
+        }
+    }
+    static aclDataType out_dtype(aclDataType type) { return type == ACL_FLOAT ? ACL_FLOAT16 : ACL_FLOAT; }
+    static std::vector<int64_t> source_shape(int64_t elements) {
+        if (kKind == LayoutKind::broadcastCopy) return {kRowLength};
+        return {elements / kRowLength, kRowLength};
+    }
+    static std::vector<int64_t> out_shape(int64_t elements) {
+        if (kKind == LayoutKind::transpose) return {kRowLength, elements / kRowLength};
+        return {elements / kRowLength, kRowLength};
+    }
+
+public:
+    static constexpr const char* kName = name();
+    LayoutCase(int64_t elements, aclDataType type)
+        : self_(input(source_shape(elements), type, -1.0f, 1.0f)),
+          out_(operand(out_shape(elements), kKind == LayoutKind::cast ? out_dtype(type) : type)),
+          dims_(aclCreateIntArray(kTransposed, 2)),
+          type_(type) {}
+    ~LayoutCase() override { aclDestroyIntArray(dims_); }
+
+    aclnnStatus launch(Workspace& workspace, aclrtStream stream) override {
+        switch (kKind) {
+            case LayoutKind::cast:
+                return launch_two_phase(
+                    [&](uint64_t* size, aclOpExecutor** executor) {
+                        return aclnnCastGetWorkspaceSize(self_.get(), out_dtype(type_), out_.get(), size, executor);
+                    },
+                    aclnnCast, workspace, stream);
+            case LayoutKind::transpose:
+                return launch_two_phase(
+                    [&](uint64_t* size, aclOpExecutor** executor) {
+                        return aclnnPermuteGetWorkspaceSize(self_.get(), dims_, out_.get(), size, executor);
+                    },
+                    aclnnPermute, workspace, stream);
+            default:
+                return launch_two_phase(
+                    [&](uint64_t* size, aclOpExecutor** executor) {
+                        return aclnnInplaceCopyGetWorkspaceSize(out_.get(), self_.get(), size, executor);
+                    },
+                    aclnnInplaceCopy, workspace, stream);
+        }
+    }
+
+private:
+    static constexpr int64_t kTransposed[2] = {1, 0};
+    const DeviceTensor& self_;
+    DeviceTensor& out_;
+    aclIntArray* dims_;
+    aclDataType type_;
 };
 
 /// Times one launch of `op` on `stream` plus the aclrtSynchronizeStream that

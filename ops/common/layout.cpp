@@ -2,38 +2,19 @@
 #include "common/layout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
 
 #include "aclcpu/soc_profile.hpp"
+#include "common/float_runs.hpp"
 #include "common/phase1.hpp"
 #include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
 namespace {
-
-/// Elements [begin, begin + count) of the source gathered as they are (no
-/// cast) into staging, then cast into the destination.
-template <class Source, class Destination>
-void copy_through(const StridedLayout& source, const void* input, const StridedLayout& destination, void* output,
-                  int64_t begin, int64_t count, Source* staging) {
-    const Source* from = static_cast<const Source*>(input);
-    for_each_run(source, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
-        for (int64_t j = 0; j < length; ++j) staging[done + j] = from[position + j * stride];
-    });
-    Destination* to = static_cast<Destination*>(output);
-    for_each_run(destination, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
-        for (int64_t j = 0; j < length; ++j) {
-            if constexpr (std::is_same_v<Source, Destination>) {
-                to[position + j * stride] = staging[done + j];
-            } else {
-                to[position + j * stride] = cast_element<Destination>(staging[done + j]);
-            }
-        }
-    });
-}
 
 /// An element of `bytes` bytes moved as it is.
 template <int64_t bytes>
@@ -53,48 +34,122 @@ void visit_raw_width(int64_t bytes, Visit&& visit) {
     }
 }
 
-/// Writes a fill step's element into elements [begin, begin + count) of its destination.
-void fill_step(const CopyStep& step, void* output, int64_t begin, int64_t count) {
-    visit_raw_width(element_size(step.destination.dtype()), [&](auto tag) {
-        using Raw = decltype(tag);
-        Raw value;
-        std::memcpy(&value, step.value.data(), sizeof(Raw));
-        Raw* to = static_cast<Raw*>(output);
-        for_each_run(step.destination, begin, count, [&](int64_t position, int64_t length, int64_t stride, int64_t) {
-            for (int64_t j = 0; j < length; ++j) to[position + j * stride] = value;
-        });
-    });
-}
-
-/// Copies elements [begin, begin + count) of one step: a fill writes its
-/// element; a memcpy when both sides are dense and of one dtype, else
-/// through staging -- bitwise within one dtype (whatever it is), cast
-/// between two.
-void copy_step(const CopyStep& step, const void* input, void* output, int64_t begin, int64_t count,
-               std::byte* staging) {
-    if (step.is_fill()) return fill_step(step, output, begin, count);
-    const StridedLayout& source = step.source;
-    const StridedLayout& destination = step.destination;
-    if (source.dtype() == destination.dtype()) {
-        const int64_t width = element_size(source.dtype());
-        if (source.is_linear() && destination.is_linear()) {
-            std::memcpy(static_cast<std::byte*>(output) + (destination.offset() + begin) * width,
-                        static_cast<const std::byte*>(input) + (source.offset() + begin) * width,
-                        static_cast<size_t>(count * width));
-            return;
-        }
-        visit_raw_width(width, [&](auto tag) {
-            using Raw = decltype(tag);
-            copy_through<Raw, Raw>(source, input, destination, output, begin, count, reinterpret_cast<Raw*>(staging));
-        });
+/// Calls visit(Source{}, Destination{}): the same raw type when a step
+/// keeps its dtype (moved bitwise, whatever the dtype), else the two
+/// element types between which CANN's Cast converts.
+template <class Visit>
+void visit_step_types(aclDataType source, aclDataType destination, Visit&& visit) {
+    if (source == destination) {
+        visit_raw_width(element_size(source), [&](auto raw) { visit(raw, raw); });
         return;
     }
-    visit_element(source.dtype(), [&](auto sourceTag) {
+    visit_element(source, [&](auto from) { visit_element(destination, [&](auto to) { visit(from, to); }); });
+}
+
+template <class Source, class Destination>
+Destination converted(const Source& x) {
+    if constexpr (std::is_same_v<Source, Destination>) {
+        return x;
+    } else {
+        return cast_element<Destination>(x);
+    }
+}
+
+/// Copies one run: length elements from `from` (stepping sourceStride) to
+/// `to` (stepping destinationStride), converted.
+template <class Source, class Destination>
+void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourceStride, int64_t destinationStride,
+              aclDataType sourceDtype, aclDataType destinationDtype) {
+    if (sourceStride == 0) {
+        const Destination value = converted<Source, Destination>(*from);
+        for (int64_t j = 0; j < length; ++j) to[j * destinationStride] = value;
+    } else if (sourceStride == 1 && destinationStride == 1) {
+        if constexpr (std::is_same_v<Source, Destination>) {
+            std::memcpy(to, from, static_cast<size_t>(length) * sizeof(Source));
+        } else if (!convert_float_run(sourceDtype, from, destinationDtype, to, length)) {
+            for (int64_t j = 0; j < length; ++j) to[j] = converted<Source, Destination>(from[j]);
+        }
+    } else {
+        for (int64_t j = 0; j < length; ++j) {
+            to[j * destinationStride] = converted<Source, Destination>(from[j * sourceStride]);
+        }
+    }
+}
+
+/// Columns of a tile of a transposing copy: kTileRows source cache lines
+/// per column, few enough that they all stay in L1 across the tile's rows.
+constexpr int64_t kTileColumns = 64;
+
+/// Copies `rows` whole rows of a transposing step (JointLayout::transposes)
+/// tile by tile: row r's column c comes from from[r + c * sourceStride] and
+/// goes to to[r * rowStride + c].
+template <class Source, class Destination>
+void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t columns, int64_t sourceStride,
+                int64_t rowStride) {
+    for (int64_t first = 0; first < columns; first += kTileColumns) {
+        const int64_t last = std::min(columns, first + kTileColumns);
+        for (int64_t r = 0; r < rows; ++r) {
+            const Source* column = from + r;
+            Destination* row = to + r * rowStride;
+            for (int64_t c = first; c < last; ++c) row[c] = converted<Source, Destination>(column[c * sourceStride]);
+        }
+    }
+}
+
+/// Copies elements [begin, begin + count) of one step, run by run.
+template <class Source, class Destination>
+void copy_runs(const JointLayout& joint, const CopyStep& step, const Source* input, Destination* output,
+               int64_t begin, int64_t count) {
+    const int inner = std::max(joint.rank - 1, 0);
+    for_each_strided_run<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
+                            {step.source.offset(), step.destination.offset()}, begin, count,
+                            [&](const std::array<int64_t, 2>& at, int64_t length, int64_t /* done */) {
+                                copy_run(input + at[0], output + at[1], length, joint.sourceStrides[inner],
+                                         joint.destinationStrides[inner], step.source.dtype(),
+                                         step.destination.dtype());
+                            });
+}
+
+/// Copies elements [begin, begin + count) of one step: a transposing step's
+/// whole rows kTileRows at a time (within one plane of the two inner dims),
+/// everything else run by run.
+template <class Source, class Destination>
+void copy_elements(const JointLayout& joint, const CopyStep& step, const Source* input, Destination* output,
+                   int64_t begin, int64_t count) {
+    if (!joint.transposes()) return copy_runs(joint, step, input, output, begin, count);
+    const int inner = joint.rank - 1;
+    const int64_t columns = joint.sizes[inner];
+    const int64_t planeRows = joint.sizes[inner - 1];
+    const int64_t end = begin + count;
+    while (begin < end) {
+        const int64_t row = begin / columns;
+        const int64_t rows =
+            std::min({JointLayout::kTileRows, planeRows - row % planeRows, (end - begin) / columns});
+        if (begin % columns != 0 || rows < 2) {
+            const int64_t piece = std::min(end - begin, columns - begin % columns);
+            copy_runs(joint, step, input, output, begin, piece);
+            begin += piece;
+            continue;
+        }
+        // Where the tile's first row starts in each operand.
+        std::array<int64_t, 2> at{};
+        for_each_strided_run<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
+                                {step.source.offset(), step.destination.offset()}, begin, 1,
+                                [&](const std::array<int64_t, 2>& first, int64_t, int64_t) { at = first; });
+        copy_tiles(input + at[0], output + at[1], rows, columns, joint.sourceStrides[inner],
+                   joint.destinationStrides[inner - 1]);
+        begin += rows * columns;
+    }
+}
+
+/// Copies elements [begin, begin + count) of one step.
+void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
+               int64_t count) {
+    visit_step_types(step.source.dtype(), step.destination.dtype(), [&](auto sourceTag, auto destinationTag) {
         using Source = decltype(sourceTag);
-        visit_element(destination.dtype(), [&](auto destinationTag) {
-            copy_through<Source, decltype(destinationTag)>(source, input, destination, output, begin, count,
-                                                           reinterpret_cast<Source*>(staging));
-        });
+        using Destination = decltype(destinationTag);
+        copy_elements(joint, step, static_cast<const Source*>(input), static_cast<Destination*>(output), begin,
+                      count);
     });
 }
 
@@ -221,6 +276,15 @@ bool is_empty_space(const std::vector<StepDim>& dims) {
 
 }  // namespace
 
+CopyStep CopyStep::fill(const StridedLayout& destination, const ElementBytes& value) {
+    TensorView element;
+    element.dtype = destination.dtype();
+    Dims space;
+    space.resize(1);
+    space[0] = destination.numel();
+    return CopyStep{kFill, StridedLayout::broadcast_to(element, space), destination, value};
+}
+
 std::vector<StepDim> step_dims(const TensorView& source, const TensorView& destination) {
     std::vector<StepDim> dims;
     for (size_t d = 0; d < destination.shape.size(); ++d) {
@@ -278,21 +342,83 @@ ElementBytes element_of(const aclScalar* scalar, aclDataType dtype) {
     return bytes;
 }
 
+JointLayout JointLayout::of(const StridedLayout& source, const StridedLayout& destination) noexcept {
+    // Walk both layouts from their innermost dims out, cutting at every
+    // boundary of either; a rank-0 layout is one dense dim of its elements.
+    struct Walk {
+        const StridedLayout& layout;
+        int dim;
+        int64_t left;    // elements of the current dim not yet cut off
+        int64_t stride;  // stride of the current dim's remaining part
+        bool next() {
+            if (--dim < 0) return false;
+            left = layout.size(dim);
+            stride = layout.stride(dim);
+            return true;
+        }
+    };
+    const auto start = [](const StridedLayout& layout) {
+        Walk walk{layout, layout.rank(), layout.numel(), 1};
+        if (layout.rank() > 0) walk.next();
+        return walk;
+    };
+    Walk a = start(source);
+    Walk b = start(destination);
+    JointLayout reversed;  // innermost first
+    while (a.left > 1 || b.left > 1) {
+        const int64_t size = std::min(a.left > 1 ? a.left : b.left, b.left > 1 ? b.left : a.left);
+        int& r = reversed.rank;
+        reversed.sizes[r] = size;
+        reversed.sourceStrides[r] = a.left > 1 ? a.stride : 0;
+        reversed.destinationStrides[r] = b.left > 1 ? b.stride : 0;
+        ++r;
+        for (Walk* walk : {&a, &b}) {
+            if (walk->left <= 1) continue;
+            walk->left /= size;
+            walk->stride *= size;
+            if (walk->left == 1) walk->next();
+        }
+    }
+    // Outermost first, merging a dim into its inner neighbour where both layouts allow.
+    JointLayout joint;
+    for (int d = reversed.rank - 1; d >= 0; --d) {
+        const int last = joint.rank - 1;
+        const int64_t size = reversed.sizes[d];
+        if (last >= 0 && joint.sourceStrides[last] == reversed.sourceStrides[d] * size &&
+            joint.destinationStrides[last] == reversed.destinationStrides[d] * size) {
+            joint.sizes[last] *= size;
+            joint.sourceStrides[last] = reversed.sourceStrides[d];
+            joint.destinationStrides[last] = reversed.destinationStrides[d];
+            continue;
+        }
+        joint.sizes[joint.rank] = size;
+        joint.sourceStrides[joint.rank] = reversed.sourceStrides[d];
+        joint.destinationStrides[joint.rank] = reversed.destinationStrides[d];
+        ++joint.rank;
+    }
+    return joint;
+}
+
 LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int inputs)
     : name_(name), steps_(std::move(steps)), inputs_(inputs) {
     starts_.reserve(steps_.size() + 1);
+    joints_.reserve(steps_.size());
     int64_t total = 0;
+    int64_t tileElements = 0;
     for (const CopyStep& step : steps_) {
         starts_.push_back(total);
         total += step.destination.numel();
+        joints_.push_back(JointLayout::of(step.source, step.destination));
+        const JointLayout& joint = joints_.back();
+        if (joint.transposes()) {
+            tileElements = std::max(tileElements, JointLayout::kTileRows * joint.sizes[joint.rank - 1]);
+        }
     }
     starts_.push_back(total);
-    // The copies stage a chunk of source elements; the output's dtype sizes the blocks.
     widestBytes_ = widest_element(steps_);
-    const int64_t width = widestBytes_;
-    tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(), width,
-                               soc_profile());
-    stagingBytes_ = tiling_.chunkElements * width;
+    tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(),
+                               widestBytes_, soc_profile());
+    sliceUnit_ = tileElements > 0 ? tileElements : tiling_.chunkElements;
 }
 
 aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
@@ -304,46 +430,29 @@ aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
     const bool overlapping = std::any_of(steps_.begin(), steps_.end(), [&](const CopyStep& step) {
         return reads_what_it_overwrites(step, args, written);
     });
-    return overlapping ? copy_from_snapshots(args) : copy_steps(steps_, args);
+    return overlapping ? copy_from_snapshots(args) : copy_steps(nullptr, args);
 }
 
-aclError LayoutKernel::copy_steps(const std::vector<CopyStep>& steps, const LaunchArgs& args) const noexcept {
-    const UbStaging staging = UbStaging::per_worker(stagingBytes_);
-    const int64_t bytesPerElement = 2 * widestBytes_;
-    const int64_t chunk = tiling_.chunkElements;
-    return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
-        std::byte* ub = staging.for_block(slice.block);
-        for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
-            copy_range(steps, args, begin, std::min(begin + chunk, slice.units.end), ub);
-        }
+aclError LayoutKernel::copy_steps(const void* const* sources, const LaunchArgs& args) const noexcept {
+    return launch_block_slices(name_, tiling_.blocks, 2 * widestBytes_, sliceUnit_, [&](const BlockSlice& slice) {
+        copy_range(sources, args, slice.units.begin, slice.units.end);
     });
 }
 
 aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcept {
     try {
+        // Each step reads a copy of the bytes its source spans, through the
+        // same layout rebased onto the copy.
         std::vector<std::vector<std::byte>> snapshots(steps_.size());
-        std::vector<const void*> inputs(steps_.size());
-        std::vector<CopyStep> steps;
-        std::vector<std::byte> staging(static_cast<size_t>(stagingBytes_));
-        const int64_t chunk = tiling_.chunkElements;
+        std::vector<const void*> sources(steps_.size());
         for (size_t i = 0; i < steps_.size(); ++i) {
-            const CopyStep& step = steps_[i];
-            if (step.is_fill()) {
-                steps.push_back(step);
-                continue;
-            }
-            const int64_t count = step.source.numel();
-            snapshots[i].resize(static_cast<size_t>(count * element_size(step.source.dtype())));
-            const CopyStep snapshot{0, step.source, StridedLayout::linear(count, step.source.dtype())};
-            for (int64_t begin = 0; begin < count; begin += chunk) {
-                copy_step(snapshot, args.inputs[step.input], snapshots[i].data(), begin, std::min(chunk, count - begin),
-                          staging.data());
-            }
-            inputs[i] = snapshots[i].data();
-            steps.push_back(CopyStep{static_cast<int>(i), snapshot.destination, step.destination});
+            if (steps_[i].is_fill()) continue;  // reads its own element
+            const void* input = args.inputs[steps_[i].input];
+            const auto [first, last] = byte_span(steps_[i].source, input);
+            snapshots[i].assign(first, last);
+            sources[i] = snapshots[i].data() - (first - static_cast<const std::byte*>(input));
         }
-        const LaunchArgs fromSnapshots{inputs.data(), args.outputs, args.workspace, args.workspaceSize};
-        return copy_steps(steps, fromSnapshots);
+        return copy_steps(sources.data(), args);
     } catch (const std::bad_alloc&) {
         report_error(ACL_ERROR_RT_MEMORY_ALLOCATION, kAclnnInnerTag,
                      "%s: out of host memory for a copy of its overlapping input.", name_);
@@ -351,15 +460,17 @@ aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcep
     }
 }
 
-void LayoutKernel::copy_range(const std::vector<CopyStep>& steps, const LaunchArgs& args, int64_t begin, int64_t end,
-                              std::byte* staging) const {
+void LayoutKernel::copy_range(const void* const* sources, const LaunchArgs& args, int64_t begin, int64_t end) const {
     // The step holding begin, then each following one the range reaches.
     size_t step = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), begin) - starts_.begin() - 1);
-    for (; begin < end && step < steps.size(); ++step) {
+    for (; begin < end && step < steps_.size(); ++step) {
         const int64_t stepEnd = std::min(end, starts_[step + 1]);
         if (stepEnd > begin) {
-            const void* input = steps[step].is_fill() ? nullptr : args.inputs[steps[step].input];
-            copy_step(steps[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin, staging);
+            const CopyStep& at = steps_[step];
+            const void* input = at.is_fill()          ? at.value.data()
+                                : sources != nullptr ? sources[step]
+                                                     : args.inputs[at.input];
+            copy_step(joints_[step], steps_[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin);
         }
         begin = stepEnd;
     }

@@ -45,10 +45,9 @@ struct CopyStep {
     StridedLayout destination;
     ElementBytes value{};
 
-    /// A step writing value into every element of destination.
-    static CopyStep fill(const StridedLayout& destination, const ElementBytes& value) {
-        return CopyStep{kFill, destination, destination, value};
-    }
+    /// A step writing value into every element of destination: its source
+    /// is value itself, read with stride 0.
+    static CopyStep fill(const StridedLayout& destination, const ElementBytes& value);
     bool is_fill() const noexcept { return input == kFill; }
 };
 
@@ -99,6 +98,34 @@ inline constexpr int64_t kMaxSteps = int64_t{1} << 20;
 /// 561000 (reported) when an operator would need more than kMaxSteps steps.
 aclnnStatus check_step_count(const char* api, int64_t count);
 
+
+/// A copy step's two layouts over one iteration space, on the coarsest dims
+/// along which both are strided: each layout's dims split where the other's
+/// boundaries fall, then neighbours merged where both allow.  A run along
+/// the innermost dim is a run of both operands, so a step copies run by run
+/// in one pass (a memcpy, a fill, a SIMD conversion or a strided loop), and
+/// a transposing step tile by tile.
+struct JointLayout {
+    static constexpr int kMaxRank = 2 * static_cast<int>(kMaxDims);
+    int rank = 0;
+    int64_t sizes[kMaxRank] = {};
+    int64_t sourceStrides[kMaxRank] = {};
+    int64_t destinationStrides[kMaxRank] = {};
+
+    /// Precondition: source and destination are over equal iteration spaces
+    /// (their coalesced dims then nest).
+    static JointLayout of(const StridedLayout& source, const StridedLayout& destination) noexcept;
+    /// Whether the innermost dim writes densely while reading across rows
+    /// that lie densely along the next dim out (a transpose): then rows are
+    /// copied kTileRows at a time, tile by tile, so that each source cache
+    /// line read serves them all.
+    bool transposes() const noexcept {
+        return rank >= 2 && destinationStrides[rank - 1] == 1 && sourceStrides[rank - 2] == 1 &&
+               (sourceStrides[rank - 1] > 1 || sourceStrides[rank - 1] < -1);
+    }
+    static constexpr int64_t kTileRows = 16;
+};
+
 /// The kernel of a layout operator: its copy steps over one output, split
 /// into blocks of the A2 elementwise tiling.  Immutable; launch() may run
 /// concurrently.
@@ -114,25 +141,29 @@ public:
     void describe(std::string& details) const override;
 
 private:
-    /// Runs steps (steps_ or their snapshot form) over the blocks.
-    aclError copy_steps(const std::vector<CopyStep>& steps, const LaunchArgs& args) const noexcept;
+    /// Runs the steps over the blocks, step i reading its input at
+    /// sources[i] (a snapshot), or at the launch's input when sources is null.
+    aclError copy_steps(const void* const* sources, const LaunchArgs& args) const noexcept;
     /// When a step reads memory the launch overwrites elsewhere: the steps
     /// run from host copies of their sources, taken first, as CANN's graph
     /// runs from a contiguous copy.
     aclError copy_from_snapshots(const LaunchArgs& args) const noexcept;
-    /// Copies elements [begin, end) of the steps' joint space.
-    void copy_range(const std::vector<CopyStep>& steps, const LaunchArgs& args, int64_t begin, int64_t end,
-                    std::byte* staging) const;
+    /// Copies elements [begin, end) of the steps' concatenated space.
+    void copy_range(const void* const* sources, const LaunchArgs& args, int64_t begin, int64_t end) const;
 
     const char* name_;
     std::vector<CopyStep> steps_;
-    /// starts_[i]: where step i begins in the joint space; the last entry is its size.
+    /// joints_[i]: step i's layouts over their joint dims.
+    std::vector<JointLayout> joints_;
+    /// starts_[i]: where step i begins in the concatenated space; the last entry is its size.
     std::vector<int64_t> starts_;
     int inputs_;
     ElementwiseTiling tiling_;
-    /// The widest element of the steps (their snapshot form has the same dtypes).
+    /// Slices of a block are cut at multiples of this many elements: whole
+    /// tiles of a transposing step, else a UB chunk.
+    int64_t sliceUnit_;
+    /// The widest element of the steps: bytes per element moved, both sides.
     int64_t widestBytes_ = 1;
-    int64_t stagingBytes_;
 };
 
 /// Ends phase 1 of a layout operator: CANN's empty executor when the steps

@@ -13,6 +13,7 @@
 #include "common/internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "aclcpu/nnopbase.hpp"
@@ -83,6 +84,8 @@ public:
     int rank() const noexcept { return rank_; }
     int64_t size(int d) const noexcept { return sizes_[d]; }
     int64_t stride(int d) const noexcept { return strides_[d]; }
+    const int64_t* sizes() const noexcept { return sizes_; }
+    const int64_t* strides() const noexcept { return strides_; }
 
 private:
     aclDataType dtype_ = ACL_DT_UNDEFINED;
@@ -93,46 +96,66 @@ private:
     int64_t strides_[kMaxDims] = {};
 };
 
+/// The odometer every strided walk shares: for each maximal run of elements
+/// [begin, begin + count) of the row-major space `sizes` (rank dims) that
+/// lies along its innermost dim, calls run(positions, length, done):
+/// positions[k] is where the run starts in operand k (start[k] +
+/// sum(index_d * strides[k][d])), whose elements step by
+/// strides[k][rank - 1], and the run is elements begin + done + j of the
+/// space.  The multi-index is decomposed once per call, not per element.  A
+/// space of rank 0 is one element, at start.
+template <size_t N, class Run>
+void for_each_strided_run(int rank, const int64_t* sizes, const std::array<const int64_t*, N>& strides,
+                          std::array<int64_t, N> start, int64_t begin, int64_t count, Run&& run) {
+    if (rank == 0) {
+        if (count > 0) run(start, count, int64_t{0});
+        return;
+    }
+    const int inner = rank - 1;
+    int64_t index[2 * kMaxDims];
+    std::array<int64_t, N> positions = start;
+    int64_t rest = begin;
+    for (int d = inner; d >= 0; --d) {
+        index[d] = rest % sizes[d];
+        rest /= sizes[d];
+        for (size_t k = 0; k < N; ++k) positions[k] += index[d] * strides[k][d];
+    }
+    const int64_t innerSize = sizes[inner];
+    int64_t done = 0;
+    while (done < count) {
+        const int64_t length = std::min(innerSize - index[inner], count - done);
+        run(positions, length, done);
+        done += length;
+        index[inner] += length;
+        for (size_t k = 0; k < N; ++k) positions[k] += length * strides[k][inner];
+        if (index[inner] < innerSize) continue;
+        // Carry into the outer dims.
+        for (size_t k = 0; k < N; ++k) positions[k] -= innerSize * strides[k][inner];
+        index[inner] = 0;
+        for (int d = inner - 1; d >= 0; --d) {
+            for (size_t k = 0; k < N; ++k) positions[k] += strides[k][d];
+            if (++index[d] < sizes[d]) break;
+            for (size_t k = 0; k < N; ++k) positions[k] -= sizes[d] * strides[k][d];
+            index[d] = 0;
+        }
+    }
+}
+
 /// Calls run(position, length, stride, done) for each maximal run of
 /// elements [begin, begin + count) that lies along the innermost dimension:
 /// the run's elements are at position + j * stride (j < length) and are
-/// elements begin + done + j of the iteration space.  The multi-index is
-/// decomposed once per call, not per element.
+/// elements begin + done + j of the iteration space.
 template <class Run>
 void for_each_run(const StridedLayout& layout, int64_t begin, int64_t count, Run&& run) {
     if (layout.is_linear()) {
         run(layout.offset() + begin, count, int64_t{1}, int64_t{0});
         return;
     }
-    const int inner = layout.rank() - 1;
-    int64_t index[kMaxDims];
-    int64_t position = layout.offset();
-    int64_t rest = begin;
-    for (int d = inner; d >= 0; --d) {
-        index[d] = rest % layout.size(d);
-        rest /= layout.size(d);
-        position += index[d] * layout.stride(d);
-    }
-    const int64_t innerSize = layout.size(inner);
-    const int64_t innerStride = layout.stride(inner);
-    int64_t done = 0;
-    while (done < count) {
-        const int64_t length = std::min(innerSize - index[inner], count - done);
-        run(position, length, innerStride, done);
-        done += length;
-        index[inner] += length;
-        position += length * innerStride;
-        if (index[inner] < innerSize) continue;
-        // Carry into the outer dims, odometer-style.
-        position -= innerSize * innerStride;
-        index[inner] = 0;
-        for (int d = inner - 1; d >= 0; --d) {
-            position += layout.stride(d);
-            if (++index[d] < layout.size(d)) break;
-            position -= layout.size(d) * layout.stride(d);
-            index[d] = 0;
-        }
-    }
+    const int64_t innerStride = layout.stride(layout.rank() - 1);
+    for_each_strided_run<1>(layout.rank(), layout.sizes(), {layout.strides()}, {layout.offset()}, begin, count,
+                            [&](const std::array<int64_t, 1>& position, int64_t length, int64_t done) {
+                                run(position[0], length, innerStride, done);
+                            });
 }
 
 /// Loads elements [begin, begin + count) of the iteration space from an

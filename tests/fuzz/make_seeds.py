@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets: tests/fuzz/corpus/<target>/
-for the object targets, ops/<operator>/tests/corpus/ for each operator's, and
-ops/<family>/tests/corpus/<target>/ for a family with several targets (the
-arithmetic family's fuzz_add, fuzz_sub, fuzz_mul and fuzz_div).
+for the object targets, ops/<operator>/tests/corpus/ for each operator's
+or engine's.
 
 Each seed is built with Seed, an encoder of the grammar fuzz_support.hpp's
 Decoder reads (keep the two in step).  Per target the seeds reach every
@@ -430,34 +429,31 @@ def value_of(dtype, value):
     return (int(value) & (2**(8 * sizes[dtype]) - 1)).to_bytes(sizes[dtype], 'little')
 
 
-# Ordered as fuzz_arithmetic.hpp's kSpecialModes; the last reads a raw word.
+# Ordered as fuzz_arithmetic.cpp's kSpecialModes; the last reads a raw word.
 SPECIAL_MODES = [-1, 3, 4, -2, -2**31, 2**31 - 1, 255, 256, -256, 65536, -2**31 + 1, 2**31 - 2, 100, -100, 7, 0]
 
-# Per target, its entry points in the order of the selector byte: (name,
+# fuzz_arithmetic.cpp's entry points in the order of its selector byte: (name,
 # tensor kind, the scalars after the tensors with their default value, mode).
-ARITH_TARGETS = {
-    'fuzz_add': [('add', 'pair_out', ['alpha'], False), ('adds', 'one_out', ['other', 'alpha'], False),
-                 ('inplace_add', 'inplace_pair', ['alpha'], False),
-                 ('inplace_adds', 'inplace_one', ['other', 'alpha'], False),
-                 ('add_v3', 'one_out', ['self', 'alpha'], False),
-                 ('inplace_add_v3', 'inplace_one', ['self', 'alpha'], False)],
-    'fuzz_sub': [('sub', 'pair_out', ['alpha'], False), ('subs', 'one_out', ['other', 'alpha'], False),
-                 ('inplace_sub', 'inplace_pair', ['alpha'], False),
-                 ('inplace_subs', 'inplace_one', ['other', 'alpha'], False),
-                 ('rsub', 'pair_out', ['alpha'], False), ('rsubs', 'one_out', ['other', 'alpha'], False)],
-    'fuzz_mul': [('mul', 'pair_out', [], False), ('muls', 'one_out', ['other'], False),
-                 ('inplace_mul', 'inplace_pair', [], False), ('inplace_muls', 'inplace_one', ['other'], False)],
-    'fuzz_div': [('div', 'pair_out', [], False), ('divs', 'one_out', ['other'], False),
-                 ('inplace_div', 'inplace_pair', [], False), ('inplace_divs', 'inplace_one', ['other'], False),
-                 ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
-                 ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True)],
-}
+ARITH_ENTRIES = [
+    ('add', 'pair_out', ['alpha'], False), ('adds', 'one_out', ['other', 'alpha'], False),
+    ('inplace_add', 'inplace_pair', ['alpha'], False), ('inplace_adds', 'inplace_one', ['other', 'alpha'], False),
+    ('add_v3', 'one_out', ['self', 'alpha'], False), ('inplace_add_v3', 'inplace_one', ['self', 'alpha'], False),
+    ('sub', 'pair_out', ['alpha'], False), ('subs', 'one_out', ['other', 'alpha'], False),
+    ('inplace_sub', 'inplace_pair', ['alpha'], False), ('inplace_subs', 'inplace_one', ['other', 'alpha'], False),
+    ('rsub', 'pair_out', ['alpha'], False), ('rsubs', 'one_out', ['other', 'alpha'], False),
+    ('mul', 'pair_out', [], False), ('muls', 'one_out', ['other'], False),
+    ('inplace_mul', 'inplace_pair', [], False), ('inplace_muls', 'inplace_one', ['other'], False),
+    ('div', 'pair_out', [], False), ('divs', 'one_out', ['other'], False),
+    ('inplace_div', 'inplace_pair', [], False), ('inplace_divs', 'inplace_one', ['other'], False),
+    ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
+    ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True),
+]
 SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
 def arith_out(s, out):
-    """fuzz_arithmetic.hpp's out%8: a tensor (dict), ('broadcast', dtype or
+    """fuzz_arithmetic.cpp's out%8: a tensor (dict), ('broadcast', dtype or
     None for self's), 'self' or 'other'."""
     if isinstance(out, dict):
         s.byte(0)
@@ -518,12 +514,12 @@ def arith_seed(entry, kind, scalar_names, has_mode, self=None, other=None, out=N
     return s
 
 
-def arithmetic_seeds(target):
+def arithmetic_seeds():
     """Per entry point: valid launches of every dtype of the family, of
     broadcast shapes, strided and aliased operands, and the errors of each
     check (nulls, dtypes, shapes, formats, storage, modes)."""
     seeds = {}
-    for entry, (api, kind, scalar_names, has_mode) in enumerate(ARITH_TARGETS[target]):
+    for entry, (api, kind, scalar_names, has_mode) in enumerate(ARITH_ENTRIES):
         def add(name, **kwargs):
             seeds[f'{api}_{name}'] = arith_seed(entry, kind, scalar_names, has_mode, **kwargs)
 
@@ -560,6 +556,8 @@ def arithmetic_seeds(target):
         add('huge_dims', self=dict(shape=(2**62, 2**62)))
         add('huge_stride', self=dict(shape=(2, 3), strides=[2**63 - 1, 1]))
         add('huge_offset', self=dict(shape=(2, 3), offset=2**63 - 1))
+        # A stride-0 view of INT64_MAX INT8 elements (the tiling's UB chunk overflowed ceil_div: found by the fuzzer).
+        add('int8_view_of_int64_max_elements', self=dict(shape=(2**63 - 1,), dtype=INT8, strides=[0]))
         add('null_self', self=dict(null=True))
         add('null_workspace_size', run=(True, False))
         add('null_executor', run=(False, True))
@@ -1021,8 +1019,7 @@ def main():
     write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
     write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
-    for target in ARITH_TARGETS:
-        write(ops / 'arithmetic' / 'tests' / 'corpus' / target, arithmetic_seeds(target))
+    write(ops / 'arithmetic' / 'tests' / 'corpus', arithmetic_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
     write(ops / 'activation' / 'tests' / 'corpus', activation_seeds())

@@ -7,6 +7,7 @@
 // op_api code in hicann/ops-math).
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_cast.h"
@@ -298,6 +299,62 @@ TEST_F(Layout, PermuteOfALargeStridedViewIntoAStridedOut) {
     ASSERT_EQ(permute(self, {1, 0}, *out), ACLNN_SUCCESS);
     EXPECT_EQ(out->read_complex(), permuted(values, {384, 256}, {1, 0}));
     EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
+}
+
+TEST_F(Layout, PermuteTransposesBatchesOfMatricesTileByTile) {
+    // out's rows read self's columns: the engine copies such steps in tiles
+    // of rows (layout.hpp, JointLayout::transposes), which must give every
+    // element, also across the batch's planes and the blocks' cuts mid-row.
+    for (const Shape& shape : {Shape{3, 40, 70}, Shape{2, 300, 257}}) {
+        for (aclDataType dtype : {ACL_FLOAT, ACL_INT16, ACL_BF16, ACL_COMPLEX64}) {
+            SCOPED_TRACE(name(dtype) + " [" + std::to_string(shape[1]) + ", " + std::to_string(shape[2]) + "]");
+            const auto count = static_cast<size_t>(shape[0] * shape[1] * shape[2]);
+            const std::vector<Complex> values = inputs_of(dtype, count, 31);
+            DeviceTensor self(TensorSpec(shape, dtype));
+            self.write_complex(values);
+            auto out = DeviceTensor::output(TensorSpec({shape[0], shape[2], shape[1]}, dtype));
+            ASSERT_EQ(permute(self, {0, 2, 1}, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            EXPECT_EQ(out->read_complex(), permuted(values, shape, {0, 2, 1}));
+        }
+    }
+}
+
+TEST_F(Layout, InplaceCopyCastsATransposedViewTileByTile) {
+    // src: the transposed view of a [40, 70] FLOAT16 buffer, copied into a
+    // FLOAT [70, 40]: tiles of rows converted on the way.
+    const std::vector<Complex> values = inputs_of(ACL_FLOAT16, 40 * 70, 8);
+    DeviceTensor src(TensorSpec({70, 40}, ACL_FLOAT16, {1, 70}));
+    src.write_complex(values);
+    auto selfRef = DeviceTensor::output(TensorSpec({70, 40}, ACL_FLOAT));
+    ASSERT_EQ(copy_into(*selfRef, src), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(selfRef->read_complex(), values);
+}
+
+TEST_F(Layout, InplaceCopyOfAMatrixIntoItsOwnTransposeReadsTheOldValues) {
+    // selfRef = selfRef^T in place: src is the transposed view of selfRef's
+    // own storage, so every block reads what others overwrite; CANN's graph
+    // copies src to a contiguous tensor first.
+    constexpr int64_t n = 96;
+    DeviceTensor matrix(TensorSpec({n, n}, ACL_FLOAT));
+    std::vector<double> values(n * n);
+    std::iota(values.begin(), values.end(), 0.0);
+    matrix.write(values);
+    void* data = nullptr;
+    ASSERT_EQ(aclGetRawTensorAddr(matrix.get(), &data), ACL_SUCCESS);
+    const int64_t shape[] = {n, n};
+    const int64_t transposed[] = {1, n};
+    aclTensor* src = aclCreateTensor(shape, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, shape, 2, data);
+    ASSERT_EQ(run_two_phases([&](uint64_t* size,
+                                 aclOpExecutor** executor) {
+                  return aclnnInplaceCopyGetWorkspaceSize(matrix.get(), src, size, executor);
+              },
+                             aclnnInplaceCopy, stream_, nullptr),
+              ACLNN_SUCCESS);
+    const std::vector<double> after = matrix.read();
+    for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < n; ++j) ASSERT_EQ(after[i * n + j], values[j * n + i]) << i << "," << j;
+    }
+    aclDestroyTensor(src);
 }
 
 TEST_F(Layout, PermuteErrors) {

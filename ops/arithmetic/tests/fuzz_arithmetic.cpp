@@ -1,0 +1,245 @@
+// The arithmetic family's fuzz target: phase 1 (and, for small tensors,
+// phase 2) of its 24 entry points -- Add, Adds, InplaceAdd, InplaceAdds,
+// AddV3, InplaceAddV3; Sub, Subs, InplaceSub, InplaceSubs, Rsub, Rsubs; Mul,
+// Muls, InplaceMul, InplaceMuls; Div, Divs, InplaceDiv, InplaceDivs, DivMod,
+// DivMods, InplaceDivMod, InplaceDivMods (the rounding mode any int).  One
+// byte selects the entry point (kEntries' order, which make_seeds.py's
+// ARITH_ENTRIES repeats), then come the tensors through one of the functions
+// below, the scalars (in.scalar(), in parameter order), the mode, and
+// OperatorCall::run's flags.  The grammar, which tests/fuzz/make_seeds.py
+// encodes (keep the two in step):
+//
+//   pair + out:  tensor self, tensor other, out%8:
+//                  0-4 tensor out
+//                  5   out contiguous over the broadcast shape of self and
+//                      other (self's view when they do not broadcast),
+//                      bit: 0 self's dtype, 1 reads a dtype
+//                  6   out is self (the same aclTensor)
+//                  7   out is other
+//   one + out:   tensor self, out%8: as above, 5 over self's view, 6-7 out is self
+//   in-place pair: tensor selfRef, other%8: 7 other is selfRef, else tensor other
+//   in-place one:  tensor selfRef
+//   mode:        b < 240: b%3 (0 none, 1 trunc, 2 floor), else kSpecialModes[b-240],
+//                the last of which reads a raw 8-byte word (its low 32 bits)
+//
+// A tensor the operator writes -- out, selfRef, or self/other when out
+// aliases it -- is made with OperatorCall::output, so that phase 2 may
+// write it and only through its view.
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_v3.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_sub.h"
+#include "fuzz_elementwise.hpp"
+#include "fuzz_support.hpp"
+
+namespace aclcpu::fuzz::arithmetic {
+namespace {
+
+using namespace elementwise;
+
+/// self, other and out of Add, Sub, Rsub, Mul, Div, DivMod (and AddV3's
+/// other and out, with other passed as "self").
+Tensors pair_and_out(Decoder& in, OperatorCall& call) {
+    const TensorSpec self = in.tensor();
+    const TensorSpec other = in.tensor();
+    Tensors tensors;
+    switch (out_source(in, true)) {
+        case OutSource::self:
+            tensors.out = call.output(self);
+            tensors.self = tensors.out;
+            tensors.other = call.input(other);
+            break;
+        case OutSource::other:
+            tensors.self = call.input(self);
+            tensors.out = call.output(other);
+            tensors.other = tensors.out;
+            break;
+        case OutSource::broadcast: {
+            const TensorSpec out = contiguous_out(in, broadcast_shape(self.view, other.view, self.view), self.dtype);
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+        case OutSource::decoded: {
+            const TensorSpec out = in.tensor();
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+    }
+    return tensors;
+}
+
+/// selfRef (written) and other of the in-place tensor forms; other may be selfRef itself.
+InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
+    InplaceTensors tensors;
+    tensors.selfRef = call.output(in.tensor());
+    tensors.other = in.byte() % 8 == 7 ? tensors.selfRef : call.input(in.tensor());
+    return tensors;
+}
+
+/// DivMod's rounding mode: mostly 0-2, sometimes out of range.
+int rounding_mode(Decoder& in) {
+    static constexpr int kSpecialModes[16] = {-1, 3, 4, -2, INT_MIN, INT_MAX, 255, 256, -256, 65536, INT_MIN + 1,
+                                              INT_MAX - 1, 100, -100, 7, 0};
+    const uint8_t choice = in.byte();
+    if (choice < 240) return choice % 3;
+    if (choice < 255) return kSpecialModes[choice - 240];
+    return static_cast<int>(static_cast<uint32_t>(in.word()));
+}
+
+/// One entry point as OperatorCall::run takes it: its name, phase 1 and phase 2.
+template <class Phase1>
+struct Api {
+    const char* name;
+    Phase1 phase1;
+    OperatorCall::Phase2 phase2;
+};
+#define ACLCPU_ARITHMETIC_API(op) \
+    aclcpu::fuzz::arithmetic::Api<decltype(&op##GetWorkspaceSize)> { ACLCPU_FUZZ_API(op) }
+
+/// The four forms Add and Sub share, each with an alpha: `form` 0 tensor
+/// pair, 1 tensor and scalar, 2 in-place pair, 3 in-place scalar.
+template <class Pair, class WithScalar, class InplacePair, class InplaceScalar>
+void fuzz_alpha_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                      const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
+                      const Api<InplaceScalar>& inplaceScalar) {
+    switch (form) {
+        case 0: {
+            const Tensors t = pair_and_out(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, alpha.get(), t.out);
+            break;
+        }
+        case 1: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), alpha.get(),
+                     t.out);
+            break;
+        }
+        case 2: {
+            const InplaceTensors t = inplace_pair(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, alpha.get());
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                     alpha.get());
+            break;
+        }
+    }
+}
+
+/// Add, Adds, InplaceAdd, InplaceAdds, AddV3, InplaceAddV3.
+void fuzz_add(int form, Decoder& in, OperatorCall& call) {
+    if (form < 4) {
+        fuzz_alpha_forms(form, in, call, ACLCPU_ARITHMETIC_API(aclnnAdd), ACLCPU_ARITHMETIC_API(aclnnAdds),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceAdd), ACLCPU_ARITHMETIC_API(aclnnInplaceAdds));
+    } else if (form == 4) {
+        // AddV3's tensor is other: it takes one_and_out's self role.
+        const Tensors t = one_and_out(in, call);
+        const Scalar self(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnAddV3), in, self.get(), t.self, alpha.get(), t.out);
+    } else {
+        // InplaceAddV3 writes its tensor, other.
+        aclTensor* other = inplace_one(in, call);
+        const Scalar selfRef(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnInplaceAddV3), in, selfRef.get(), other, alpha.get());
+    }
+}
+
+/// Sub, Subs, InplaceSub, InplaceSubs, Rsub, Rsubs.
+void fuzz_sub(int form, Decoder& in, OperatorCall& call) {
+    if (form < 4) {
+        fuzz_alpha_forms(form, in, call, ACLCPU_ARITHMETIC_API(aclnnSub), ACLCPU_ARITHMETIC_API(aclnnSubs),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceSub), ACLCPU_ARITHMETIC_API(aclnnInplaceSubs));
+    } else if (form == 4) {
+        const Tensors t = pair_and_out(in, call);
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnRsub), in, t.self, t.other, alpha.get(), t.out);
+    } else {
+        const Tensors t = one_and_out(in, call);
+        const Scalar other(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnRsubs), in, t.self, other.get(), alpha.get(), t.out);
+    }
+}
+
+/// The four forms Mul and Div share (tensor pair, tensor and scalar,
+/// in-place pair, in-place scalar), each with DivMod's mode when withMode.
+template <class Pair, class WithScalar, class InplacePair, class InplaceScalar, class... Mode>
+void fuzz_plain_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                      const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
+                      const Api<InplaceScalar>& inplaceScalar, Mode (*... mode)(Decoder&)) {
+    switch (form) {
+        case 0: {
+            const Tensors t = pair_and_out(in, call);
+            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, mode(in)..., t.out);
+            break;
+        }
+        case 1: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), mode(in)...,
+                     t.out);
+            break;
+        }
+        case 2: {
+            const InplaceTensors t = inplace_pair(in, call);
+            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, mode(in)...);
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                     mode(in)...);
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+/// One byte selects the entry point: 0-5 Add's, 6-11 Sub's, 12-15 Mul's,
+/// 16-19 Div's, 20-23 DivMod's.
+void fuzz_entry(Decoder& in, OperatorCall& call) {
+    const int entry = in.byte() % 24;
+    if (entry < 6) {
+        fuzz_add(entry, in, call);
+    } else if (entry < 12) {
+        fuzz_sub(entry - 6, in, call);
+    } else if (entry < 16) {
+        fuzz_plain_forms(entry - 12, in, call, ACLCPU_ARITHMETIC_API(aclnnMul), ACLCPU_ARITHMETIC_API(aclnnMuls),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceMul), ACLCPU_ARITHMETIC_API(aclnnInplaceMuls));
+    } else if (entry < 20) {
+        fuzz_plain_forms(entry - 16, in, call, ACLCPU_ARITHMETIC_API(aclnnDiv), ACLCPU_ARITHMETIC_API(aclnnDivs),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceDiv), ACLCPU_ARITHMETIC_API(aclnnInplaceDivs));
+    } else {
+        fuzz_plain_forms(entry - 20, in, call, ACLCPU_ARITHMETIC_API(aclnnDivMod),
+                         ACLCPU_ARITHMETIC_API(aclnnDivMods), ACLCPU_ARITHMETIC_API(aclnnInplaceDivMod),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceDivMods), &rounding_mode);
+    }
+}
+
+}  // namespace aclcpu::fuzz::arithmetic
+
+void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) { arithmetic::fuzz_entry(in, call); }
