@@ -95,6 +95,13 @@ struct aclScalarList : OwningList<aclScalar, DestroyScalar> {
     size_t size() const noexcept { return items.size(); }
 };
 
+std::vector<const aclTensor*> aclcpu::tensors_of(const aclTensorList* list) {
+    std::vector<const aclTensor*> tensors;
+    tensors.reserve(list->items.size());
+    for (const auto& item : list->items) tensors.push_back(item.get());
+    return tensors;
+}
+
 extern "C" {
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {

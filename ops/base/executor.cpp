@@ -41,8 +41,7 @@ TensorExtent extent_of(const aclTensor* tensor) {
 
 /// `"dtypes":[...],"shapes":[[...],...]` of an operator's tensors, inputs
 /// first: what a timeline trace shows of them.
-std::string describe_tensors(std::initializer_list<const aclTensor*> inputs,
-                             std::initializer_list<const aclTensor*> outputs) {
+std::string describe_tensors(aclcpu::TensorSpan inputs, aclcpu::TensorSpan outputs) {
     std::string dtypes;
     std::string shapes;
     for (auto group : {inputs, outputs}) {
@@ -342,8 +341,8 @@ aclnnStatus set_tensor_addr(const char* api, TensorGroup group, aclOpExecutor* e
 
 namespace aclcpu {
 
-aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, std::initializer_list<const aclTensor*> inputs,
-                             std::initializer_list<const aclTensor*> outputs, uint64_t workspaceSize) {
+aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs, TensorSpan outputs,
+                             uint64_t workspaceSize) {
     if (inputs.size() + outputs.size() > aclOpExecutor::kMaxTensors) {
         report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag,
                      "Create executor failed: %zu tensors, more than an executor holds.",

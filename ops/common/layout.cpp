@@ -172,26 +172,46 @@ std::pair<const std::byte*, const std::byte*> byte_span(const StridedLayout& lay
     return {base + low * width, base + (high + 1) * width};
 }
 
-/// True when a step reads memory that the launch writes in another place:
-/// then a block could read what another block has already overwritten
-/// (CANN's graph reads from a contiguous copy, which cannot happen).
-/// Reading and writing each element in the same place is safe.
-bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args) {
-    const void* input = args.inputs[step.input];
-    const void* output = args.outputs[0];
-    const auto read = byte_span(step.source, input);
-    const auto written = byte_span(step.destination, output);
-    if (read.first >= written.second || written.first >= read.second) return false;
-    const bool samePlaces = input == output && step.source.dtype() == step.destination.dtype() &&
-                            step.source.offset() == step.destination.offset() &&
-                            step.source.rank() == step.destination.rank();
-    if (!samePlaces) return true;
+/// The bytes [first, last) spanned by every place the steps write (empty when none).
+std::pair<const std::byte*, const std::byte*> written_span(const std::vector<CopyStep>& steps, const void* output) {
+    std::pair<const std::byte*, const std::byte*> all{nullptr, nullptr};
+    for (const CopyStep& step : steps) {
+        const auto span = byte_span(step.destination, output);
+        if (span.first == nullptr) continue;
+        all = all.first == nullptr ? span
+                                   : std::make_pair(std::min(all.first, span.first), std::max(all.second, span.second));
+    }
+    return all;
+}
+
+/// True when a step reads and writes each element in the same place: safe
+/// whatever the other steps do, as their destinations are elsewhere.
+bool reads_in_place(const CopyStep& step, const void* input, const void* output) {
+    if (input != output || step.source.dtype() != step.destination.dtype() ||
+        step.source.offset() != step.destination.offset() || step.source.rank() != step.destination.rank()) {
+        return false;
+    }
     for (int d = 0; d < step.source.rank(); ++d) {
         if (step.source.size(d) != step.destination.size(d) || step.source.stride(d) != step.destination.stride(d)) {
-            return true;
+            return false;
         }
     }
-    return false;
+    return true;
+}
+
+/// True when a step reads memory that the launch writes in another place
+/// (`written`: the span of all the steps' writes, this step's and the
+/// others'): then a block could read what another block has already
+/// overwritten (CANN's graph reads from a contiguous copy, which cannot
+/// happen).
+bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args,
+                              std::pair<const std::byte*, const std::byte*> written) {
+    if (step.is_fill()) return false;
+    const void* input = args.inputs[step.input];
+    const auto read = byte_span(step.source, input);
+    if (read.first == nullptr || written.first == nullptr) return false;
+    if (read.first >= written.second || written.first >= read.second) return false;
+    return !reads_in_place(step, input, args.outputs[0]);
 }
 
 /// The widest element of the steps: what one staged element takes in UB.
@@ -203,7 +223,129 @@ int64_t widest_element(const std::vector<CopyStep>& steps) {
     return widest;
 }
 
+/// A layout over the first `rank` of dims, walking the strides `stride` picks.
+template <class Stride>
+StridedLayout layout_of(const StepDim* dims, size_t rank, StepOrigin origin, Stride&& stride) {
+    TensorView view;
+    view.dtype = origin.dtype;
+    view.offset = origin.offset;
+    view.shape.resize(rank);
+    view.strides.resize(rank);
+    for (size_t d = 0; d < rank; ++d) {
+        view.shape[d] = dims[d].size;
+        view.strides[d] = stride(dims[d]);
+    }
+    return StridedLayout::of(view);
+}
+
+/// append_copy / append_fill over dims (no size-1 dim, none empty): fill ==
+/// nullptr copies from input.  Past a layout's rank, the smallest dim is
+/// peeled into a step per index (fewest steps).
+void append_steps(std::vector<CopyStep>& steps, int input, std::vector<StepDim> dims, StepOrigin source,
+                  StepOrigin destination, const ElementBytes* fill) {
+    if (dims.size() > kMaxDims) {
+        const auto smallest = std::min_element(dims.begin(), dims.end(), [](const StepDim& a, const StepDim& b) {
+            return a.size < b.size;
+        });
+        const StepDim peeled = *smallest;
+        dims.erase(smallest);
+        for (int64_t i = 0; i < peeled.size; ++i) {
+            append_steps(steps, input, dims, {source.dtype, source.offset + i * peeled.sourceStride},
+                         {destination.dtype, destination.offset + i * peeled.destinationStride}, fill);
+        }
+        return;
+    }
+    const StridedLayout to =
+        layout_of(dims.data(), dims.size(), destination, [](const StepDim& d) { return d.destinationStride; });
+    if (fill != nullptr) {
+        steps.push_back(CopyStep::fill(to, *fill));
+    } else {
+        steps.push_back(CopyStep{
+            input, layout_of(dims.data(), dims.size(), source, [](const StepDim& d) { return d.sourceStride; }), to});
+    }
+}
+
+/// The dims that count: size-1 ones dropped; none when the space is empty.
+std::vector<StepDim> counted_dims(const std::vector<StepDim>& dims) {
+    std::vector<StepDim> kept;
+    for (const StepDim& d : dims) {
+        if (d.size == 0) return {};
+        if (d.size != 1) kept.push_back(d);
+    }
+    return kept;
+}
+
+bool is_empty_space(const std::vector<StepDim>& dims) {
+    return std::any_of(dims.begin(), dims.end(), [](const StepDim& d) { return d.size == 0; });
+}
+
 }  // namespace
+
+CopyStep CopyStep::fill(const StridedLayout& destination, const ElementBytes& value) {
+    TensorView element;
+    element.dtype = destination.dtype();
+    Dims space;
+    space.resize(1);
+    space[0] = destination.numel();
+    return CopyStep{kFill, StridedLayout::broadcast_to(element, space), destination, value};
+}
+
+std::vector<StepDim> step_dims(const TensorView& source, const TensorView& destination) {
+    std::vector<StepDim> dims;
+    for (size_t d = 0; d < destination.shape.size(); ++d) {
+        dims.push_back({destination.shape[d], source.strides[d], destination.strides[d]});
+    }
+    return dims;
+}
+
+void append_copy(std::vector<CopyStep>& steps, int input, const std::vector<StepDim>& dims, StepOrigin source,
+                 StepOrigin destination) {
+    if (is_empty_space(dims)) return;
+    append_steps(steps, input, counted_dims(dims), source, destination, nullptr);
+}
+
+void append_fill(std::vector<CopyStep>& steps, const std::vector<StepDim>& dims, StepOrigin destination,
+                 const ElementBytes& value) {
+    if (is_empty_space(dims)) return;
+    append_steps(steps, CopyStep::kFill, counted_dims(dims), destination, destination, &value);
+}
+
+int64_t steps_needed(const std::vector<StepDim>& dims) {
+    if (is_empty_space(dims)) return 0;
+    std::vector<int64_t> sizes;
+    for (const StepDim& d : counted_dims(dims)) sizes.push_back(d.size);
+    std::sort(sizes.begin(), sizes.end());
+    int64_t count = 1;
+    for (size_t i = 0; i + kMaxDims < sizes.size(); ++i) {
+        if (__builtin_mul_overflow(count, sizes[i], &count)) return INT64_MAX;
+    }
+    return count;
+}
+
+aclnnStatus check_step_count(const char* api, int64_t count) {
+    if (count <= kMaxSteps) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER, kAclnnInnerTag, "%s: the copy needs %ld steps, more than acl-cpu's %ld.", api,
+                 static_cast<long>(count), static_cast<long>(kMaxSteps));
+    return ACLNN_ERR_INNER;
+}
+
+ElementBytes element_of(const aclScalar* scalar, aclDataType dtype) {
+    ElementBytes bytes{};
+    visit_element(dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const aclDataType from = dtype_of(scalar);
+        T element;
+        if (is_complex(from)) {
+            element = cast_element<T>(to_complex(scalar));
+        } else if (is_floating(from)) {
+            element = cast_element<T>(to_double(scalar));
+        } else {
+            element = cast_element<T>(to_int64(scalar));
+        }
+        std::memcpy(bytes.data(), &element, sizeof(T));
+    });
+    return bytes;
+}
 
 JointLayout JointLayout::of(const StridedLayout& source, const StridedLayout& destination) noexcept {
     // Walk both layouts from their innermost dims out, cutting at every
@@ -295,8 +437,9 @@ aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
         status != ACL_SUCCESS) {
         return status;
     }
+    const auto written = written_span(steps_, args.outputs[0]);
     const bool overlapping = std::any_of(steps_.begin(), steps_.end(), [&](const CopyStep& step) {
-        return reads_what_it_overwrites(step, args);
+        return reads_what_it_overwrites(step, args, written);
     });
     return overlapping ? copy_from_snapshots(args) : copy_steps(nullptr, args);
 }
@@ -314,6 +457,7 @@ aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcep
         std::vector<std::vector<std::byte>> snapshots(steps_.size());
         std::vector<const void*> sources(steps_.size());
         for (size_t i = 0; i < steps_.size(); ++i) {
+            if (steps_[i].is_fill()) continue;  // reads its own element
             const void* input = args.inputs[steps_[i].input];
             const auto [first, last] = byte_span(steps_[i].source, input);
             snapshots[i].assign(first, last);
@@ -333,7 +477,10 @@ void LayoutKernel::copy_range(const void* const* sources, const LaunchArgs& args
     for (; begin < end && step < steps_.size(); ++step) {
         const int64_t stepEnd = std::min(end, starts_[step + 1]);
         if (stepEnd > begin) {
-            const void* input = sources != nullptr ? sources[step] : args.inputs[steps_[step].input];
+            const CopyStep& at = steps_[step];
+            const void* input = at.is_fill()          ? at.value.data()
+                                : sources != nullptr ? sources[step]
+                                                     : args.inputs[at.input];
             copy_step(joints_[step], steps_[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin);
         }
         begin = stepEnd;
@@ -345,7 +492,7 @@ void LayoutKernel::describe(std::string& details) const {
     append_trace_arg(details, "steps", static_cast<int64_t>(steps_.size()));
 }
 
-aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorList inputs, const aclTensor* out,
+aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorSpan inputs, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor) {
     steps.erase(std::remove_if(steps.begin(), steps.end(),
                                [](const CopyStep& step) { return step.destination.numel() == 0; }),

@@ -14,6 +14,8 @@
 
 #include "common/internal.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,15 +28,76 @@
 
 namespace aclcpu::ops {
 
+/// One element of a dtype as its bytes (the widest dtype, COMPLEX128, takes 16).
+using ElementBytes = std::array<std::byte, 16>;
+
 /// Copies every element of an iteration space from input `input` of the
 /// launch, read through `source`, to the output, written through
 /// `destination` (both over the same iteration space), cast from the
-/// source's dtype to the destination's as CANN's Cast does.
+/// source's dtype to the destination's as CANN's Cast does.  A fill step
+/// (input kFill, made by fill()) reads no input: it writes `value`, an
+/// element of the destination's dtype, bitwise into every place.
 struct CopyStep {
+    static constexpr int kFill = -1;
+
     int input = 0;
     StridedLayout source;
     StridedLayout destination;
+    ElementBytes value{};
+
+    /// A step writing value into every element of destination: its source
+    /// is value itself, read with stride 0.
+    static CopyStep fill(const StridedLayout& destination, const ElementBytes& value);
+    bool is_fill() const noexcept { return input == kFill; }
 };
+
+/// A scalar as one element of dtype, converted as CANN's ConvertToTensor
+/// (a Cast) converts it.  Precondition: has_element_type(dtype).
+ElementBytes element_of(const aclScalar* scalar, aclDataType dtype);
+/// Zero in any dtype: every byte 0.
+inline constexpr ElementBytes kZeroElement{};
+
+/// One dimension of a step's iteration space: its size and the strides it
+/// walks in the source and in the destination (elements).
+struct StepDim {
+    int64_t size;
+    int64_t sourceStride;
+    int64_t destinationStride;
+};
+
+/// Where a step starts in an operand (elements from its data pointer) and
+/// the operand's dtype.
+struct StepOrigin {
+    aclDataType dtype;
+    int64_t offset;
+};
+
+/// The dims of a step copying view `source` to view `destination` over the
+/// destination's shape (the two of one rank and shape), outer first.
+std::vector<StepDim> step_dims(const TensorView& source, const TensorView& destination);
+
+/// Appends the steps copying the space `dims` (outer first, any number of
+/// them) from input `input` at source to the output at destination.  Size-1
+/// dims are dropped; when more dims remain than a StridedLayout holds, the
+/// smallest ones are peeled into a step per index (steps_needed() steps).
+/// Nothing for an empty space.
+void append_copy(std::vector<CopyStep>& steps, int input, const std::vector<StepDim>& dims, StepOrigin source,
+                 StepOrigin destination);
+/// The same for fill steps writing value (sourceStride is not read).
+void append_fill(std::vector<CopyStep>& steps, const std::vector<StepDim>& dims, StepOrigin destination,
+                 const ElementBytes& value);
+
+/// How many steps append_copy / append_fill make of dims.
+int64_t steps_needed(const std::vector<StepDim>& dims);
+
+/// The most steps a kernel holds: a step takes about 330 bytes of phase-1
+/// memory, so this bounds it near 350 MB (only a view of a trillion
+/// elements or more comes near it).
+inline constexpr int64_t kMaxSteps = int64_t{1} << 20;
+
+/// 561000 (reported) when an operator would need more than kMaxSteps steps.
+aclnnStatus check_step_count(const char* api, int64_t count);
+
 
 /// A copy step's two layouts over one iteration space, on the coarsest dims
 /// along which both are strided: each layout's dims split where the other's
@@ -105,8 +168,8 @@ private:
 
 /// Ends phase 1 of a layout operator: CANN's empty executor when the steps
 /// copy nothing, else a LayoutKernel over them (inputs and out as the
-/// operator declares them).
-aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorList inputs, const aclTensor* out,
+/// operator declares them: a braced list, or the tensors of a list).
+aclnnStatus hand_back_layout(const char* api, std::vector<CopyStep> steps, TensorSpan inputs, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor);
 
 }  // namespace aclcpu::ops

@@ -3,7 +3,7 @@
 
 namespace aclcpu::ops {
 
-aclnnStatus hand_back_executor(std::shared_ptr<const OpKernel> kernel, TensorList inputs, TensorList outputs,
+aclnnStatus hand_back_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs, TensorSpan outputs,
                                uint64_t workspaceBytes, uint64_t* workspaceSize, aclOpExecutor** executor) noexcept {
     aclOpExecutor* made = make_executor(std::move(kernel), inputs, outputs, workspaceBytes);
     if (made == nullptr) return ACLNN_ERR_INNER_CREATE_EXECUTOR;

@@ -20,11 +20,11 @@ using TensorList = std::initializer_list<const aclTensor*>;
 /// nothing) over inputs and outputs, in the operator's declaration order,
 /// and workspaceBytes in *workspaceSize.  Host allocation failure ->
 /// 561101 (reported), with the out-parameters untouched.
-aclnnStatus hand_back_executor(std::shared_ptr<const OpKernel> kernel, TensorList inputs, TensorList outputs,
+aclnnStatus hand_back_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs, TensorSpan outputs,
                                uint64_t workspaceBytes, uint64_t* workspaceSize, aclOpExecutor** executor) noexcept;
 
 /// CANN's empty-tensor ending: workspace 0 and an executor with no task.
-inline aclnnStatus hand_back_empty_executor(TensorList inputs, TensorList outputs, uint64_t* workspaceSize,
+inline aclnnStatus hand_back_empty_executor(TensorSpan inputs, TensorSpan outputs, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) noexcept {
     return hand_back_executor(nullptr, inputs, outputs, 0, workspaceSize, executor);
 }
@@ -34,7 +34,7 @@ inline aclnnStatus hand_back_empty_executor(TensorList inputs, TensorList output
 /// The kernel's memory is handover memory: a single-use executor's kernel
 /// is freed on the device worker that ran it.
 template <class Kernel, class... Args>
-aclnnStatus hand_back_kernel(TensorList inputs, TensorList outputs, uint64_t workspaceBytes, uint64_t* workspaceSize,
+aclnnStatus hand_back_kernel(TensorSpan inputs, TensorSpan outputs, uint64_t workspaceBytes, uint64_t* workspaceSize,
                              aclOpExecutor** executor, Args&&... kernelArgs) noexcept {
     std::shared_ptr<const OpKernel> kernel;
     try {

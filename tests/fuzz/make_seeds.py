@@ -790,17 +790,21 @@ def layout_seeds():
         s.run(*run)
         return s
 
+    def integer(s, v):
+        if -10 <= v <= 21:
+            s.byte(v + 10)
+        else:
+            s.byte(255)
+            s.word(v & (2**64 - 1))
+
+    def ints(s, values, null=False):
+        s.byte(len(values))
+        for v in values:
+            integer(s, v)
+        s.rare(null)
+
     def dims(values, null=False):
-        def encode(s):
-            s.byte(len(values))
-            for v in values:
-                if -5 <= v <= 10:
-                    s.byte(v + 5)
-                else:
-                    s.byte(255)
-                    s.word(v)
-            s.rare(null)
-        return encode
+        return lambda s: ints(s, values, null)
 
     for a in LAYOUT_DTYPES:
         for b in (FLOAT, FLOAT16, INT32, COMPLEX64, BOOL, UINT64):
@@ -829,6 +833,95 @@ def layout_seeds():
                                dims([3, 0, 2, 1]))
     seeds['permute_empty'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 0)), dims([1, 0]))
     seeds['permute_empty_into_full'] = seed(2, dict(shape=(0, 3)), dict(shape=(3, 2)), dims([1, 0]))
+    # Repeat
+    for name, (shape, repeats, out, dtype) in {
+            'tile': ((2, 3), [2, 1, 3], (2, 2, 9), FLOAT), 'scalar': ((), [3, 2], (3, 2), INT64),
+            'zero': ((2, 3), [0, 1], (0, 3), FLOAT16), 'deep': ((2, 2, 2, 2, 2), [2, 2, 2, 2, 2], (4, 4, 4, 4, 4), INT8),
+            'negative': ((2, 3), [-1, 1], (2, 3), FLOAT), 'short': ((2, 3), [2], (4, 3), FLOAT),
+            'wrong_out': ((2, 3), [2, 2], (4, 3), COMPLEX64)}.items():
+        seeds[f'repeat_{name}'] = seed(3, dict(shape=shape, dtype=dtype), dict(shape=out, dtype=dtype),
+                                       lambda s, r=repeats: ints(s, r))
+    seeds['repeat_null'] = seed(3, dict(shape=(2, 3)), dict(shape=(2, 3)), lambda s: ints(s, [1, 1], True))
+
+    # Cat: count, tensors, dim, out, rare(null list)
+    def cat(tensors, dim, out, null=False):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(4)
+        s.byte(len(tensors))
+        for t in tensors:
+            s.tensor(**t)
+        integer(s, dim)
+        s.tensor(**out)
+        s.rare(null)
+        s.run(False, False)
+        return s
+    seeds['cat_rows'] = cat([dict(shape=(2, 3)), dict(shape=(1, 3))], 0, dict(shape=(3, 3)))
+    seeds['cat_columns_cast'] = cat([dict(shape=(2, 3), dtype=INT32), dict(shape=(2, 2), dtype=FLOAT16)], -1,
+                                    dict(shape=(2, 5), dtype=FLOAT))
+    seeds['cat_strided'] = cat([dict(shape=(3, 4), strides='col'), dict(shape=(3, 4), offset=2, storage=4)], 1,
+                               dict(shape=(3, 8), dtype=DOUBLE))
+    seeds['cat_empties'] = cat([dict(shape=(0,)), dict(shape=(0, 3)), dict(shape=(2, 3), dtype=BOOL)], 0,
+                               dict(shape=(2, 3), dtype=BOOL))
+    seeds['cat_bad_dim'] = cat([dict(shape=(2, 3)), dict(shape=(2, 3))], 5, dict(shape=(4, 3)))
+    seeds['cat_mismatch'] = cat([dict(shape=(2, 3)), dict(shape=(2, 4))], 0, dict(shape=(4, 3)))
+    seeds['cat_null_list'] = cat([dict(shape=(2, 3))], 0, dict(shape=(2, 3)), null=True)
+    seeds['cat_eight'] = cat([dict(shape=(1, 2))] * 8, 0, dict(shape=(8, 2)))
+
+    # Slice: dim, start, end, step
+    for name, (shape, args, out) in {'step': ((4, 10), (1, 2, 9, 3), (4, 3)), 'negative': ((4, 10), (-1, -4, 21, 1),
+                                      (4, 4)), 'empty': ((4, 10), (1, 7, 3, 1), (4, 0)),
+                                     'zero_step': ((4, 10), (0, 0, 4, 0), (4, 10)),
+                                     'wild': ((4, 10), (0, -2**62, 2**62, 2**62), (1, 10))}.items():
+        seeds[f'slice_{name}'] = seed(5, dict(shape=shape), dict(shape=out),
+                                      lambda s, a=args: [integer(s, v) for v in a])
+
+    # ConstantPadNd: pad, scalar value
+    for name, (shape, pads, out, dtype) in {
+            'grow': ((2, 3), [1, 2], (2, 6), FLOAT), 'crop': ((2, 3, 4), [-1, 2, 2, -1], (2, 4, 5), INT32),
+            'bool': ((2, 3), [0, 1, 1, 0], (3, 4), BOOL), 'empty_self': ((0, 2), [0, 0, 1, 1], (2, 2), COMPLEX64),
+            'odd': ((2, 3), [1], (2, 4), FLOAT), 'wild': ((2, 3), [2**62, 2**62], (2, 3), FLOAT)}.items():
+        seeds[f'pad_{name}'] = seed(6, dict(shape=shape, dtype=dtype), dict(shape=out, dtype=dtype),
+                                    lambda s, p=pads: (ints(s, p), s.scalar(DOUBLE, f64(2.5))))
+    seeds['pad_null_value'] = seed(6, dict(shape=(2, 3)), dict(shape=(2, 5)),
+                                   lambda s: (ints(s, [1, 1]), s.scalar(kind='null')))
+
+    # ReflectionPad1d: padding
+    for name, (shape, padding, out) in {'both': ((3, 5), [2, 3], (3, 10)), 'batch': ((2, 3, 5), [4, 0], (2, 3, 9)),
+                                        'crop': ((3, 5), [-1, 2], (3, 6)), 'too_wide': ((3, 5), [5, 0], (3, 10)),
+                                        'empty_batch': ((0, 2, 3), [1, 1], (0, 2, 5))}.items():
+        seeds[f'reflect_{name}'] = seed(7, dict(shape=shape, dtype=COMPLEX128 if name == 'batch' else FLOAT16),
+                                        dict(shape=out, dtype=COMPLEX128 if name == 'batch' else FLOAT16),
+                                        lambda s, p=padding: ints(s, p))
+
+    # Roll: shifts, dims
+    for name, (shifts, dims_) in {'dim': ([1], [0]), 'two': ([-2, 7], [1, -1]), 'twice': ([1, 1], [1, 1]),
+                                  'flat': ([7], []), 'flat_wild': ([-2**62], []), 'sizes': ([1, 2], [0]),
+                                  'range': ([1], [3])}.items():
+        seeds[f'roll_{name}'] = seed(8, dict(shape=(3, 4), dtype=INT16), dict(shape=(3, 4), dtype=INT16),
+                                     lambda s, a=shifts, b=dims_: (ints(s, a), ints(s, b)))
+    seeds['roll_in_place'] = seed(8, dict(shape=(64,), dtype=INT32), 'self', lambda s: (ints(s, [32]), ints(s, [0])))
+
+    # Tril (9), Triu (10): bit in place, then tensors, diagonal
+    for entry, op in ((9, 'tril'), (10, 'triu')):
+        for diagonal in (0, -2, 3, 2**40):
+            s = Seed()
+            s.byte(ON_DEVICE)
+            s.byte(entry)
+            s.bit(False)
+            s.tensor(shape=(2, 4, 6), dtype=UINT16)
+            arith_out(s, dict(shape=(2, 4, 6), dtype=UINT16))
+            integer(s, diagonal)
+            s.run(False, False)
+            seeds[f'{op}_{diagonal}'] = s
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        s.bit(True)
+        s.tensor(shape=(5, 5), strides='col', dtype=DOUBLE)
+        integer(s, 1)
+        s.run(False, False)
+        seeds[f'{op}_in_place'] = s
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
     return seeds
 

@@ -1,34 +1,108 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the layout engine
 // through every entry point of the layout family; the first byte picks the
-// entry point:
-//   0 Cast:        one + out (tests/fuzz/fuzz_elementwise.hpp), dtype
-//   1 InplaceCopy: tensor selfRef, then byte%8: 7 src is selfRef, else tensor src
-//   2 Permute:     one + out, dims: count byte (%10), then each dim a byte
-//                  (-5 .. 10) or, for byte 255, a raw 8-byte word; rare(): null dims
+// entry point (b % 11):
+//   0 Cast:           one + out (tests/fuzz/fuzz_elementwise.hpp), dtype
+//   1 InplaceCopy:    tensor selfRef, then byte%8: 7 src is selfRef, else tensor src
+//   2 Permute:        one + out, ints dims
+//   3 Repeat:         one + out, ints repeats
+//   4 Cat:            count byte (%9), that many tensors, int dim, tensor out;
+//                     rare(): a null list
+//   5 Slice:          one + out, int dim, start, end, step
+//   6 ConstantPadNd:  one + out, ints pad, scalar value
+//   7 ReflectionPad1d: one + out, ints padding
+//   8 Roll:           one + out, ints shifts, ints dims
+//   9 Tril, 10 Triu:  bit: in place (tensor selfRef) or one + out; int diagonal
+// where int is a byte (b % 32 - 10) or, for byte 255, a raw 8-byte word, and
+// ints are a count byte (%10) and that many ints, then rare(): a null array.
 #include <vector>
 
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_reflection_pad1d.h"
+#include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_roll.h"
+#include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
+#include "aclcpu_testkit/tensor_copy.hpp"
 #include "fuzz_elementwise.hpp"
 
 namespace {
 
-/// Permute's dims: a few small values, sometimes a wild one.
-std::vector<int64_t> dims_of(aclcpu::fuzz::Decoder& in) {
-    std::vector<int64_t> dims(in.byte() % 10);
-    for (int64_t& dim : dims) {
-        const uint8_t choice = in.byte();
-        dim = choice == 255 ? static_cast<int64_t>(in.word()) : static_cast<int64_t>(choice % 16) - 5;
+using aclcpu::fuzz::Decoder;
+
+/// A small int, sometimes a wild one.
+int64_t int_of(Decoder& in) {
+    const uint8_t choice = in.byte();
+    return choice == 255 ? static_cast<int64_t>(in.word()) : static_cast<int64_t>(choice % 32) - 10;
+}
+
+/// An aclIntArray of a few ints, or (rare) null; destroyed with the object.
+class Ints {
+public:
+    explicit Ints(Decoder& in) {
+        std::vector<int64_t> values(in.byte() % 10);
+        for (int64_t& value : values) value = int_of(in);
+        if (!in.rare()) array_ = aclCreateIntArray(values.data(), values.size());
     }
-    return dims;
+    ~Ints() {
+        if (array_ != nullptr) aclDestroyIntArray(array_);
+    }
+    Ints(const Ints&) = delete;
+    Ints& operator=(const Ints&) = delete;
+    const aclIntArray* get() const { return array_; }
+
+private:
+    aclIntArray* array_ = nullptr;
+};
+
+/// Cat's tensors and out; the list owns copies of the inputs' descriptors.
+void fuzz_cat(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    std::vector<const aclTensor*> inputs(in.byte() % 9);
+    for (const aclTensor*& tensor : inputs) tensor = call.input(in.tensor());
+    const int64_t dim = int_of(in);
+    aclTensor* out = call.output(in.tensor());
+    std::vector<const aclTensor*> copies;
+    for (const aclTensor* tensor : inputs) copies.push_back(aclcpu::testkit::copy_tensor(tensor));
+    aclTensorList* list = in.rare() ? nullptr : aclCreateTensorList(copies.data(), copies.size());
+    call.run(ACLCPU_FUZZ_API(aclnnCat), in, static_cast<const aclTensorList*>(list), dim, out);
+    if (list != nullptr) {
+        aclDestroyTensorList(list);
+    } else {
+        for (const aclTensor* copy : copies) aclDestroyTensor(copy);
+    }
+}
+
+/// Tril or Triu, out of place or in place.
+void fuzz_triangle(Decoder& in, aclcpu::fuzz::OperatorCall& call, bool lower) {
+    using namespace aclcpu::fuzz::elementwise;
+    if (in.bit()) {
+        aclTensor* selfRef = call.output(in.tensor());
+        const int64_t diagonal = int_of(in);
+        if (lower) {
+            call.run(ACLCPU_FUZZ_API(aclnnInplaceTril), in, static_cast<const aclTensor*>(selfRef), diagonal);
+        } else {
+            call.run(ACLCPU_FUZZ_API(aclnnInplaceTriu), in, selfRef, diagonal);
+        }
+        return;
+    }
+    const Tensors t = one_and_out(in, call);
+    const int64_t diagonal = int_of(in);
+    if (lower) {
+        call.run(ACLCPU_FUZZ_API(aclnnTril), in, t.self, diagonal, t.out);
+    } else {
+        call.run(ACLCPU_FUZZ_API(aclnnTriu), in, t.self, diagonal, t.out);
+    }
 }
 
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     using namespace elementwise;
-    switch (in.byte() % 3) {
+    switch (in.byte() % 11) {
         case 0: {
             const Tensors t = one_and_out(in, call);
             const aclDataType dtype = in.dtype();
@@ -41,13 +115,49 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
             call.run(ACLCPU_FUZZ_API(aclnnInplaceCopy), in, selfRef, src);
             break;
         }
-        default: {
+        case 2: {
             const Tensors t = one_and_out(in, call);
-            const std::vector<int64_t> values = dims_of(in);
-            aclIntArray* dims = in.rare() ? nullptr : aclCreateIntArray(values.data(), values.size());
-            call.run(ACLCPU_FUZZ_API(aclnnPermute), in, t.self, static_cast<const aclIntArray*>(dims), t.out);
-            if (dims != nullptr) aclDestroyIntArray(dims);
+            const Ints dims(in);
+            call.run(ACLCPU_FUZZ_API(aclnnPermute), in, t.self, dims.get(), t.out);
             break;
         }
+        case 3: {
+            const Tensors t = one_and_out(in, call);
+            const Ints repeats(in);
+            call.run(ACLCPU_FUZZ_API(aclnnRepeat), in, t.self, repeats.get(), t.out);
+            break;
+        }
+        case 4: fuzz_cat(in, call); break;
+        case 5: {
+            const Tensors t = one_and_out(in, call);
+            const int64_t dim = int_of(in);
+            const int64_t start = int_of(in);
+            const int64_t end = int_of(in);
+            const int64_t step = int_of(in);
+            call.run(ACLCPU_FUZZ_API(aclnnSlice), in, t.self, dim, start, end, step, t.out);
+            break;
+        }
+        case 6: {
+            const Tensors t = one_and_out(in, call);
+            const Ints pad(in);
+            const Scalar value(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnConstantPadNd), in, t.self, pad.get(), value.get(), t.out);
+            break;
+        }
+        case 7: {
+            const Tensors t = one_and_out(in, call);
+            const Ints padding(in);
+            call.run(ACLCPU_FUZZ_API(aclnnReflectionPad1d), in, t.self, padding.get(), t.out);
+            break;
+        }
+        case 8: {
+            const Tensors t = one_and_out(in, call);
+            const Ints shifts(in);
+            const Ints dims(in);
+            call.run(ACLCPU_FUZZ_API(aclnnRoll), in, t.self, shifts.get(), dims.get(), t.out);
+            break;
+        }
+        case 9: fuzz_triangle(in, call, true); break;
+        default: fuzz_triangle(in, call, false); break;
     }
 }

@@ -103,14 +103,33 @@ struct HandoverAllocator {
 /// Appends `,"key":value` to a trace's details (a JSON object body).
 ACLCPU_EXPORT void append_trace_arg(std::string& details, const char* key, int64_t value);
 
+/// The tensors of an operator's inputs or outputs, as a call passes them: a
+/// braced list (alive for the call's full expression) or a vector (the
+/// tensors of an aclTensorList).  Never stored: a view for one call.
+class TensorSpan {
+public:
+    TensorSpan() noexcept = default;
+    // Assigned in the body: the list outlives the call, as the class comment says.
+    TensorSpan(std::initializer_list<const aclTensor*> list) noexcept {
+        data_ = list.begin();
+        size_ = list.size();
+    }
+    TensorSpan(const std::vector<const aclTensor*>& list) noexcept : data_(list.data()), size_(list.size()) {}
+    const aclTensor* const* begin() const noexcept { return data_; }
+    const aclTensor* const* end() const noexcept { return data_ + size_; }
+    size_t size() const noexcept { return size_; }
+
+private:
+    const aclTensor* const* data_ = nullptr;
+    size_t size_ = 0;
+};
+
 /// Builds the executor phase 1 returns.  kernel == nullptr makes an empty
 /// executor (CANN's pattern for empty tensors): phase 2 launches nothing.
 /// inputs/outputs are the user's tensors, in the operator's declaration
 /// order; their current data pointers seed the address table.
-ACLCPU_EXPORT aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel,
-                                           std::initializer_list<const aclTensor*> inputs,
-                                           std::initializer_list<const aclTensor*> outputs,
-                                           uint64_t workspaceSize);
+ACLCPU_EXPORT aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs,
+                                           TensorSpan outputs, uint64_t workspaceSize);
 
 /// Phase 2 common to every operator (CANN's CommonOpExecutorRun): validates
 /// executor and workspace, enqueues the run on stream, and frees a
@@ -126,6 +145,9 @@ ACLCPU_EXPORT const Dims& storage_shape_of(const aclTensor* tensor) noexcept;
 
 /// The values of an aclIntArray as given to aclCreateIntArray.
 ACLCPU_EXPORT const std::vector<int64_t>& values_of(const aclIntArray* array) noexcept;
+
+/// The tensors of an aclTensorList as given to aclCreateTensorList (null ones kept).
+ACLCPU_EXPORT std::vector<const aclTensor*> tensors_of(const aclTensorList* list);
 
 /// A scalar's value and dtype as given to aclCreateScalar.
 ACLCPU_EXPORT aclDataType dtype_of(const aclScalar* scalar) noexcept;
