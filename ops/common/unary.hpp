@@ -122,6 +122,16 @@ inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) no
     return fp32Lanes(computeDtype) && (fp32Lanes(outDtype) || outDtype == ACL_DOUBLE);
 }
 
+/// CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
+/// floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
+/// giving nullptr -> 561103.
+inline aclnnStatus check_out_has_kernel(const char* api, const aclTensor* out) {
+    if (has_element_type(view_of(out).dtype)) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
+                 dtype_name(view_of(out).dtype));
+    return ACLNN_ERR_INNER_NULLPTR;
+}
+
 /// The end of phase 1 of a unary operator whose checks passed: the
 /// executor computing out = Op(self) in computeDtype (what CANN's graph
 /// casts self to), or CANN's empty executor when self is empty.
@@ -129,14 +139,7 @@ template <class Op>
 aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    // CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
-    // floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
-    // giving nullptr.
-    if (!has_element_type(view_of(out).dtype)) {
-        report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
-                     dtype_name(view_of(out).dtype));
-        return ACLNN_ERR_INNER_NULLPTR;
-    }
+    ACLCPU_RETURN_IF_ERROR(check_out_has_kernel(api, out));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const StridedLayout selfLayout = StridedLayout::of(view_of(self));
     const StridedLayout outLayout = StridedLayout::of(view_of(out));

@@ -1,5 +1,5 @@
-// acl-cpu: the dtypes the arithmetic family computes in on Atlas A2.
-#include "arithmetic/arithmetic_dtypes.hpp"
+// acl-cpu: the dtypes the two-operand operators compute in on Atlas A2.
+#include "common/promotion.hpp"
 
 #include "common/dtype.hpp"
 

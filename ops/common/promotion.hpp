@@ -1,5 +1,5 @@
-// acl-cpu: the dtypes the arithmetic family computes in on Atlas A2, one
-// function per rule of CANN's op_api code.  A tensor-tensor pair promotes
+// acl-cpu: the dtypes the two-operand operators (arithmetic, pow) compute in
+// on Atlas A2, one function per rule of CANN's op_api code.  A tensor-tensor pair promotes
 // with promote_types (CANN's PromoteType); a tensor-scalar pair follows each
 // operator's own A2 rule below, not the documented tensor-scalar table
 // (which CANN applies on Ascend 950 only).
