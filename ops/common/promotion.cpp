@@ -35,6 +35,19 @@ aclDataType muls_compute_dtype(aclDataType self, aclDataType scalar, aclDataType
     return self;
 }
 
+aclDataType pow_tensor_scalar_promotion(aclDataType self, aclDataType exponent, aclDataType out) noexcept {
+    if (exponent == ACL_DOUBLE && out == ACL_FLOAT) return ACL_FLOAT;
+    return add_sub_scalar_promotion(self, exponent, out);
+}
+
+aclDataType pow_scalar_tensor_promotion(aclDataType base, aclDataType exponent, aclDataType out) noexcept {
+    if (exponent == ACL_DOUBLE && out == ACL_FLOAT) return ACL_FLOAT;
+    if (is_complex(base)) return promote_types(base, exponent);
+    if (is_floating(exponent)) return exponent;
+    if (is_floating(base) || exponent == ACL_BOOL) return promote_types(exponent, base);
+    return exponent;
+}
+
 bool is_mixed_float_pair(aclDataType a, aclDataType b) noexcept {
     const auto vector_float = [](aclDataType dtype) {
         return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;

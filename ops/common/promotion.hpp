@@ -32,6 +32,17 @@ aclDataType rsub_scalar_promotion(aclDataType self, aclDataType scalar) noexcept
 /// tensor's dtype.
 aclDataType muls_compute_dtype(aclDataType self, aclDataType scalar, aclDataType out) noexcept;
 
+/// PowTensorScalar (math/pow/op_api/aclnn_pow.cpp, InferTensorScalarDtype):
+/// a DOUBLE exponent into a FLOAT out computes in FLOAT, otherwise Adds'
+/// rule (add_sub_scalar_promotion).
+aclDataType pow_tensor_scalar_promotion(aclDataType self, aclDataType exponent, aclDataType out) noexcept;
+
+/// PowScalarTensor (aclnn_pow.cpp, InferScalarTensorDtype): a DOUBLE
+/// exponent tensor into a FLOAT out computes in FLOAT; a complex base
+/// promotes; a floating exponent keeps its dtype; a floating base or a BOOL
+/// exponent promotes; else the exponent's dtype.
+aclDataType pow_scalar_tensor_promotion(aclDataType base, aclDataType exponent, aclDataType out) noexcept;
+
 /// True for the pairs of FLOAT16, FLOAT and BF16 (equal or not) that CANN's
 /// A2 RealDiv and FloorDiv take as they are, computing in fp32 and
 /// rounding only the result (the division family's rules are in
