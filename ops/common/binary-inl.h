@@ -21,25 +21,16 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclcpu::ops::HWY_NAMESPACE {
 
-/// op(d, x, scalar) for the tensor-scalar block.
-template <class Op>
-struct ScalarOnRight {
+/// op(d, x, scalar) for the tensor-scalar block, op(d, scalar, x) for the
+/// scalar-tensor one.
+template <class Op, bool kScalarOnLeft>
+struct WithScalar {
     Op op;
     float scalar;
     template <class D, class V>
     V operator()(D d, V x) const {
-        return op(d, x, hn::Set(d, scalar));
-    }
-};
-
-/// op(d, scalar, x) for the scalar-tensor block.
-template <class Op>
-struct ScalarOnLeft {
-    Op op;
-    float scalar;
-    template <class D, class V>
-    V operator()(D d, V x) const {
-        return op(d, hn::Set(d, scalar), x);
+        const V s = hn::Set(d, scalar);
+        return kScalarOnLeft ? op(d, s, x) : op(d, x, s);
     }
 };
 
@@ -55,11 +46,11 @@ HWY_AFTER_NAMESPACE();
     ACLCPU_ELEMENTWISE_TARGET_BLOCK(name##_tensors, 2, Params, Op)                                    \
     void name##_tensor_scalar(const ElementwiseJob<1>& job, const BlockSlice& slice,                  \
                               const ScalarParams<Params>& params) {                                   \
-        elementwise_slice(job, slice, ScalarOnRight<Op>{Op{params.params}, params.scalar});           \
+        elementwise_slice(job, slice, WithScalar<Op, false>{Op{params.params}, params.scalar});           \
     }                                                                                                 \
     void name##_scalar_tensor(const ElementwiseJob<1>& job, const BlockSlice& slice,                  \
                               const ScalarParams<Params>& params) {                                   \
-        elementwise_slice(job, slice, ScalarOnLeft<Op>{Op{params.params}, params.scalar});            \
+        elementwise_slice(job, slice, WithScalar<Op, true>{Op{params.params}, params.scalar});            \
     }
 /// Inside `#if HWY_ONCE`, at global scope: the dispatchers of the three.
 #define ACLCPU_BINARY_DISPATCH(name, Params)                          \

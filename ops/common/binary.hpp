@@ -113,51 +113,32 @@ struct TypedOperand {
 /// operand filled in), Op::apply, the result rounded to the compute dtype
 /// and cast into out.  Immutable; launch() may run concurrently.
 template <class Op>
-class TypedBinaryKernel final : public OpKernel {
+class TypedBinaryKernel final : public TypedKernel<TypedBinaryKernel<Op>> {
+    using Base = TypedKernel<TypedBinaryKernel<Op>>;
+
 public:
     using Params = typename Op::Params;
+    template <class V>
+    static constexpr bool computes = applies_binary_to<Op, V>::value;
 
     TypedBinaryKernel(const char* name, ElementwiseTiling tiling, std::array<TypedOperand, 2> operands,
                       int tensorInputs, StridedLayout out, aclDataType computeDtype, Params params) noexcept
-        : name_(name), tiling_(tiling), operands_(operands), tensorInputs_(tensorInputs), out_(out),
-          computeDtype_(computeDtype), params_(params) {}
+        : Base(name, tiling, computeDtype, tensorInputs), operands_(operands), out_(out), params_(params) {}
 
-    const char* name() const noexcept override { return name_; }
-
-    aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name_, args, tensorInputs_, 1); status != ACL_SUCCESS) {
-            return status;
-        }
-        return visit_lane_type(computeDtype_, [&](auto tag) -> aclError {
-            using V = decltype(tag);
-            if constexpr (applies_binary_to<Op, V>::value) {
-                return launch_as<V>(args);
-            } else {
-                report_error(ACL_ERROR_RT_INTERNAL_ERROR, kAclnnInnerTag, "%s has no kernel for %s.", name_,
-                             dtype_name(computeDtype_));
-                return ACL_ERROR_RT_INTERNAL_ERROR;
-            }
-        });
-    }
-
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
-
-private:
     template <class V>
     aclError launch_as(const LaunchArgs& args) const noexcept {
-        const int64_t chunk = tiling_.chunkElements;
+        const int64_t chunk = this->tiling_.chunkElements;
         const int64_t laneBytes = UbStaging::workspace_stride(chunk * int64_t{sizeof(V)});
         const UbStaging staging = UbStaging::per_worker(2 * laneBytes);
         int64_t bytesPerElement = element_size(out_.dtype());
         for (const TypedOperand& operand : operands_) {
             if (!operand.isScalar) bytesPerElement += element_size(operand.layout.dtype());
         }
-        return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+        return launch_block_slices(this->name_, this->tiling_.blocks, bytesPerElement, chunk,
+                                   [&](const BlockSlice& slice) {
             std::byte* ub = staging.for_block(slice.block);
             V* lanes[2] = {reinterpret_cast<V*>(ub), reinterpret_cast<V*>(ub + laneBytes)};
-            const auto round = [this](V lane) { return round_lane(computeDtype_, lane); };
+            const auto round = [this](V lane) { return this->round(lane); };
             for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
                 const int64_t n = std::min(chunk, slice.units.end - begin);
                 for (int k = 0; k < 2; ++k) load_operand(operands_[k], args, begin, n, lanes[k], round);
@@ -167,22 +148,19 @@ private:
         });
     }
 
+private:
     template <class V, class Round>
     void load_operand(const TypedOperand& operand, const LaunchArgs& args, int64_t begin, int64_t n, V* lanes,
                       const Round& round) const {
         if (operand.isScalar) {
-            std::fill(lanes, lanes + n, operand.scalar.as<V>(computeDtype_));
+            std::fill(lanes, lanes + n, operand.scalar.as<V>(this->computeDtype_));
         } else {
             load_lanes(operand.layout, args.inputs[operand.input], begin, n, lanes, round);
         }
     }
 
-    const char* name_;
-    ElementwiseTiling tiling_;
     std::array<TypedOperand, 2> operands_;
-    int tensorInputs_;
     StridedLayout out_;
-    aclDataType computeDtype_;
     Params params_;
 };
 
@@ -230,7 +208,10 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
         return tensorCount == 2 ? hand_back_empty_executor({tensors[0], tensors[1]}, {out}, workspaceSize, executor)
                                 : hand_back_empty_executor({tensors[0]}, {out}, workspaceSize, executor);
     }
-    ACLCPU_RETURN_IF_ERROR(check_out_has_kernel(api, out));
+    for (const NamedArg& operand : operands) {
+        if (!operand.isScalar) ACLCPU_RETURN_IF_ERROR(check_cast_kernel(api, operand.tensor, operand.name));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_cast_kernel(api, out, "out"));
     for (const NamedArg& operand : operands) {
         if (!operand.isScalar) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(operand.tensor, operand.name));
     }

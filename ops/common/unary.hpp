@@ -53,28 +53,28 @@ struct applies_to<Op, V,
                   std::void_t<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>()))>>
     : std::is_same<decltype(Op::apply(std::declval<V>(), std::declval<const typename Op::Params&>())), V> {};
 
-/// The typed kernel of a unary operator: per UB chunk, self's elements cast
-/// to the compute dtype's lane type, Op::apply, the result rounded to the
-/// compute dtype and cast into out.  Immutable; launch() may run concurrently.
-template <class Op>
-class TypedUnaryKernel final : public OpKernel {
+/// What the typed kernels of the engines share: the name, tiling and compute
+/// dtype, the check of the launch's addresses, and the dispatch to
+/// Derived::launch_as<V> for the lane type V of the compute dtype -- when
+/// Derived::computes<V>; otherwise phase 1 chose a compute dtype the
+/// operator has no arithmetic for, an internal error.
+template <class Derived>
+class TypedKernel : public OpKernel {
 public:
-    using Params = typename Op::Params;
-
-    TypedUnaryKernel(const char* name, ElementwiseTiling tiling, StridedLayout self, StridedLayout out,
-                     aclDataType computeDtype, Params params) noexcept
-        : name_(name), tiling_(tiling), self_(self), out_(out), computeDtype_(computeDtype), params_(params) {}
+    TypedKernel(const char* name, ElementwiseTiling tiling, aclDataType computeDtype, int tensorInputs) noexcept
+        : name_(name), tiling_(tiling), computeDtype_(computeDtype), tensorInputs_(tensorInputs) {}
 
     const char* name() const noexcept override { return name_; }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
+        if (aclError status = check_tensor_addresses(name_, args, tensorInputs_, 1); status != ACL_SUCCESS) {
+            return status;
+        }
         return visit_lane_type(computeDtype_, [&](auto tag) -> aclError {
             using V = decltype(tag);
-            if constexpr (applies_to<Op, V>::value) {
-                return launch_as<V>(args);
+            if constexpr (Derived::template computes<V>) {
+                return static_cast<const Derived&>(*this).template launch_as<V>(args);
             } else {
-                // Phase 1 chose a compute dtype the operator has no arithmetic for.
                 report_error(ACL_ERROR_RT_INTERNAL_ERROR, kAclnnInnerTag, "%s has no kernel for %s.", name_,
                              dtype_name(computeDtype_));
                 return ACL_ERROR_RT_INTERNAL_ERROR;
@@ -86,15 +86,42 @@ public:
         append_trace_arg(details, "blockDim", tiling_.blocks.count());
     }
 
-private:
+protected:
+    /// v as the compute dtype holds it.
+    template <class V>
+    V round(V v) const noexcept { return round_lane(computeDtype_, v); }
+
+    const char* name_;
+    ElementwiseTiling tiling_;
+    aclDataType computeDtype_;
+    int tensorInputs_;
+};
+
+/// The typed kernel of a unary operator: per UB chunk, self's elements cast
+/// to the compute dtype's lane type, Op::apply, the result rounded to the
+/// compute dtype and cast into out.  Immutable; launch() may run concurrently.
+template <class Op>
+class TypedUnaryKernel final : public TypedKernel<TypedUnaryKernel<Op>> {
+    using Base = TypedKernel<TypedUnaryKernel<Op>>;
+
+public:
+    using Params = typename Op::Params;
+    template <class V>
+    static constexpr bool computes = applies_to<Op, V>::value;
+
+    TypedUnaryKernel(const char* name, ElementwiseTiling tiling, StridedLayout self, StridedLayout out,
+                     aclDataType computeDtype, Params params) noexcept
+        : Base(name, tiling, computeDtype, 1), self_(self), out_(out), params_(params) {}
+
     template <class V>
     aclError launch_as(const LaunchArgs& args) const noexcept {
-        const int64_t chunk = tiling_.chunkElements;
+        const int64_t chunk = this->tiling_.chunkElements;
         const UbStaging staging = UbStaging::per_worker(chunk * int64_t{sizeof(V)});
         const int64_t bytesPerElement = element_size(self_.dtype()) + element_size(out_.dtype());
-        return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+        return launch_block_slices(this->name_, this->tiling_.blocks, bytesPerElement, chunk,
+                                   [&](const BlockSlice& slice) {
             V* lanes = reinterpret_cast<V*>(staging.for_block(slice.block));
-            const auto round = [this](V lane) { return round_lane(computeDtype_, lane); };
+            const auto round = [this](V lane) { return this->round(lane); };
             for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
                 const int64_t n = std::min(chunk, slice.units.end - begin);
                 load_lanes(self_, args.inputs[0], begin, n, lanes, round);
@@ -104,11 +131,9 @@ private:
         });
     }
 
-    const char* name_;
-    ElementwiseTiling tiling_;
+private:
     StridedLayout self_;
     StridedLayout out_;
-    aclDataType computeDtype_;
     Params params_;
 };
 
@@ -122,13 +147,14 @@ inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) no
     return fp32Lanes(computeDtype) && (fp32Lanes(outDtype) || outDtype == ACL_DOUBLE);
 }
 
-/// CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
-/// floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
-/// giving nullptr -> 561103.
-inline aclnnStatus check_out_has_kernel(const char* api, const aclTensor* out) {
-    if (has_element_type(view_of(out).dtype)) return ACLNN_SUCCESS;
-    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
-                 dtype_name(view_of(out).dtype));
+/// A tensor of a dtype no Cast kernel reads or writes (an unused code,
+/// STRING, the 8-bit floats, COMPLEX32 -- which CanCast, or a check of the
+/// promoted dtype only, lets through): CANN's graph fails at its Cast,
+/// l0op::Cast giving nullptr -> 561103.
+inline aclnnStatus check_cast_kernel(const char* api, const aclTensor* tensor, const char* name) {
+    if (has_element_type(view_of(tensor).dtype)) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel takes %s's dtype %s.", api, name,
+                 dtype_name(view_of(tensor).dtype));
     return ACLNN_ERR_INNER_NULLPTR;
 }
 
@@ -139,7 +165,7 @@ template <class Op>
 aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_out_has_kernel(api, out));
+    ACLCPU_RETURN_IF_ERROR(check_cast_kernel(api, out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const StridedLayout selfLayout = StridedLayout::of(view_of(self));
     const StridedLayout outLayout = StridedLayout::of(view_of(out));

@@ -215,6 +215,13 @@ TEST_F(Comparison, Errors) {
     expect_error(aclnnEqTensorGetWorkspaceSize(f.get(), f.get(), narrow.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
     expect_error(aclnnEqTensorGetWorkspaceSize(deep.get(), deep.get(), deep.get(), &ws, &ex),
                  ACLNN_ERR_PARAM_INVALID);
+    // A2 lists no input dtype: COMPLEX32 with COMPLEX64 promotes into the list,
+    // and CANN's graph then fails at Cast, which has no COMPLEX32 kernel
+    // (the fuzzer found it read as floats past the tensor's storage).
+    const DeviceTensor c32({{2, 3}, ACL_COMPLEX32});
+    auto bools = DeviceTensor::output({{2, 3}, ACL_BOOL});
+    expect_error(aclnnEqTensorGetWorkspaceSize(c32.get(), c64.get(), bools->get(), &ws, &ex),
+                 ACLNN_ERR_INNER_NULLPTR);
 
     expect_error(aclnnGtScalarGetWorkspaceSize(nullptr, one.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnGtScalarGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
