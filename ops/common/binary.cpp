@@ -3,19 +3,6 @@
 
 namespace aclcpu::ops {
 
-bool converts_exactly(aclDataType dtype, aclDataType computeDtype) noexcept {
-    if (dtype == computeDtype) return true;
-    switch (dtype) {
-        // 8-bit integers and BOOL fit the 8-bit significand of every fp32-lane dtype.
-        case ACL_BOOL: case ACL_INT8: case ACL_UINT8:
-            return computeDtype == ACL_FLOAT || computeDtype == ACL_FLOAT16 || computeDtype == ACL_BF16;
-        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16:
-            return computeDtype == ACL_FLOAT;
-        default:
-            return false;
-    }
-}
-
 TypedOperand typed_operand(const NamedArg& operand, int input, const Dims& shape, aclDataType computeDtype) noexcept {
     TypedOperand typed;
     typed.isScalar = operand.isScalar;

@@ -20,8 +20,8 @@
 //
 // hand_back_binary<Op> does the rest: the empty-tensor ending, acl-cpu's
 // storage guard, the tiling, and the path -- the vector kernel when the
-// compute dtype has fp32 lanes, every tensor operand converts to it exactly
-// and out is a float (a scalar operand rides in the Params), the typed
+// compute dtype has fp32 lanes, every tensor operand reaches it as CANN's
+// Cast gives it (gathers_as_cast) and out is a float (a scalar operand rides in the Params), the typed
 // kernel (typed_lanes.hpp) otherwise.
 #pragma once
 
@@ -164,11 +164,6 @@ private:
     Params params_;
 };
 
-/// Whether the vector kernel reads a tensor of dtype exactly as CANN's Cast
-/// into computeDtype gives it: the same dtype, or one every value of which
-/// computeDtype holds (gather() converts to fp32 without rounding).
-bool converts_exactly(aclDataType dtype, aclDataType computeDtype) noexcept;
-
 /// operand converted into the compute dtype: its layout over shape (a
 /// tensor, launch input `input`) or its value (a scalar).
 TypedOperand typed_operand(const NamedArg& operand, int input, const Dims& shape, aclDataType computeDtype) noexcept;
@@ -222,7 +217,7 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
     const std::array<TypedOperand, 2> typed = {typed_operand(a, 0, shape, computeDtype),
                                                typed_operand(b, a.isScalar ? 0 : 1, shape, computeDtype)};
     const bool exact = std::all_of(typed.begin(), typed.end(), [&](const TypedOperand& operand) {
-        return operand.isScalar || converts_exactly(operand.layout.dtype(), computeDtype);
+        return operand.isScalar || gathers_as_cast(operand.layout.dtype(), computeDtype);
     });
     if (exact && unary_vector_path(computeDtype, outLayout.dtype())) {
         using Params = typename Op::Params;

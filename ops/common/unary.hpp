@@ -137,6 +137,13 @@ private:
     Params params_;
 };
 
+/// Whether the vector kernel reads an input of dtype as CANN's Cast into
+/// computeDtype gives it.  gather() converts to fp32 with one rounding, which
+/// is the Cast into FLOAT; a FLOAT16 or BF16 compute dtype, which the input
+/// is not rounded to, needs an input it holds exactly (its own dtype, BOOL,
+/// INT8, UINT8).
+bool gathers_as_cast(aclDataType dtype, aclDataType computeDtype) noexcept;
+
 /// Whether the vector kernel computes a unary operator in computeDtype into
 /// out exactly as CANN's graph does: an fp32-lane compute dtype, and an out
 /// that scatter() stores (a float of any width).
@@ -170,7 +177,7 @@ aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTen
     const StridedLayout selfLayout = StridedLayout::of(view_of(self));
     const StridedLayout outLayout = StridedLayout::of(view_of(out));
     const int64_t numel = outLayout.numel();
-    if (unary_vector_path(computeDtype, outLayout.dtype())) {
+    if (gathers_as_cast(selfLayout.dtype(), computeDtype) && unary_vector_path(computeDtype, outLayout.dtype())) {
         const ElementwiseOperands<1> operands{{selfLayout}, outLayout, computeDtype};
         return hand_back_kernel<ElementwiseKernel<1, typename Op::Params, Op::vector>>(
             {self}, {out}, 0, workspaceSize, executor, api,

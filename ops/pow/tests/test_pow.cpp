@@ -202,6 +202,57 @@ TEST_F(Pow, TensorScalarFloatsEveryPath) {
     }
 }
 
+// Pows computes sqrt and 1/sqrt, not pow: sqrt(-0) is -0 and 1/sqrt(-0)
+// -inf where pow gives +0 and +inf; sqrt(-inf) is NaN where pow gives +inf
+// (pows_base.h, ComputePowsBase).
+TEST_F(Pow, TensorScalarPowsFollowsItsKernelAtSpecialValues) {
+    for (aclDataType t : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        SCOPED_TRACE(name(t));
+        const DeviceTensor self({{4}, t}, {-0.0, -kInf, 4, -4});
+        auto out = DeviceTensor::output({{4}, t});
+        ASSERT_EQ(pow_tensor_scalar(stream_, self, Scalar(0.5), *out), ACLNN_SUCCESS);
+        const std::vector<double> root = out->read();
+        expect_close(root, {0, kNaN, 2, kNaN}, {0, 0});
+        EXPECT_TRUE(std::signbit(root[0]));
+        ASSERT_EQ(pow_tensor_scalar(stream_, self, Scalar(-0.5), *out), ACLNN_SUCCESS);
+        expect_close(out->read(), {-kInf, kNaN, 0.5, kNaN}, {0, 0});
+        ASSERT_EQ(pow_tensor_scalar(stream_, self, Scalar(-1.0), *out), ACLNN_SUCCESS);
+        expect_close(out->read(), {-kInf, -0.0, 0.25, -0.25}, {0, 0});
+    }
+}
+
+// Complex self: Square for 2, Pow (std::pow) otherwise; a complex scalar
+// promotes a real tensor (InferTensorScalarDtype) and a complex base a real
+// exponent (InferScalarTensorDtype).
+TEST_F(Pow, ComplexTensorScalarAndScalarTensor) {
+    const std::vector<Complex> values = {{1, 2}, {-3, 0.5}, {0.25, -1}};
+    DeviceTensor self({{3}, ACL_COMPLEX64});
+    self.write_complex(values);
+    const auto expect_complex = [](const std::vector<Complex>& got, const std::vector<Complex>& expected) {
+        ASSERT_EQ(got.size(), expected.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            EXPECT_NEAR(got[i].real(), expected[i].real(), 1e-5 * (1 + std::abs(expected[i])));
+            EXPECT_NEAR(got[i].imag(), expected[i].imag(), 1e-5 * (1 + std::abs(expected[i])));
+        }
+    };
+    for (double e : {2.0, 0.5, 3.0}) {
+        SCOPED_TRACE(e);
+        auto out = DeviceTensor::output({{3}, ACL_COMPLEX64});
+        ASSERT_EQ(pow_tensor_scalar(stream_, self, Scalar(e), *out), ACLNN_SUCCESS);
+        std::vector<Complex> expected;
+        for (const Complex& z : values) expected.push_back(e == 2.0 ? z * z : std::pow(z, e));
+        expect_complex(out->read_complex(), expected);
+    }
+    const DeviceTensor reals({{3}, ACL_FLOAT}, {1, 2, -1});
+    auto out = DeviceTensor::output({{3}, ACL_COMPLEX64});
+    ASSERT_EQ(pow_tensor_scalar(stream_, reals, Scalar(Complex{0, 1}, ACL_COMPLEX64), *out), ACLNN_SUCCESS);
+    expect_complex(out->read_complex(), {std::pow(Complex{1, 0}, Complex{0, 1}), std::pow(Complex{2, 0}, Complex{0, 1}),
+                                         std::pow(Complex{-1, 0}, Complex{0, 1})});
+    ASSERT_EQ(pow_scalar_tensor(stream_, Scalar(Complex{1, 1}, ACL_COMPLEX64), reals, *out), ACLNN_SUCCESS);
+    expect_complex(out->read_complex(), {std::pow(Complex{1, 1}, 1.0), std::pow(Complex{1, 1}, 2.0),
+                                         std::pow(Complex{1, 1}, -1.0)});
+}
+
 // Integers: Square for 2 (INT8/UINT8/INT16 through INT32, then cast into
 // out, which wraps), Pow for the other exponents (an integer scalar keeps
 // the tensor's dtype and is converted into it: -1 is 255 for UINT8).
@@ -239,6 +290,16 @@ TEST_F(Pow, TensorScalarComputeDtypes) {
     auto longs = DeviceTensor::output({{3}, ACL_INT64});
     ASSERT_EQ(pow_tensor_scalar(stream_, flags, Scalar(3, ACL_INT64), *longs), ACLNN_SUCCESS);
     expect_close(longs->read(), {0, 1, 1}, {0, 0});
+}
+
+// Contiguous + Cast(FLOAT16) come before Pows: an INT32 2049 is 2048 when
+// its square root is taken (sqrt 2048 = 45.25 in FLOAT16; sqrt 2049 would
+// round to 45.28125).
+TEST_F(Pow, TensorScalarCastsSelfToTheComputeDtypeFirst) {
+    const DeviceTensor self({{2}, ACL_INT32}, {2049, 4});
+    auto out = DeviceTensor::output({{2}, ACL_FLOAT16});
+    ASSERT_EQ(pow_tensor_scalar(stream_, self, Scalar(0.5, ACL_FLOAT16), *out), ACLNN_SUCCESS);
+    expect_close(out->read(), {45.25, 2}, {0, 0});
 }
 
 // The graph compares the exponent as a float: 1.00000001 is the skipped
