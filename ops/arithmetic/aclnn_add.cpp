@@ -10,7 +10,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_v3.h"
 
-#include "arithmetic/arithmetic_dtypes.hpp"
+#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"
@@ -115,7 +115,7 @@ aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* ot
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_inplace(selfRef, other));
+    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return add("aclnnInplaceAdd", selfRef, other, alpha, selfRef, workspaceSize, executor);
 }
 

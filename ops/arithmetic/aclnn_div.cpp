@@ -16,7 +16,7 @@
 //     161002, checked after the empty-tensor return as CANN does).
 #include "aclnnop/aclnn_div.h"
 
-#include "arithmetic/arithmetic_dtypes.hpp"
+#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"
@@ -163,7 +163,7 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
 aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* other, Quotient quotient,
                         uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_inplace(selfRef, other));
+    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return div(api, selfRef, other, quotient, selfRef, workspaceSize, executor);
 }
 

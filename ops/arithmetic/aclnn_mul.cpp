@@ -11,7 +11,7 @@
 // than 8 dims there too, as every other entry does, rather than fault.
 #include "aclnnop/aclnn_mul.h"
 
-#include "arithmetic/arithmetic_dtypes.hpp"
+#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"

@@ -10,7 +10,7 @@
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_sub.h"
 
-#include "arithmetic/arithmetic_dtypes.hpp"
+#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"

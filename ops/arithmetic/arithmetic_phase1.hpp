@@ -14,10 +14,6 @@
 
 namespace aclcpu::ops {
 
-/// OP_CHECK_DTYPE_NOT_SUPPORT for a scalar operand ("Tensor other not
-/// implemented for ...", as CANN prints it) -> 161002.
-aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* name, DtypeList supported);
-
 /// The promoted dtype must exist -> else 161002 "Self dtype %s and other
 /// dtype %s can not promote dtype."
 aclnnStatus check_promotable(aclDataType self, aclDataType other, aclDataType promoted);
@@ -25,16 +21,6 @@ aclnnStatus check_promotable(aclDataType self, aclDataType other, aclDataType pr
 /// Add's and Sub's alpha rule: with a BOOL promoted dtype alpha must be an
 /// integer or BOOL, otherwise CanCast(alpha, promoted) -> else 161002.
 aclnnStatus check_alpha_castable(const aclScalar* alpha, aclDataType promoted);
-
-/// self and other broadcast, and out has the broadcast shape; the two
-/// ranks at most 8 first -> 161002.  *shape receives the broadcast shape.
-aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                                  const char* outName, Dims* shape);
-
-/// CheckInplace of the in-place tensor forms: selfRef and other not null,
-/// broadcastable, and selfRef already of the broadcast shape -> 161001 /
-/// 161002.
-aclnnStatus check_inplace(const aclTensor* selfRef, const aclTensor* other);
 
 /// CANN's test of alpha == 1 in Add, Sub and AddV3: compared as a float, so
 /// that a NaN alpha counts as 1.

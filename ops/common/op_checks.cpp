@@ -165,6 +165,31 @@ aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTens
                          shape_string(aShape).c_str(), bName, shape_string(bShape).c_str());
 }
 
+aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* name, DtypeList supported) {
+    const aclDataType dtype = dtype_of(scalar);
+    if (contains(supported, dtype)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Tensor %s not implemented for %s, should be in dtype support list %s.",
+                       name, dtype_name(dtype), dtype_list_string(supported).c_str());
+}
+
+aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                                 const char* outName, Dims* shape) {
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {other, "other"}}));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", other, "other", shape));
+    if (view_of(out).shape == *shape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected tensor for %s to have same size as %s, but got %s.", outName,
+                       shape_string(*shape).c_str(), shape_string(view_of(out).shape).c_str());
+}
+
+aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* other) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(selfRef, "selfRef", other, "other", &shape));
+    if (view_of(selfRef).shape == shape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected shape of selfRef should be %s, but got %s.",
+                       shape_string(shape).c_str(), shape_string(view_of(selfRef).shape).c_str());
+}
+
 namespace {
 
 /// The product of dims times elementBytes, or false on int64 overflow.

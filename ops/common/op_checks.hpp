@@ -102,6 +102,20 @@ bool broadcast_shapes(const Dims& a, const Dims& b, Dims* result);
 aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName,
                             Dims* result);
 
+/// OP_CHECK_DTYPE_NOT_SUPPORT for a scalar operand ("Tensor other not
+/// implemented for ...", as CANN prints it) -> 161002.
+aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* name, DtypeList supported);
+
+/// self and other broadcast, and out has the broadcast shape; the two
+/// ranks at most 8 first -> 161002.  *shape receives the broadcast shape.
+aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                                  const char* outName, Dims* shape);
+
+/// CheckInplace of the in-place tensor forms: selfRef and other not null,
+/// broadcastable, and selfRef already of the broadcast shape -> 161001 /
+/// 161002.
+aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* other);
+
 /// An argument and its name in messages, for the checks over several
 /// arguments below: each applies one check to the arguments in the order
 /// given and returns the first failure, as the same single checks in a row.

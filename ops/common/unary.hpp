@@ -63,30 +63,28 @@ struct applies_to_lanes<Op, V, std::index_sequence<K...>,
 template <class Op, class V, size_t N = 1>
 using applies_to = applies_to_lanes<Op, V, std::make_index_sequence<N>>;
 
-/// The typed kernel of an elementwise operator with N inputs: per UB chunk,
-/// each input's elements (read over the output's shape) cast to the compute
-/// dtype's lane type, Op::apply(lane_0, ..., lane_N-1, params), the result
-/// rounded to the compute dtype and cast into out.  Immutable; launch() may
-/// run concurrently.
-template <size_t N, class Op>
-class TypedElementwiseKernel final : public OpKernel {
+/// What the typed kernels of the engines share: the name, tiling and compute
+/// dtype, the check of the launch's addresses, and the dispatch to
+/// Derived::launch_as<V> for the lane type V of the compute dtype -- when
+/// Derived::computes<V>; otherwise phase 1 chose a compute dtype the
+/// operator has no arithmetic for, an internal error.
+template <class Derived>
+class TypedKernel : public OpKernel {
 public:
-    using Params = typename Op::Params;
-
-    TypedElementwiseKernel(const char* name, ElementwiseTiling tiling, std::array<StridedLayout, N> inputs,
-                           StridedLayout out, aclDataType computeDtype, Params params) noexcept
-        : name_(name), tiling_(tiling), inputs_(inputs), out_(out), computeDtype_(computeDtype), params_(params) {}
+    TypedKernel(const char* name, ElementwiseTiling tiling, aclDataType computeDtype, int tensorInputs) noexcept
+        : name_(name), tiling_(tiling), computeDtype_(computeDtype), tensorInputs_(tensorInputs) {}
 
     const char* name() const noexcept override { return name_; }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name_, args, N, 1); status != ACL_SUCCESS) return status;
+        if (aclError status = check_tensor_addresses(name_, args, tensorInputs_, 1); status != ACL_SUCCESS) {
+            return status;
+        }
         return visit_lane_type(computeDtype_, [&](auto tag) -> aclError {
             using V = decltype(tag);
-            if constexpr (applies_to<Op, V, N>::value) {
-                return launch_as<V>(args, std::make_index_sequence<N>());
+            if constexpr (Derived::template computes<V>) {
+                return static_cast<const Derived&>(*this).template launch_as<V>(args);
             } else {
-                // Phase 1 chose a compute dtype the operator has no arithmetic for.
                 report_error(ACL_ERROR_RT_INTERNAL_ERROR, kAclnnInnerTag, "%s has no kernel for %s.", name_,
                              dtype_name(computeDtype_));
                 return ACL_ERROR_RT_INTERNAL_ERROR;
@@ -98,18 +96,53 @@ public:
         append_trace_arg(details, "blockDim", tiling_.blocks.count());
     }
 
+protected:
+    /// v as the compute dtype holds it.
+    template <class V>
+    V round(V v) const noexcept { return round_lane(computeDtype_, v); }
+
+    const char* name_;
+    ElementwiseTiling tiling_;
+    aclDataType computeDtype_;
+    int tensorInputs_;
+};
+
+/// The typed kernel of an elementwise operator with N inputs: per UB chunk,
+/// each input's elements (read over the output's shape) cast to the compute
+/// dtype's lane type, Op::apply(lane_0, ..., lane_N-1, params), the result
+/// rounded to the compute dtype and cast into out.  Immutable; launch() may
+/// run concurrently.
+template <size_t N, class Op>
+class TypedElementwiseKernel final : public TypedKernel<TypedElementwiseKernel<N, Op>> {
+    using Base = TypedKernel<TypedElementwiseKernel<N, Op>>;
+
+public:
+    using Params = typename Op::Params;
+    template <class V>
+    static constexpr bool computes = applies_to<Op, V, N>::value;
+
+    TypedElementwiseKernel(const char* name, ElementwiseTiling tiling, std::array<StridedLayout, N> inputs,
+                           StridedLayout out, aclDataType computeDtype, Params params) noexcept
+        : Base(name, tiling, computeDtype, static_cast<int>(N)), inputs_(inputs), out_(out), params_(params) {}
+
+    template <class V>
+    aclError launch_as(const LaunchArgs& args) const noexcept {
+        return launch_lanes<V>(args, std::make_index_sequence<N>());
+    }
+
 private:
     template <class V, size_t... K>
-    aclError launch_as(const LaunchArgs& args, std::index_sequence<K...>) const noexcept {
-        const int64_t chunk = tiling_.chunkElements;
+    aclError launch_lanes(const LaunchArgs& args, std::index_sequence<K...>) const noexcept {
+        const int64_t chunk = this->tiling_.chunkElements;
         const int64_t slot = UbStaging::workspace_stride(chunk * int64_t{sizeof(V)});
         const UbStaging staging = UbStaging::per_worker(static_cast<int64_t>(N) * slot);
         int64_t bytesPerElement = element_size(out_.dtype());
         for (const StridedLayout& input : inputs_) bytesPerElement += element_size(input.dtype());
-        return launch_block_slices(name_, tiling_.blocks, bytesPerElement, chunk, [&](const BlockSlice& slice) {
+        return launch_block_slices(this->name_, this->tiling_.blocks, bytesPerElement, chunk,
+                                   [&](const BlockSlice& slice) {
             std::byte* ub = staging.for_block(slice.block);
             const std::array<V*, N> lanes{reinterpret_cast<V*>(ub + static_cast<int64_t>(K) * slot)...};
-            const auto round = [this](V lane) { return round_lane(computeDtype_, lane); };
+            const auto round = [this](V lane) { return this->round(lane); };
             for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
                 const int64_t n = std::min(chunk, slice.units.end - begin);
                 (load_lanes(inputs_[K], args.inputs[K], begin, n, lanes[K], round), ...);
@@ -119,13 +152,17 @@ private:
         });
     }
 
-    const char* name_;
-    ElementwiseTiling tiling_;
     std::array<StridedLayout, N> inputs_;
     StridedLayout out_;
-    aclDataType computeDtype_;
     Params params_;
 };
+
+/// Whether the vector kernel reads an input of dtype as CANN's Cast into
+/// computeDtype gives it.  gather() converts to fp32 with one rounding, which
+/// is the Cast into FLOAT; a FLOAT16 or BF16 compute dtype, which the input
+/// is not rounded to, needs an input it holds exactly (its own dtype, BOOL,
+/// INT8, UINT8).
+bool gathers_as_cast(aclDataType dtype, aclDataType computeDtype) noexcept;
 
 /// Whether the vector kernel computes a unary operator in computeDtype into
 /// out exactly as CANN's graph does: an fp32-lane compute dtype, and an out
@@ -140,7 +177,8 @@ inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) no
 /// The kernel of an elementwise operator with N inputs whose views phase 1
 /// checked: out = Op(inputs...) in computeDtype, each input read over out's
 /// shape as laid out in layouts; the vector kernel when the result is
-/// stored as a float (unary_vector_path), the typed kernel otherwise.
+/// stored as a float (unary_vector_path) from inputs it reads as CANN's Cast
+/// does (gathers_as_cast), the typed kernel otherwise.
 /// tensors are the executor's inputs, in declaration order.
 template <size_t N, class Op>
 aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std::array<StridedLayout, N>& layouts,
@@ -148,7 +186,10 @@ aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std
                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
     const StridedLayout outLayout = StridedLayout::of(view_of(out));
     const int64_t numel = outLayout.numel();
-    if (unary_vector_path(computeDtype, outLayout.dtype())) {
+    const bool gathersAsCast = std::all_of(layouts.begin(), layouts.end(), [&](const StridedLayout& layout) {
+        return gathers_as_cast(layout.dtype(), computeDtype);
+    });
+    if (gathersAsCast && unary_vector_path(computeDtype, outLayout.dtype())) {
         const ElementwiseOperands<N> operands{layouts, outLayout, computeDtype};
         return hand_back_kernel<ElementwiseKernel<N, typename Op::Params, Op::vector>>(
             tensors, {out}, 0, workspaceSize, executor, api,
@@ -160,13 +201,14 @@ aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std
         computeDtype, params);
 }
 
-/// CanCast admits dtypes no kernel stores (an unused code, STRING, the 8-bit
-/// floats, COMPLEX32): CANN's graph fails at its Cast to out, l0op::Cast
-/// giving nullptr -> 561103.
-inline aclnnStatus check_out_has_element_type(const char* api, const aclTensor* out) {
-    if (has_element_type(view_of(out).dtype)) return ACLNN_SUCCESS;
-    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel writes out's dtype %s.", api,
-                 dtype_name(view_of(out).dtype));
+/// A tensor of a dtype no Cast kernel reads or writes (an unused code,
+/// STRING, the 8-bit floats, COMPLEX32 -- which CanCast, or a check of the
+/// promoted dtype only, lets through): CANN's graph fails at its Cast,
+/// l0op::Cast giving nullptr -> 561103.
+inline aclnnStatus check_cast_kernel(const char* api, const aclTensor* tensor, const char* name) {
+    if (has_element_type(view_of(tensor).dtype)) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_INNER_NULLPTR, kAclnnInnerTag, "%s: no Cast kernel takes %s's dtype %s.", api, name,
+                 dtype_name(view_of(tensor).dtype));
     return ACLNN_ERR_INNER_NULLPTR;
 }
 
@@ -177,7 +219,7 @@ template <class Op>
 aclnnStatus hand_back_unary(const char* api, const aclTensor* self, const aclTensor* out, aclDataType computeDtype,
                             const typename Op::Params& params, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_out_has_element_type(api, out));
+    ACLCPU_RETURN_IF_ERROR(check_cast_kernel(api, out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     return hand_back_elementwise<1, Op>(api, {self}, {StridedLayout::of(view_of(self))}, out, computeDtype, params,
                                         workspaceSize, executor);

@@ -2,8 +2,16 @@
 // arguments of their calls, where an out comes from (decoded, over the
 // inputs' broadcast shape, or an input itself), and the decoding of the
 // one-tensor forms.  The grammar of those, which tests/fuzz/make_seeds.py
-// encodes (keep the two in step; two-tensor forms are their family's):
+// encodes (keep the two in step):
 //
+//   pair + out:  tensor self, tensor other, out%8:
+//                  0-4 tensor out
+//                  5   out contiguous over the broadcast shape of self and
+//                      other (self's view when they do not broadcast),
+//                      bit: 0 self's dtype, 1 reads a dtype
+//                  6   out is self (the same aclTensor)
+//                  7   out is other
+//   in-place pair: tensor selfRef, other%8: 7 other is selfRef, else tensor other
 //   one + out:   tensor self, out%8:
 //                  0-4 tensor out
 //                  5   out contiguous over self's view,
@@ -92,6 +100,48 @@ inline Tensors one_and_out(Decoder& in, OperatorCall& call) {
             break;
         }
     }
+    return tensors;
+}
+
+/// self, other and out of a two-tensor form (Add ... DivMod, Pow, Eq).
+inline Tensors pair_and_out(Decoder& in, OperatorCall& call) {
+    const TensorSpec self = in.tensor();
+    const TensorSpec other = in.tensor();
+    Tensors tensors;
+    switch (out_source(in, true)) {
+        case OutSource::self:
+            tensors.out = call.output(self);
+            tensors.self = tensors.out;
+            tensors.other = call.input(other);
+            break;
+        case OutSource::other:
+            tensors.self = call.input(self);
+            tensors.out = call.output(other);
+            tensors.other = tensors.out;
+            break;
+        case OutSource::broadcast: {
+            const TensorSpec out = contiguous_out(in, broadcast_shape(self.view, other.view, self.view), self.dtype);
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+        case OutSource::decoded: {
+            const TensorSpec out = in.tensor();
+            tensors.self = call.input(self);
+            tensors.other = call.input(other);
+            tensors.out = call.output(out);
+            break;
+        }
+    }
+    return tensors;
+}
+
+/// selfRef (written) and other of the in-place tensor forms; other may be selfRef itself.
+inline InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
+    InplaceTensors tensors;
+    tensors.selfRef = call.output(in.tensor());
+    tensors.other = in.byte() % 8 == 7 ? tensors.selfRef : call.input(in.tensor());
     return tensors;
 }
 

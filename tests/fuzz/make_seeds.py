@@ -448,7 +448,7 @@ ARITH_ENTRIES = [
     ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
     ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True),
 ]
-SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0)}
+SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
@@ -514,12 +514,13 @@ def arith_seed(entry, kind, scalar_names, has_mode, self=None, other=None, out=N
     return s
 
 
-def arithmetic_seeds():
-    """Per entry point: valid launches of every dtype of the family, of
-    broadcast shapes, strided and aliased operands, and the errors of each
-    check (nulls, dtypes, shapes, formats, storage, modes)."""
+def two_operand_seeds(entries):
+    """Per entry point (ARITH_ENTRIES' or BINARY_ENTRIES' rows): valid
+    launches of every dtype, of broadcast shapes, strided and aliased
+    operands, and the errors of each check (nulls, dtypes, shapes, formats,
+    storage, modes)."""
     seeds = {}
-    for entry, (api, kind, scalar_names, has_mode) in enumerate(ARITH_ENTRIES):
+    for entry, (api, kind, scalar_names, has_mode) in enumerate(entries):
         def add(name, **kwargs):
             seeds[f'{api}_{name}'] = arith_seed(entry, kind, scalar_names, has_mode, **kwargs)
 
@@ -640,6 +641,35 @@ def arithmetic_seeds():
             add('empty_complex_mode1', self=dict(shape=(0,), dtype=COMPLEX64), mode=1)
             add('ok_mode2_zero_divisor', self=dict(shape=(2, 3), dtype=INT32),
                 scalars={name: (INT32, 0) for name in scalar_names}, mode=2)
+    return seeds
+
+
+# ---------------------------------------------------------------------------- the binary engine
+
+# fuzz_binary.cpp's entry points, in the order of its selector byte.
+BINARY_ENTRIES = [('pow_tensor_scalar', 'one_out', ['exponent'], False),
+                  ('inplace_pow_tensor_scalar', 'inplace_one', ['exponent'], False),
+                  ('pow_scalar_tensor', 'one_out', ['self'], False),
+                  ('pow_tensor_tensor', 'pair_out', [], False),
+                  ('inplace_pow_tensor_tensor', 'inplace_pair', [], False),
+                  ('eq_tensor', 'pair_out', [], False), ('inplace_eq_tensor', 'inplace_pair', [], False),
+                  ('gt_scalar', 'one_out', ['other'], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False)]
+
+
+def binary_seeds():
+    """two_operand_seeds of every entry point on the binary engine, and the
+    exponents that choose PowTensorScalar's kernels (Pows, Square, none)."""
+    seeds = two_operand_seeds(BINARY_ENTRIES)
+    for dtype in (FLOAT, FLOAT16, BF16, INT8, INT32, INT64, BOOL, DOUBLE, COMPLEX64):
+        for value in (0.5, 2, 3, -0.5, -1, -2, 1, 0):
+            scalar = (FLOAT, value) if dtype in (FLOAT, FLOAT16, BF16, DOUBLE, COMPLEX64) else (INT64, value)
+            seeds[f'pow_tensor_scalar_ok_{dtype}_exponent_{value}'] = arith_seed(
+                0, 'one_out', ['exponent'], False, self=dict(shape=(2, 3), dtype=dtype),
+                scalars={'exponent': scalar})
+    # EqTensor checks only the promoted dtype on A2: a COMPLEX32 input reaches the engine (the fuzzer found it
+    # read as floats past its storage).
+    seeds['eq_tensor_complex32_self'] = arith_seed(5, 'pair_out', [], False, self=dict(shape=(2, 3), dtype=COMPLEX32),
+                                                   other=dict(copy=0, dtype=COMPLEX128), out=('broadcast', BOOL))
     return seeds
 
 
@@ -1027,7 +1057,8 @@ def main():
     write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
     write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
-    write(ops / 'arithmetic' / 'tests' / 'corpus', arithmetic_seeds())
+    write(ops / 'arithmetic' / 'tests' / 'corpus', two_operand_seeds(ARITH_ENTRIES))
+    write(ops / 'pow' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
 

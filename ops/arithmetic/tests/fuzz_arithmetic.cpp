@@ -4,21 +4,12 @@
 // Muls, InplaceMul, InplaceMuls; Div, Divs, InplaceDiv, InplaceDivs, DivMod,
 // DivMods, InplaceDivMod, InplaceDivMods (the rounding mode any int).  One
 // byte selects the entry point (kEntries' order, which make_seeds.py's
-// ARITH_ENTRIES repeats), then come the tensors through one of the functions
-// below, the scalars (in.scalar(), in parameter order), the mode, and
-// OperatorCall::run's flags.  The grammar, which tests/fuzz/make_seeds.py
+// ARITH_ENTRIES repeats), then come the tensors through one of
+// fuzz_elementwise.hpp's functions (pair + out, one + out, in-place pair,
+// in-place one), the scalars (in.scalar(), in parameter order), the mode,
+// and OperatorCall::run's flags.  The grammar, which tests/fuzz/make_seeds.py
 // encodes (keep the two in step):
 //
-//   pair + out:  tensor self, tensor other, out%8:
-//                  0-4 tensor out
-//                  5   out contiguous over the broadcast shape of self and
-//                      other (self's view when they do not broadcast),
-//                      bit: 0 self's dtype, 1 reads a dtype
-//                  6   out is self (the same aclTensor)
-//                  7   out is other
-//   one + out:   tensor self, out%8: as above, 5 over self's view, 6-7 out is self
-//   in-place pair: tensor selfRef, other%8: 7 other is selfRef, else tensor other
-//   in-place one:  tensor selfRef
 //   mode:        b < 240: b%3 (0 none, 1 trunc, 2 floor), else kSpecialModes[b-240],
 //                the last of which reads a raw 8-byte word (its low 32 bits)
 //
@@ -44,49 +35,6 @@ namespace aclcpu::fuzz::arithmetic {
 namespace {
 
 using namespace elementwise;
-
-/// self, other and out of Add, Sub, Rsub, Mul, Div, DivMod (and AddV3's
-/// other and out, with other passed as "self").
-Tensors pair_and_out(Decoder& in, OperatorCall& call) {
-    const TensorSpec self = in.tensor();
-    const TensorSpec other = in.tensor();
-    Tensors tensors;
-    switch (out_source(in, true)) {
-        case OutSource::self:
-            tensors.out = call.output(self);
-            tensors.self = tensors.out;
-            tensors.other = call.input(other);
-            break;
-        case OutSource::other:
-            tensors.self = call.input(self);
-            tensors.out = call.output(other);
-            tensors.other = tensors.out;
-            break;
-        case OutSource::broadcast: {
-            const TensorSpec out = contiguous_out(in, broadcast_shape(self.view, other.view, self.view), self.dtype);
-            tensors.self = call.input(self);
-            tensors.other = call.input(other);
-            tensors.out = call.output(out);
-            break;
-        }
-        case OutSource::decoded: {
-            const TensorSpec out = in.tensor();
-            tensors.self = call.input(self);
-            tensors.other = call.input(other);
-            tensors.out = call.output(out);
-            break;
-        }
-    }
-    return tensors;
-}
-
-/// selfRef (written) and other of the in-place tensor forms; other may be selfRef itself.
-InplaceTensors inplace_pair(Decoder& in, OperatorCall& call) {
-    InplaceTensors tensors;
-    tensors.selfRef = call.output(in.tensor());
-    tensors.other = in.byte() % 8 == 7 ? tensors.selfRef : call.input(in.tensor());
-    return tensors;
-}
 
 /// DivMod's rounding mode: mostly 0-2, sometimes out of range.
 int rounding_mode(Decoder& in) {
