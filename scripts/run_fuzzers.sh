@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/ (or
-# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-45}
+# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-30}
 # seconds on a copy of its seed corpus (see corpus_of below).
 # Prints the executions per target; fails if any target crashed, hung
 # (-timeout) or ran out of memory.  A crashing input is left in
@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds="${ACLCPU_FUZZ_SECONDS:-45}"
+seconds="${ACLCPU_FUZZ_SECONDS:-30}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
 # (when that folder exists), else ops/<name>/tests/corpus; the object

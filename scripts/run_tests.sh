@@ -7,7 +7,7 @@
 #      tree (scripts/ggml_backend_ops.sh --strict; skipped with a message when
 #      ../shared/third_party has no ggml source);
 #   5. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
-#   6. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 45) each.
+#   6. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 30) each.
 # ACLCPU_GGML=0, ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 4, 5 or 6.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
