@@ -101,6 +101,18 @@ else
   mapfile -t ops < <("$test_binary" --show-coverage | sed -n 's/^  ✓ //p')
 fi
 
+# The cases where CANN's documented semantics decide against ggml's CPU
+# reference (or ggml's CANN backend claims what CANN cannot do): per op, a
+# regex of the cases' parameters to leave out, and why.  They run nowhere,
+# since one aborting case ends the op's whole run (ggml aborts on any
+# non-zero aclnn status).
+declare -A divergent_cases=(
+  # ggml's supports_op claims CONCAT for every type and hands quantized
+  # blocks to aclnnCat as ACL_INT4 (Q4_0), ACL_INT8 (Q8_0) or no dtype at
+  # all; aclnnCat's A2 dtype list (ops-math conversion/concat_d/docs/aclnnCat.md)
+  # has no INT4, and Q8_0's 34-byte blocks are not 32 INT8 elements.
+  [CONCAT]='type=q'
+)
 echo "== test-backend-ops -b CANN0, one op at a time (${#ops[@]} ops)"
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -113,8 +125,10 @@ for op in "${ops[@]}"; do
   # In a subshell whose own stderr is dropped (and which cannot exec the
   # command in its place): the shell's "Aborted" notice of a killed child
   # would otherwise interleave with the table.
-  (timeout --signal=KILL "$timeout_seconds" "$test_binary" test -b CANN0 -o "$op" >"$logs/$op.out" \
-    2>"$logs/$op.err" || exit $?) 2>/dev/null || status=$?
+  filter=()
+  [[ -n "${divergent_cases[$op]:-}" ]] && filter=(-p "^(?!${divergent_cases[$op]})")
+  (timeout --signal=KILL "$timeout_seconds" "$test_binary" test -b CANN0 -o "$op" "${filter[@]}" \
+    >"$logs/$op.out" 2>"$logs/$op.err" || exit $?) 2>/dev/null || status=$?
   # A case line is "  OP(params): ... OK|FAIL|not supported [...]" (colours stripped).
   counts="$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$op.out" | awk '
     /^  [A-Z_0-9]+\(.*\): / { if (/ OK$/) ok++; else if (/ FAIL$/) fail++; else if (/not supported|skipping/) ns++ }
@@ -136,6 +150,7 @@ for op in "${ops[@]}"; do
   if ((failed > 0)) || [[ "$outcome" != ok && "$outcome" != *"has no kernel in acl-cpu yet"* ]]; then
     wrong+=("$op")
   fi
+  [[ ${#filter[@]} -gt 0 ]] && outcome="$outcome (cases matching ${divergent_cases[$op]} left out)"
   outcome="${outcome//|/\\|}"
   table+=("| $op | $passed | $failed | $unsupported | ${outcome:0:160} |")
   printf '%-24s passed %4d  failed %4d  not supported %4d  %s\n' "$op" "$passed" "$failed" "$unsupported" \
