@@ -14,23 +14,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
 
-summary=()
-failures=()
-failed=0
-step_logs="$(mktemp -d)"
-trap 'rm -rf "$step_logs"' EXIT
-# step NAME COMMAND...: runs a step, recording its outcome and duration.  A
-# failing step's lines that name what failed are repeated after the summary,
-# so that the end of a long log still says which test it was.
-step() {
-  local name="$1" start=$SECONDS outcome=passed log="$step_logs/${#summary[@]}.log"
-  shift
-  "$@" 2>&1 | tee "$log" || { outcome=FAILED; failed=1; }
-  summary+=("$name: $outcome ($((SECONDS - start)) s)")
-  if [[ "$outcome" == FAILED ]]; then
-    failures+=("== $name:" "$(grep -E "FAILED|Failed|replay:|^   \| |\*\*\*|timed out|Timeout" "$log" | tail -60)")
-  fi
-}
+# shellcheck source=scripts/ci_steps.sh
+source "$root/scripts/ci_steps.sh"
 
 step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 step "race checker on the suite and samples" "$root/scripts/run_race_checked.sh" "$build_dir"
@@ -41,7 +26,4 @@ step "seeded schedules on the samples and the suite" "$root/scripts/run_explored
   step "sanitizers (ASan+UBSan: all tests, TSan: concurrency tests)" "$root/scripts/run_sanitizers.sh"
 [[ "${ACLCPU_FUZZ:-1}" != 0 ]] && step "fuzzing" "$root/scripts/run_fuzzers.sh"
 
-echo "== summary"
-printf '   %s\n' "${summary[@]}"
-[[ ${#failures[@]} -eq 0 ]] || printf '%s\n' "${failures[@]}"
-exit "$failed"
+finish_steps
