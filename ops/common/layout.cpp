@@ -136,11 +136,9 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
             begin += piece;
             continue;
         }
-        // Where the tile's first row starts in each operand.
-        std::array<int64_t, 2> at{};
-        for_each_strided_run<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
-                                {step.source.offset(), step.destination.offset()}, begin, 1,
-                                [&](const std::array<int64_t, 2>& first, int64_t, int64_t) { at = first; });
+        int64_t index[JointLayout::kMaxRank];
+        const auto at = strided_positions<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
+                                             {step.source.offset(), step.destination.offset()}, begin, index);
         copy_tiles(input + at[0], output + at[1], rows, columns, joint.sourceStrides[inner],
                    joint.destinationStrides[inner - 1]);
         begin += rows * columns;
@@ -158,9 +156,10 @@ void copy_step(const JointLayout& joint, const CopyStep& step, const void* input
     });
 }
 
-/// The bytes [first, last) a layout's elements take from data (empty for no element).
-std::pair<const std::byte*, const std::byte*> byte_span(const StridedLayout& layout, const void* data) {
-    if (layout.numel() == 0) return {nullptr, nullptr};
+/// The bytes [first, last) a layout's elements take, counted from its
+/// tensor's data pointer (first == last for no element).
+ByteRange byte_range(const StridedLayout& layout) {
+    if (layout.numel() == 0) return {};
     int64_t low = layout.offset();
     int64_t high = layout.offset();
     for (int d = 0; d < layout.rank(); ++d) {
@@ -168,27 +167,15 @@ std::pair<const std::byte*, const std::byte*> byte_span(const StridedLayout& lay
         (reach < 0 ? low : high) += reach;
     }
     const int64_t width = element_size(layout.dtype());
-    const auto* base = static_cast<const std::byte*>(data);
-    return {base + low * width, base + (high + 1) * width};
+    return {low * width, (high + 1) * width};
 }
 
-/// The bytes [first, last) spanned by every place the steps write (empty when none).
-std::pair<const std::byte*, const std::byte*> written_span(const std::vector<CopyStep>& steps, const void* output) {
-    std::pair<const std::byte*, const std::byte*> all{nullptr, nullptr};
-    for (const CopyStep& step : steps) {
-        const auto span = byte_span(step.destination, output);
-        if (span.first == nullptr) continue;
-        all = all.first == nullptr ? span
-                                   : std::make_pair(std::min(all.first, span.first), std::max(all.second, span.second));
-    }
-    return all;
-}
-
-/// True when a step reads and writes each element in the same place: safe
-/// whatever the other steps do, as their destinations are elsewhere.
-bool reads_in_place(const CopyStep& step, const void* input, const void* output) {
-    if (input != output || step.source.dtype() != step.destination.dtype() ||
-        step.source.offset() != step.destination.offset() || step.source.rank() != step.destination.rank()) {
+/// True when a step reads and writes each element at the same offset from
+/// its tensors' data: safe, when input and output are one tensor, whatever
+/// the other steps do, as their destinations are elsewhere.
+bool same_places(const CopyStep& step) {
+    if (step.source.dtype() != step.destination.dtype() || step.source.offset() != step.destination.offset() ||
+        step.source.rank() != step.destination.rank()) {
         return false;
     }
     for (int d = 0; d < step.source.rank(); ++d) {
@@ -199,20 +186,7 @@ bool reads_in_place(const CopyStep& step, const void* input, const void* output)
     return true;
 }
 
-/// True when a step reads memory that the launch writes in another place
-/// (`written`: the span of all the steps' writes, this step's and the
-/// others'): then a block could read what another block has already
-/// overwritten (CANN's graph reads from a contiguous copy, which cannot
-/// happen).
-bool reads_what_it_overwrites(const CopyStep& step, const LaunchArgs& args,
-                              std::pair<const std::byte*, const std::byte*> written) {
-    if (step.is_fill()) return false;
-    const void* input = args.inputs[step.input];
-    const auto read = byte_span(step.source, input);
-    if (read.first == nullptr || written.first == nullptr) return false;
-    if (read.first >= written.second || written.first >= read.second) return false;
-    return !reads_in_place(step, input, args.outputs[0]);
-}
+const std::byte* bytes_of(const void* data) { return static_cast<const std::byte*>(data); }
 
 /// The widest element of the steps: what one staged element takes in UB.
 int64_t widest_element(const std::vector<CopyStep>& steps) {
@@ -410,9 +384,12 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
     joints_.reserve(steps_.size());
     int64_t total = 0;
     int64_t tileElements = 0;
+    reads_.reserve(steps_.size());
     for (const CopyStep& step : steps_) {
         starts_.push_back(total);
         total += step.destination.numel();
+        reads_.push_back({step.is_fill() ? ByteRange{} : byte_range(step.source), same_places(step)});
+        written_ = written_.joined(byte_range(step.destination));
         joints_.push_back(JointLayout::of(step.source, step.destination));
         const JointLayout& joint = joints_.back();
         if (joint.transposes()) {
@@ -437,11 +414,23 @@ aclError LayoutKernel::launch(const LaunchArgs& args) const noexcept {
         status != ACL_SUCCESS) {
         return status;
     }
-    const auto written = written_span(steps_, args.outputs[0]);
-    const bool overlapping = std::any_of(steps_.begin(), steps_.end(), [&](const CopyStep& step) {
-        return reads_what_it_overwrites(step, args, written);
-    });
-    return overlapping ? copy_from_snapshots(args) : copy_steps(nullptr, args);
+    return reads_what_it_overwrites(args) ? copy_from_snapshots(args) : copy_steps(nullptr, args);
+}
+
+bool LayoutKernel::reads_what_it_overwrites(const LaunchArgs& args) const noexcept {
+    if (written_.empty()) return false;
+    const std::byte* output = bytes_of(args.outputs[0]);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+        const StepReads& reads = reads_[i];
+        if (reads.bytes.empty()) continue;  // a fill step, or nothing read
+        const void* input = args.inputs[steps_[i].input];
+        if (reads.samePlaces && input == args.outputs[0]) continue;
+        const std::byte* read = bytes_of(input);
+        if (read + reads.bytes.first < output + written_.last && output + written_.first < read + reads.bytes.last) {
+            return true;
+        }
+    }
+    return false;
 }
 
 aclError LayoutKernel::copy_steps(const void* const* sources, const LaunchArgs& args) const noexcept {
@@ -457,11 +446,11 @@ aclError LayoutKernel::copy_from_snapshots(const LaunchArgs& args) const noexcep
         std::vector<std::vector<std::byte>> snapshots(steps_.size());
         std::vector<const void*> sources(steps_.size());
         for (size_t i = 0; i < steps_.size(); ++i) {
-            if (steps_[i].is_fill()) continue;  // reads its own element
-            const void* input = args.inputs[steps_[i].input];
-            const auto [first, last] = byte_span(steps_[i].source, input);
-            snapshots[i].assign(first, last);
-            sources[i] = snapshots[i].data() - (first - static_cast<const std::byte*>(input));
+            const ByteRange read = reads_[i].bytes;
+            if (read.empty()) continue;  // a fill step reads its own element
+            const std::byte* input = bytes_of(args.inputs[steps_[i].input]);
+            snapshots[i].assign(input + read.first, input + read.last);
+            sources[i] = snapshots[i].data() - read.first;
         }
         return copy_steps(sources.data(), args);
     } catch (const std::bad_alloc&) {

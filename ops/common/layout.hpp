@@ -14,6 +14,7 @@
 
 #include "common/internal.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -126,6 +127,19 @@ struct JointLayout {
     static constexpr int64_t kTileRows = 64;
 };
 
+/// Bytes [first, last) counted from a tensor's data pointer; empty when first == last.
+struct ByteRange {
+    int64_t first = 0;
+    int64_t last = 0;
+    bool empty() const noexcept { return first == last; }
+    /// The smallest range holding both.
+    ByteRange joined(ByteRange other) const noexcept {
+        if (empty()) return other;
+        if (other.empty()) return *this;
+        return {std::min(first, other.first), std::max(last, other.last)};
+    }
+};
+
 /// The kernel of a layout operator: its copy steps over one output, split
 /// into blocks of the A2 elementwise tiling.  Immutable; launch() may run
 /// concurrently.
@@ -144,6 +158,11 @@ private:
     /// Runs the steps over the blocks, step i reading its input at
     /// sources[i] (a snapshot), or at the launch's input when sources is null.
     aclError copy_steps(const void* const* sources, const LaunchArgs& args) const noexcept;
+    /// True when a step reads memory that the launch writes in another
+    /// place: then a block could read what another block has already
+    /// overwritten (CANN's graph reads from a contiguous copy, which cannot
+    /// happen).
+    bool reads_what_it_overwrites(const LaunchArgs& args) const noexcept;
     /// When a step reads memory the launch overwrites elsewhere: the steps
     /// run from host copies of their sources, taken first, as CANN's graph
     /// runs from a contiguous copy.
@@ -155,6 +174,15 @@ private:
     std::vector<CopyStep> steps_;
     /// joints_[i]: step i's layouts over their joint dims.
     std::vector<JointLayout> joints_;
+    /// What step i reads, from its input's data pointer (empty for a fill),
+    /// and whether it reads each element where it writes it.
+    struct StepReads {
+        ByteRange bytes;
+        bool samePlaces = false;
+    };
+    std::vector<StepReads> reads_;
+    /// Everything the steps write, from the output's data pointer.
+    ByteRange written_;
     /// starts_[i]: where step i begins in the concatenated space; the last entry is its size.
     std::vector<int64_t> starts_;
     int inputs_;

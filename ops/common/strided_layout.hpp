@@ -96,6 +96,21 @@ private:
     int64_t strides_[kMaxDims] = {};
 };
 
+/// Where element `begin` of the row-major space `sizes` (rank dims) lies in
+/// each of N operands: start[k] + sum(index_d * strides[k][d]), with its
+/// multi-index written to index[0, rank).
+template <size_t N>
+std::array<int64_t, N> strided_positions(int rank, const int64_t* sizes, const std::array<const int64_t*, N>& strides,
+                                         std::array<int64_t, N> start, int64_t begin, int64_t* index) {
+    int64_t rest = begin;
+    for (int d = rank - 1; d >= 0; --d) {
+        index[d] = rest % sizes[d];
+        rest /= sizes[d];
+        for (size_t k = 0; k < N; ++k) start[k] += index[d] * strides[k][d];
+    }
+    return start;
+}
+
 /// The odometer every strided walk shares: for each maximal run of elements
 /// [begin, begin + count) of the row-major space `sizes` (rank dims) that
 /// lies along its innermost dim, calls run(positions, length, done):
@@ -113,13 +128,7 @@ void for_each_strided_run(int rank, const int64_t* sizes, const std::array<const
     }
     const int inner = rank - 1;
     int64_t index[2 * kMaxDims];
-    std::array<int64_t, N> positions = start;
-    int64_t rest = begin;
-    for (int d = inner; d >= 0; --d) {
-        index[d] = rest % sizes[d];
-        rest /= sizes[d];
-        for (size_t k = 0; k < N; ++k) positions[k] += index[d] * strides[k][d];
-    }
+    std::array<int64_t, N> positions = strided_positions<N>(rank, sizes, strides, start, begin, index);
     const int64_t innerSize = sizes[inner];
     int64_t done = 0;
     while (done < count) {
