@@ -11,6 +11,7 @@
 #include "aclcpu/soc_profile.hpp"
 #include "common/float_runs.hpp"
 #include "common/phase1.hpp"
+#include "common/streaming_stores.hpp"
 #include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
@@ -55,17 +56,26 @@ Destination converted(const Source& x) {
     }
 }
 
+/// Dense runs shorter than this are written with ordinary stores even in a
+/// streaming launch: the call would cost more than the lines it saves.
+constexpr int64_t kShortestStreamedRunBytes = 1024;
+
 /// Copies one run: length elements from `from` (stepping sourceStride) to
-/// `to` (stepping destinationStride), converted.
+/// `to` (stepping destinationStride), converted; a dense run of one dtype,
+/// or of one value, with streaming stores when `streaming`.
 template <class Source, class Destination>
 void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourceStride, int64_t destinationStride,
-              aclDataType sourceDtype, aclDataType destinationDtype) {
+              aclDataType sourceDtype, aclDataType destinationDtype, bool streaming) {
+    const auto bytes = static_cast<size_t>(length) * sizeof(Destination);
+    streaming = streaming && destinationStride == 1 && bytes >= kShortestStreamedRunBytes;
     if (sourceStride == 0) {
         const Destination value = converted<Source, Destination>(*from);
+        if (streaming) return stream_fill(to, &value, sizeof(Destination), static_cast<size_t>(length));
         for (int64_t j = 0; j < length; ++j) to[j * destinationStride] = value;
     } else if (sourceStride == 1 && destinationStride == 1) {
         if constexpr (std::is_same_v<Source, Destination>) {
-            std::memcpy(to, from, static_cast<size_t>(length) * sizeof(Source));
+            if (streaming) return stream_copy(to, from, bytes);
+            std::memcpy(to, from, bytes);
         } else if (!convert_float_run(sourceDtype, from, destinationDtype, to, length)) {
             for (int64_t j = 0; j < length; ++j) to[j] = converted<Source, Destination>(from[j]);
         }
@@ -104,14 +114,14 @@ void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t colum
 /// Copies elements [begin, begin + count) of one step, run by run.
 template <class Source, class Destination>
 void copy_runs(const JointLayout& joint, const CopyStep& step, const Source* input, Destination* output,
-               int64_t begin, int64_t count) {
+               int64_t begin, int64_t count, bool streaming) {
     const int inner = std::max(joint.rank - 1, 0);
     for_each_strided_run<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
                             {step.source.offset(), step.destination.offset()}, begin, count,
                             [&](const std::array<int64_t, 2>& at, int64_t length, int64_t /* done */) {
                                 copy_run(input + at[0], output + at[1], length, joint.sourceStrides[inner],
                                          joint.destinationStrides[inner], step.source.dtype(),
-                                         step.destination.dtype());
+                                         step.destination.dtype(), streaming);
                             });
 }
 
@@ -120,8 +130,8 @@ void copy_runs(const JointLayout& joint, const CopyStep& step, const Source* inp
 /// everything else run by run.
 template <class Source, class Destination>
 void copy_elements(const JointLayout& joint, const CopyStep& step, const Source* input, Destination* output,
-                   int64_t begin, int64_t count) {
-    if (!joint.transposes()) return copy_runs(joint, step, input, output, begin, count);
+                   int64_t begin, int64_t count, bool streaming) {
+    if (!joint.transposes()) return copy_runs(joint, step, input, output, begin, count, streaming);
     const int inner = joint.rank - 1;
     const int64_t columns = joint.sizes[inner];
     const int64_t planeRows = joint.sizes[inner - 1];
@@ -132,7 +142,7 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
             std::min({JointLayout::kTileRows, planeRows - row % planeRows, (end - begin) / columns});
         if (begin % columns != 0 || rows < 2) {
             const int64_t piece = std::min(end - begin, columns - begin % columns);
-            copy_runs(joint, step, input, output, begin, piece);
+            copy_runs(joint, step, input, output, begin, piece, false);
             begin += piece;
             continue;
         }
@@ -147,12 +157,12 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
 
 /// Copies elements [begin, begin + count) of one step.
 void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
-               int64_t count) {
+               int64_t count, bool streaming) {
     visit_step_types(step.source.dtype(), step.destination.dtype(), [&](auto sourceTag, auto destinationTag) {
         using Source = decltype(sourceTag);
         using Destination = decltype(destinationTag);
         copy_elements(joint, step, static_cast<const Source*>(input), static_cast<Destination*>(output), begin,
-                      count);
+                      count, streaming);
     });
 }
 
@@ -397,6 +407,7 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
         }
     }
     starts_.push_back(total);
+    streaming_ = written_.last - written_.first >= kStreamingOutputBytes;
     widestBytes_ = widest_element(steps_);
     tiling_ = tile_elementwise(total, 2, steps_.empty() ? ACL_FLOAT : steps_.front().destination.dtype(),
                                widestBytes_, soc_profile());
@@ -436,6 +447,7 @@ bool LayoutKernel::reads_what_it_overwrites(const LaunchArgs& args) const noexce
 aclError LayoutKernel::copy_steps(const void* const* sources, const LaunchArgs& args) const noexcept {
     return launch_block_slices(name_, tiling_.blocks, 2 * widestBytes_, sliceUnit_, [&](const BlockSlice& slice) {
         copy_range(sources, args, slice.units.begin, slice.units.end);
+        if (streaming_) stream_fence();
     });
 }
 
@@ -470,7 +482,8 @@ void LayoutKernel::copy_range(const void* const* sources, const LaunchArgs& args
             const void* input = at.is_fill()          ? at.value.data()
                                 : sources != nullptr ? sources[step]
                                                      : args.inputs[at.input];
-            copy_step(joints_[step], steps_[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin);
+            copy_step(joints_[step], steps_[step], input, args.outputs[0], begin - starts_[step], stepEnd - begin,
+                      streaming_);
         }
         begin = stepEnd;
     }

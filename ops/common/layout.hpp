@@ -190,6 +190,9 @@ private:
     /// Slices of a block are cut at multiples of this many elements: whole
     /// tiles of a transposing step, else a UB chunk.
     int64_t sliceUnit_;
+    /// Whether dense runs are written with streaming stores: the output
+    /// spans at least kStreamingOutputBytes.
+    bool streaming_ = false;
     /// The widest element of the steps: bytes per element moved, both sides.
     int64_t widestBytes_ = 1;
 };
