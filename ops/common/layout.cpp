@@ -12,6 +12,7 @@
 #include "common/float_runs.hpp"
 #include "common/phase1.hpp"
 #include "common/streaming_stores.hpp"
+#include "common/transpose_tiles.hpp"
 #include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
@@ -88,14 +89,19 @@ void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourc
 
 /// Copies `rows` (<= kTileRows) whole rows of a transposing step
 /// (JointLayout::transposes): row r's column c comes from
-/// from[r + c * sourceStride] and goes to to[r * rowStride + c].  Square
-/// tiles pass through a buffer, read column by column (a column is dense in
-/// the source) and written row by row, so that each side touches its cache
-/// lines one after another: a tile's lines lie a power-of-two stride apart
-/// in the other layout and would evict one another in a set-associative cache.
+/// from[r + c * sourceStride] and goes to to[r * rowStride + c].  Elements
+/// moved bitwise are transposed in registers (transpose_tile); converted
+/// ones pass through a buffer, square tile by square tile, read column by
+/// column (a column is dense in the source) and written row by row.  Either
+/// way each side touches its cache lines one after another: a tile's lines
+/// lie a power-of-two stride apart in the other layout and would evict one
+/// another in a set-associative cache.
 template <class Source, class Destination>
 void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t columns, int64_t sourceStride,
                 int64_t rowStride) {
+    if constexpr (std::is_same_v<Source, Destination>) {
+        if (transpose_tile(sizeof(Source), from, to, rows, columns, sourceStride, rowStride)) return;
+    }
     constexpr int64_t kWidth = 16;
     Destination tile[kWidth][JointLayout::kTileRows];  // [column][row]
     for (int64_t first = 0; first < columns; first += kWidth) {

@@ -1,0 +1,106 @@
+// The layout engine's fast paths, each exactly as the plain one.
+// - Outputs of 32 MiB and more are written with streaming stores
+//   (ops/common/streaming_stores.hpp): dense copies and fills of a value, from
+//   a vector boundary on, with ordinary stores before it and after the last
+//   whole vector.  These outputs start off any boundary and end mid-vector.
+// - Transposes of elements moved bitwise go through registers in squares of
+//   one 128-bit vector's lanes (ops/common/transpose_tiles.hpp), with edges
+//   that fill no square.
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_permute.h"
+#include "ops/dtype_reference.hpp"
+#include "ops/op_test_support.hpp"
+
+namespace {
+
+using namespace optest;
+
+class LayoutFastPaths : public AclTest {
+protected:
+    /// InplaceCopy of src into selfRef; then every element of selfRef's
+    /// [rows, columns] view holds src's row (broadcast) cast to its dtype,
+    /// and nothing outside the view changed.
+    void check_broadcast_copy(const TensorSpec& srcSpec, const TensorSpec& selfSpec) {
+        SCOPED_TRACE(name(srcSpec.dtype) + " -> " + name(selfSpec.dtype));
+        const int64_t columns = selfSpec.shape[1];
+        const int64_t width = srcSpec.shape.back();
+        const std::vector<Complex> row = sample(srcSpec.dtype, static_cast<size_t>(width), 7, -100, 100);
+        DeviceTensor src(srcSpec);
+        src.write_complex(row);
+        DeviceTensor selfRef(selfSpec);
+        ASSERT_EQ(run_two_phases(
+                      [&](uint64_t* size, aclOpExecutor** executor) {
+                          return aclnnInplaceCopyGetWorkspaceSize(selfRef.get(), src.get(), size, executor);
+                      },
+                      aclnnInplaceCopy, stream_, nullptr),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        const std::vector<Complex> out = selfRef.read_complex();
+        size_t wrong = 0;
+        for (size_t i = 0; i < out.size(); ++i) {
+            const Complex& value = row[width == 1 ? 0 : i % static_cast<size_t>(columns)];
+            wrong += out[i] != in_dtype(cast(value, srcSpec.dtype, selfSpec.dtype), selfSpec.dtype);
+        }
+        EXPECT_EQ(wrong, 0u);
+        EXPECT_EQ(selfRef.bytes_changed_outside_view(), 0u);
+    }
+};
+
+TEST_F(LayoutFastPaths, ARowBroadcastOverALargeOutputIsCopiedExactly) {
+    // 8,195 rows of 1,027 fp32 (33.7 MB) one element past the allocation's
+    // start: each row is a dense copy starting off a vector boundary.
+    check_broadcast_copy(TensorSpec({1027}, ACL_FLOAT), TensorSpec({8195, 1027}, ACL_FLOAT, {}, 1, {8195 * 1027 + 1}));
+}
+
+TEST_F(LayoutFastPaths, OneValueBroadcastOverALargeOutputIsFilledExactly) {
+    // fp16 (2-byte pattern) three elements into the allocation, and COMPLEX128
+    // (one element a 16-byte pattern): fills of 32 MiB and more, cast first.
+    check_broadcast_copy(TensorSpec({1}, ACL_FLOAT),
+                         TensorSpec({4099, 4099}, ACL_FLOAT16, {}, 3, {4099 * 4099 + 3}));
+    check_broadcast_copy(TensorSpec({1}, ACL_INT32), TensorSpec({2049, 1025}, ACL_COMPLEX128));
+}
+
+TEST_F(LayoutFastPaths, AStridedLargeOutputKeepsTheGapsBetweenItsRows) {
+    // Rows of 1,500 fp32 four elements apart: the gaps stay untouched.
+    check_broadcast_copy(TensorSpec({1500}, ACL_FLOAT), TensorSpec({6000, 1500}, ACL_FLOAT, {1504, 1}, 2,
+                                                                    {6000 * 1504 + 2}));
+}
+
+TEST_F(LayoutFastPaths, TransposesOfEveryElementWidthInSquaresAndEdges) {
+    // Widths 1, 2, 4 and 8 bytes: squares of 16, 8, 4 and 2 lanes; 67 x 131
+    // leaves edges of every size, and the second pair is an offset view
+    // whose rows lie 3 elements apart beyond the matrix.
+    for (aclDataType dtype : {ACL_INT8, ACL_FLOAT16, ACL_INT32, ACL_INT64}) {
+        for (bool offsetView : {false, true}) {
+            SCOPED_TRACE(name(dtype) + (offsetView ? " offset view" : ""));
+            const int64_t rows = 67, columns = 131;
+            const std::vector<Complex> values = sample(dtype, rows * columns, 11, -100, 100);
+            const TensorSpec selfSpec = offsetView ? TensorSpec({rows, columns}, dtype, {columns + 3, 1}, 5,
+                                                                {rows * (columns + 3) + 5})
+                                                   : TensorSpec({rows, columns}, dtype);
+            DeviceTensor self(selfSpec);
+            self.write_complex(values);
+            auto out = DeviceTensor::output(TensorSpec({columns, rows}, dtype));
+            aclIntArray* dims = aclCreateIntArray(std::vector<int64_t>{1, 0}.data(), 2);
+            ASSERT_EQ(run_two_phases(
+                          [&](uint64_t* size, aclOpExecutor** executor) {
+                              return aclnnPermuteGetWorkspaceSize(self.get(), dims, out->get(), size, executor);
+                          },
+                          aclnnPermute, stream_, nullptr),
+                      ACLNN_SUCCESS)
+                << aclGetRecentErrMsg();
+            aclDestroyIntArray(dims);
+            const std::vector<Complex> got = out->read_complex();
+            size_t wrong = 0;
+            for (int64_t c = 0; c < columns; ++c) {
+                for (int64_t r = 0; r < rows; ++r) wrong += got[c * rows + r] != values[r * columns + c];
+            }
+            EXPECT_EQ(wrong, 0u);
+        }
+    }
+}
+
+}  // namespace
