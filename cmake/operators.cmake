@@ -17,7 +17,8 @@
 #   README.md          what it computes and the rules worth knowing
 # so adding an operator is its folder and one call of this function.
 set(ACLCPU_GENERATED_INCLUDE ${PROJECT_BINARY_DIR}/include)
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
+# ops/aclnn_api.py reads the lists with tomllib (Python 3.11, Debian 12's).
+find_package(Python3 3.11 REQUIRED COMPONENTS Interpreter)
 
 # aclcpu_add_operator_headers(<library> <list>)
 #
