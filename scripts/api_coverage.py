@@ -3,8 +3,8 @@
 
 For every public header of include/ it counts the functions declared (ACL_FUNC_VISIBILITY,
 MSVP_PROF_API, ACL_DUMP_API, SECUREC_API, HCCL_API declarations), and for the operator headers
-(ops/*/aclnn_*.h, installed as include/aclnnop/, one row per operator library) the ACLNN_API
-declarations, and sorts each into:
+(installed as include/aclnnop/, one row per operator library) the functions their declaration lists
+(ops/*/aclnn_api.toml, ops/not_yet/*/aclnn_api.toml; ops/aclnn_api.py) declare, and sorts each into:
 
   implemented      exported by the built libraries and not an unsupported entry point
   unsupported      exported, but its whole body is `return not_supported(__func__, kWhy);`
@@ -26,6 +26,9 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "ops"))
+import aclnn_api  # noqa: E402  (ops/aclnn_api.py: the operator headers' declaration lists)
+
 BEGIN = "<!-- api-coverage:begin (scripts/api_coverage.py writes this section) -->"
 END = "<!-- api-coverage:end -->"
 LIBRARIES = ("runtime/libascendcl.so", "ops/libnnopbase.so", "ops/libopapi.so", "hccl/libhccl.so", "runtime/libc_sec.so")
@@ -36,7 +39,7 @@ UNSUPPORTED = re.compile(r"\b(\w+)\s*\([^;{}]*\)\s*(?:noexcept\s*)?\{\s*return\s
                          r"(\"(?:[^\"\\]|\\.)*\"|\w+)\s*\);\s*\}", re.S)
 # An operator folder's library: aclcpu_add_operator(<folder> LIBRARY <library>) in ops/CMakeLists.txt.
 OPERATOR_LIBRARY = re.compile(r"aclcpu_add_operator\(\s*(\w+)\s+LIBRARY\s+(\w+)\s*\)")
-PHASE1 = "GetWorkspaceSize"
+PHASE1 = aclnn_api.PHASE1
 # The row of an operator library's aclnnop headers: "aclnnop/ of libopapi_math (47 headers)".
 OPERATOR_ROW = re.compile(r"aclnnop/ of (lib\w+) \((\d+) headers?\)")
 REASON_CONSTANT = re.compile(r"constexpr\s+(?:const\s+)?char\s*(?:\*\s*)?(\w+)\s*(?:\[\])?\s*=\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+);")
@@ -57,7 +60,8 @@ def declarations(header):
 
 def declared_functions():
     """{header: [function, ...]} over include/, then {"aclnnop/ of lib<library> (N headers)": [...]} over
-    the operator headers of each library (ops/<folder>/ by ops/CMakeLists.txt, ops/not_yet/<part>/)."""
+    the operator headers of each library (the lists of ops/<folder>/ by ops/CMakeLists.txt and of
+    ops/not_yet/<part>/)."""
     headers = {}
     for header in sorted((ROOT / "include").rglob("*.h")):
         names = declarations(header)
@@ -65,12 +69,12 @@ def declared_functions():
             headers[str(header.relative_to(ROOT / "include"))] = names
     folders = dict(OPERATOR_LIBRARY.findall((ROOT / "ops" / "CMakeLists.txt").read_text()))
     by_library = {}
-    for header in sorted((ROOT / "ops").glob("*/aclnn_*.h")):
-        by_library.setdefault(folders.get(header.parent.name), []).append(header)
-    for header in sorted((ROOT / "ops" / "not_yet").glob("*/aclnn_*.h")):
-        by_library.setdefault("opapi_" + header.parent.name, []).append(header)
+    for source in sorted((ROOT / "ops").glob("*/aclnn_api.toml")):
+        by_library.setdefault(folders.get(source.parent.name), []).extend(aclnn_api.load(source))
+    for source in sorted((ROOT / "ops" / "not_yet").glob("*/aclnn_api.toml")):
+        by_library.setdefault("opapi_" + source.parent.name, []).extend(aclnn_api.load(source))
     for library, files in sorted(by_library.items(), key=lambda item: str(item[0])):
-        names = [name for header in files for name in declarations(header)]
+        names = [function.name for header in files for function in header.functions]
         plural = "s" if len(files) != 1 else ""
         headers[f"aclnnop/ of lib{library} ({len(files)} header{plural})"] = names
     return headers

@@ -3,7 +3,8 @@
 
 The layers, bottom up (docs/architecture.md draws them):
 
-  public       include/ and each operator's aclnn_*.h: CANN's installed headers
+  public       include/ (and the aclnnop headers ops/aclnn_api.py writes into the build
+               tree): CANN's installed headers
   dtype        runtime/dtype/include: data type facts, below both libraries
   runtime-if   runtime/include: the runtime's interface to the libraries on it
   runtime      runtime/{api,core,observe}: private to libascendcl
@@ -22,7 +23,8 @@ Within runtime/, core/ reaches observe/ only through its hooks
 
 Usage: check_layering.py [REPO_ROOT]; prints each violation and exits 1 if
 there is any.  Includes that resolve to no file of the tree (system and
-third-party headers) are not ours and are skipped.
+third-party headers, and the generated aclnnop headers, which are public)
+are skipped.
 """
 import pathlib
 import re
@@ -70,8 +72,6 @@ def layer_of(path: pathlib.Path) -> str:
             return "dtype"
         return "runtime-if" if parts[1] == "include" else "runtime"
     if top == "ops":
-        if re.fullmatch(r"aclnn_.*\.h", parts[-1]):
-            return "public"
         if parts[1] == "base":
             return "nnopbase-if" if parts[2] == "include" else "nnopbase"
         return "operators"
@@ -85,10 +85,6 @@ def resolve(including: pathlib.Path, name: str):
         candidate = (folder / name).resolve()
         if candidate.is_file() and ROOT in candidate.parents:
             return candidate
-    if name.startswith("aclnnop/"):  # An operator's public header lives in its folder.
-        matches = sorted(ROOT.glob(f"ops/*/{name.split('/', 1)[1]}"))
-        if matches:
-            return matches[0]
     return None
 
 
