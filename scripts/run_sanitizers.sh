@@ -7,7 +7,9 @@
 #               (unit tests, samples, install tree)
 #   build-tsan  ThreadSanitizer: the tests labelled `concurrency` or `stress`,
 #               against a oneTBB built with ThreadSanitizer too (see
-#               instrumented_tbb)
+#               instrumented_tbb); only the test binaries holding them are built
+# Both compile the operators' kernels for this machine's SIMD target only
+# (ACLCPU_SIMD_TARGETS=native): dispatch would run no other target here.
 # Usage: run_sanitizers.sh [asan|tsan]...   (default: both)
 # Exits non-zero when a test fails or a sanitizer reports anything: every
 # report aborts its process (halt_on_error, -fno-sanitize-recover=all), and the
@@ -73,21 +75,29 @@ instrumented_tbb() {
   rm -rf "$work"
 }
 
-# build_and_test NAME SANITIZERS CMAKE_ARGS [CTEST_ARGS...]: configures
+# build_and_test NAME SANITIZERS CMAKE_ARGS TARGETS [CTEST_ARGS...]: configures
 # build-NAME with ACLCPU_SANITIZE=SANITIZERS and the (space-separated)
-# CMAKE_ARGS, builds it and runs ctest with CTEST_ARGS.
+# CMAKE_ARGS, builds TARGETS (space-separated; empty: all) and runs ctest with
+# CTEST_ARGS.
 build_and_test() {
   local name="$1" sanitizers="$2"
-  local -a cmake_args
+  local -a cmake_args targets=()
   read -r -a cmake_args <<<"$3"
-  shift 3
+  [[ -n "$4" ]] && read -r -a targets <<<"$4" && targets=(--target "${targets[@]}")
+  shift 4
   local build_dir="$root/build-$name" start=$SECONDS
   echo "== sanitizers: $name ($sanitizers): building $build_dir"
-  cmake -S "$root" -B "$build_dir" -DACLCPU_SANITIZE="$sanitizers" -DACLCPU_BUILD_BENCH=OFF \
-        -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" "${cmake_args[@]}" >/dev/null
-  cmake --build "$build_dir" -j "$jobs"
+  # Checked one by one: this function runs on the left of ||, where set -e
+  # does not stop it.
+  if ! cmake -S "$root" -B "$build_dir" -DACLCPU_SANITIZE="$sanitizers" -DACLCPU_BUILD_BENCH=OFF \
+         -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DACLCPU_SIMD_TARGETS=native \
+         "${cmake_args[@]}" >/dev/null ||
+     ! cmake --build "$build_dir" -j "$jobs" "${targets[@]}"; then
+    echo "== sanitizers: $name: the build FAILED"
+    return 1
+  fi
   local built=$SECONDS status=0
-  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@" || status=$?
+  ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" "$@" || status=$?
   local log="$build_dir/Testing/Temporary/LastTest.log"
   if grep -Eq "$report_pattern" "$log"; then
     echo "== sanitizers: $name: reports found in $log:"
@@ -102,7 +112,8 @@ run_tsan() {
   local tbb="$root/build-tsan/onetbb-tsan" start=$SECONDS
   instrumented_tbb "$tbb" || return 1
   echo "== sanitizers: tsan: oneTBB ready in $((SECONDS - start)) s"
-  build_and_test tsan thread "-DACLCPU_BUILD_SAMPLES=OFF -DTBB_DIR=$tbb/lib/cmake/TBB" -L '^(concurrency|stress)$'
+  build_and_test tsan thread "-DACLCPU_BUILD_SAMPLES=OFF -DTBB_DIR=$tbb/lib/cmake/TBB" concurrency_tests \
+    -L '^(concurrency|stress)$'
 }
 
 targets=("$@")
@@ -110,7 +121,7 @@ targets=("$@")
 failed=()
 for target in "${targets[@]}"; do
   case "$target" in
-    asan) build_and_test asan "address,undefined" "" || failed+=(asan) ;;
+    asan) build_and_test asan "address,undefined" "" "" || failed+=(asan) ;;
     tsan) run_tsan || failed+=(tsan) ;;
     *) echo "run_sanitizers.sh: unknown build '$target' (asan or tsan)" >&2; exit 2 ;;
   esac
