@@ -235,39 +235,13 @@ struct GeGluErfVector {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(relu_block, 1, NoParams, ReluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(sigmoid_block, 1, NoParams, SigmoidVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardsigmoid_block, 1, NoParams, HardsigmoidVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardswish_block, 1, NoParams, HardswishVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(silu_block, 1, NoParams, SiluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(gelu_tanh_block, 1, NoParams, GeluTanhVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(gelu_erf_block, 1, NoParams, GeluErfVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_block, 1, EluParams, EluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(elu_limit_block, 1, EluLimitParams, EluLimitVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(leaky_relu_block, 1, LeakyReluParams, LeakyReluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_block, 1, SoftplusParams, SoftplusVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(threshold_block, 1, ThresholdParams, ThresholdVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(swiglu_block, 2, GateParams, SwiGluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(geglu_block, 2, GateParams, GeGluVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(geglu_erf_block, 1, NoParams, GeGluErfVector)
+ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
+ACLCPU_GATED_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(relu_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(sigmoid_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(hardsigmoid_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(hardswish_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(silu_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(gelu_tanh_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(gelu_erf_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(elu_block, 1, EluParams)
-ACLCPU_ELEMENTWISE_DISPATCH(elu_limit_block, 1, EluLimitParams)
-ACLCPU_ELEMENTWISE_DISPATCH(leaky_relu_block, 1, LeakyReluParams)
-ACLCPU_ELEMENTWISE_DISPATCH(softplus_block, 1, SoftplusParams)
-ACLCPU_ELEMENTWISE_DISPATCH(threshold_block, 1, ThresholdParams)
-ACLCPU_ELEMENTWISE_DISPATCH(swiglu_block, 2, GateParams)
-ACLCPU_ELEMENTWISE_DISPATCH(geglu_block, 2, GateParams)
-ACLCPU_ELEMENTWISE_DISPATCH(geglu_erf_block, 1, NoParams)
+ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
+ACLCPU_GATED_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

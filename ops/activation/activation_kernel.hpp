@@ -57,18 +57,22 @@ struct SoftplusParams {
     float inverseBeta;
 };
 
-void relu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void sigmoid_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void hardsigmoid_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void hardswish_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void silu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void gelu_tanh_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void gelu_erf_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void elu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const EluParams& params);
-void elu_limit_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const EluLimitParams& params);
-void leaky_relu_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const LeakyReluParams& params);
-void softplus_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const SoftplusParams& params);
-void threshold_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const ThresholdParams& params);
+/// The family's blocks (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), each the fp32
+/// functor of activation_kernel.cpp.
+#define ACLCPU_ACTIVATION_BLOCKS(X)                             \
+    X(relu_block, 1, NoParams, ReluVector)                      \
+    X(sigmoid_block, 1, NoParams, SigmoidVector)                \
+    X(hardsigmoid_block, 1, NoParams, HardsigmoidVector)        \
+    X(hardswish_block, 1, NoParams, HardswishVector)            \
+    X(silu_block, 1, NoParams, SiluVector)                      \
+    X(gelu_tanh_block, 1, NoParams, GeluTanhVector)             \
+    X(gelu_erf_block, 1, NoParams, GeluErfVector)               \
+    X(elu_block, 1, EluParams, EluVector)                       \
+    X(elu_limit_block, 1, EluLimitParams, EluLimitVector)       \
+    X(leaky_relu_block, 1, LeakyReluParams, LeakyReluVector)    \
+    X(softplus_block, 1, SoftplusParams, SoftplusVector)        \
+    X(threshold_block, 1, ThresholdParams, ThresholdVector)
+ACLCPU_ACTIVATION_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 /// x < 0 ? 0 : x -- NaN and -0 pass through.  Integers (INT8/32/64; UINT8
 /// never reaches a kernel) the same.

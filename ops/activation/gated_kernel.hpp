@@ -13,7 +13,6 @@
 
 #include "common/internal.hpp"
 
-#include <string>
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/elementwise.hpp"
@@ -33,11 +32,15 @@ struct GateParams {
     bool roundGeluToHalf = false;
 };
 
-/// Inputs (activated half, other half) -> out.
-void swiglu_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const GateParams& params);
-void geglu_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const GateParams& params);
-/// outGelu of approximate 0 (ComputeGeluErf); approximate 1 is gelu_tanh_block.
-void geglu_erf_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+/// The gates' blocks (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), compiled in
+/// activation_kernel.cpp: swiglu and geglu take inputs (activated half,
+/// other half) -> out; geglu_erf is outGelu of approximate 0
+/// (ComputeGeluErf), approximate 1's is gelu_tanh_block.
+#define ACLCPU_GATED_BLOCKS(X)                   \
+    X(swiglu_block, 2, GateParams, SwiGluVector) \
+    X(geglu_block, 2, GateParams, GeGluVector)   \
+    X(geglu_erf_block, 1, NoParams, GeGluErfVector)
+ACLCPU_GATED_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 using GateBlock = void (*)(const ElementwiseJob<2>&, const BlockSlice&, const GateParams&);
 using GeluBlock = void (*)(const ElementwiseJob<1>&, const BlockSlice&, const NoParams&);
@@ -46,22 +49,16 @@ using GeluBlock = void (*)(const ElementwiseJob<1>&, const BlockSlice&, const No
 /// twice, as the two halves of gate.inputs), output 0 out and, when
 /// geluBlock is set, output 1 outGelu (gelu.inputs[0] is the activated half).
 /// Immutable; launch() may run concurrently.
-class GatedKernel final : public OpKernel {
+class GatedKernel final : public TiledKernel {
 public:
     GatedKernel(const char* name, ElementwiseTiling tiling, ElementwiseOperands<2> gate, GateBlock gateBlock,
                 GateParams params, ElementwiseOperands<1> gelu, GeluBlock geluBlock) noexcept
-        : name_(name), tiling_(tiling), gate_(gate), gateBlock_(gateBlock), params_(params), gelu_(gelu),
+        : TiledKernel(name, tiling), gate_(gate), gateBlock_(gateBlock), params_(params), gelu_(gelu),
           geluBlock_(geluBlock) {}
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
 
 private:
-    const char* name_;
-    ElementwiseTiling tiling_;
     ElementwiseOperands<2> gate_;
     GateBlock gateBlock_;
     GateParams params_;

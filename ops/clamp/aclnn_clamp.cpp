@@ -178,29 +178,6 @@ extern "C" aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor* self, const a
 }
 ACLCPU_DEFINE_PHASE2(aclnnClamp)
 
-extern "C" aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin,
-                                                     aclTensor* out, uint64_t* workspaceSize,
-                                                     aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnClampMin", self, Bound::min, clipValueMin, "clipValueMin", out, workspaceSize,
-                            executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnClampMin)
-
-extern "C" aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax,
-                                                     aclTensor* out, uint64_t* workspaceSize,
-                                                     aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnClampMax", self, Bound::max, clipValueMax, "clipValueMax", out, workspaceSize,
-                            executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnClampMax)
-
-extern "C" aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* clipValueMax,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnInplaceClampMax", selfRef, Bound::max, clipValueMax, "clipValueMax", selfRef,
-                            workspaceSize, executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMax)
-
 extern "C" aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin,
                                                         const aclTensor* clipValueMax, aclTensor* out,
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -208,32 +185,27 @@ extern "C" aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor* self, c
 }
 ACLCPU_DEFINE_PHASE2(aclnnClampTensor)
 
-extern "C" aclnnStatus aclnnClampMinTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin,
-                                                           aclTensor* out, uint64_t* workspaceSize,
-                                                           aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnClampMinTensor", self, Bound::min, clipValueMin, "clipValueMin", out, workspaceSize,
-                            executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnClampMinTensor)
+/// A one-bound form writing out: its bound checked first (OP_CHECK_NULL),
+/// then the common path with the other bound missing.
+#define ACLCPU_CLAMP_ONE_BOUND(api, BoundArg, bound, which)                                                       \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, const BoundArg* bound, aclTensor* out,     \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {             \
+        return phase1_one_bound(#api, self, which, bound, #bound, out, workspaceSize, executor);                  \
+    }                                                                                                             \
+    ACLCPU_DEFINE_PHASE2(api)
 
-extern "C" aclnnStatus aclnnInplaceClampMinTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* clipValueMin,
-                                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnInplaceClampMinTensor", selfRef, Bound::min, clipValueMin, "clipValueMin", selfRef,
-                            workspaceSize, executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMinTensor)
+/// A one-bound form in place: the same with selfRef as self and out.
+#define ACLCPU_INPLACE_CLAMP_ONE_BOUND(api, SelfRef, BoundArg, bound, which)                                      \
+    extern "C" aclnnStatus api##GetWorkspaceSize(SelfRef* selfRef, const BoundArg* bound, uint64_t* workspaceSize, \
+                                                 aclOpExecutor** executor) {                                      \
+        return phase1_one_bound(#api, selfRef, which, bound, #bound, selfRef, workspaceSize, executor);           \
+    }                                                                                                             \
+    ACLCPU_DEFINE_PHASE2(api)
 
-extern "C" aclnnStatus aclnnClampMaxTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* max,
-                                                           aclTensor* out, uint64_t* workspaceSize,
-                                                           aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnClampMaxTensor", self, Bound::max, max, "max", out, workspaceSize,
-                            executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnClampMaxTensor)
-
-extern "C" aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* max,
-                                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return phase1_one_bound("aclnnInplaceClampMaxTensor", selfRef, Bound::max, max, "max", selfRef, workspaceSize,
-                            executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnInplaceClampMaxTensor)
+ACLCPU_CLAMP_ONE_BOUND(aclnnClampMin, aclScalar, clipValueMin, Bound::min)
+ACLCPU_CLAMP_ONE_BOUND(aclnnClampMax, aclScalar, clipValueMax, Bound::max)
+ACLCPU_INPLACE_CLAMP_ONE_BOUND(aclnnInplaceClampMax, const aclTensor, aclScalar, clipValueMax, Bound::max)
+ACLCPU_CLAMP_ONE_BOUND(aclnnClampMinTensor, aclTensor, clipValueMin, Bound::min)
+ACLCPU_INPLACE_CLAMP_ONE_BOUND(aclnnInplaceClampMinTensor, aclTensor, aclTensor, clipValueMin, Bound::min)
+ACLCPU_CLAMP_ONE_BOUND(aclnnClampMaxTensor, aclTensor, max, Bound::max)
+ACLCPU_INPLACE_CLAMP_ONE_BOUND(aclnnInplaceClampMaxTensor, aclTensor, aclTensor, max, Bound::max)

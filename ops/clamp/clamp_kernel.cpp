@@ -63,17 +63,11 @@ struct ClampTensorsVector {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(clamp_block, 1, ClampBounds, ClampVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(clamp_min_tensor_block, 2, ClampBounds, ClampMinTensorVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(clamp_max_tensor_block, 2, ClampBounds, ClampMaxTensorVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(clamp_tensors_block, 3, ClampBounds, ClampTensorsVector)
+ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(clamp_block, 1, ClampBounds)
-ACLCPU_ELEMENTWISE_DISPATCH(clamp_min_tensor_block, 2, ClampBounds)
-ACLCPU_ELEMENTWISE_DISPATCH(clamp_max_tensor_block, 2, ClampBounds)
-ACLCPU_ELEMENTWISE_DISPATCH(clamp_tensors_block, 3, ClampBounds)
+ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

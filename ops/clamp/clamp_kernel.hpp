@@ -33,10 +33,14 @@ struct ClampBounds {
     ComputeValue hi;
 };
 
-void clamp_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const ClampBounds& bounds);
-void clamp_min_tensor_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const ClampBounds& bounds);
-void clamp_max_tensor_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const ClampBounds& bounds);
-void clamp_tensors_block(const ElementwiseJob<3>& job, const BlockSlice& slice, const ClampBounds& bounds);
+/// The family's blocks (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), each the fp32
+/// functor of clamp_kernel.cpp.
+#define ACLCPU_CLAMP_BLOCKS(X)                                            \
+    X(clamp_block, 1, ClampBounds, ClampVector)                           \
+    X(clamp_min_tensor_block, 2, ClampBounds, ClampMinTensorVector)       \
+    X(clamp_max_tensor_block, 2, ClampBounds, ClampMaxTensorVector)       \
+    X(clamp_tensors_block, 3, ClampBounds, ClampTensorsVector)
+ACLCPU_CLAMP_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 /// ClampScalar: NaN from any NaN operand, else min(max(x, lo), hi).
 template <class V>

@@ -118,23 +118,38 @@ aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const
                                [&](const BlockSlice& slice) { block(job, slice); });
 }
 
+/// What every kernel tiled by an ElementwiseTiling shares: its name, its
+/// tiling, and the blockDim it reports to the trace (describe).
+class TiledKernel : public OpKernel {
+public:
+    TiledKernel(const char* name, ElementwiseTiling tiling) noexcept : name_(name), tiling_(tiling) {}
+
+    const char* name() const noexcept override { return name_; }
+
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
+
+protected:
+    const char* name_;
+    ElementwiseTiling tiling_;
+};
+
 /// The planned launch of an elementwise operator with N inputs: what its
 /// phase 1 hands to the executor.  The operator supplies only Block, its
 /// per-slice function (a Highway dispatcher computing one slice of a block of
 /// the job with the operator's Params), so every elementwise operator shares
 /// this one kernel class.  Immutable; launch() may run concurrently.
 template <size_t N, class Params, void (*Block)(const ElementwiseJob<N>&, const BlockSlice&, const Params&)>
-class ElementwiseKernel final : public OpKernel {
+class ElementwiseKernel final : public TiledKernel {
 public:
     /// Blocks stage in a buffer of their worker when workspaceStagingBytes is
     /// 0, otherwise each in its slice of that many bytes of the phase-2
     /// workspace (phase 1 checked that the slices fit).
     ElementwiseKernel(const char* name, ElementwiseTiling tiling, ElementwiseOperands<N> operands, Params params,
                       int64_t workspaceStagingBytes = 0) noexcept
-        : name_(name), tiling_(tiling), operands_(operands), params_(params),
+        : TiledKernel(name, tiling), operands_(operands), params_(params),
           workspaceStagingBytes_(workspaceStagingBytes), streamedDtype_(operands_.streamed_dtype()) {}
-
-    const char* name() const noexcept override { return name_; }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
         const UbStaging staging = workspaceStagingBytes_ > 0
@@ -146,13 +161,7 @@ public:
         });
     }
 
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
-
 private:
-    const char* name_;
-    ElementwiseTiling tiling_;
     ElementwiseOperands<N> operands_;
     Params params_;
     int64_t workspaceStagingBytes_;
@@ -180,3 +189,13 @@ private:
         HWY_DYNAMIC_DISPATCH(name)(job, slice, params);                                      \
     }                                                                                        \
     }
+
+/// A family with several blocks lists them once, in its kernel header, as
+/// `#define ACLCPU_<FAMILY>_BLOCKS(X) X(name, N, Params, Op) ...` (Op the
+/// functor of its kernel.cpp), and expands that list three times: with
+/// ACLCPU_DECLARE_ELEMENTWISE_BLOCK in the header, with
+/// ACLCPU_ELEMENTWISE_TARGET_BLOCK inside HWY_NAMESPACE and with
+/// ACLCPU_ELEMENTWISE_DISPATCH_BLOCK inside `#if HWY_ONCE` of the kernel.cpp.
+#define ACLCPU_DECLARE_ELEMENTWISE_BLOCK(name, N, Params, Op) \
+    void name(const ElementwiseJob<N>& job, const BlockSlice& slice, const Params& params);
+#define ACLCPU_ELEMENTWISE_DISPATCH_BLOCK(name, N, Params, Op) ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)

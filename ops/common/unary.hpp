@@ -63,18 +63,16 @@ struct applies_to_lanes<Op, V, std::index_sequence<K...>,
 template <class Op, class V, size_t N = 1>
 using applies_to = applies_to_lanes<Op, V, std::make_index_sequence<N>>;
 
-/// What the typed kernels of the engines share: the name, tiling and compute
-/// dtype, the check of the launch's addresses, and the dispatch to
+/// What the typed kernels of the engines share: the name, tiling (TiledKernel)
+/// and compute dtype, the check of the launch's addresses, and the dispatch to
 /// Derived::launch_as<V> for the lane type V of the compute dtype -- when
 /// Derived::computes<V>; otherwise phase 1 chose a compute dtype the
 /// operator has no arithmetic for, an internal error.
 template <class Derived>
-class TypedKernel : public OpKernel {
+class TypedKernel : public TiledKernel {
 public:
     TypedKernel(const char* name, ElementwiseTiling tiling, aclDataType computeDtype, int tensorInputs) noexcept
-        : name_(name), tiling_(tiling), computeDtype_(computeDtype), tensorInputs_(tensorInputs) {}
-
-    const char* name() const noexcept override { return name_; }
+        : TiledKernel(name, tiling), computeDtype_(computeDtype), tensorInputs_(tensorInputs) {}
 
     aclError launch(const LaunchArgs& args) const noexcept override {
         if (aclError status = check_tensor_addresses(name_, args, tensorInputs_, 1); status != ACL_SUCCESS) {
@@ -92,17 +90,11 @@ public:
         });
     }
 
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
-
 protected:
     /// v as the compute dtype holds it.
     template <class V>
     V round(V v) const noexcept { return round_lane(computeDtype_, v); }
 
-    const char* name_;
-    ElementwiseTiling tiling_;
     aclDataType computeDtype_;
     int tensorInputs_;
 };

@@ -9,7 +9,6 @@
 #include "common/internal.hpp"
 
 #include <cstdint>
-#include <string>
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/elementwise.hpp"
@@ -37,20 +36,14 @@ struct FillPlan {
 };
 
 /// Immutable; launch() may run concurrently.
-class FillKernel final : public OpKernel {
+class FillKernel final : public TiledKernel {
 public:
     FillKernel(const char* name, ElementwiseTiling tiling, const FillPlan& plan) noexcept
-        : name_(name), tiling_(tiling), plan_(plan) {}
+        : TiledKernel(name, tiling), plan_(plan) {}
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
 
 private:
-    const char* name_;
-    ElementwiseTiling tiling_;
     FillPlan plan_;
 };
 

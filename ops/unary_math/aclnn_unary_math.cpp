@@ -33,6 +33,15 @@ aclDataType float_if_in(aclDataType dtype, DtypeList castToFloat) {
     return contains(castToFloat, dtype) ? ACL_FLOAT : dtype;
 }
 
+/// How the CheckParams of Abs, Neg, Exp, Log, Sqrt, Sin, Cos and Tanh begin:
+/// CheckNotNull of self and out (acl-cpu's check of workspaceSize and
+/// executor with it), then self in its support list.
+aclnnStatus check_operands_then_self_dtype(const aclTensor* self, const aclTensor* out, DtypeList selfDtypes,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
+    return check_dtype_supported(self, "self", selfDtypes);
+}
+
 /// An in-place form's own checks: selfRef not null and in its support list.
 aclnnStatus check_inplace(const aclTensor* selfRef, DtypeList supported) {
     ACLCPU_RETURN_IF_ERROR(check_not_null(selfRef, "selfRef"));
@@ -46,8 +55,7 @@ constexpr DtypeList kAbsDtypes = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64,
 
 aclnnStatus phase1_abs(const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                        aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kAbsDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kAbsDtypes, workspaceSize, executor));
     const aclDataType selfDtype = view_of(self).dtype;
     // A complex self has a real out of its precision; any other, its own dtype.
     ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", selfDtype == ACL_COMPLEX64 ? ACL_FLOAT : selfDtype));
@@ -64,8 +72,7 @@ constexpr DtypeList kNegDtypes = {ACL_INT8,  ACL_INT32,     ACL_INT64,      ACL_
 
 aclnnStatus phase1_neg(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                 aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kNegDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kNegDtypes, workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_rank_then_same_shape(self, out));
     return hand_back_unary<NegOp>(api, self, out, view_of(self).dtype, {}, workspaceSize, executor);
@@ -115,8 +122,7 @@ constexpr DtypeList kExpToFloat = {ACL_BOOL, ACL_INT64};
 
 aclnnStatus phase1_exp(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                 aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kExpDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kExpDtypes, workspaceSize, executor));
     const aclDataType computeDtype = float_if_in(view_of(self).dtype, kExpToFloat);
     ACLCPU_RETURN_IF_ERROR(check_can_cast(computeDtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_same_shape_then_rank(self, out));
@@ -130,8 +136,7 @@ constexpr DtypeList kLogDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE,
 
 aclnnStatus phase1_log(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                 aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kLogDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kLogDtypes, workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kFloatsAndComplex));
     // CheckPromoteType casts self's own dtype, not the kernel's.
     ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, view_of(out).dtype));
@@ -148,8 +153,7 @@ constexpr DtypeList kSqrtDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPL
 
 aclnnStatus phase1_sqrt(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                  aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kSqrtDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kSqrtDtypes, workspaceSize, executor));
     const aclDataType selfDtype = view_of(self).dtype;
     ACLCPU_RETURN_IF_ERROR(check_can_cast(float_if_in(selfDtype, kIntegers), view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_same_shape_then_rank(self, out));
@@ -168,8 +172,7 @@ constexpr DtypeList kTrigDtypes = {ACL_FLOAT,  ACL_FLOAT16, ACL_DOUBLE,    ACL_I
 template <class Op>
 aclnnStatus phase1_trig(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                  aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kTrigDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kTrigDtypes, workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kFloatsAndComplex));
     ACLCPU_RETURN_IF_ERROR(check_same_shape_then_rank(self, out));
     const aclDataType selfDtype = view_of(self).dtype;
@@ -184,8 +187,7 @@ constexpr DtypeList kTanhDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BOOL,  ACL_UINT8,
 
 aclnnStatus phase1_tanh(const char* api, const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                  aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, out));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kTanhDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_operands_then_self_dtype(self, out, kTanhDtypes, workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kTanhDtypes));
     const aclDataType computeDtype = float_if_in(view_of(self).dtype, kIntegers);
     ACLCPU_RETURN_IF_ERROR(check_can_cast(computeDtype, view_of(out).dtype));

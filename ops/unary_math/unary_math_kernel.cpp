@@ -101,25 +101,24 @@ struct SqrtVector {
 /// non-finite inputs) the lanes are the standard library's.
 constexpr float kTrigRange = 39000.0f;
 
-struct SinVector {
-    NoParams p;
-    template <class D, class V>
-    V operator()(D d, V x) const {
-        const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
-        const V inRange = hn::IfThenZeroElse(outside, x);
-        return with_scalar_outside(d, x, hn::Sin(d, inRange), outside, [](float v) { return std::sin(v); });
-    }
-};
+enum class Trig : uint8_t { sin, cos };
 
-struct CosVector {
+template <Trig kFunction>
+struct TrigVector {
     NoParams p;
     template <class D, class V>
     V operator()(D d, V x) const {
         const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
         const V inRange = hn::IfThenZeroElse(outside, x);
-        return with_scalar_outside(d, x, hn::Cos(d, inRange), outside, [](float v) { return std::cos(v); });
+        if constexpr (kFunction == Trig::sin) {
+            return with_scalar_outside(d, x, hn::Sin(d, inRange), outside, [](float v) { return std::sin(v); });
+        } else {
+            return with_scalar_outside(d, x, hn::Cos(d, inRange), outside, [](float v) { return std::cos(v); });
+        }
     }
 };
+using SinVector = TrigVector<Trig::sin>;
+using CosVector = TrigVector<Trig::cos>;
 
 struct TanhVector {
     NoParams p;
@@ -131,27 +130,11 @@ struct TanhVector {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(abs_block, 1, NoParams, AbsVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(neg_block, 1, NoParams, NegVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(sign_block, 1, NoParams, SignVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(exp_block, 1, NoParams, ExpVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(log_block, 1, NoParams, LogVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(sqrt_block, 1, NoParams, SqrtVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(sin_block, 1, NoParams, SinVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(cos_block, 1, NoParams, CosVector)
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(tanh_block, 1, NoParams, TanhVector)
+ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
 }  // namespace aclcpu::ops::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(abs_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(neg_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(sign_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(exp_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(log_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(sqrt_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(sin_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(cos_block, 1, NoParams)
-ACLCPU_ELEMENTWISE_DISPATCH(tanh_block, 1, NoParams)
+ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

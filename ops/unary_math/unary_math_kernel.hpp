@@ -19,15 +19,19 @@
 
 namespace aclcpu::ops {
 
-void abs_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void neg_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void sign_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void exp_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void log_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void sqrt_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void sin_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void cos_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
-void tanh_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const NoParams& params);
+/// The family's blocks (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), each the fp32
+/// functor of unary_math_kernel.cpp.
+#define ACLCPU_UNARY_MATH_BLOCKS(X)      \
+    X(abs_block, 1, NoParams, AbsVector)   \
+    X(neg_block, 1, NoParams, NegVector)   \
+    X(sign_block, 1, NoParams, SignVector) \
+    X(exp_block, 1, NoParams, ExpVector)   \
+    X(log_block, 1, NoParams, LogVector)   \
+    X(sqrt_block, 1, NoParams, SqrtVector) \
+    X(sin_block, 1, NoParams, SinVector)   \
+    X(cos_block, 1, NoParams, CosVector)   \
+    X(tanh_block, 1, NoParams, TanhVector)
+ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 /// |x|; an integer's minimum wraps to itself as on the device.  A complex
 /// z gives (|z|, 0), whose real part the store keeps (Abs's out is real).
