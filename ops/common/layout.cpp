@@ -57,10 +57,6 @@ Destination converted(const Source& x) {
     }
 }
 
-/// Dense runs shorter than this are written with ordinary stores even in a
-/// streaming launch: the call would cost more than the lines it saves.
-constexpr int64_t kShortestStreamedRunBytes = 1024;
-
 /// Copies one run: length elements from `from` (stepping sourceStride) to
 /// `to` (stepping destinationStride), converted; a dense run of one dtype,
 /// or of one value, with streaming stores when `streaming`.

@@ -21,6 +21,10 @@ namespace aclcpu::ops {
 /// first costs a pass over memory and keeping them evicts everything else.
 inline constexpr int64_t kStreamingOutputBytes = int64_t{32} << 20;
 
+/// Dense runs shorter than this are written with ordinary stores even in a
+/// streaming launch: the call would cost more than the lines it saves.
+inline constexpr int64_t kShortestStreamedRunBytes = 1024;
+
 /// Copies `bytes` bytes from src to dst (not overlapping), dst's aligned
 /// part with streaming stores.
 void stream_copy(void* dst, const void* src, size_t bytes) noexcept;

@@ -1,11 +1,13 @@
 // acl-cpu: the fill family's kernel (fill_kernel.hpp).
 #include "fill/fill_kernel.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
 #include "common/phase1.hpp"
+#include "common/streaming_stores.hpp"
 #include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
@@ -30,27 +32,37 @@ V arange_element(const FillPlan& plan, int64_t i) {
 
 aclError FillKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 0, 1); status != ACL_SUCCESS) return status;
+    const int64_t width = element_size(plan_.out.dtype());
+    // A constant is a pure write: past the caches, streamed (streaming_stores.hpp).
+    const bool streaming = plan_.kind == FillPlan::Kind::constant && plan_.count * width >= kStreamingOutputBytes;
     return visit_element(plan_.out.dtype(), [&](auto elementTag) {
         using T = decltype(elementTag);
         T* target = static_cast<T*>(args.outputs[0]);
         return visit_lane_type(plan_.computeDtype, [&](auto laneTag) {
             using V = decltype(laneTag);
             const T constant = cast_element<T>(lane_value<V>(plan_.value));
-            const bool isConstant = plan_.kind == FillPlan::Kind::constant;
+            const auto write_run = [&](T* run, int64_t length, int64_t stride, int64_t index) {
+                if (plan_.kind == FillPlan::Kind::arange) {
+                    for (int64_t j = 0; j < length; ++j) {
+                        run[j * stride] =
+                            cast_element<T>(round_lane(plan_.computeDtype, arange_element<V>(plan_, index + j)));
+                    }
+                } else if (stride != 1) {
+                    for (int64_t j = 0; j < length; ++j) run[j * stride] = constant;
+                } else if (streaming && length * width >= kShortestStreamedRunBytes) {
+                    stream_fill(run, &constant, sizeof(T), static_cast<size_t>(length));
+                } else {
+                    std::fill_n(run, length, constant);
+                }
+            };
             return launch_block_slices(
-                name_, tiling_.blocks, element_size(plan_.out.dtype()), tiling_.chunkElements,
-                [&](const BlockSlice& slice) {
+                name_, tiling_.blocks, width, tiling_.chunkElements, [&](const BlockSlice& slice) {
                     const int64_t begin = slice.units.begin;
                     for_each_run(plan_.out, begin, slice.units.end - begin,
                                  [&](int64_t position, int64_t length, int64_t stride, int64_t done) {
-                                     for (int64_t j = 0; j < length; ++j) {
-                                         target[position + j * stride] =
-                                             isConstant ? constant
-                                                        : cast_element<T>(round_lane(
-                                                              plan_.computeDtype,
-                                                              arange_element<V>(plan_, begin + done + j)));
-                                     }
+                                     write_run(target + position, length, stride, begin + done);
                                  });
+                    if (streaming) stream_fence();
                 });
         });
     });
