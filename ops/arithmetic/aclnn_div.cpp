@@ -16,10 +16,9 @@
 //     161002, checked after the empty-tensor return as CANN does).
 #include "aclnnop/aclnn_div.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -63,13 +62,11 @@ aclDataType quotient_dtype(aclDataType promoted, bool int32Pair, Quotient quotie
     return int32Pair && quotient.mode == 1 ? ACL_INT32 : ACL_FLOAT;
 }
 
-ArithmeticPlan div_plan(aclDataType computeDtype, Quotient quotient, bool roundOperands) {
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::div;
-    plan.computeDtype = computeDtype;
-    plan.rounding = static_cast<DivRounding>(quotient.mode);
-    plan.roundOperands = roundOperands;
-    return plan;
+/// The quotient of self and other (a tensor or a scalar) in dtypes.
+aclnnStatus hand_back_div(const char* api, const aclTensor* self, const NamedArg& other, const aclTensor* out,
+                          BinaryDtypes dtypes, Quotient quotient, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const DivParams params{static_cast<DivRounding>(quotient.mode), dtypes.result};
+    return hand_back_arithmetic<DivOp>(api, {self, "self"}, other, out, dtypes, params, workspaceSize, executor);
 }
 
 /// Div and DivMod over two tensors.
@@ -91,16 +88,15 @@ aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, 
     if (is_empty(self) || is_empty(other)) {
         return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
     }
-    ArithmeticPlan plan;
+    const NamedArg divisor{other, "other"};
     if (is_mixed_float_pair(selfDtype, otherDtype)) {
-        plan = div_plan(selfDtype == otherDtype ? selfDtype : ACL_FLOAT, quotient, false);
-    } else {
-        const bool int32Pair = selfDtype == ACL_INT32 && otherDtype == ACL_INT32;
-        ACLCPU_RETURN_IF_ERROR(check_not_complex(promoted, quotient));
-        plan = div_plan(quotient_dtype(promoted, int32Pair, quotient), quotient, true);
+        const BinaryDtypes uncast{ACL_FLOAT, selfDtype == otherDtype ? selfDtype : ACL_FLOAT};
+        return hand_back_div(api, self, divisor, out, uncast, quotient, workspaceSize, executor);
     }
-    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+    const bool int32Pair = selfDtype == ACL_INT32 && otherDtype == ACL_INT32;
+    ACLCPU_RETURN_IF_ERROR(check_not_complex(promoted, quotient));
+    return hand_back_div(api, self, divisor, out, quotient_dtype(promoted, int32Pair, quotient), quotient,
+                         workspaceSize, executor);
 }
 
 /// The compute dtype of Divs and DivMods when self and the scalar are no
@@ -134,8 +130,7 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_can_cast(selfDtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_mode(quotient));
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ArithmeticPlan plan;
-    ArithmeticOperand scalar;
+    const NamedArg divisor{other, "other"};
     // Divs takes only unlike mixed pairs (and BF16 over DOUBLE) uncast; DivMods every mixed pair.
     const bool mixed = !quotient.divMod
                            ? (is_mixed_float_pair(selfDtype, scalarDtype) && selfDtype != scalarDtype) ||
@@ -145,16 +140,12 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
         // The scalar in its own dtype (DOUBLE as FLOAT); the result in self's
         // dtype, except that a quotient rounded toward zero of unlike dtypes is FLOAT.
         const bool floatResult = quotient.mode == 1 && selfDtype != scalarDtype;
-        plan = div_plan(floatResult ? ACL_FLOAT : selfDtype, quotient, false);
-        scalar = scalar_operand(other, ACL_FLOAT);
-    } else {
-        const aclDataType computeDtype = scalar_quotient_dtype(selfDtype, scalarDtype, quotient);
-        ACLCPU_RETURN_IF_ERROR(check_not_complex(computeDtype, quotient));
-        plan = div_plan(computeDtype, quotient, true);
-        scalar = scalar_operand(other, computeDtype);
+        const BinaryDtypes uncast{ACL_FLOAT, floatResult ? ACL_FLOAT : selfDtype};
+        return hand_back_div(api, self, divisor, out, uncast, quotient, workspaceSize, executor);
     }
-    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar};
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    const aclDataType computeDtype = scalar_quotient_dtype(selfDtype, scalarDtype, quotient);
+    ACLCPU_RETURN_IF_ERROR(check_not_complex(computeDtype, quotient));
+    return hand_back_div(api, self, divisor, out, computeDtype, quotient, workspaceSize, executor);
 }
 
 /// CANN's A2 runs a mixed float pair in place as RealDiv / FloorDiv into

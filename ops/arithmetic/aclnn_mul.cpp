@@ -11,10 +11,9 @@
 // than 8 dims there too, as every other entry does, rather than fault.
 #include "aclnnop/aclnn_mul.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -27,18 +26,6 @@ aclnnStatus check_mul_promotable(const char* api, aclDataType self, aclDataType 
     return param_error(ACLNN_ERR_PARAM_INVALID,
                        "Expected %s self dtype [%s] and other dtype [%s] to be promotable but check failed.", api,
                        dtype_name(self), dtype_name(other));
-}
-
-aclnnStatus plan_mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                     aclDataType promoted, const Dims& shape, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    if (is_empty(self) || is_empty(other)) {
-        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
-    }
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::mul;
-    plan.computeDtype = promoted;
-    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
 }
 
 aclnnStatus mul(const aclTensor* self, const aclTensor* other, const aclTensor* out, uint64_t* workspaceSize,
@@ -54,7 +41,8 @@ aclnnStatus mul(const aclTensor* self, const aclTensor* other, const aclTensor* 
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
-    return plan_mul(kApi, self, other, out, promoted, shape, workspaceSize, executor);
+    return hand_back_arithmetic<MulOp>(kApi, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
+                                       executor);
 }
 
 aclnnStatus inplace_mul(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
@@ -70,7 +58,8 @@ aclnnStatus inplace_mul(const aclTensor* selfRef, const aclTensor* other, uint64
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, selfRef, "selfRef", &shape));
-    return plan_mul(kApi, selfRef, other, selfRef, promoted, shape, workspaceSize, executor);
+    return hand_back_arithmetic<MulOp>(kApi, {selfRef, "self"}, {other, "other"}, selfRef, promoted, {},
+                                       workspaceSize, executor);
 }
 
 aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
@@ -80,19 +69,15 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kMulDtypes));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     const aclDataType selfDtype = view_of(self).dtype;
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::mul;
-    plan.computeDtype = muls_compute_dtype(selfDtype, dtype_of(other), view_of(out).dtype);
-    ArithmeticOperand scalar = scalar_operand(other, plan.computeDtype);
-    if (selfDtype == ACL_BF16 && dtype_of(other) == ACL_DOUBLE) {
-        // CANN's A2 Muls kernel: BF16 in and out, the scalar a float attribute.
-        plan.computeDtype = ACL_BF16;
-        plan.roundOperands = false;
-    }
-    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar};
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    const aclDataType computeDtype = muls_compute_dtype(selfDtype, dtype_of(other), view_of(out).dtype);
+    // CANN's A2 Muls kernel for a BF16 self and a DOUBLE scalar: BF16 in and
+    // out, the scalar a float attribute.
+    const BinaryDtypes dtypes = selfDtype == ACL_BF16 && dtype_of(other) == ACL_DOUBLE
+                                    ? BinaryDtypes(ACL_FLOAT, ACL_BF16)
+                                    : BinaryDtypes(computeDtype);
+    return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, dtypes, {}, workspaceSize,
+                                       executor);
 }
 
 }  // namespace
