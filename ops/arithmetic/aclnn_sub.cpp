@@ -49,8 +49,9 @@ bool rsub_alpha_is_one(const aclScalar* alpha) {
 aclnnStatus hand_back_sub(const char* api, const NamedArg& self, const NamedArg& other, const aclScalar* alpha,
                           const aclTensor* out, aclDataType computeDtype, bool reversed, uint64_t* workspaceSize,
                           aclOpExecutor** executor) {
-    const AxpyParams params = reversed ? axpy_params(computeDtype, alpha, rsub_alpha_is_one(alpha), kNoAxpy, true, true)
-                                       : axpy_params(computeDtype, alpha, alpha_is_one(alpha), kAxpyDtypes, true);
+    const AxpyParams params = reversed
+                                  ? axpy_params(computeDtype, alpha, rsub_alpha_is_one(alpha), kNoAxpy, true, true)
+                                  : axpy_params(computeDtype, alpha, alpha_is_one(alpha), kAxpyDtypes, true);
     return hand_back_arithmetic<AxpyOp>(api, self, other, out, computeDtype, params, workspaceSize, executor);
 }
 

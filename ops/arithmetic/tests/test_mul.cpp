@@ -19,26 +19,11 @@ const auto times = [](auto a, auto b) { return a * b; };
 
 class Mul : public ArithmeticTest {
 protected:
-    TensorLaunch mul() {
-        return tensor_launch([](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnMulGetWorkspaceSize(self, other, out, ws, e);
-        }, aclnnMul);
-    }
-    InplaceLaunch inplace_mul() {
-        return inplace_launch([](auto selfRef, auto other, auto ws, auto e) {
-            return aclnnInplaceMulGetWorkspaceSize(selfRef, other, ws, e);
-        }, aclnnInplaceMul);
-    }
-    ScalarLaunch muls(const Scalar& other) {
-        aclScalar* o = other.get();
-        return scalar_launch([o](auto self, auto out, auto ws, auto e) {
-            return aclnnMulsGetWorkspaceSize(self, o, out, ws, e);
-        }, aclnnMuls);
-    }
+    TensorLaunch mul() { return tensor_launch(aclnnMulGetWorkspaceSize, aclnnMul); }
+    InplaceLaunch inplace_mul() { return inplace_launch(aclnnInplaceMulGetWorkspaceSize, aclnnInplaceMul); }
+    ScalarLaunch muls(const Scalar& other) { return scalar_launch(aclnnMulsGetWorkspaceSize, aclnnMuls, other.get()); }
     static aclnnStatus mul_phase1(const DeviceTensor& self, const DeviceTensor& other, const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnMulGetWorkspaceSize(self.get(), other.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnMulGetWorkspaceSize, self.get(), other.get(), out.get());
     }
 };
 
@@ -152,9 +137,8 @@ TEST_F(Mul, MulsCastsAFloatProductIntoAnIntegerOutTowardZeroSaturating) {
 
 TEST_F(Mul, InplaceMulsWritesSelfRef) {
     const Scalar other(-2.0, ACL_INT32);
-    const InplaceScalarLaunch launch = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceMulsGetWorkspaceSize(selfRef, other.get(), ws, e);
-    }, aclnnInplaceMuls);
+    const InplaceScalarLaunch launch = inplace_scalar_launch(aclnnInplaceMulsGetWorkspaceSize,
+                                                             aclnnInplaceMuls, other.get());
     check_inplace_scalar(launch, input({{3, 3}, ACL_INT16, {1, 3}}, 21), ACL_INT16,
                          [](auto x) { return x * decltype(x)(-2); });
 }
@@ -211,14 +195,10 @@ TEST_F(Mul, ShapeErrorsNameTheirCause) {
     expect_error_naming(mul_phase1(a, nine, nine), ACLNN_ERR_PARAM_INVALID, "other");
     // CANN leaves Muls' rank unchecked; acl-cpu refuses it as every other entry does.
     const Scalar two(2.0);
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnMulsGetWorkspaceSize(nine.get(), two.get(), nine.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnMulsGetWorkspaceSize, nine.get(), two.get(), nine.get()),
                         ACLNN_ERR_PARAM_INVALID, "self");
     const DeviceTensor selfRef({{3}, ACL_FLOAT}), wider({{2, 3}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef.get(), wider.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef.get(), wider.get()),
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
 }
 
@@ -233,18 +213,14 @@ TEST_F(Mul, InplaceMulOfAViewWhoseSizeOverflowsIsRefused) {
     aclTensor* selfRef =
         aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage.get());
     ASSERT_NE(selfRef, nullptr);
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef, selfRef, ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef, selfRef),
                         ACLNN_ERR_PARAM_INVALID, "overflows");
     aclDestroyTensor(selfRef);
 }
 
 TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
     const DeviceTensor selfRef({{2}, ACL_INT32}), other({{2}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef.get(), other.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef.get(), other.get()),
                         ACLNN_ERR_PARAM_INVALID, "DT_INT32");
 }
 
