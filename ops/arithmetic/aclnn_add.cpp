@@ -89,47 +89,29 @@ aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* othe
 
 using namespace aclcpu::ops;
 
-extern "C" {
+ACLCPU_ALPHA_ENTRY(aclnnAdd, aclTensor, add)
+ACLCPU_ALPHA_ENTRY(aclnnAdds, aclScalar, adds)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceAdds, const aclTensor, aclScalar, adds)
 
-aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return add("aclnnAdd", self, other, alpha, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return adds("aclnnAdds", self, other, alpha, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
-                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
+                                                       const aclScalar* alpha, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return add("aclnnInplaceAdd", selfRef, other, alpha, selfRef, workspaceSize, executor);
 }
+ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
 
-aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
-                                             const aclScalar* alpha, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return adds("aclnnInplaceAdds", selfRef, other, alpha, selfRef, workspaceSize, executor);
-}
-
-aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
-                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other,
+                                                  const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
     return add_v3("aclnnAddV3", self, other, alpha, out, workspaceSize, executor);
 }
+ACLCPU_DEFINE_PHASE2(aclnnAddV3)
 
-aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
-                                              const aclScalar* alpha, uint64_t* workspaceSize,
-                                              aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
+                                                         const aclScalar* alpha, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
     return add_v3("aclnnInplaceAddV3", selfRef, other, alpha, other, workspaceSize, executor);
 }
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnAdd)
-ACLCPU_DEFINE_PHASE2(aclnnAdds)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceAdds)
-ACLCPU_DEFINE_PHASE2(aclnnAddV3)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceAddV3)

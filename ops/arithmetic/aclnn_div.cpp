@@ -70,9 +70,8 @@ aclnnStatus hand_back_div(const char* api, const aclTensor* self, const NamedArg
 }
 
 /// Div and DivMod over two tensors.
-aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, Quotient quotient,
-                const aclTensor* out,
-                uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}, {other, "other"}, {self, "self"}}));
     Dims shape;
@@ -114,9 +113,8 @@ aclDataType scalar_quotient_dtype(aclDataType self, aclDataType scalar, Quotient
 }
 
 /// Divs and DivMods: a tensor over a scalar.
-aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other, Quotient quotient,
-                 const aclTensor* out,
-                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
+                 uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
     for (const aclTensor* tensor : {out, self}) ACLCPU_RETURN_IF_ERROR(check_format(tensor));
@@ -151,11 +149,11 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
 /// CANN's A2 runs a mixed float pair in place as RealDiv / FloorDiv into
 /// selfRef's dtype; that rounds once to selfRef's dtype, as Div into out =
 /// selfRef does, so both take Div's path.
-aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* other, Quotient quotient,
-                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                        aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
-    return div(api, selfRef, other, quotient, selfRef, workspaceSize, executor);
+    return div(api, selfRef, other, selfRef, workspaceSize, executor, quotient);
 }
 
 }  // namespace
@@ -163,55 +161,41 @@ aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* ot
 
 using namespace aclcpu::ops;
 
+ACLCPU_BINARY_ENTRY(aclnnDiv, aclTensor, aclTensor, div)
+ACLCPU_BINARY_ENTRY(aclnnDivs, aclScalar, aclTensor, divs)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDivs, aclTensor, aclScalar, divs)
+
 extern "C" {
-
-aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return div("aclnnDiv", self, other, kTrueDivision, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnDivs", self, other, kTrueDivision, out, workspaceSize, executor);
-}
 
 aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return div("aclnnDivMod", self, other, Quotient{true, mode}, out, workspaceSize, executor);
+    return div("aclnnDivMod", self, other, out, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnDivMods", self, other, Quotient{true, mode}, out, workspaceSize, executor);
+    return divs("aclnnDivMods", self, other, out, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDiv", selfRef, other, kTrueDivision, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return divs("aclnnInplaceDivs", selfRef, other, kTrueDivision, selfRef, workspaceSize, executor);
+    return inplace_div("aclnnInplaceDiv", selfRef, other, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDivMod", selfRef, other, Quotient{true, mode}, workspaceSize, executor);
+    return inplace_div("aclnnInplaceDivMod", selfRef, other, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnInplaceDivMods", selfRef, other, Quotient{true, mode}, selfRef, workspaceSize, executor);
+    return divs("aclnnInplaceDivMods", selfRef, other, selfRef, workspaceSize, executor, Quotient{true, mode});
 }
 
 }  // extern "C"
 
-ACLCPU_DEFINE_PHASE2(aclnnDiv)
-ACLCPU_DEFINE_PHASE2(aclnnDivs)
 ACLCPU_DEFINE_PHASE2(aclnnDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnDivMods)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDiv)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceDivs)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMods)

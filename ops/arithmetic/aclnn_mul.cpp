@@ -28,20 +28,19 @@ aclnnStatus check_mul_promotable(const char* api, aclDataType self, aclDataType 
                        dtype_name(self), dtype_name(other));
 }
 
-aclnnStatus mul(const aclTensor* self, const aclTensor* other, const aclTensor* out, uint64_t* workspaceSize,
-                aclOpExecutor** executor) {
-    constexpr const char* kApi = "aclnnMul";
+aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}, {out, "out"}}, kMulDtypes));
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
-    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
-    return hand_back_arithmetic<MulOp>(kApi, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
+    return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
                                        executor);
 }
 
@@ -85,32 +84,13 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-extern "C" {
+ACLCPU_BINARY_ENTRY(aclnnMul, aclTensor, aclTensor, mul)
+ACLCPU_BINARY_ENTRY(aclnnMuls, aclScalar, aclTensor, muls)
+// CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMuls, aclTensor, aclScalar, muls)
 
-aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return mul(self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return muls("aclnnMuls", self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                                            aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
     return inplace_mul(selfRef, other, workspaceSize, executor);
 }
-
-// CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
-aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return muls("aclnnInplaceMuls", selfRef, other, selfRef, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnMul)
-ACLCPU_DEFINE_PHASE2(aclnnMuls)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceMul)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceMuls)

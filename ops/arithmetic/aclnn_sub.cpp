@@ -56,8 +56,9 @@ aclnnStatus hand_back_sub(const char* api, const NamedArg& self, const NamedArg&
 }
 
 /// Sub with reversed == false, Rsub (other - alpha * self) with reversed == true.
+template <bool reversed>
 aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}}, reversed ? kRsubDtypes : kSubDtypes));
@@ -74,8 +75,9 @@ aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, 
 }
 
 /// Subs with reversed == false, Rsubs (other - alpha * self) with reversed == true.
+template <bool reversed>
 aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                 const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
     const aclDataType selfDtype = view_of(self).dtype;
@@ -101,45 +103,11 @@ aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-extern "C" {
-
-aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnSub", self, other, alpha, out, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnSubs", self, other, alpha, out, false, workspaceSize, executor);
-}
-
+ACLCPU_ALPHA_ENTRY(aclnnSub, aclTensor, sub<false>)
+ACLCPU_ALPHA_ENTRY(aclnnSubs, aclScalar, subs<false>)
 // CANN's own in-place check never fails (it returns false, which is
 // ACLNN_SUCCESS); Sub's checks on out = selfRef give the codes.
-aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
-                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnInplaceSub", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
-                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnInplaceSubs", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnRsub", self, other, alpha, out, true, workspaceSize, executor);
-}
-
-aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnRsubs", self, other, alpha, out, true, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnSub)
-ACLCPU_DEFINE_PHASE2(aclnnSubs)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceSub)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceSubs)
-ACLCPU_DEFINE_PHASE2(aclnnRsub)
-ACLCPU_DEFINE_PHASE2(aclnnRsubs)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceSub, aclTensor, aclTensor, sub<false>)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceSubs, aclTensor, aclScalar, subs<false>)
+ACLCPU_ALPHA_ENTRY(aclnnRsub, aclTensor, sub<true>)
+ACLCPU_ALPHA_ENTRY(aclnnRsubs, aclScalar, subs<true>)

@@ -10,6 +10,7 @@
 #include "common/binary.hpp"
 #include "common/dtype.hpp"
 #include "common/op_checks.hpp"
+#include "common/phase2.hpp"
 
 namespace aclcpu::ops {
 
@@ -41,3 +42,26 @@ aclnnStatus hand_back_arithmetic(const char* api, const NamedArg& a, const Named
 }
 
 }  // namespace aclcpu::ops
+
+/// Defines the entry points of Add's and Sub's family member `api` writing
+/// out: phase 1, extern "C" with CANN's signature (const aclTensor* self,
+/// const Other* other, const aclScalar* alpha, aclTensor* out,
+/// workspaceSize, executor), forwarding to impl(#api, self, other, alpha,
+/// out, workspaceSize, executor); and phase 2.
+#define ACLCPU_ALPHA_ENTRY(api, Other, impl)                                                              \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, const Other* other,               \
+                                                 const aclScalar* alpha, aclTensor* out,                  \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {     \
+        return impl(#api, self, other, alpha, out, workspaceSize, executor);                              \
+    }                                                                                                     \
+    ACLCPU_DEFINE_PHASE2(api)
+
+/// The in-place form, (SelfRef* selfRef, const Other* other, const
+/// aclScalar* alpha, workspaceSize, executor): selfRef is both self and out.
+#define ACLCPU_INPLACE_ALPHA_ENTRY(api, SelfRef, Other, impl)                                             \
+    extern "C" aclnnStatus api##GetWorkspaceSize(SelfRef* selfRef, const Other* other,                    \
+                                                 const aclScalar* alpha, uint64_t* workspaceSize,         \
+                                                 aclOpExecutor** executor) {                              \
+        return impl(#api, selfRef, other, alpha, selfRef, workspaceSize, executor);                       \
+    }                                                                                                     \
+    ACLCPU_DEFINE_PHASE2(api)

@@ -42,6 +42,7 @@
 #include "common/elementwise.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
 #include "common/scalar_value.hpp"
 #include "common/typed_lanes.hpp"
 #include "common/unary.hpp"
@@ -260,3 +261,23 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
 }
 
 }  // namespace aclcpu::ops
+
+/// Defines the entry points of binary operator `api` writing out: phase 1,
+/// extern "C" with CANN's signature (const aclTensor* self, const Other*
+/// other, Out* out, workspaceSize, executor), forwarding to impl(#api,
+/// self, other, out, workspaceSize, executor); and phase 2.
+#define ACLCPU_BINARY_ENTRY(api, Other, Out, impl)                                                       \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, const Other* other, Out* out,    \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {    \
+        return impl(#api, self, other, out, workspaceSize, executor);                                    \
+    }                                                                                                    \
+    ACLCPU_DEFINE_PHASE2(api)
+
+/// The in-place form, (SelfRef* selfRef, const Other* other, workspaceSize,
+/// executor): selfRef is both self and out.
+#define ACLCPU_INPLACE_BINARY_ENTRY(api, SelfRef, Other, impl)                                           \
+    extern "C" aclnnStatus api##GetWorkspaceSize(SelfRef* selfRef, const Other* other,                   \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {    \
+        return impl(#api, selfRef, other, selfRef, workspaceSize, executor);                             \
+    }                                                                                                    \
+    ACLCPU_DEFINE_PHASE2(api)
