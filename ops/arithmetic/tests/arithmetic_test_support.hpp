@@ -346,6 +346,17 @@ protected:
     }
 };
 
+/// A mixed-dtype case of a tensor-tensor operator: self's, other's and
+/// out's dtypes.
+struct DtypeCase {
+    aclDataType self, other, out;
+};
+
+/// The name of a DtypeCase test: SELF_OTHER_OUT.
+inline std::string case_name(const ::testing::TestParamInfo<DtypeCase>& info) {
+    return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out);
+}
+
 /// A rank-9 shape of 6 elements: one more dimension than the family's
 /// documents allow ("不超过8维", at most 8 dims).
 inline Shape rank9() { return {1, 1, 1, 1, 1, 1, 1, 2, 3}; }

@@ -93,14 +93,6 @@ INSTANTIATE_TEST_SUITE_P(Listed, AddSameDtype, ::testing::ValuesIn(kListedDtypes
 // ---------------------------------------------------------------------------
 // Mixed dtypes: one case per class of table 1 of deduction_relationship.md.
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
-std::string case_name(const ::testing::TestParamInfo<DtypeCase>& info) {
-    return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out);
-}
-
 const std::vector<DtypeCase> kMixedCases = {
     // float with float
     {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT},

@@ -112,10 +112,6 @@ INSTANTIATE_TEST_SUITE_P(Listed, DivEveryDtypeAndMode, ::testing::ValuesIn(every
                                     (mode == kTrueDivision ? std::string("_Div") : "_Mode" + std::to_string(mode));
                          });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class DivMixedDtypes : public Div, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(DivMixedDtypes, EveryModeComputesInCannsDtype) {
@@ -136,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, DtypeCase{ACL_UINT8, ACL_BF16, ACL_FLOAT},
                       DtypeCase{ACL_BOOL, ACL_INT32, ACL_FLOAT}, DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
                       DtypeCase{ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, DtypeCase{ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out); });
+    case_name);
 
 // ---------------------------------------------------------------------------
 // Rounding modes and division by zero.

@@ -55,10 +55,6 @@ TEST_P(MulSameDtype, MulsWithScalarOfTheSameDtype) {
 INSTANTIATE_TEST_SUITE_P(Listed, MulSameDtype, ::testing::ValuesIn(kListedDtypes),
                          [](const auto& info) { return name(info.param); });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class MulMixedDtypes : public Mul, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(MulMixedDtypes, ComputeInThePromotedDtype) {
@@ -75,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_INT64, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_UINT8, ACL_UINT8},
                       DtypeCase{ACL_BF16, ACL_BOOL, ACL_BF16}, DtypeCase{ACL_COMPLEX128, ACL_FLOAT16, ACL_COMPLEX128},
                       DtypeCase{ACL_INT8, ACL_COMPLEX64, ACL_COMPLEX64}, DtypeCase{ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX128}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out); });
+    case_name);
 
 TEST_F(Mul, BoolProductIsLogicalAnd) {
     const DeviceTensor self({{4}, ACL_BOOL}, {0, 0, 1, 1}), other({{4}, ACL_BOOL}, {0, 1, 0, 1});

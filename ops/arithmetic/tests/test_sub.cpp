@@ -106,10 +106,6 @@ TEST_P(RsubSameDtype, SubtractsSelfFromOther) {
 INSTANTIATE_TEST_SUITE_P(Listed, RsubSameDtype, ::testing::ValuesIn(kRsubDtypes),
                          [](const auto& info) { return name(info.param); });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class SubMixedDtypes : public Sub, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(SubMixedDtypes, SubAndRsubComputeInThePromotedDtype) {
@@ -132,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_UINT8, ACL_FLOAT16, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_INT16, ACL_INT16},
                       DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT}, DtypeCase{ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
                       DtypeCase{ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX64}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other); });
+    case_name);
 
 // With alpha != 1, Sub runs Axpy(-alpha) for FLOAT16 and BF16 too (alpha a
 // float, the product unrounded): 2048 - (1 + 2^-12) * 2048 is -0.5, while a
