@@ -148,12 +148,12 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
 
 /// CANN's A2 runs a mixed float pair in place as RealDiv / FloorDiv into
 /// selfRef's dtype; that rounds once to selfRef's dtype, as Div into out =
-/// selfRef does, so both take Div's path.
-aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                        aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
+/// selfRef does, so both take Div's path (out is selfRef).
+aclnnStatus inplace_div(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                        uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
-    return div(api, selfRef, other, selfRef, workspaceSize, executor, quotient);
+    return div(api, selfRef, other, out, workspaceSize, executor, quotient);
 }
 
 }  // namespace
@@ -164,6 +164,7 @@ using namespace aclcpu::ops;
 ACLCPU_BINARY_ENTRY(aclnnDiv, aclTensor, aclTensor, div)
 ACLCPU_BINARY_ENTRY(aclnnDivs, aclScalar, aclTensor, divs)
 ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDivs, aclTensor, aclScalar, divs)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDiv, aclTensor, aclTensor, inplace_div)
 
 extern "C" {
 
@@ -177,14 +178,9 @@ aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar*
     return divs("aclnnDivMods", self, other, out, workspaceSize, executor, Quotient{true, mode});
 }
 
-aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                                            aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDiv", selfRef, other, workspaceSize, executor);
-}
-
 aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDivMod", selfRef, other, workspaceSize, executor, Quotient{true, mode});
+    return inplace_div("aclnnInplaceDivMod", selfRef, other, selfRef, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
@@ -196,6 +192,5 @@ aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclSca
 
 ACLCPU_DEFINE_PHASE2(aclnnDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnDivMods)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceDiv)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMods)

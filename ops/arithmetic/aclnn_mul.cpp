@@ -44,20 +44,20 @@ aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, 
                                        executor);
 }
 
-aclnnStatus inplace_mul(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                        aclOpExecutor** executor) {
-    constexpr const char* kApi = "aclnnInplaceMul";
+/// InplaceMul: its own checks, on selfRef, which is out.
+aclnnStatus inplace_mul(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                        uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{selfRef, "selfRef"}, {other, "other"}}, kMulDtypes));
     const aclDataType selfDtype = view_of(selfRef).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
-    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
     Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, selfRef, "selfRef", &shape));
-    return hand_back_arithmetic<MulOp>(kApi, {selfRef, "self"}, {other, "other"}, selfRef, promoted, {},
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, out, "selfRef", &shape));
+    return hand_back_arithmetic<MulOp>(api, {selfRef, "self"}, {other, "other"}, out, promoted, {},
                                        workspaceSize, executor);
 }
 
@@ -88,9 +88,4 @@ ACLCPU_BINARY_ENTRY(aclnnMul, aclTensor, aclTensor, mul)
 ACLCPU_BINARY_ENTRY(aclnnMuls, aclScalar, aclTensor, muls)
 // CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
 ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMuls, aclTensor, aclScalar, muls)
-
-extern "C" aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
-                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return inplace_mul(selfRef, other, workspaceSize, executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnInplaceMul)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMul, aclTensor, aclTensor, inplace_mul)

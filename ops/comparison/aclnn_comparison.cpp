@@ -43,6 +43,14 @@ aclnnStatus eq_tensor(const char* api, const aclTensor* self, const aclTensor* o
                                      executor);
 }
 
+/// InplaceEqTensor: CheckInplace first -- selfRef (which is out) must
+/// already have the broadcast shape.
+aclnnStatus inplace_eq_tensor(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
+    return eq_tensor(api, selfRef, other, out, workspaceSize, executor);
+}
+
 // ---- GtScalar -------------------------------------------------------------
 
 constexpr DtypeList kGtDtypes = {ACL_FLOAT,  ACL_INT32,  ACL_INT64,  ACL_FLOAT16, ACL_INT16,
@@ -100,11 +108,4 @@ using namespace aclcpu::ops;
 ACLCPU_BINARY_ENTRY(aclnnEqTensor, aclTensor, aclTensor, eq_tensor)
 ACLCPU_BINARY_ENTRY(aclnnGtScalar, aclScalar, aclTensor, gt_scalar)
 ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceGtScalar, aclTensor, aclScalar, gt_scalar)
-
-// CheckInplace first: selfRef must already have the broadcast shape.
-extern "C" aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
-    return eq_tensor("aclnnInplaceEqTensor", selfRef, other, selfRef, workspaceSize, executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnInplaceEqTensor)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceEqTensor, const aclTensor, aclTensor, inplace_eq_tensor)
