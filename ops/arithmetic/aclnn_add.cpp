@@ -10,10 +10,9 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_v3.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -36,12 +35,13 @@ aclnnStatus check_add_dtypes(aclDataType self, aclDataType other, const aclScala
                        dtype_name(promoted), dtype_name(outDtype));
 }
 
-ArithmeticPlan add_plan(aclDataType computeDtype, const aclScalar* alpha) {
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::add;
-    plan.computeDtype = computeDtype;
-    apply_alpha(plan, alpha, alpha_is_one(alpha), kAxpyDtypes);
-    return plan;
+/// Add's, Adds' and AddV3's graph: a + alpha*b in computeDtype.
+aclnnStatus hand_back_add(const char* api, const NamedArg& a, const NamedArg& b, const aclScalar* alpha,
+                          const aclTensor* out, aclDataType computeDtype, uint64_t* workspaceSize,
+                          aclOpExecutor** executor) {
+    return hand_back_arithmetic<AxpyOp>(api, a, b, out, computeDtype,
+                                        axpy_params(computeDtype, alpha, alpha_is_one(alpha), kAxpyDtypes, false),
+                                        workspaceSize, executor);
 }
 
 aclnnStatus add(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
@@ -55,12 +55,7 @@ aclnnStatus add(const char* api, const aclTensor* self, const aclTensor* other, 
     ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, otherDtype, alpha, out, promoted));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
-    if (is_empty(self) || is_empty(other)) {
-        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
-    }
-    ArithmeticPlan plan = add_plan(promoted, alpha);
-    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+    return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
 }
 
 aclnnStatus adds(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
@@ -73,10 +68,7 @@ aclnnStatus adds(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, dtype_of(other), alpha, out, promoted));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ArithmeticPlan plan = add_plan(promoted, alpha);
-    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar_operand(other, promoted)};
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
 }
 
 aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
@@ -89,10 +81,7 @@ aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* othe
     ACLCPU_RETURN_IF_ERROR(check_add_dtypes(otherDtype, dtype_of(self), alpha, out, promoted));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(other, "other"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(other, "self", out, "out"));
-    if (is_empty(other)) return hand_back_empty_executor({other}, {out}, workspaceSize, executor);
-    ArithmeticPlan plan = add_plan(promoted, alpha);
-    plan.operands = {scalar_operand(self, promoted), tensor_operand(other, 0, view_of(other).shape)};
-    return hand_back_arithmetic(api, plan, {other}, out, workspaceSize, executor);
+    return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
 }
 
 }  // namespace
@@ -100,47 +89,29 @@ aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* othe
 
 using namespace aclcpu::ops;
 
-extern "C" {
+ACLCPU_ALPHA_ENTRY(aclnnAdd, aclTensor, add)
+ACLCPU_ALPHA_ENTRY(aclnnAdds, aclScalar, adds)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceAdds, const aclTensor, aclScalar, adds)
 
-aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return add("aclnnAdd", self, other, alpha, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return adds("aclnnAdds", self, other, alpha, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
-                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
+                                                       const aclScalar* alpha, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return add("aclnnInplaceAdd", selfRef, other, alpha, selfRef, workspaceSize, executor);
 }
+ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
 
-aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
-                                             const aclScalar* alpha, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return adds("aclnnInplaceAdds", selfRef, other, alpha, selfRef, workspaceSize, executor);
-}
-
-aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
-                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other,
+                                                  const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
     return add_v3("aclnnAddV3", self, other, alpha, out, workspaceSize, executor);
 }
+ACLCPU_DEFINE_PHASE2(aclnnAddV3)
 
-aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
-                                              const aclScalar* alpha, uint64_t* workspaceSize,
-                                              aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
+                                                         const aclScalar* alpha, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
     return add_v3("aclnnInplaceAddV3", selfRef, other, alpha, other, workspaceSize, executor);
 }
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnAdd)
-ACLCPU_DEFINE_PHASE2(aclnnAdds)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceAdds)
-ACLCPU_DEFINE_PHASE2(aclnnAddV3)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceAddV3)

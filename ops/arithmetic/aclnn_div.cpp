@@ -16,10 +16,9 @@
 //     161002, checked after the empty-tensor return as CANN does).
 #include "aclnnop/aclnn_div.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -63,19 +62,16 @@ aclDataType quotient_dtype(aclDataType promoted, bool int32Pair, Quotient quotie
     return int32Pair && quotient.mode == 1 ? ACL_INT32 : ACL_FLOAT;
 }
 
-ArithmeticPlan div_plan(aclDataType computeDtype, Quotient quotient, bool roundOperands) {
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::div;
-    plan.computeDtype = computeDtype;
-    plan.rounding = static_cast<DivRounding>(quotient.mode);
-    plan.roundOperands = roundOperands;
-    return plan;
+/// The quotient of self and other (a tensor or a scalar) in dtypes.
+aclnnStatus hand_back_div(const char* api, const aclTensor* self, const NamedArg& other, const aclTensor* out,
+                          BinaryDtypes dtypes, Quotient quotient, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const DivParams params{static_cast<DivRounding>(quotient.mode), dtypes.result};
+    return hand_back_arithmetic<DivOp>(api, {self, "self"}, other, out, dtypes, params, workspaceSize, executor);
 }
 
 /// Div and DivMod over two tensors.
-aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, Quotient quotient,
-                const aclTensor* out,
-                uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}, {other, "other"}, {self, "self"}}));
     Dims shape;
@@ -91,16 +87,15 @@ aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, 
     if (is_empty(self) || is_empty(other)) {
         return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
     }
-    ArithmeticPlan plan;
+    const NamedArg divisor{other, "other"};
     if (is_mixed_float_pair(selfDtype, otherDtype)) {
-        plan = div_plan(selfDtype == otherDtype ? selfDtype : ACL_FLOAT, quotient, false);
-    } else {
-        const bool int32Pair = selfDtype == ACL_INT32 && otherDtype == ACL_INT32;
-        ACLCPU_RETURN_IF_ERROR(check_not_complex(promoted, quotient));
-        plan = div_plan(quotient_dtype(promoted, int32Pair, quotient), quotient, true);
+        const BinaryDtypes uncast{ACL_FLOAT, selfDtype == otherDtype ? selfDtype : ACL_FLOAT};
+        return hand_back_div(api, self, divisor, out, uncast, quotient, workspaceSize, executor);
     }
-    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+    const bool int32Pair = selfDtype == ACL_INT32 && otherDtype == ACL_INT32;
+    ACLCPU_RETURN_IF_ERROR(check_not_complex(promoted, quotient));
+    return hand_back_div(api, self, divisor, out, quotient_dtype(promoted, int32Pair, quotient), quotient,
+                         workspaceSize, executor);
 }
 
 /// The compute dtype of Divs and DivMods when self and the scalar are no
@@ -118,9 +113,8 @@ aclDataType scalar_quotient_dtype(aclDataType self, aclDataType scalar, Quotient
 }
 
 /// Divs and DivMods: a tensor over a scalar.
-aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other, Quotient quotient,
-                 const aclTensor* out,
-                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
+                 uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
     for (const aclTensor* tensor : {out, self}) ACLCPU_RETURN_IF_ERROR(check_format(tensor));
@@ -134,8 +128,7 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_can_cast(selfDtype, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_mode(quotient));
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ArithmeticPlan plan;
-    ArithmeticOperand scalar;
+    const NamedArg divisor{other, "other"};
     // Divs takes only unlike mixed pairs (and BF16 over DOUBLE) uncast; DivMods every mixed pair.
     const bool mixed = !quotient.divMod
                            ? (is_mixed_float_pair(selfDtype, scalarDtype) && selfDtype != scalarDtype) ||
@@ -145,26 +138,22 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
         // The scalar in its own dtype (DOUBLE as FLOAT); the result in self's
         // dtype, except that a quotient rounded toward zero of unlike dtypes is FLOAT.
         const bool floatResult = quotient.mode == 1 && selfDtype != scalarDtype;
-        plan = div_plan(floatResult ? ACL_FLOAT : selfDtype, quotient, false);
-        scalar = scalar_operand(other, ACL_FLOAT);
-    } else {
-        const aclDataType computeDtype = scalar_quotient_dtype(selfDtype, scalarDtype, quotient);
-        ACLCPU_RETURN_IF_ERROR(check_not_complex(computeDtype, quotient));
-        plan = div_plan(computeDtype, quotient, true);
-        scalar = scalar_operand(other, computeDtype);
+        const BinaryDtypes uncast{ACL_FLOAT, floatResult ? ACL_FLOAT : selfDtype};
+        return hand_back_div(api, self, divisor, out, uncast, quotient, workspaceSize, executor);
     }
-    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar};
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    const aclDataType computeDtype = scalar_quotient_dtype(selfDtype, scalarDtype, quotient);
+    ACLCPU_RETURN_IF_ERROR(check_not_complex(computeDtype, quotient));
+    return hand_back_div(api, self, divisor, out, computeDtype, quotient, workspaceSize, executor);
 }
 
 /// CANN's A2 runs a mixed float pair in place as RealDiv / FloorDiv into
 /// selfRef's dtype; that rounds once to selfRef's dtype, as Div into out =
-/// selfRef does, so both take Div's path.
-aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* other, Quotient quotient,
-                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+/// selfRef does, so both take Div's path (out is selfRef).
+aclnnStatus inplace_div(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                        uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
-    return div(api, selfRef, other, quotient, selfRef, workspaceSize, executor);
+    return div(api, selfRef, other, out, workspaceSize, executor, quotient);
 }
 
 }  // namespace
@@ -172,55 +161,36 @@ aclnnStatus inplace_div(const char* api, aclTensor* selfRef, const aclTensor* ot
 
 using namespace aclcpu::ops;
 
+ACLCPU_BINARY_ENTRY(aclnnDiv, aclTensor, aclTensor, div)
+ACLCPU_BINARY_ENTRY(aclnnDivs, aclScalar, aclTensor, divs)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDivs, aclTensor, aclScalar, divs)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDiv, aclTensor, aclTensor, inplace_div)
+
 extern "C" {
-
-aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return div("aclnnDiv", self, other, kTrueDivision, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnDivs", self, other, kTrueDivision, out, workspaceSize, executor);
-}
 
 aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return div("aclnnDivMod", self, other, Quotient{true, mode}, out, workspaceSize, executor);
+    return div("aclnnDivMod", self, other, out, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnDivMods", self, other, Quotient{true, mode}, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                                            aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDiv", selfRef, other, kTrueDivision, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return divs("aclnnInplaceDivs", selfRef, other, kTrueDivision, selfRef, workspaceSize, executor);
+    return divs("aclnnDivMods", self, other, out, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return inplace_div("aclnnInplaceDivMod", selfRef, other, Quotient{true, mode}, workspaceSize, executor);
+    return inplace_div("aclnnInplaceDivMod", selfRef, other, selfRef, workspaceSize, executor, Quotient{true, mode});
 }
 
 aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return divs("aclnnInplaceDivMods", selfRef, other, Quotient{true, mode}, selfRef, workspaceSize, executor);
+    return divs("aclnnInplaceDivMods", selfRef, other, selfRef, workspaceSize, executor, Quotient{true, mode});
 }
 
 }  // extern "C"
 
-ACLCPU_DEFINE_PHASE2(aclnnDiv)
-ACLCPU_DEFINE_PHASE2(aclnnDivs)
 ACLCPU_DEFINE_PHASE2(aclnnDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnDivMods)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceDiv)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceDivs)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMod)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceDivMods)

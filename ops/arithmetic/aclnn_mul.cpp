@@ -11,10 +11,9 @@
 // than 8 dims there too, as every other entry does, rather than fault.
 #include "aclnnop/aclnn_mul.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -29,48 +28,37 @@ aclnnStatus check_mul_promotable(const char* api, aclDataType self, aclDataType 
                        dtype_name(self), dtype_name(other));
 }
 
-aclnnStatus plan_mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                     aclDataType promoted, const Dims& shape, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    if (is_empty(self) || is_empty(other)) {
-        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
-    }
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::mul;
-    plan.computeDtype = promoted;
-    plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
-}
-
-aclnnStatus mul(const aclTensor* self, const aclTensor* other, const aclTensor* out, uint64_t* workspaceSize,
-                aclOpExecutor** executor) {
-    constexpr const char* kApi = "aclnnMul";
+aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}, {out, "out"}}, kMulDtypes));
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
-    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
-    return plan_mul(kApi, self, other, out, promoted, shape, workspaceSize, executor);
+    return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
+                                       executor);
 }
 
-aclnnStatus inplace_mul(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                        aclOpExecutor** executor) {
-    constexpr const char* kApi = "aclnnInplaceMul";
+/// InplaceMul: its own checks, on selfRef, which is out.
+aclnnStatus inplace_mul(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                        uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{selfRef, "selfRef"}, {other, "other"}}, kMulDtypes));
     const aclDataType selfDtype = view_of(selfRef).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
-    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(kApi, selfDtype, otherDtype, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
     Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, selfRef, "selfRef", &shape));
-    return plan_mul(kApi, selfRef, other, selfRef, promoted, shape, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, out, "selfRef", &shape));
+    return hand_back_arithmetic<MulOp>(api, {selfRef, "self"}, {other, "other"}, out, promoted, {},
+                                       workspaceSize, executor);
 }
 
 aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
@@ -80,19 +68,15 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kMulDtypes));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     const aclDataType selfDtype = view_of(self).dtype;
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::mul;
-    plan.computeDtype = muls_compute_dtype(selfDtype, dtype_of(other), view_of(out).dtype);
-    ArithmeticOperand scalar = scalar_operand(other, plan.computeDtype);
-    if (selfDtype == ACL_BF16 && dtype_of(other) == ACL_DOUBLE) {
-        // CANN's A2 Muls kernel: BF16 in and out, the scalar a float attribute.
-        plan.computeDtype = ACL_BF16;
-        plan.roundOperands = false;
-    }
-    plan.operands = {tensor_operand(self, 0, view_of(self).shape), scalar};
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    const aclDataType computeDtype = muls_compute_dtype(selfDtype, dtype_of(other), view_of(out).dtype);
+    // CANN's A2 Muls kernel for a BF16 self and a DOUBLE scalar: BF16 in and
+    // out, the scalar a float attribute.
+    const BinaryDtypes dtypes = selfDtype == ACL_BF16 && dtype_of(other) == ACL_DOUBLE
+                                    ? BinaryDtypes(ACL_FLOAT, ACL_BF16)
+                                    : BinaryDtypes(computeDtype);
+    return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, dtypes, {}, workspaceSize,
+                                       executor);
 }
 
 }  // namespace
@@ -100,32 +84,8 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-extern "C" {
-
-aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return mul(self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return muls("aclnnMuls", self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                                            aclOpExecutor** executor) {
-    return inplace_mul(selfRef, other, workspaceSize, executor);
-}
-
+ACLCPU_BINARY_ENTRY(aclnnMul, aclTensor, aclTensor, mul)
+ACLCPU_BINARY_ENTRY(aclnnMuls, aclScalar, aclTensor, muls)
 // CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
-aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-    return muls("aclnnInplaceMuls", selfRef, other, selfRef, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnMul)
-ACLCPU_DEFINE_PHASE2(aclnnMuls)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceMul)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceMuls)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMuls, aclTensor, aclScalar, muls)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMul, aclTensor, aclTensor, inplace_mul)

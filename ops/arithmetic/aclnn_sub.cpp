@@ -10,10 +10,9 @@
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_sub.h"
 
-#include "common/promotion.hpp"
 #include "arithmetic/arithmetic_phase1.hpp"
-#include "common/op_checks.hpp"
 #include "common/phase2.hpp"
+#include "common/promotion.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -45,17 +44,21 @@ bool rsub_alpha_is_one(const aclScalar* alpha) {
     return is_integral(dtype) ? to_int64(alpha) == 1 : to_float(alpha) == 1.0f;
 }
 
-ArithmeticPlan sub_plan(aclDataType computeDtype, const aclScalar* alpha, bool one, DtypeList axpyDtypes) {
-    ArithmeticPlan plan;
-    plan.op = ArithmeticOp::sub;
-    plan.computeDtype = computeDtype;
-    apply_alpha(plan, alpha, one, axpyDtypes);
-    return plan;
+/// Sub's graph, or with reversed Rsub's: other - alpha * self, Mul then Sub
+/// whenever alpha is not 1.
+aclnnStatus hand_back_sub(const char* api, const NamedArg& self, const NamedArg& other, const aclScalar* alpha,
+                          const aclTensor* out, aclDataType computeDtype, bool reversed, uint64_t* workspaceSize,
+                          aclOpExecutor** executor) {
+    const AxpyParams params = reversed
+                                  ? axpy_params(computeDtype, alpha, rsub_alpha_is_one(alpha), kNoAxpy, true, true)
+                                  : axpy_params(computeDtype, alpha, alpha_is_one(alpha), kAxpyDtypes, true);
+    return hand_back_arithmetic<AxpyOp>(api, self, other, out, computeDtype, params, workspaceSize, executor);
 }
 
 /// Sub with reversed == false, Rsub (other - alpha * self) with reversed == true.
+template <bool reversed>
 aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}}, reversed ? kRsubDtypes : kSubDtypes));
@@ -65,26 +68,16 @@ aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, 
     ACLCPU_RETURN_IF_ERROR(check_sub_dtypes(selfDtype, otherDtype, alpha, out, promoted, reversed));
     Dims shape;
     ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
-    if (is_empty(self) || is_empty(other)) {
-        return hand_back_empty_executor({self, other}, {out}, workspaceSize, executor);
-    }
-    ArithmeticPlan plan;
-    if (reversed) {
-        plan = sub_plan(promoted, alpha, rsub_alpha_is_one(alpha), kNoAxpy);
-        plan.operands = {tensor_operand(other, 1, shape), tensor_operand(self, 0, shape)};
-    } else {
-        const bool one = alpha_is_one(alpha);
-        // With alpha != 1, CANN's A2 Sub computes FLOAT16 and BF16 in FLOAT.
-        if (!one && is_floating(promoted) && promoted != ACL_DOUBLE) promoted = ACL_FLOAT;
-        plan = sub_plan(promoted, alpha, one, kAxpyDtypes);
-        plan.operands = {tensor_operand(self, 0, shape), tensor_operand(other, 1, shape)};
-    }
-    return hand_back_arithmetic(api, plan, {self, other}, out, workspaceSize, executor);
+    // With alpha != 1, CANN's A2 Sub computes FLOAT16 and BF16 in FLOAT.
+    if (!reversed && !alpha_is_one(alpha) && is_floating(promoted) && promoted != ACL_DOUBLE) promoted = ACL_FLOAT;
+    return hand_back_sub(api, {self, "self"}, {other, "other"}, alpha, out, promoted, reversed, workspaceSize,
+                         executor);
 }
 
 /// Subs with reversed == false, Rsubs (other - alpha * self) with reversed == true.
+template <bool reversed>
 aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                 const aclTensor* out, bool reversed, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
     const aclDataType selfDtype = view_of(self).dtype;
@@ -101,18 +94,8 @@ aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other,
     ACLCPU_RETURN_IF_ERROR(check_sub_dtypes(selfDtype, otherDtype, alpha, out, promoted, reversed));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", self, "self"));
-    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    const ArithmeticOperand tensor = tensor_operand(self, 0, view_of(self).shape);
-    const ArithmeticOperand scalar = scalar_operand(other, promoted);
-    ArithmeticPlan plan;
-    if (reversed) {
-        plan = sub_plan(promoted, alpha, rsub_alpha_is_one(alpha), kNoAxpy);
-        plan.operands = {scalar, tensor};
-    } else {
-        plan = sub_plan(promoted, alpha, alpha_is_one(alpha), kAxpyDtypes);
-        plan.operands = {tensor, scalar};
-    }
-    return hand_back_arithmetic(api, plan, {self}, out, workspaceSize, executor);
+    return hand_back_sub(api, {self, "self"}, {other, "other"}, alpha, out, promoted, reversed, workspaceSize,
+                         executor);
 }
 
 }  // namespace
@@ -120,45 +103,11 @@ aclnnStatus subs(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-extern "C" {
-
-aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnSub", self, other, alpha, out, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnSubs", self, other, alpha, out, false, workspaceSize, executor);
-}
-
+ACLCPU_ALPHA_ENTRY(aclnnSub, aclTensor, sub<false>)
+ACLCPU_ALPHA_ENTRY(aclnnSubs, aclScalar, subs<false>)
 // CANN's own in-place check never fails (it returns false, which is
 // ACLNN_SUCCESS); Sub's checks on out = selfRef give the codes.
-aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
-                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnInplaceSub", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
-                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnInplaceSubs", selfRef, other, alpha, selfRef, false, workspaceSize, executor);
-}
-
-aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return sub("aclnnRsub", self, other, alpha, out, true, workspaceSize, executor);
-}
-
-aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return subs("aclnnRsubs", self, other, alpha, out, true, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnSub)
-ACLCPU_DEFINE_PHASE2(aclnnSubs)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceSub)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceSubs)
-ACLCPU_DEFINE_PHASE2(aclnnRsub)
-ACLCPU_DEFINE_PHASE2(aclnnRsubs)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceSub, aclTensor, aclTensor, sub<false>)
+ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceSubs, aclTensor, aclScalar, subs<false>)
+ACLCPU_ALPHA_ENTRY(aclnnRsub, aclTensor, sub<true>)
+ACLCPU_ALPHA_ENTRY(aclnnRsubs, aclScalar, subs<true>)

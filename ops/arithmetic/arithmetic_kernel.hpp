@@ -1,114 +1,125 @@
-// acl-cpu: the kernels of the arithmetic family (Add, Sub, Rsub, Mul, Div and
-// their scalar, in-place and rounding forms).
-//
-// Phase 1 reduces every entry point to one ArithmeticPlan: the operation, the
-// dtype CANN's A2 graph computes in (both operands are cast to it and every
-// step rounds to it), how alpha enters, the operands (tensors read over the
-// output's shape, or scalars already converted to the compute dtype), and
-// the output's view.  Two kernels run a plan:
-//   - the vector kernel, when the compute dtype is FLOAT, FLOAT16 or BF16 and
-//     every operand converts exactly into it: Highway fp32 vectors, straight
-//     from and to device memory when the operands are dense (the elementwise
-//     machinery of ops/common);
-//   - the typed kernel for everything else (DOUBLE, integers, BOOL, complex,
-//     integer and BOOL outputs of float results): per UB chunk, the operands
-//     converted into the compute type as CANN's Cast does, computed with
-//     wrapping integer arithmetic, rounded and cast into the output.
+// acl-cpu: the arithmetic of the arithmetic family (Add, Sub, Rsub, Mul, Div
+// and their scalar, in-place and rounding forms) on the binary engine
+// (common/binary.hpp): AxpyOp for the sums and differences with their alpha,
+// MulOp and DivOp.  Each runs on the engine's fp32 vector blocks when the
+// compute dtype is FLOAT, FLOAT16 or BF16 and on its typed lanes otherwise
+// (DOUBLE, integers, BOOL, complex): integer lanes compute in wrapping 64-bit
+// arithmetic, which the engine's rounding to the compute dtype then wraps
+// as the device's narrower integers do.
 #pragma once
 
 #include "common/internal.hpp"
 
-#include <array>
+#include <cmath>
 #include <cstdint>
-#include <memory>
+#include <functional>
+#include <type_traits>
+#include <utility>
 
-#include "aclcpu/nnopbase.hpp"
-#include "common/elementwise.hpp"
+#include "common/binary.hpp"
 #include "common/scalar_value.hpp"
-#include "common/strided_layout.hpp"
 
 namespace aclcpu::ops {
 
-/// The operation, in terms of the l0 operators CANN's graph runs.
-enum class ArithmeticOp : uint8_t {
-    add,  ///< a + alpha * b; BOOL: a OR (b AND alpha)
-    sub,  ///< a - alpha * b; BOOL: a XOR (b AND alpha)
-    mul,  ///< a * b; BOOL: a AND b
-    div,  ///< a / b, rounded as DivRounding says
-};
+/// a op b; on integer lanes in unsigned arithmetic, wrapping instead of
+/// overflowing.
+template <class Op, class V>
+V wrapping(V a, V b) noexcept {
+    if constexpr (std::is_same_v<V, int64_t>) {
+        return static_cast<int64_t>(Op{}(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
+    } else {
+        return Op{}(a, b);
+    }
+}
 
-/// aclnnDivMod's mode: the quotient as it is, rounded toward zero, or down.
-enum class DivRounding : uint8_t { none = 0, trunc = 1, floor = 2 };
-
-/// How add and sub apply alpha on A2.
+/// How Add, Sub and Rsub apply alpha on A2.
 enum class AlphaStep : uint8_t {
     none,      ///< alpha is 1: one Add or Sub
     fused,     ///< Axpy: a +- alpha*b in fp32 with alpha a float attribute, rounded once to the compute dtype
     separate,  ///< Mul(b, alpha) rounded to the compute dtype, then Add or Sub
 };
 
-/// One operand: a tensor, input number `input` of the launch, read over the
-/// output's shape; or a scalar.
-struct ArithmeticOperand {
-    bool isScalar = false;
-    int input = 0;
-    StridedLayout layout;
-    ComputeValue value;
-};
-
-/// Everything a launch computes: out = op(a, b) element by element.
-struct ArithmeticPlan {
-    ArithmeticOp op = ArithmeticOp::add;
+/// Add's, Sub's and Rsub's parameters: a + alpha*b or a - alpha*b, a and b
+/// swapped for Rsub (other - alpha*self with the operands in declaration
+/// order).
+struct AxpyParams {
     aclDataType computeDtype = ACL_FLOAT;
-    AlphaStep alphaStep = AlphaStep::none;
-    ComputeValue alpha;     ///< separate step: alpha in the compute dtype
-    float alphaFloat = 1;   ///< fused step: CANN's float attribute
-    DivRounding rounding = DivRounding::none;
-    /// False where CANN's graph feeds the operands to the kernel uncast (its
-    /// mixed-dtype RealDiv and FloorDiv): only the result rounds to the compute dtype.
-    bool roundOperands = true;
-    std::array<ArithmeticOperand, 2> operands;  ///< a, b
-    StridedLayout out;
-
-    int tensor_inputs() const noexcept { return !operands[0].isScalar + !operands[1].isScalar; }
-};
-
-/// The kernel that runs plan over tiling: the vector kernel when the plan
-/// allows it, the typed kernel otherwise.  apiName names the operator in
-/// traces and errors.  Throws std::bad_alloc.
-std::shared_ptr<const OpKernel> make_arithmetic_kernel(const char* apiName, const ArithmeticPlan& plan,
-                                                       const ElementwiseTiling& tiling);
-
-/// The typed kernel, for any plan.
-std::shared_ptr<const OpKernel> make_typed_arithmetic_kernel(const char* apiName, const ArithmeticPlan& plan,
-                                                             const ElementwiseTiling& tiling);
-
-/// Bytes per element of the lanes the kernel chosen for plan stages in UB:
-/// what tile_arithmetic sizes its chunks by.
-int64_t arithmetic_lane_bytes(const ArithmeticPlan& plan);
-
-/// The vector kernel's parameters: a + alpha*b (add, sub and rsub, with
-/// alpha negated for the subtractions; roundProduct rounds alpha*b to the
-/// 16-bit compute dtype first), a * b, or a / b rounded.  The operands come
-/// in the launch's input order, swapped when swapOperands; with one tensor
-/// input the other operand is `scalar`, and swapOperands puts it first.
-struct VectorArithmeticParams {
-    float alpha = 1;
-    float scalar = 0;
+    AlphaStep step = AlphaStep::none;
+    bool subtract = false;
     bool swapOperands = false;
+    /// The vector blocks' product rounds to the 16-bit compute dtype first
+    /// (the separate step).
     bool roundProduct = false;
-    aclDataType computeDtype = ACL_FLOAT;
-    DivRounding rounding = DivRounding::none;
+    /// What the vector blocks, and the fused step, multiply b by: alpha as a
+    /// float (1 for no step), negated for a subtraction.
+    float signedAlpha = 1;
+    /// The separate step's alpha in the compute dtype.
+    ComputeValue alpha;
 };
 
-void vector_axpy_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
-void vector_mul_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
-void vector_div_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const VectorArithmeticParams& params);
-void vector_axpy_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
-                              const VectorArithmeticParams& params);
-void vector_mul_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
-                             const VectorArithmeticParams& params);
-void vector_div_scalar_block(const ElementwiseJob<1>& job, const BlockSlice& slice,
-                             const VectorArithmeticParams& params);
+/// The parameters of a sum (subtract false) or difference of the compute
+/// dtype with alpha applied as CANN's A2 graphs apply it: nothing when `one`
+/// (each operator's own test of alpha == 1), Axpy in fp32 when the compute
+/// dtype is one of axpyDtypes, else Mul then Add or Sub.
+AxpyParams axpy_params(aclDataType computeDtype, const aclScalar* alpha, bool one, DtypeList axpyDtypes,
+                       bool subtract, bool swapOperands = false) noexcept;
+
+ACLCPU_DECLARE_BINARY_BLOCKS(axpy_blocks, AxpyParams)
+
+struct AxpyOp {
+    using Params = AxpyParams;
+    static constexpr BinaryBlocks<AxpyParams> vector = axpy_blocks;
+    template <class V>
+    static V apply(V a, V b, const Params& p) noexcept {
+        if (p.swapOperands) std::swap(a, b);
+        // Axpy's dtypes (FLOAT, FLOAT16, BF16) all have float lanes.
+        if constexpr (std::is_same_v<V, float>) {
+            if (p.step == AlphaStep::fused) return a + p.signedAlpha * b;
+        }
+        if (p.step == AlphaStep::separate) {
+            b = round_lane(p.computeDtype, wrapping<std::multiplies<>>(lane_value<V>(p.alpha), b));
+        }
+        return p.subtract ? wrapping<std::minus<>>(a, b) : wrapping<std::plus<>>(a, b);
+    }
+};
+
+ACLCPU_DECLARE_BINARY_BLOCKS(mul_blocks, NoParams)
+
+struct MulOp {
+    using Params = NoParams;
+    static constexpr BinaryBlocks<NoParams> vector = mul_blocks;
+    template <class V>
+    static V apply(V a, V b, const Params&) noexcept { return wrapping<std::multiplies<>>(a, b); }
+};
+
+/// aclnnDivMod's mode: the quotient as it is, rounded toward zero, or down.
+enum class DivRounding : uint8_t { none = 0, trunc = 1, floor = 2 };
+
+struct DivParams {
+    DivRounding rounding = DivRounding::none;
+    aclDataType computeDtype = ACL_FLOAT;  ///< whose limits an integer division by zero gives
+};
+
+ACLCPU_DECLARE_BINARY_BLOCKS(div_blocks, DivParams)
+
+/// RealDiv, then Trunc or Floor for DivMod's modes 1 and 2; complex
+/// quotients are never rounded (phase 1 refuses the modes).
+struct DivOp {
+    using Params = DivParams;
+    static constexpr BinaryBlocks<DivParams> vector = div_blocks;
+    template <class T>
+    static if_real<T> apply(T a, T b, const Params& p) noexcept {
+        const T quotient = a / b;
+        if (p.rounding == DivRounding::trunc) return std::trunc(quotient);
+        if (p.rounding == DivRounding::floor) return std::floor(quotient);
+        return quotient;
+    }
+    template <class T>
+    static if_complex<T> apply(T a, T b, const Params&) noexcept { return a / b; }
+    /// Integer division rounded toward zero or down.  By zero, the result is
+    /// what the floating-point quotient (+-inf, or NaN for 0/0) becomes when
+    /// cast to the dtype: its max, its min, or 0.
+    static int64_t apply(int64_t a, int64_t b, const Params& p) noexcept;
+};
 
 }  // namespace aclcpu::ops

@@ -1,16 +1,16 @@
 // acl-cpu: what the arithmetic family's phase 1 entries share -- checks
-// worded as CANN's op_api words them, CANN's conversion of scalars into the
-// compute dtype, and the ending that tiles a plan and hands back its executor.
+// worded as CANN's op_api words them, and the ending that hands the
+// operation to the binary engine.
 #pragma once
 
 #include "common/internal.hpp"
 
-#include <cstdint>
-
 #include "aclcpu/nnopbase.hpp"
 #include "arithmetic/arithmetic_kernel.hpp"
+#include "common/binary.hpp"
 #include "common/dtype.hpp"
-#include "common/phase1.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase2.hpp"
 
 namespace aclcpu::ops {
 
@@ -26,21 +26,42 @@ aclnnStatus check_alpha_castable(const aclScalar* alpha, aclDataType promoted);
 /// that a NaN alpha counts as 1.
 bool alpha_is_one(const aclScalar* alpha) noexcept;
 
-/// An operand read from tensor (launch input `input`) over shape.
-ArithmeticOperand tensor_operand(const aclTensor* tensor, int input, const Dims& shape) noexcept;
-/// A scalar operand converted into dtype.
-ArithmeticOperand scalar_operand(const aclScalar* scalar, aclDataType dtype) noexcept;
+/// An out of a dtype acl-cpu's kernels do not write (COMPLEX32, the 8-bit
+/// floats, codes of no size, which CanCast admits into an out; CANN would
+/// cast into them) -> 161002, rather than writing past the out's elements.
+aclnnStatus check_out_writable(const aclTensor* out);
 
-/// alpha applied as CANN's A2 graphs apply it: nothing when it is 1 (as
-/// alpha_is_one says, or as given by `one` for Rsub's exact test), Axpy in
-/// fp32 when the compute dtype is one of axpyDtypes, else Mul then Add/Sub
-/// in the compute dtype.  The plan's op and compute dtype must be set.
-void apply_alpha(ArithmeticPlan& plan, const aclScalar* alpha, bool one, DtypeList axpyDtypes) noexcept;
-
-/// The end of every arithmetic phase 1: views inside their storage, then
-/// the plan tiled and handed back as an executor over inputs (declaration
-/// order) and out.  Host allocation failure -> 561101.
-aclnnStatus hand_back_arithmetic(const char* apiName, ArithmeticPlan& plan, TensorList inputs, const aclTensor* out,
-                                 uint64_t* workspaceSize, aclOpExecutor** executor);
+/// The end of every arithmetic phase 1: hand_back_binary<Op>, out checked
+/// writable first unless a tensor operand is empty.
+template <class Op>
+aclnnStatus hand_back_arithmetic(const char* api, const NamedArg& a, const NamedArg& b, const aclTensor* out,
+                                 BinaryDtypes dtypes, const typename Op::Params& params, uint64_t* workspaceSize,
+                                 aclOpExecutor** executor) {
+    if (!is_empty_tensor(a) && !is_empty_tensor(b)) ACLCPU_RETURN_IF_ERROR(check_out_writable(out));
+    return hand_back_binary<Op>(api, a, b, out, dtypes, params, workspaceSize, executor);
+}
 
 }  // namespace aclcpu::ops
+
+/// Defines the entry points of Add's and Sub's family member `api` writing
+/// out: phase 1, extern "C" with CANN's signature (const aclTensor* self,
+/// const Other* other, const aclScalar* alpha, aclTensor* out,
+/// workspaceSize, executor), forwarding to impl(#api, self, other, alpha,
+/// out, workspaceSize, executor); and phase 2.
+#define ACLCPU_ALPHA_ENTRY(api, Other, impl)                                                              \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, const Other* other,               \
+                                                 const aclScalar* alpha, aclTensor* out,                  \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {     \
+        return impl(#api, self, other, alpha, out, workspaceSize, executor);                              \
+    }                                                                                                     \
+    ACLCPU_DEFINE_PHASE2(api)
+
+/// The in-place form, (SelfRef* selfRef, const Other* other, const
+/// aclScalar* alpha, workspaceSize, executor): selfRef is both self and out.
+#define ACLCPU_INPLACE_ALPHA_ENTRY(api, SelfRef, Other, impl)                                             \
+    extern "C" aclnnStatus api##GetWorkspaceSize(SelfRef* selfRef, const Other* other,                    \
+                                                 const aclScalar* alpha, uint64_t* workspaceSize,         \
+                                                 aclOpExecutor** executor) {                              \
+        return impl(#api, selfRef, other, alpha, selfRef, workspaceSize, executor);                       \
+    }                                                                                                     \
+    ACLCPU_DEFINE_PHASE2(api)

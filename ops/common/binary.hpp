@@ -21,8 +21,11 @@
 // hand_back_binary<Op> does the rest: the empty-tensor ending, acl-cpu's
 // storage guard, the tiling, and the path -- the vector kernel when the
 // compute dtype has fp32 lanes, every tensor operand reaches it as CANN's
-// Cast gives it (gathers_as_cast) and out is a float (a scalar operand rides in the Params), the typed
-// kernel (typed_lanes.hpp) otherwise.
+// Cast gives it (gathers_as_cast) and out is a float (a scalar operand rides
+// in the Params), the typed kernel (typed_lanes.hpp) otherwise.  Integer
+// lanes are int64_t, rounded to the compute dtype after apply (so a narrow
+// type's overflow wraps as on the device, and BOOL's sum, difference and
+// product are its or, exclusive or and and).
 #pragma once
 
 #include "common/internal.hpp"
@@ -39,6 +42,8 @@
 #include "common/elementwise.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
+#include "common/phase2.hpp"
+#include "common/scalar_value.hpp"
 #include "common/typed_lanes.hpp"
 #include "common/unary.hpp"
 
@@ -80,24 +85,28 @@ struct applies_binary_to<Op, V,
                                                         std::declval<const typename Op::Params&>()))>>
     : std::true_type {};
 
-/// A scalar operand as the typed path holds it: CANN's ConvertToTensor of
-/// it into the compute dtype, for every lane type.
-struct ScalarLanes {
-    complex128_t value;
-    int64_t integer;
-
-    template <class V>
-    V as(aclDataType computeDtype) const noexcept {
-        if constexpr (std::is_same_v<V, int64_t>) {
-            return round_lane(computeDtype, integer);
-        } else if constexpr (is_complex_v<V>) {
-            return V(static_cast<typename V::value_type>(value.real()),
-                     static_cast<typename V::value_type>(value.imag()));
-        } else {
-            return round_lane(computeDtype, static_cast<V>(value.real()));
-        }
-    }
+/// The dtypes of a binary operator's graph: its kernel computes in and
+/// rounds its result to `result`; its operands reach the kernel cast to
+/// `operands`, which is the same dtype but for the kernels CANN's A2 graph
+/// feeds 16- and 32-bit floats uncast (the mixed-dtype RealDiv and FloorDiv,
+/// BF16 Muls): for them `operands` is FLOAT, which holds each exactly, and a
+/// scalar is a float attribute.  Both must have the same lane type.
+struct BinaryDtypes {
+    BinaryDtypes(aclDataType dtype) noexcept : operands(dtype), result(dtype) {}  // NOLINT: one dtype for both
+    BinaryDtypes(aclDataType operandDtype, aclDataType resultDtype) noexcept
+        : operands(operandDtype), result(resultDtype) {}
+    aclDataType operands;
+    aclDataType result;
 };
+
+/// The tiling of a binary operator: CANN's graph makes a scalar operand a
+/// tensor (ConvertToTensor), so its kernel always stages two operands and
+/// its result, a third of UB each, in chunks of laneBytes per element (4 for
+/// the fp32 vector path, up to 16 for COMPLEX128); blocks take whole 32-byte
+/// UB blocks of out's dtype (tile_elementwise).  No workspace.
+inline ElementwiseTiling tile_binary(int64_t numel, aclDataType outDtype, int64_t laneBytes, const SocProfile& soc) {
+    return tile_elementwise(numel, 3, outDtype, laneBytes, soc);
+}
 
 /// One operand of the typed kernel: launch input `input` read over the
 /// output's shape, or a scalar.
@@ -105,7 +114,7 @@ struct TypedOperand {
     bool isScalar = false;
     int input = 0;
     StridedLayout layout;
-    ScalarLanes scalar{};
+    ComputeValue scalar;  ///< in the operands' dtype
 };
 
 /// The typed kernel of a binary operator: per UB chunk, each tensor
@@ -122,8 +131,9 @@ public:
     static constexpr bool computes = applies_binary_to<Op, V>::value;
 
     TypedBinaryKernel(const char* name, ElementwiseTiling tiling, std::array<TypedOperand, 2> operands,
-                      int tensorInputs, StridedLayout out, aclDataType computeDtype, Params params) noexcept
-        : Base(name, tiling, computeDtype, tensorInputs), operands_(operands), out_(out), params_(params) {}
+                      int tensorInputs, StridedLayout out, BinaryDtypes dtypes, Params params) noexcept
+        : Base(name, tiling, dtypes.result, tensorInputs), operands_(operands), out_(out),
+          operandDtype_(dtypes.operands), params_(params) {}
 
     template <class V>
     aclError launch_as(const LaunchArgs& args) const noexcept {
@@ -139,9 +149,10 @@ public:
             std::byte* ub = staging.for_block(slice.block);
             V* lanes[2] = {reinterpret_cast<V*>(ub), reinterpret_cast<V*>(ub + laneBytes)};
             const auto round = [this](V lane) { return this->round(lane); };
+            const auto cast = [this](V lane) { return round_lane(operandDtype_, lane); };
             for (int64_t begin = slice.units.begin; begin < slice.units.end; begin += chunk) {
                 const int64_t n = std::min(chunk, slice.units.end - begin);
-                for (int k = 0; k < 2; ++k) load_operand(operands_[k], args, begin, n, lanes[k], round);
+                for (int k = 0; k < 2; ++k) load_operand(operands_[k], args, begin, n, lanes[k], cast);
                 for (int64_t i = 0; i < n; ++i) lanes[0][i] = round(Op::apply(lanes[0][i], lanes[1][i], params_));
                 store_lanes(lanes[0], out_, args.outputs[0], begin, n);
             }
@@ -149,24 +160,28 @@ public:
     }
 
 private:
-    template <class V, class Round>
+    template <class V, class Cast>
     void load_operand(const TypedOperand& operand, const LaunchArgs& args, int64_t begin, int64_t n, V* lanes,
-                      const Round& round) const {
+                      const Cast& cast) const {
         if (operand.isScalar) {
-            std::fill(lanes, lanes + n, operand.scalar.as<V>(this->computeDtype_));
+            std::fill(lanes, lanes + n, lane_value<V>(operand.scalar));
         } else {
-            load_lanes(operand.layout, args.inputs[operand.input], begin, n, lanes, round);
+            load_lanes(operand.layout, args.inputs[operand.input], begin, n, lanes, cast);
         }
     }
 
     std::array<TypedOperand, 2> operands_;
     StridedLayout out_;
+    aclDataType operandDtype_;
     Params params_;
 };
 
-/// operand converted into the compute dtype: its layout over shape (a
-/// tensor, launch input `input`) or its value (a scalar).
-TypedOperand typed_operand(const NamedArg& operand, int input, const Dims& shape, aclDataType computeDtype) noexcept;
+/// operand converted into operandDtype: its layout over shape (a tensor,
+/// launch input `input`) or its value (a scalar).
+TypedOperand typed_operand(const NamedArg& operand, int input, const Dims& shape, aclDataType operandDtype) noexcept;
+
+/// True when operand is an empty tensor.
+inline bool is_empty_tensor(const NamedArg& operand) noexcept { return !operand.isScalar && is_empty(operand.tensor); }
 
 /// hand_back_kernel<Kernel> over the first `count` (1 or 2) of tensors and
 /// out (an initializer_list's array lives only as long as its full
@@ -183,12 +198,13 @@ aclnnStatus hand_back_over(const std::array<const aclTensor*, 2>& tensors, int c
 }
 
 /// The end of phase 1 of a binary operator whose checks passed: the
-/// executor computing out = Op(a, b) in computeDtype, each operand a tensor
+/// executor computing out = Op(a, b) in dtypes, each operand a tensor
 /// broadcast to out's shape or a scalar, or CANN's empty executor when a
-/// tensor operand is empty.
+/// tensor operand is empty.  The executor's inputs are the tensor operands
+/// in the order a, b.
 template <class Op>
 aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg& b, const aclTensor* out,
-                             aclDataType computeDtype, const typename Op::Params& params, uint64_t* workspaceSize,
+                             BinaryDtypes dtypes, const typename Op::Params& params, uint64_t* workspaceSize,
                              aclOpExecutor** executor) {
     const std::array<NamedArg, 2> operands = {a, b};
     std::array<const aclTensor*, 2> tensors{};
@@ -197,7 +213,7 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
     for (const NamedArg& operand : operands) {
         if (operand.isScalar) continue;
         tensors[tensorCount++] = operand.tensor;
-        empty = empty || is_empty(operand.tensor);
+        empty = empty || is_empty_tensor(operand);
     }
     if (empty) {
         return tensorCount == 2 ? hand_back_empty_executor({tensors[0], tensors[1]}, {out}, workspaceSize, executor)
@@ -214,24 +230,23 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
     const StridedLayout outLayout = StridedLayout::of(view_of(out));
     const Dims& shape = view_of(out).shape;
     const int64_t numel = outLayout.numel();
-    const std::array<TypedOperand, 2> typed = {typed_operand(a, 0, shape, computeDtype),
-                                               typed_operand(b, a.isScalar ? 0 : 1, shape, computeDtype)};
+    const std::array<TypedOperand, 2> typed = {typed_operand(a, 0, shape, dtypes.operands),
+                                               typed_operand(b, a.isScalar ? 0 : 1, shape, dtypes.operands)};
     const bool exact = std::all_of(typed.begin(), typed.end(), [&](const TypedOperand& operand) {
-        return operand.isScalar || gathers_as_cast(operand.layout.dtype(), computeDtype);
+        return operand.isScalar || gathers_as_cast(operand.layout.dtype(), dtypes.operands);
     });
-    if (exact && unary_vector_path(computeDtype, outLayout.dtype())) {
+    if (exact && unary_vector_path(dtypes.result, outLayout.dtype())) {
         using Params = typename Op::Params;
-        const ElementwiseTiling tiling =
-            tile_elementwise(numel, tensorCount + 1, computeDtype, sizeof(float), soc_profile());
+        const ElementwiseTiling tiling = tile_binary(numel, outLayout.dtype(), sizeof(float), soc_profile());
         if (tensorCount == 2) {
-            const ElementwiseOperands<2> vectorOperands{{typed[0].layout, typed[1].layout}, outLayout, computeDtype};
+            const ElementwiseOperands<2> vectorOperands{{typed[0].layout, typed[1].layout}, outLayout, dtypes.result};
             return hand_back_over<ElementwiseKernel<2, Params, Op::vector.tensors>>(
                 tensors, tensorCount, out, workspaceSize, executor, api, tiling, vectorOperands, params);
         }
         const TypedOperand& tensor = a.isScalar ? typed[1] : typed[0];
         const TypedOperand& scalar = a.isScalar ? typed[0] : typed[1];
-        const ElementwiseOperands<1> vectorOperands{{tensor.layout}, outLayout, computeDtype};
-        const ScalarParams<Params> withScalar{params, scalar.scalar.as<float>(computeDtype)};
+        const ElementwiseOperands<1> vectorOperands{{tensor.layout}, outLayout, dtypes.result};
+        const ScalarParams<Params> withScalar{params, lane_value<float>(scalar.scalar)};
         if (a.isScalar) {
             return hand_back_over<ElementwiseKernel<1, ScalarParams<Params>, Op::vector.scalarTensor>>(
                 tensors, tensorCount, out, workspaceSize, executor, api, tiling, vectorOperands, withScalar);
@@ -241,8 +256,28 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
     }
     return hand_back_over<TypedBinaryKernel<Op>>(
         tensors, tensorCount, out, workspaceSize, executor, api,
-        tile_elementwise(numel, tensorCount + 1, outLayout.dtype(), lane_bytes(computeDtype), soc_profile()), typed,
-        tensorCount, outLayout, computeDtype, params);
+        tile_binary(numel, outLayout.dtype(), lane_bytes(dtypes.result), soc_profile()), typed, tensorCount, outLayout,
+        dtypes, params);
 }
 
 }  // namespace aclcpu::ops
+
+/// Defines the entry points of binary operator `api` writing out: phase 1,
+/// extern "C" with CANN's signature (const aclTensor* self, const Other*
+/// other, Out* out, workspaceSize, executor), forwarding to impl(#api,
+/// self, other, out, workspaceSize, executor); and phase 2.
+#define ACLCPU_BINARY_ENTRY(api, Other, Out, impl)                                                       \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, const Other* other, Out* out,    \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {    \
+        return impl(#api, self, other, out, workspaceSize, executor);                                    \
+    }                                                                                                    \
+    ACLCPU_DEFINE_PHASE2(api)
+
+/// The in-place form, (SelfRef* selfRef, const Other* other, workspaceSize,
+/// executor): selfRef is both self and out.
+#define ACLCPU_INPLACE_BINARY_ENTRY(api, SelfRef, Other, impl)                                           \
+    extern "C" aclnnStatus api##GetWorkspaceSize(SelfRef* selfRef, const Other* other,                   \
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {    \
+        return impl(#api, selfRef, other, selfRef, workspaceSize, executor);                             \
+    }                                                                                                    \
+    ACLCPU_DEFINE_PHASE2(api)

@@ -43,6 +43,14 @@ aclnnStatus eq_tensor(const char* api, const aclTensor* self, const aclTensor* o
                                      executor);
 }
 
+/// InplaceEqTensor: CheckInplace first -- selfRef (which is out) must
+/// already have the broadcast shape.
+aclnnStatus inplace_eq_tensor(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
+                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
+    return eq_tensor(api, selfRef, other, out, workspaceSize, executor);
+}
+
 // ---- GtScalar -------------------------------------------------------------
 
 constexpr DtypeList kGtDtypes = {ACL_FLOAT,  ACL_INT32,  ACL_INT64,  ACL_FLOAT16, ACL_INT16,
@@ -97,33 +105,7 @@ aclnnStatus gt_scalar(const char* api, const aclTensor* self, const aclScalar* o
 
 using namespace aclcpu::ops;
 
-extern "C" {
-
-aclnnStatus aclnnEqTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return eq_tensor("aclnnEqTensor", self, other, out, workspaceSize, executor);
-}
-
-// CheckInplace first: selfRef must already have the broadcast shape.
-aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
-    return eq_tensor("aclnnInplaceEqTensor", selfRef, other, selfRef, workspaceSize, executor);
-}
-
-aclnnStatus aclnnGtScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return gt_scalar("aclnnGtScalar", self, other, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplaceGtScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return gt_scalar("aclnnInplaceGtScalar", selfRef, other, selfRef, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnEqTensor)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceEqTensor)
-ACLCPU_DEFINE_PHASE2(aclnnGtScalar)
-ACLCPU_DEFINE_PHASE2(aclnnInplaceGtScalar)
+ACLCPU_BINARY_ENTRY(aclnnEqTensor, aclTensor, aclTensor, eq_tensor)
+ACLCPU_BINARY_ENTRY(aclnnGtScalar, aclScalar, aclTensor, gt_scalar)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceGtScalar, aclTensor, aclScalar, gt_scalar)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceEqTensor, const aclTensor, aclTensor, inplace_eq_tensor)

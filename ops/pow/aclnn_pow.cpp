@@ -124,37 +124,14 @@ aclnnStatus pow_tensor_tensor(const char* api, const aclTensor* self, const aclT
 
 using namespace aclcpu::ops;
 
-extern "C" {
+ACLCPU_BINARY_ENTRY(aclnnPowTensorScalar, aclScalar, const aclTensor, pow_tensor_scalar)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplacePowTensorScalar, const aclTensor, aclScalar, pow_tensor_scalar)
+ACLCPU_BINARY_ENTRY(aclnnPowTensorTensor, aclTensor, aclTensor, pow_tensor_tensor)
+ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplacePowTensorTensor, const aclTensor, aclTensor, pow_tensor_tensor)
 
-aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, const aclTensor* out,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return pow_tensor_scalar("aclnnPowTensorScalar", self, exponent, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return pow_tensor_scalar("aclnnInplacePowTensorScalar", self, exponent, self, workspaceSize, executor);
-}
-
-aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent, const aclTensor* out,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+extern "C" aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent,
+                                                            const aclTensor* out, uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor) {
     return pow_scalar_tensor(self, exponent, out, workspaceSize, executor);
 }
-
-aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* exponent, aclTensor* out,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return pow_tensor_tensor("aclnnPowTensorTensor", self, exponent, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnInplacePowTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* exponent,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return pow_tensor_tensor("aclnnInplacePowTensorTensor", self, exponent, self, workspaceSize, executor);
-}
-
-}  // extern "C"
-
-ACLCPU_DEFINE_PHASE2(aclnnPowTensorScalar)
-ACLCPU_DEFINE_PHASE2(aclnnInplacePowTensorScalar)
 ACLCPU_DEFINE_PHASE2(aclnnPowScalarTensor)
-ACLCPU_DEFINE_PHASE2(aclnnPowTensorTensor)
-ACLCPU_DEFINE_PHASE2(aclnnInplacePowTensorTensor)

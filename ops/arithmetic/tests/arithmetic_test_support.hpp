@@ -283,31 +283,36 @@ protected:
         return run_two_phases(phase1, phase2, stream_, workspace);
     }
     /// The launches of check_tensors and its siblings, from an entry's phase 1
-    /// written as get(tensors..., workspaceSize, executor) and its phase 2.
-    template <class Get>
-    TensorLaunch tensor_launch(Get get, Phase2 phase2) {
-        return [this, get, phase2](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* ws) {
-            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), b.get(), out.get(), size, e); },
+    /// get(tensors..., extras..., [out,] workspaceSize, executor) -- extras
+    /// being its scalars and mode, bound here -- and its phase 2.
+    template <class Get, class... Extras>
+    TensorLaunch tensor_launch(Get get, Phase2 phase2, Extras... extras) {
+        return [this, get, phase2, extras...](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out,
+                                              uint64_t* ws) {
+            return run([&](uint64_t* size, aclOpExecutor** e) {
+                return get(a.get(), b.get(), extras..., out.get(), size, e);
+            }, phase2, ws);
+        };
+    }
+    template <class Get, class... Extras>
+    ScalarLaunch scalar_launch(Get get, Phase2 phase2, Extras... extras) {
+        return [this, get, phase2, extras...](const DeviceTensor& a, DeviceTensor& out, uint64_t* ws) {
+            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), extras..., out.get(), size, e); },
                        phase2, ws);
         };
     }
-    template <class Get>
-    ScalarLaunch scalar_launch(Get get, Phase2 phase2) {
-        return [this, get, phase2](const DeviceTensor& a, DeviceTensor& out, uint64_t* ws) {
-            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), out.get(), size, e); }, phase2,
+    template <class Get, class... Extras>
+    InplaceLaunch inplace_launch(Get get, Phase2 phase2, Extras... extras) {
+        return [this, get, phase2, extras...](const DeviceTensor& a, const DeviceTensor& b, uint64_t* ws) {
+            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), b.get(), extras..., size, e); },
+                       phase2, ws);
+        };
+    }
+    template <class Get, class... Extras>
+    InplaceScalarLaunch inplace_scalar_launch(Get get, Phase2 phase2, Extras... extras) {
+        return [this, get, phase2, extras...](const DeviceTensor& a, uint64_t* ws) {
+            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), extras..., size, e); }, phase2,
                        ws);
-        };
-    }
-    template <class Get>
-    InplaceLaunch inplace_launch(Get get, Phase2 phase2) {
-        return [this, get, phase2](const DeviceTensor& a, const DeviceTensor& b, uint64_t* ws) {
-            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), b.get(), size, e); }, phase2, ws);
-        };
-    }
-    template <class Get>
-    InplaceScalarLaunch inplace_scalar_launch(Get get, Phase2 phase2) {
-        return [this, get, phase2](const DeviceTensor& a, uint64_t* ws) {
-            return run([&](uint64_t* size, aclOpExecutor** e) { return get(a.get(), size, e); }, phase2, ws);
         };
     }
     /// Phase 1 alone, with valid out-pointers.
@@ -315,6 +320,11 @@ protected:
         uint64_t workspace = 0;
         aclOpExecutor* executor = nullptr;
         return phase1(&workspace, &executor);
+    }
+    /// Phase 1 alone of get(args..., workspaceSize, executor).
+    template <class Get, class... Args>
+    static aclnnStatus phase1_of(Get get, Args... args) {
+        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) { return get(args..., ws, e); });
     }
     /// Phase 1 with a null workspaceSize, then with a null executor: 161001 both times.
     static void expect_null_outputs_refused(const std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>& phase1) {
@@ -335,6 +345,17 @@ protected:
         }
     }
 };
+
+/// A mixed-dtype case of a tensor-tensor operator: self's, other's and
+/// out's dtypes.
+struct DtypeCase {
+    aclDataType self, other, out;
+};
+
+/// The name of a DtypeCase test: SELF_OTHER_OUT.
+inline std::string case_name(const ::testing::TestParamInfo<DtypeCase>& info) {
+    return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out);
+}
 
 /// A rank-9 shape of 6 elements: one more dimension than the family's
 /// documents allow ("不超过8维", at most 8 dims).

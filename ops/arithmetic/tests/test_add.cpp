@@ -35,23 +35,13 @@ auto plus_alpha(double alpha, aclDataType alphaDtype, aclDataType compute) {
 class Add : public ArithmeticTest {
 protected:
     TensorLaunch add(const Scalar& alpha) {
-        aclScalar* a = alpha.get();
-        return tensor_launch([a](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnAddGetWorkspaceSize(self, other, a, out, ws, e);
-        }, aclnnAdd);
+        return tensor_launch(aclnnAddGetWorkspaceSize, aclnnAdd, alpha.get());
     }
     InplaceLaunch inplace_add(const Scalar& alpha) {
-        aclScalar* a = alpha.get();
-        return inplace_launch([a](auto selfRef, auto other, auto ws, auto e) {
-            return aclnnInplaceAddGetWorkspaceSize(selfRef, other, a, ws, e);
-        }, aclnnInplaceAdd);
+        return inplace_launch(aclnnInplaceAddGetWorkspaceSize, aclnnInplaceAdd, alpha.get());
     }
     ScalarLaunch adds(const Scalar& other, const Scalar& alpha) {
-        aclScalar* o = other.get();
-        aclScalar* a = alpha.get();
-        return scalar_launch([o, a](auto self, auto out, auto ws, auto e) {
-            return aclnnAddsGetWorkspaceSize(self, o, a, out, ws, e);
-        }, aclnnAdds);
+        return scalar_launch(aclnnAddsGetWorkspaceSize, aclnnAdds, other.get(), alpha.get());
     }
     /// AddV3: the scalar is self, the tensor other.
     ScalarLaunch add_v3(const Scalar& self, const Scalar& alpha) {
@@ -64,9 +54,7 @@ protected:
     /// aclnnAdd's phase 1 on the given tensors, for the error paths.
     static aclnnStatus add_phase1(const DeviceTensor& self, const DeviceTensor& other, const Scalar& alpha,
                                   const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnAddGetWorkspaceSize(self.get(), other.get(), alpha.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnAddGetWorkspaceSize, self.get(), other.get(), alpha.get(), out.get());
     }
 };
 
@@ -104,14 +92,6 @@ INSTANTIATE_TEST_SUITE_P(Listed, AddSameDtype, ::testing::ValuesIn(kListedDtypes
 
 // ---------------------------------------------------------------------------
 // Mixed dtypes: one case per class of table 1 of deduction_relationship.md.
-
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
-std::string case_name(const ::testing::TestParamInfo<DtypeCase>& info) {
-    return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out);
-}
 
 const std::vector<DtypeCase> kMixedCases = {
     // float with float
@@ -338,18 +318,14 @@ TEST_F(Add, InplaceAddCastsBackIntoSelfRefThroughAView) {
     check_inplace(inplace_add(alpha), input({{3, 4}, ACL_FLOAT16, {1, 3}}, 50), input({{4}, ACL_INT32}, 51),
                   ACL_FLOAT16, plus_alpha(1.0, ACL_FLOAT, ACL_FLOAT16));
     const DeviceTensor selfRef({{2}, ACL_INT32}), other({{2}, ACL_FLOAT16});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceAddGetWorkspaceSize(selfRef.get(), other.get(), alpha.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceAddGetWorkspaceSize, selfRef.get(), other.get(), alpha.get()),
                         ACLNN_ERR_PARAM_INVALID, "DT_INT32");
 }
 
 TEST_F(Add, InplaceAddRefusesSelfRefSmallerThanTheBroadcast) {
     const Scalar alpha(1.0);
     const DeviceTensor selfRef({{3}, ACL_FLOAT}), other({{2, 3}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceAddGetWorkspaceSize(selfRef.get(), other.get(), alpha.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceAddGetWorkspaceSize, selfRef.get(), other.get(), alpha.get()),
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
     EXPECT_EQ(selfRef.bytes_changed_outside_view(), 0u);
 }
@@ -417,9 +393,7 @@ TEST_F(Add, AddsRefusesUnpromotableScalarAndWrongShapes) {
     const Scalar alpha(1.0), u32(3.0, ACL_UINT32), f(1.0);
     const DeviceTensor c64({{2}, ACL_COMPLEX64}), f32({{2}, ACL_FLOAT}), f32x3({{3}, ACL_FLOAT});
     const auto adds_phase1 = [&](const DeviceTensor& self, const Scalar& other, const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnAddsGetWorkspaceSize(self.get(), other.get(), alpha.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnAddsGetWorkspaceSize, self.get(), other.get(), alpha.get(), out.get());
     };
     // COMPLEX64 with UINT32 has no entry in the promotion table.
     expect_error_naming(adds_phase1(c64, u32, c64), ACLNN_ERR_PARAM_INVALID, "can not promote");
@@ -430,9 +404,8 @@ TEST_F(Add, AddsRefusesUnpromotableScalarAndWrongShapes) {
 
 TEST_F(Add, InplaceAddsWritesSelfRef) {
     const Scalar other(5.0, ACL_INT64), alpha(2.0, ACL_INT64);
-    const InplaceScalarLaunch launch = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceAddsGetWorkspaceSize(selfRef, other.get(), alpha.get(), ws, e);
-    }, aclnnInplaceAdds);
+    const InplaceScalarLaunch launch = inplace_scalar_launch(aclnnInplaceAddsGetWorkspaceSize,
+                                                             aclnnInplaceAdds, other.get(), alpha.get());
     check_inplace_scalar(launch, input({{2, 3, 2}, ACL_INT16, {1, 2, 6}}, 62), ACL_INT16,
                          [](auto x) { return x + decltype(x)(10); });
 }
@@ -463,9 +436,7 @@ TEST_F(Add, AddV3RefusesDtypesOutsideItsShortList) {
     for (aclDataType t : {ACL_DOUBLE, ACL_INT64, ACL_BOOL, ACL_COMPLEX64}) {
         SCOPED_TRACE(name(t));
         const DeviceTensor other({{2}, t}), out({{2}, t});
-        expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                                return aclnnAddV3GetWorkspaceSize(self.get(), other.get(), alpha.get(), out.get(), ws, e);
-                            }),
+        expect_error_naming(phase1_of(aclnnAddV3GetWorkspaceSize, self.get(), other.get(), alpha.get(), out.get()),
                             ACLNN_ERR_PARAM_INVALID, name(t));
     }
 }

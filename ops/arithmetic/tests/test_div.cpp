@@ -46,31 +46,16 @@ class Div : public ArithmeticTest {
 protected:
     /// Div for kTrueDivision, else DivMod with mode.
     TensorLaunch div(int mode) {
-        if (mode == kTrueDivision) {
-            return tensor_launch([](auto self, auto other, auto out, auto ws, auto e) {
-                return aclnnDivGetWorkspaceSize(self, other, out, ws, e);
-            }, aclnnDiv);
-        }
-        return tensor_launch([mode](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnDivModGetWorkspaceSize(self, other, mode, out, ws, e);
-        }, aclnnDivMod);
+        if (mode == kTrueDivision) return tensor_launch(aclnnDivGetWorkspaceSize, aclnnDiv);
+        return tensor_launch(aclnnDivModGetWorkspaceSize, aclnnDivMod, mode);
     }
     ScalarLaunch divs(const Scalar& other, int mode) {
-        aclScalar* o = other.get();
-        if (mode == kTrueDivision) {
-            return scalar_launch([o](auto self, auto out, auto ws, auto e) {
-                return aclnnDivsGetWorkspaceSize(self, o, out, ws, e);
-            }, aclnnDivs);
-        }
-        return scalar_launch([o, mode](auto self, auto out, auto ws, auto e) {
-            return aclnnDivModsGetWorkspaceSize(self, o, mode, out, ws, e);
-        }, aclnnDivMods);
+        if (mode == kTrueDivision) return scalar_launch(aclnnDivsGetWorkspaceSize, aclnnDivs, other.get());
+        return scalar_launch(aclnnDivModsGetWorkspaceSize, aclnnDivMods, other.get(), mode);
     }
     static aclnnStatus div_mod_phase1(const DeviceTensor& self, const DeviceTensor& other, int mode,
                                       const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnDivModGetWorkspaceSize(self.get(), other.get(), mode, out.get(), ws, e);
-        });
+        return phase1_of(aclnnDivModGetWorkspaceSize, self.get(), other.get(), mode, out.get());
     }
 };
 
@@ -127,10 +112,6 @@ INSTANTIATE_TEST_SUITE_P(Listed, DivEveryDtypeAndMode, ::testing::ValuesIn(every
                                     (mode == kTrueDivision ? std::string("_Div") : "_Mode" + std::to_string(mode));
                          });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class DivMixedDtypes : public Div, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(DivMixedDtypes, EveryModeComputesInCannsDtype) {
@@ -151,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, DtypeCase{ACL_UINT8, ACL_BF16, ACL_FLOAT},
                       DtypeCase{ACL_BOOL, ACL_INT32, ACL_FLOAT}, DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
                       DtypeCase{ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, DtypeCase{ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out); });
+    case_name);
 
 // ---------------------------------------------------------------------------
 // Rounding modes and division by zero.
@@ -278,15 +259,11 @@ TEST_F(Div, DivsRefusesUnlistedScalarAndUncastableSelf) {
     const Scalar u16(2.0, ACL_UINT16), f(2.0);
     const DeviceTensor f32({{2}, ACL_FLOAT}), i32({{2}, ACL_INT32});
     const auto divs_phase1 = [&](const DeviceTensor& self, const Scalar& other, const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnDivsGetWorkspaceSize(self.get(), other.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnDivsGetWorkspaceSize, self.get(), other.get(), out.get());
     };
     expect_error_naming(divs_phase1(f32, u16, f32), ACLNN_ERR_PARAM_INVALID, "DT_UINT16");
     expect_error_naming(divs_phase1(f32, f, i32), ACLNN_ERR_PARAM_INVALID, "DT_INT32");
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnDivModsGetWorkspaceSize(f32.get(), f.get(), 5, f32.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnDivModsGetWorkspaceSize, f32.get(), f.get(), 5, f32.get()),
                         ACLNN_ERR_PARAM_INVALID, "mode");
 }
 
@@ -294,33 +271,25 @@ TEST_F(Div, DivsRefusesUnlistedScalarAndUncastableSelf) {
 // In place, views, shapes, empty tensors, errors.
 
 TEST_F(Div, InplaceFormsWriteSelfRef) {
-    const InplaceLaunch inplaceDiv = inplace_launch([](auto selfRef, auto other, auto ws, auto e) {
-        return aclnnInplaceDivGetWorkspaceSize(selfRef, other, ws, e);
-    }, aclnnInplaceDiv);
+    const InplaceLaunch inplaceDiv = inplace_launch(aclnnInplaceDivGetWorkspaceSize, aclnnInplaceDiv);
     check_inplace(inplaceDiv, input({{3, 4}, ACL_FLOAT, {1, 3}}, 60), input({{4}, ACL_FLOAT}, 61, 1, 4), ACL_FLOAT,
                   quotient(kTrueDivision));
-    const InplaceLaunch inplaceFloor = inplace_launch([](auto selfRef, auto other, auto ws, auto e) {
-        return aclnnInplaceDivModGetWorkspaceSize(selfRef, other, 2, ws, e);
-    }, aclnnInplaceDivMod);
+    const InplaceLaunch inplaceFloor = inplace_launch(aclnnInplaceDivModGetWorkspaceSize, aclnnInplaceDivMod, 2);
     check_inplace(inplaceFloor, dividends(ACL_INT16), divisors(ACL_INT16), ACL_INT16, quotient(2));
     const Scalar four(4.0, ACL_FLOAT);
-    const InplaceScalarLaunch inplaceDivs = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceDivsGetWorkspaceSize(selfRef, four.get(), ws, e);
-    }, aclnnInplaceDivs);
+    const InplaceScalarLaunch inplaceDivs = inplace_scalar_launch(aclnnInplaceDivsGetWorkspaceSize,
+                                                                  aclnnInplaceDivs, four.get());
     check_inplace_scalar(inplaceDivs, input({{7}, ACL_FLOAT, {2}, 1}, 62), ACL_FLOAT, [](auto x) { return x / decltype(x)(4); });
     const Scalar three(3.0, ACL_INT64);
-    const InplaceScalarLaunch inplaceTrunc = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceDivModsGetWorkspaceSize(selfRef, three.get(), 1, ws, e);
-    }, aclnnInplaceDivMods);
+    const InplaceScalarLaunch inplaceTrunc = inplace_scalar_launch(aclnnInplaceDivModsGetWorkspaceSize,
+                                                                   aclnnInplaceDivMods, three.get(), 1);
     check_inplace_scalar(inplaceTrunc, input({{9}, ACL_FLOAT}, 63, -9, 9), ACL_FLOAT,
                          [](auto x) { return round_quotient(x / decltype(x)(3), 1); });
 }
 
 TEST_F(Div, InplaceDivRefusesSelfRefSmallerThanTheBroadcast) {
     const DeviceTensor selfRef({{3}, ACL_FLOAT}), other({{2, 3}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceDivModGetWorkspaceSize(selfRef.get(), other.get(), 0, ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceDivModGetWorkspaceSize, selfRef.get(), other.get(), 0),
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
 }
 
@@ -341,9 +310,7 @@ TEST_F(Div, ShapeRankAndFormatErrors) {
     aclTensor* fractal = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_NC1HWC0,
                                          shape.data(), shape.size(), storage.get());
     ASSERT_NE(fractal, nullptr);
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnDivGetWorkspaceSize(fractal, a.get(), a.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnDivGetWorkspaceSize, fractal, a.get(), a.get()),
                         ACLNN_ERR_PARAM_INVALID, "Format");
     aclDestroyTensor(fractal);
 }

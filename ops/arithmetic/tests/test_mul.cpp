@@ -19,26 +19,11 @@ const auto times = [](auto a, auto b) { return a * b; };
 
 class Mul : public ArithmeticTest {
 protected:
-    TensorLaunch mul() {
-        return tensor_launch([](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnMulGetWorkspaceSize(self, other, out, ws, e);
-        }, aclnnMul);
-    }
-    InplaceLaunch inplace_mul() {
-        return inplace_launch([](auto selfRef, auto other, auto ws, auto e) {
-            return aclnnInplaceMulGetWorkspaceSize(selfRef, other, ws, e);
-        }, aclnnInplaceMul);
-    }
-    ScalarLaunch muls(const Scalar& other) {
-        aclScalar* o = other.get();
-        return scalar_launch([o](auto self, auto out, auto ws, auto e) {
-            return aclnnMulsGetWorkspaceSize(self, o, out, ws, e);
-        }, aclnnMuls);
-    }
+    TensorLaunch mul() { return tensor_launch(aclnnMulGetWorkspaceSize, aclnnMul); }
+    InplaceLaunch inplace_mul() { return inplace_launch(aclnnInplaceMulGetWorkspaceSize, aclnnInplaceMul); }
+    ScalarLaunch muls(const Scalar& other) { return scalar_launch(aclnnMulsGetWorkspaceSize, aclnnMuls, other.get()); }
     static aclnnStatus mul_phase1(const DeviceTensor& self, const DeviceTensor& other, const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnMulGetWorkspaceSize(self.get(), other.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnMulGetWorkspaceSize, self.get(), other.get(), out.get());
     }
 };
 
@@ -70,10 +55,6 @@ TEST_P(MulSameDtype, MulsWithScalarOfTheSameDtype) {
 INSTANTIATE_TEST_SUITE_P(Listed, MulSameDtype, ::testing::ValuesIn(kListedDtypes),
                          [](const auto& info) { return name(info.param); });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class MulMixedDtypes : public Mul, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(MulMixedDtypes, ComputeInThePromotedDtype) {
@@ -90,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_INT64, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_UINT8, ACL_UINT8},
                       DtypeCase{ACL_BF16, ACL_BOOL, ACL_BF16}, DtypeCase{ACL_COMPLEX128, ACL_FLOAT16, ACL_COMPLEX128},
                       DtypeCase{ACL_INT8, ACL_COMPLEX64, ACL_COMPLEX64}, DtypeCase{ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX128}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out); });
+    case_name);
 
 TEST_F(Mul, BoolProductIsLogicalAnd) {
     const DeviceTensor self({{4}, ACL_BOOL}, {0, 0, 1, 1}), other({{4}, ACL_BOOL}, {0, 1, 0, 1});
@@ -152,9 +133,8 @@ TEST_F(Mul, MulsCastsAFloatProductIntoAnIntegerOutTowardZeroSaturating) {
 
 TEST_F(Mul, InplaceMulsWritesSelfRef) {
     const Scalar other(-2.0, ACL_INT32);
-    const InplaceScalarLaunch launch = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceMulsGetWorkspaceSize(selfRef, other.get(), ws, e);
-    }, aclnnInplaceMuls);
+    const InplaceScalarLaunch launch = inplace_scalar_launch(aclnnInplaceMulsGetWorkspaceSize,
+                                                             aclnnInplaceMuls, other.get());
     check_inplace_scalar(launch, input({{3, 3}, ACL_INT16, {1, 3}}, 21), ACL_INT16,
                          [](auto x) { return x * decltype(x)(-2); });
 }
@@ -211,14 +191,10 @@ TEST_F(Mul, ShapeErrorsNameTheirCause) {
     expect_error_naming(mul_phase1(a, nine, nine), ACLNN_ERR_PARAM_INVALID, "other");
     // CANN leaves Muls' rank unchecked; acl-cpu refuses it as every other entry does.
     const Scalar two(2.0);
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnMulsGetWorkspaceSize(nine.get(), two.get(), nine.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnMulsGetWorkspaceSize, nine.get(), two.get(), nine.get()),
                         ACLNN_ERR_PARAM_INVALID, "self");
     const DeviceTensor selfRef({{3}, ACL_FLOAT}), wider({{2, 3}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef.get(), wider.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef.get(), wider.get()),
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
 }
 
@@ -233,18 +209,14 @@ TEST_F(Mul, InplaceMulOfAViewWhoseSizeOverflowsIsRefused) {
     aclTensor* selfRef =
         aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, storage.get());
     ASSERT_NE(selfRef, nullptr);
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef, selfRef, ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef, selfRef),
                         ACLNN_ERR_PARAM_INVALID, "overflows");
     aclDestroyTensor(selfRef);
 }
 
 TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
     const DeviceTensor selfRef({{2}, ACL_INT32}), other({{2}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceMulGetWorkspaceSize(selfRef.get(), other.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef.get(), other.get()),
                         ACLNN_ERR_PARAM_INVALID, "DT_INT32");
 }
 

@@ -50,37 +50,18 @@ const std::vector<aclDataType> kRsubDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE
 
 class Sub : public ArithmeticTest {
 protected:
-    TensorLaunch sub(const Scalar& alpha) {
-        aclScalar* a = alpha.get();
-        return tensor_launch([a](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnSubGetWorkspaceSize(self, other, a, out, ws, e);
-        }, aclnnSub);
-    }
+    TensorLaunch sub(const Scalar& alpha) { return tensor_launch(aclnnSubGetWorkspaceSize, aclnnSub, alpha.get()); }
     TensorLaunch rsub(const Scalar& alpha) {
-        aclScalar* a = alpha.get();
-        return tensor_launch([a](auto self, auto other, auto out, auto ws, auto e) {
-            return aclnnRsubGetWorkspaceSize(self, other, a, out, ws, e);
-        }, aclnnRsub);
+        return tensor_launch(aclnnRsubGetWorkspaceSize, aclnnRsub, alpha.get());
     }
     InplaceLaunch inplace_sub(const Scalar& alpha) {
-        aclScalar* a = alpha.get();
-        return inplace_launch([a](auto selfRef, auto other, auto ws, auto e) {
-            return aclnnInplaceSubGetWorkspaceSize(selfRef, other, a, ws, e);
-        }, aclnnInplaceSub);
+        return inplace_launch(aclnnInplaceSubGetWorkspaceSize, aclnnInplaceSub, alpha.get());
     }
     ScalarLaunch subs(const Scalar& other, const Scalar& alpha) {
-        aclScalar* o = other.get();
-        aclScalar* a = alpha.get();
-        return scalar_launch([o, a](auto self, auto out, auto ws, auto e) {
-            return aclnnSubsGetWorkspaceSize(self, o, a, out, ws, e);
-        }, aclnnSubs);
+        return scalar_launch(aclnnSubsGetWorkspaceSize, aclnnSubs, other.get(), alpha.get());
     }
     ScalarLaunch rsubs(const Scalar& other, const Scalar& alpha) {
-        aclScalar* o = other.get();
-        aclScalar* a = alpha.get();
-        return scalar_launch([o, a](auto self, auto out, auto ws, auto e) {
-            return aclnnRsubsGetWorkspaceSize(self, o, a, out, ws, e);
-        }, aclnnRsubs);
+        return scalar_launch(aclnnRsubsGetWorkspaceSize, aclnnRsubs, other.get(), alpha.get());
     }
 };
 
@@ -125,10 +106,6 @@ TEST_P(RsubSameDtype, SubtractsSelfFromOther) {
 INSTANTIATE_TEST_SUITE_P(Listed, RsubSameDtype, ::testing::ValuesIn(kRsubDtypes),
                          [](const auto& info) { return name(info.param); });
 
-struct DtypeCase {
-    aclDataType self, other, out;
-};
-
 class SubMixedDtypes : public Sub, public ::testing::WithParamInterface<DtypeCase> {};
 
 TEST_P(SubMixedDtypes, SubAndRsubComputeInThePromotedDtype) {
@@ -151,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DtypeCase{ACL_UINT8, ACL_FLOAT16, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_INT16, ACL_INT16},
                       DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT}, DtypeCase{ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
                       DtypeCase{ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX64}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.other); });
+    case_name);
 
 // With alpha != 1, Sub runs Axpy(-alpha) for FLOAT16 and BF16 too (alpha a
 // float, the product unrounded): 2048 - (1 + 2^-12) * 2048 is -0.5, while a
@@ -180,9 +157,7 @@ TEST_F(Sub, RsubRefusesBoolAndUncastableOut) {
     const Scalar alpha(1.0, ACL_INT64);
     const DeviceTensor b({{2}, ACL_BOOL}), f32({{2}, ACL_FLOAT}), i32({{2}, ACL_INT32});
     const auto rsub_phase1 = [&](const DeviceTensor& self, const DeviceTensor& other, const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnRsubGetWorkspaceSize(self.get(), other.get(), alpha.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnRsubGetWorkspaceSize, self.get(), other.get(), alpha.get(), out.get());
     };
     expect_error_naming(rsub_phase1(b, f32, f32), ACLNN_ERR_PARAM_INVALID, "DT_BOOL");
     expect_error_naming(rsub_phase1(f32, i32, i32), ACLNN_ERR_PARAM_INVALID, "DT_INT32");
@@ -207,9 +182,8 @@ TEST_F(Sub, SubsFollowsTheA2TensorScalarRule) {
 
 TEST_F(Sub, InplaceSubsScalesByAlpha) {
     const Scalar other(3.0, ACL_INT32), alpha(-2.0, ACL_INT32);
-    const InplaceScalarLaunch launch = inplace_scalar_launch([&](auto selfRef, auto ws, auto e) {
-        return aclnnInplaceSubsGetWorkspaceSize(selfRef, other.get(), alpha.get(), ws, e);
-    }, aclnnInplaceSubs);
+    const InplaceScalarLaunch launch = inplace_scalar_launch(aclnnInplaceSubsGetWorkspaceSize,
+                                                             aclnnInplaceSubs, other.get(), alpha.get());
     check_inplace_scalar(launch, input({{2, 4}, ACL_INT32, {1, 2}}, 23), ACL_INT32,
                          [](auto x) { return x + decltype(x)(6); });
 }
@@ -227,9 +201,7 @@ TEST_F(Sub, RsubsSubtractsTheTensorFromTheScalar) {
 TEST_F(Sub, RsubsRefusesAScalarOutsideItsList) {
     const Scalar boolean(1.0, ACL_BOOL), alpha(1.0);
     const DeviceTensor t({{2}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnRsubsGetWorkspaceSize(t.get(), boolean.get(), alpha.get(), t.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnRsubsGetWorkspaceSize, t.get(), boolean.get(), alpha.get(), t.get()),
                         ACLNN_ERR_PARAM_INVALID, "other");
 }
 
@@ -250,9 +222,7 @@ TEST_F(Sub, InplaceSubRefusesSelfRefSmallerThanTheBroadcast) {
     // false, which is ACLNN_SUCCESS); Sub's shape check on out = selfRef does.
     const Scalar alpha(1.0);
     const DeviceTensor selfRef({{1, 3}, ACL_FLOAT}), other({{2, 3}, ACL_FLOAT});
-    expect_error_naming(phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-                            return aclnnInplaceSubGetWorkspaceSize(selfRef.get(), other.get(), alpha.get(), ws, e);
-                        }),
+    expect_error_naming(phase1_of(aclnnInplaceSubGetWorkspaceSize, selfRef.get(), other.get(), alpha.get()),
                         ACLNN_ERR_PARAM_INVALID, "[2,3]");
 }
 
@@ -290,9 +260,7 @@ TEST_F(Sub, ErrorsNameTheirCause) {
     const DeviceTensor nine({rank9(), ACL_FLOAT}), bools({{2, 3}, ACL_BOOL});
     const auto sub_phase1 = [&](const DeviceTensor& self, const DeviceTensor& other, const Scalar& a,
                                 const DeviceTensor& out) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnSubGetWorkspaceSize(self.get(), other.get(), a.get(), out.get(), ws, e);
-        });
+        return phase1_of(aclnnSubGetWorkspaceSize, self.get(), other.get(), a.get(), out.get());
     };
     expect_error_naming(sub_phase1(u16, f32, alpha, f32), ACLNN_ERR_PARAM_INVALID, "DT_UINT16");
     expect_error_naming(sub_phase1(f32, b, alpha, f32), ACLNN_ERR_PARAM_INVALID, "[4]");
