@@ -429,12 +429,13 @@ def value_of(dtype, value):
     return (int(value) & (2**(8 * sizes[dtype]) - 1)).to_bytes(sizes[dtype], 'little')
 
 
-# Ordered as fuzz_arithmetic.cpp's kSpecialModes; the last reads a raw word.
+# Ordered as fuzz_binary.cpp's kSpecialModes; the last reads a raw word.
 SPECIAL_MODES = [-1, 3, 4, -2, -2**31, 2**31 - 1, 255, 256, -256, 65536, -2**31 + 1, 2**31 - 2, 100, -100, 7, 0]
 
-# fuzz_arithmetic.cpp's entry points in the order of its selector byte: (name,
-# tensor kind, the scalars after the tensors with their default value, mode).
-ARITH_ENTRIES = [
+# The binary engine's entry points (fuzz_binary.cpp), in the order of its
+# selector byte: (name, tensor kind, the scalars after the tensors with their
+# default value, mode).  First the arithmetic family's ...
+BINARY_ENTRIES = [
     ('add', 'pair_out', ['alpha'], False), ('adds', 'one_out', ['other', 'alpha'], False),
     ('inplace_add', 'inplace_pair', ['alpha'], False), ('inplace_adds', 'inplace_one', ['other', 'alpha'], False),
     ('add_v3', 'one_out', ['self', 'alpha'], False), ('inplace_add_v3', 'inplace_one', ['self', 'alpha'], False),
@@ -447,13 +448,22 @@ ARITH_ENTRIES = [
     ('inplace_div', 'inplace_pair', [], False), ('inplace_divs', 'inplace_one', ['other'], False),
     ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
     ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True),
+    # ... then the pow and comparison families'.
+    ('pow_tensor_scalar', 'one_out', ['exponent'], False),
+    ('inplace_pow_tensor_scalar', 'inplace_one', ['exponent'], False),
+    ('pow_scalar_tensor', 'one_out', ['self'], False),
+    ('pow_tensor_tensor', 'pair_out', [], False),
+    ('inplace_pow_tensor_tensor', 'inplace_pair', [], False),
+    ('eq_tensor', 'pair_out', [], False), ('inplace_eq_tensor', 'inplace_pair', [], False),
+    ('gt_scalar', 'one_out', ['other'], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
 ]
+BINARY_ENTRY = {entry[0]: index for index, entry in enumerate(BINARY_ENTRIES)}
 SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
 def arith_out(s, out):
-    """fuzz_arithmetic.cpp's out%8: a tensor (dict), ('broadcast', dtype or
+    """fuzz_binary.cpp's out%8: a tensor (dict), ('broadcast', dtype or
     None for self's), 'self' or 'other'."""
     if isinstance(out, dict):
         s.byte(0)
@@ -515,7 +525,7 @@ def arith_seed(entry, kind, scalar_names, has_mode, self=None, other=None, out=N
 
 
 def two_operand_seeds(entries):
-    """Per entry point (ARITH_ENTRIES' or BINARY_ENTRIES' rows): valid
+    """Per entry point (BINARY_ENTRIES' rows): valid
     launches of every dtype, of broadcast shapes, strided and aliased
     operands, and the errors of each check (nulls, dtypes, shapes, formats,
     storage, modes)."""
@@ -646,16 +656,6 @@ def two_operand_seeds(entries):
 
 # ---------------------------------------------------------------------------- the binary engine
 
-# fuzz_binary.cpp's entry points, in the order of its selector byte.
-BINARY_ENTRIES = [('pow_tensor_scalar', 'one_out', ['exponent'], False),
-                  ('inplace_pow_tensor_scalar', 'inplace_one', ['exponent'], False),
-                  ('pow_scalar_tensor', 'one_out', ['self'], False),
-                  ('pow_tensor_tensor', 'pair_out', [], False),
-                  ('inplace_pow_tensor_tensor', 'inplace_pair', [], False),
-                  ('eq_tensor', 'pair_out', [], False), ('inplace_eq_tensor', 'inplace_pair', [], False),
-                  ('gt_scalar', 'one_out', ['other'], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False)]
-
-
 def binary_seeds():
     """two_operand_seeds of every entry point on the binary engine, and the
     exponents that choose PowTensorScalar's kernels (Pows, Square, none)."""
@@ -664,11 +664,11 @@ def binary_seeds():
         for value in (0.5, 2, 3, -0.5, -1, -2, 1, 0):
             scalar = (FLOAT, value) if dtype in (FLOAT, FLOAT16, BF16, DOUBLE, COMPLEX64) else (INT64, value)
             seeds[f'pow_tensor_scalar_ok_{dtype}_exponent_{value}'] = arith_seed(
-                0, 'one_out', ['exponent'], False, self=dict(shape=(2, 3), dtype=dtype),
+                BINARY_ENTRY['pow_tensor_scalar'], 'one_out', ['exponent'], False, self=dict(shape=(2, 3), dtype=dtype),
                 scalars={'exponent': scalar})
     # EqTensor checks only the promoted dtype on A2: a COMPLEX32 input reaches the engine (the fuzzer found it
     # read as floats past its storage).
-    seeds['eq_tensor_complex32_self'] = arith_seed(5, 'pair_out', [], False, self=dict(shape=(2, 3), dtype=COMPLEX32),
+    seeds['eq_tensor_complex32_self'] = arith_seed(BINARY_ENTRY['eq_tensor'], 'pair_out', [], False, self=dict(shape=(2, 3), dtype=COMPLEX32),
                                                    other=dict(copy=0, dtype=COMPLEX128), out=('broadcast', BOOL))
     return seeds
 
@@ -1057,8 +1057,7 @@ def main():
     write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
     write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
     write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
-    write(ops / 'arithmetic' / 'tests' / 'corpus', two_operand_seeds(ARITH_ENTRIES))
-    write(ops / 'pow' / 'tests' / 'corpus', binary_seeds())
+    write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
 

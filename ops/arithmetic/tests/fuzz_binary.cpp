@@ -1,0 +1,262 @@
+// The binary engine's fuzz target: phase 1 (and, for small tensors, phase
+// 2) of every entry point on it.  One byte selects the entry point, in the
+// order of tests/fuzz/make_seeds.py's BINARY_ENTRIES (keep the two in step):
+//   0-23  the arithmetic family: Add, Adds, InplaceAdd, InplaceAdds, AddV3,
+//         InplaceAddV3; Sub, Subs, InplaceSub, InplaceSubs, Rsub, Rsubs; Mul,
+//         Muls, InplaceMul, InplaceMuls; Div, Divs, InplaceDiv, InplaceDivs,
+//         DivMod, DivMods, InplaceDivMod, InplaceDivMods (the rounding mode
+//         any int);
+//   24-32 the pow family's PowTensorScalar, InplacePowTensorScalar,
+//         PowScalarTensor, PowTensorTensor, InplacePowTensorTensor, and the
+//         comparison family's EqTensor, InplaceEqTensor, GtScalar,
+//         InplaceGtScalar.
+// Then come the tensors through one of fuzz_elementwise.hpp's functions
+// (pair + out, one + out, in-place pair, in-place one), the scalars
+// (in.scalar(), in parameter order), DivMod's mode, and OperatorCall::run's
+// flags.  The mode's grammar:
+//
+//   mode:        b < 240: b%3 (0 none, 1 trunc, 2 floor), else kSpecialModes[b-240],
+//                the last of which reads a raw 8-byte word (its low 32 bits)
+//
+// A tensor the operator writes -- out, selfRef, or self/other when out
+// aliases it -- is made with OperatorCall::output, so that phase 2 may
+// write it and only through its view.
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_v3.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_sub.h"
+#include "fuzz_elementwise.hpp"
+#include "fuzz_support.hpp"
+
+namespace aclcpu::fuzz::binary {
+namespace {
+
+using namespace elementwise;
+
+/// DivMod's rounding mode: mostly 0-2, sometimes out of range.
+int rounding_mode(Decoder& in) {
+    static constexpr int kSpecialModes[16] = {-1, 3, 4, -2, INT_MIN, INT_MAX, 255, 256, -256, 65536, INT_MIN + 1,
+                                              INT_MAX - 1, 100, -100, 7, 0};
+    const uint8_t choice = in.byte();
+    if (choice < 240) return choice % 3;
+    if (choice < 255) return kSpecialModes[choice - 240];
+    return static_cast<int>(static_cast<uint32_t>(in.word()));
+}
+
+/// One entry point as OperatorCall::run takes it: its name, phase 1 and phase 2.
+template <class Phase1>
+struct Api {
+    const char* name;
+    Phase1 phase1;
+    OperatorCall::Phase2 phase2;
+};
+#define ACLCPU_ARITHMETIC_API(op) \
+    aclcpu::fuzz::binary::Api<decltype(&op##GetWorkspaceSize)> { ACLCPU_FUZZ_API(op) }
+
+/// The four forms Add and Sub share, each with an alpha: `form` 0 tensor
+/// pair, 1 tensor and scalar, 2 in-place pair, 3 in-place scalar.
+template <class Pair, class WithScalar, class InplacePair, class InplaceScalar>
+void fuzz_alpha_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                      const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
+                      const Api<InplaceScalar>& inplaceScalar) {
+    switch (form) {
+        case 0: {
+            const Tensors t = pair_and_out(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, alpha.get(), t.out);
+            break;
+        }
+        case 1: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), alpha.get(),
+                     t.out);
+            break;
+        }
+        case 2: {
+            const InplaceTensors t = inplace_pair(in, call);
+            const Scalar alpha(in.scalar());
+            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, alpha.get());
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            const Scalar alpha(in.scalar());
+            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                     alpha.get());
+            break;
+        }
+    }
+}
+
+/// Add, Adds, InplaceAdd, InplaceAdds, AddV3, InplaceAddV3.
+void fuzz_add(int form, Decoder& in, OperatorCall& call) {
+    if (form < 4) {
+        fuzz_alpha_forms(form, in, call, ACLCPU_ARITHMETIC_API(aclnnAdd), ACLCPU_ARITHMETIC_API(aclnnAdds),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceAdd), ACLCPU_ARITHMETIC_API(aclnnInplaceAdds));
+    } else if (form == 4) {
+        // AddV3's tensor is other: it takes one_and_out's self role.
+        const Tensors t = one_and_out(in, call);
+        const Scalar self(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnAddV3), in, self.get(), t.self, alpha.get(), t.out);
+    } else {
+        // InplaceAddV3 writes its tensor, other.
+        aclTensor* other = inplace_one(in, call);
+        const Scalar selfRef(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnInplaceAddV3), in, selfRef.get(), other, alpha.get());
+    }
+}
+
+/// Sub, Subs, InplaceSub, InplaceSubs, Rsub, Rsubs.
+void fuzz_sub(int form, Decoder& in, OperatorCall& call) {
+    if (form < 4) {
+        fuzz_alpha_forms(form, in, call, ACLCPU_ARITHMETIC_API(aclnnSub), ACLCPU_ARITHMETIC_API(aclnnSubs),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceSub), ACLCPU_ARITHMETIC_API(aclnnInplaceSubs));
+    } else if (form == 4) {
+        const Tensors t = pair_and_out(in, call);
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnRsub), in, t.self, t.other, alpha.get(), t.out);
+    } else {
+        const Tensors t = one_and_out(in, call);
+        const Scalar other(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnRsubs), in, t.self, other.get(), alpha.get(), t.out);
+    }
+}
+
+/// The four forms Mul and Div share (tensor pair, tensor and scalar,
+/// in-place pair, in-place scalar), each with DivMod's mode when withMode.
+template <class Pair, class WithScalar, class InplacePair, class InplaceScalar, class... Mode>
+void fuzz_plain_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                      const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
+                      const Api<InplaceScalar>& inplaceScalar, Mode (*... mode)(Decoder&)) {
+    switch (form) {
+        case 0: {
+            const Tensors t = pair_and_out(in, call);
+            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, mode(in)..., t.out);
+            break;
+        }
+        case 1: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), mode(in)...,
+                     t.out);
+            break;
+        }
+        case 2: {
+            const InplaceTensors t = inplace_pair(in, call);
+            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, mode(in)...);
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                     mode(in)...);
+            break;
+        }
+    }
+}
+
+/// PowTensorScalar, InplacePowTensorScalar, PowScalarTensor, PowTensorTensor,
+/// InplacePowTensorTensor, EqTensor, InplaceEqTensor, GtScalar, InplaceGtScalar.
+void fuzz_pow_and_comparison(int entry, Decoder& in, OperatorCall& call) {
+    switch (entry) {
+        case 0: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar exponent(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnPowTensorScalar), in, t.self, exponent.get(), t.out);
+            break;
+        }
+        case 1: {
+            aclTensor* self = inplace_one(in, call);
+            const Scalar exponent(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnInplacePowTensorScalar), in, self, exponent.get());
+            break;
+        }
+        case 2: {
+            // PowScalarTensor's tensor is its exponent: one_and_out's self role.
+            const Tensors t = one_and_out(in, call);
+            const Scalar self(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnPowScalarTensor), in, self.get(), t.self, t.out);
+            break;
+        }
+        case 3: {
+            const Tensors t = pair_and_out(in, call);
+            call.run(ACLCPU_FUZZ_API(aclnnPowTensorTensor), in, t.self, t.other, t.out);
+            break;
+        }
+        case 4: {
+            const InplaceTensors t = inplace_pair(in, call);
+            call.run(ACLCPU_FUZZ_API(aclnnInplacePowTensorTensor), in, t.selfRef, t.other);
+            break;
+        }
+        case 5: {
+            const Tensors t = pair_and_out(in, call);
+            call.run(ACLCPU_FUZZ_API(aclnnEqTensor), in, t.self, t.other, t.out);
+            break;
+        }
+        case 6: {
+            const InplaceTensors t = inplace_pair(in, call);
+            call.run(ACLCPU_FUZZ_API(aclnnInplaceEqTensor), in, t.selfRef, t.other);
+            break;
+        }
+        case 7: {
+            const Tensors t = one_and_out(in, call);
+            const Scalar other(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnGtScalar), in, t.self, other.get(), t.out);
+            break;
+        }
+        default: {
+            aclTensor* selfRef = inplace_one(in, call);
+            const Scalar other(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnInplaceGtScalar), in, selfRef, other.get());
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+/// One byte selects the entry point: 0-5 Add's, 6-11 Sub's, 12-15 Mul's,
+/// 16-19 Div's, 20-23 DivMod's, 24-32 the pow and comparison families'.
+void fuzz_entry(Decoder& in, OperatorCall& call) {
+    const int entry = in.byte() % 33;
+    if (entry < 6) {
+        fuzz_add(entry, in, call);
+    } else if (entry < 12) {
+        fuzz_sub(entry - 6, in, call);
+    } else if (entry < 16) {
+        fuzz_plain_forms(entry - 12, in, call, ACLCPU_ARITHMETIC_API(aclnnMul), ACLCPU_ARITHMETIC_API(aclnnMuls),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceMul), ACLCPU_ARITHMETIC_API(aclnnInplaceMuls));
+    } else if (entry < 20) {
+        fuzz_plain_forms(entry - 16, in, call, ACLCPU_ARITHMETIC_API(aclnnDiv), ACLCPU_ARITHMETIC_API(aclnnDivs),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceDiv), ACLCPU_ARITHMETIC_API(aclnnInplaceDivs));
+    } else if (entry < 24) {
+        fuzz_plain_forms(entry - 20, in, call, ACLCPU_ARITHMETIC_API(aclnnDivMod),
+                         ACLCPU_ARITHMETIC_API(aclnnDivMods), ACLCPU_ARITHMETIC_API(aclnnInplaceDivMod),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceDivMods), &rounding_mode);
+    } else {
+        fuzz_pow_and_comparison(entry - 24, in, call);
+    }
+}
+
+}  // namespace aclcpu::fuzz::binary
+
+void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) { binary::fuzz_entry(in, call); }
