@@ -95,6 +95,17 @@ aclnnStatus run_two_phases(const Phase1& phase1, Phase2 phase2, aclrtStream stre
     return status;
 }
 
+/// Phase 1 alone, as phase1(&workspaceSize, &executor): for the error paths.
+/// An executor it makes is destroyed.
+template <class Phase1>
+aclnnStatus phase1_only(const Phase1& phase1) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = phase1(&workspace, &executor);
+    if (status == ACLNN_SUCCESS && executor != nullptr) aclDestroyAclOpExecutor(executor);
+    return status;
+}
+
 /// An aclTensor of a contiguous FLOAT shape whose device address is null,
 /// destroyed with it: phase 1 accepts it, the device would fault on it.
 class NullAddressTensor {

@@ -65,9 +65,6 @@ struct Activation {
     double atol = 0;
 };
 
-bool is_integer(aclDataType t) {
-    return t == ACL_INT8 || t == ACL_INT16 || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT8 || t == ACL_BOOL;
-}
 bool is_complex(aclDataType t) { return t == ACL_COMPLEX64 || t == ACL_COMPLEX128; }
 
 // The kernels' formulas (activation_kernel.cpp names each one's CANN source).
@@ -195,19 +192,16 @@ const std::vector<Activation>& operators() {
     return ops;
 }
 
+UnaryEntries entry(const Activation& op) { return {op.name, op.phase1, op.phase2, op.inplace, op.inplacePhase2}; }
+
 /// The operators' entry points, for the checks every unary operator passes.
 std::vector<UnaryEntries> entries() {
     std::vector<UnaryEntries> all;
-    for (const Activation& op : operators()) all.push_back({op.name, op.phase1, op.phase2, op.inplace});
+    for (const Activation& op : operators()) all.push_back(entry(op));
     return all;
 }
 
-const Activation& op_named(const std::string& name) {
-    for (const Activation& op : operators()) {
-        if (op.name == name) return op;
-    }
-    throw std::invalid_argument(name);
-}
+const Activation& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
 bool lists(const Activation& op, aclDataType dtype) {
     return std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end();
@@ -224,18 +218,12 @@ aclDataType compute_dtype(const Activation& op, aclDataType self, aclDataType ou
     return op.name == "Sigmoid" && is_integer(self) ? out : self;
 }
 
-Complex in_dtype(Complex value, aclDataType dtype) {
-    if (dtype == ACL_COMPLEX64) return {static_cast<float>(value.real()), static_cast<float>(value.imag())};
-    if (dtype == ACL_COMPLEX128) return value;
-    return representable(value.real(), dtype);
-}
-
 Complex reference(const Activation& op, Complex x, aclDataType self, aclDataType out) {
     const aclDataType compute = compute_dtype(op, self, out);
-    const Complex input = in_dtype(x, compute);
+    const Complex input = held_in(x, compute);
     const Complex result = is_complex(compute) ? Complex(1) / (Complex(1) + std::exp(-input))  // Sigmoid
                                                : Complex(op.real(input.real()));
-    return in_dtype(in_dtype(result, compute), out);
+    return held_in(held_in(result, compute), out);
 }
 
 Tolerance tolerance(const Activation& op, aclDataType compute, aclDataType out) {
@@ -246,60 +234,24 @@ Tolerance tolerance(const Activation& op, aclDataType compute, aclDataType out) 
     return tol;
 }
 
-/// Values in [low, high) for self's dtype (BOOL: 0 and 1, unsigned from 0),
-/// with an imaginary part when self is complex.
+/// Values in [low, high) for self's dtype (the ranges of the operators
+/// listing integers are whole numbers).
 std::vector<Complex> inputs(const Activation& op, aclDataType self, size_t n, uint32_t seed) {
-    double low = op.low;
-    double high = op.high;
-    if (self == ACL_BOOL) low = 0, high = 2;
-    if (self == ACL_UINT8) low = std::max(low, 0.0);
-    const std::vector<double> re = uniform(n, low, high, seed);
-    const std::vector<double> im = uniform(n, -2, 2, seed + 1);
-    std::vector<Complex> values;
-    for (size_t i = 0; i < n; ++i) {
-        const double real = is_integer(self) ? std::floor(re[i]) : re[i];
-        values.push_back(in_dtype(Complex(real, is_complex(self) ? im[i] : 0), self));
-    }
-    return values;
+    return unary_inputs(self, op.low, op.high, n, seed);
+}
+
+/// What an out of dtype out holds for self's value x.
+UnaryReference reference_into(const Activation& op, aclDataType self, aclDataType out) {
+    return [&op, self, out](Complex x) { return reference(op, x, self, out); };
 }
 
 class Activations : public AclTest {
 protected:
-    aclnnStatus run(const Activation& op, const DeviceTensor& self, DeviceTensor& out, uint64_t* workspace = nullptr) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out.get(), size, executor); },
-            op.phase2, stream_, workspace);
-    }
-
     void check(const Activation& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
                const std::vector<Complex>& values) {
-        SCOPED_TRACE(op.name + " " + std::to_string(selfSpec.dtype) + " -> " + std::to_string(outSpec.dtype));
-        DeviceTensor self(selfSpec);
-        self.write_complex(values);
-        auto out = DeviceTensor::output(outSpec);
-        uint64_t workspace = 1;
-        ASSERT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        EXPECT_EQ(workspace, 0u);
-        expect_results(op, selfSpec.dtype, values, *out);
-    }
-
-    void expect_results(const Activation& op, aclDataType selfDtype, const std::vector<Complex>& values,
-                        const DeviceTensor& out) {
-        const std::vector<Complex> actual = out.read_complex();
-        ASSERT_EQ(actual.size(), values.size());
-        std::vector<double> got;
-        std::vector<double> expected;
-        for (size_t i = 0; i < values.size(); ++i) {
-            const Complex want = reference(op, values[i], selfDtype, out.dtype());
-            got.push_back(actual[i].real());
-            expected.push_back(want.real());
-            if (is_complex(out.dtype())) {
-                got.push_back(actual[i].imag());
-                expected.push_back(want.imag());
-            }
-        }
-        expect_close(got, expected, tolerance(op, compute_dtype(op, selfDtype, out.dtype()), out.dtype()));
-        EXPECT_EQ(out.bytes_changed_outside_view(), 0u);
+        check_unary(entry(op), stream_, selfSpec, outSpec, values,
+                    reference_into(op, selfSpec.dtype, outSpec.dtype),
+                    tolerance(op, compute_dtype(op, selfSpec.dtype, outSpec.dtype), outSpec.dtype));
     }
 };
 
@@ -362,16 +314,9 @@ TEST_F(Activations, InplaceFormsWriteSelfRef) {
         if (!op.inplace) continue;
         for (aclDataType dtype : op.dtypes) {
             if (op.name == "Sigmoid" && is_integer(dtype)) continue;  // not in selfRef's list
-            SCOPED_TRACE(op.name + " " + std::to_string(dtype));
-            const std::vector<Complex> values = inputs(op, dtype, 300, 17);
-            DeviceTensor selfRef(TensorSpec({10, 30}, dtype, {1, 10}));
-            selfRef.write_complex(values);
-            const auto phase1 = [&](uint64_t* size, aclOpExecutor** executor) {
-                return op.inplace(selfRef.get(), size, executor);
-            };
-            ASSERT_EQ(run_two_phases(phase1, op.inplacePhase2, stream_, nullptr), ACLNN_SUCCESS)
-                << aclGetRecentErrMsg();
-            expect_results(op, dtype, values, selfRef);
+            check_unary_inplace(entry(op), stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
+                                reference_into(op, dtype, dtype),
+                                tolerance(op, compute_dtype(op, dtype, dtype), dtype));
         }
     }
 }
@@ -601,9 +546,7 @@ TEST_F(Activations, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(
 class ActivationErrors : public Activations {
 protected:
     aclnnStatus phase1(const Activation& op, const aclTensor* self, aclTensor* out) {
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        return op.phase1(self, out, &workspace, &executor);
+        return unary_phase1(entry(op), self, out);
     }
 };
 
