@@ -37,7 +37,6 @@ namespace {
 using namespace optest;
 
 using Phase1 = std::function<aclnnStatus(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**)>;
-using InplacePhase1 = std::function<aclnnStatus(aclTensor*, uint64_t*, aclOpExecutor**)>;
 using RealFunction = std::function<double(double)>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -52,12 +51,7 @@ constexpr double kCut = 1.0, kReplacement = -3.0;
 
 /// One operator: its entries (scalars bound), its formula, the inputs it is
 /// tested on, its listed dtypes, and atol beyond the dtype's own tolerance.
-struct Activation {
-    std::string name;
-    Phase1 phase1;
-    Phase2 phase2;
-    InplacePhase1 inplace;
-    Phase2 inplacePhase2;
+struct Activation : UnaryEntries {
     RealFunction real;
     double low;
     double high;
@@ -192,14 +186,8 @@ const std::vector<Activation>& operators() {
     return ops;
 }
 
-UnaryEntries entry(const Activation& op) { return {op.name, op.phase1, op.phase2, op.inplace, op.inplacePhase2}; }
-
 /// The operators' entry points, for the checks every unary operator passes.
-std::vector<UnaryEntries> entries() {
-    std::vector<UnaryEntries> all;
-    for (const Activation& op : operators()) all.push_back(entry(op));
-    return all;
-}
+std::vector<UnaryEntries> entries() { return {operators().begin(), operators().end()}; }
 
 const Activation& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
@@ -249,7 +237,7 @@ class Activations : public AclTest {
 protected:
     void check(const Activation& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
                const std::vector<Complex>& values) {
-        check_unary(entry(op), stream_, selfSpec, outSpec, values,
+        check_unary(op, stream_, selfSpec, outSpec, values,
                     reference_into(op, selfSpec.dtype, outSpec.dtype),
                     tolerance(op, compute_dtype(op, selfSpec.dtype, outSpec.dtype), outSpec.dtype));
     }
@@ -314,7 +302,7 @@ TEST_F(Activations, InplaceFormsWriteSelfRef) {
         if (!op.inplace) continue;
         for (aclDataType dtype : op.dtypes) {
             if (op.name == "Sigmoid" && is_integer(dtype)) continue;  // not in selfRef's list
-            check_unary_inplace(entry(op), stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
+            check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
                                 reference_into(op, dtype, dtype),
                                 tolerance(op, compute_dtype(op, dtype, dtype), dtype));
         }
@@ -543,12 +531,7 @@ TEST_F(Activations, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(
 
 // ---- error paths ---------------------------------------------------------
 
-class ActivationErrors : public Activations {
-protected:
-    aclnnStatus phase1(const Activation& op, const aclTensor* self, aclTensor* out) {
-        return unary_phase1(entry(op), self, out);
-    }
-};
+class ActivationErrors : public Activations {};
 
 TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) { expect_null_arguments_are_161001(entries()); }
 
@@ -607,7 +590,7 @@ TEST_F(ActivationErrors, UnlistedDtypesAre161002) {
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             DeviceTensor self(TensorSpec({2}, dtype));
             DeviceTensor out(TensorSpec({2}, dtype));
-            expect_error(phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+            expect_error(unary_phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
         }
     }
 }
@@ -619,13 +602,13 @@ TEST_F(ActivationErrors, OutDtypesOutsideTheRulesAre161002) {
     // out of self's dtype only.
     for (const char* name : {"Relu", "Hardsigmoid", "Silu", "Gelu", "GeluV2Tanh", "GeluV2Erf"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
     }
     // out castable from self (or, for Sigmoid and Hardswish, in their out lists).
     for (const char* name : {"Sigmoid", "Hardswish", "Elu", "LeakyRelu", "Softplus", "Threshold"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
-        ASSERT_EQ(phase1(op_named(name), f32.get(), f16.get()), ACLNN_SUCCESS);
+        expect_error(unary_phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+        ASSERT_EQ(unary_phase1(op_named(name), f32.get(), f16.get()), ACLNN_SUCCESS);
     }
 }
 
@@ -642,7 +625,7 @@ TEST_F(ActivationErrors, AnOutDtypeNoKernelStoresIs561103) {
     ASSERT_NE(out, nullptr);
     for (const char* name : {"Elu", "LeakyRelu", "Softplus"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), self.get(), out), ACLNN_ERR_INNER_NULLPTR);
+        expect_error(unary_phase1(op_named(name), self.get(), out), ACLNN_ERR_INNER_NULLPTR);
     }
     aclDestroyTensor(out);
 }
@@ -701,9 +684,9 @@ TEST_F(ActivationErrors, FormatRulesOfGeluAndHardsigmoid) {
     aclTensor* nz = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_FRACTAL_NZ, shape, 2, outBuffer.get());
     const Activation& gelu = op_named("Gelu");
     const Activation& hardsigmoid = op_named("Hardsigmoid");
-    expect_error(phase1(gelu, nd, nz), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(gelu, nz, nd), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(hardsigmoid, nd, nchw), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(gelu, nd, nz), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(gelu, nz, nd), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(hardsigmoid, nd, nchw), ACLNN_ERR_PARAM_INVALID);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(gelu.phase1(nd, nchw, &workspace, &executor), ACLNN_SUCCESS);

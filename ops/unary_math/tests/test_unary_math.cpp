@@ -31,23 +31,16 @@ namespace {
 
 using namespace optest;
 
-using Phase1 = aclnnStatus (*)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
-using InplacePhase1 = aclnnStatus (*)(aclTensor*, uint64_t*, aclOpExecutor**);
 using RealFunction = std::function<double(double)>;
 using ComplexFunction = std::function<Complex(Complex)>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::nan("");
 
-/// One operator: its entries, its function over reals and complex numbers,
+/// One operator: its entry points, its function over reals and complex numbers,
 /// the inputs it is tested on, its listed dtypes (and those of its in-place
 /// form), and for each listed self dtype the dtype CANN's graph computes in.
-struct UnaryOp {
-    std::string name;
-    Phase1 phase1;
-    Phase2 phase2;
-    InplacePhase1 inplace;
-    Phase2 inplacePhase2;
+struct UnaryOp : UnaryEntries {
     RealFunction real;
     ComplexFunction complex;
     double low;
@@ -113,14 +106,8 @@ const std::vector<UnaryOp>& operators() {
 
 /// op's entry points (a null in-place entry makes an empty std::function:
 /// no in-place form).
-UnaryEntries entry(const UnaryOp& op) { return {op.name, op.phase1, op.phase2, op.inplace, op.inplacePhase2}; }
-
 /// The operators' entry points, for the checks every unary operator passes.
-std::vector<UnaryEntries> entries() {
-    std::vector<UnaryEntries> all;
-    for (const UnaryOp& op : operators()) all.push_back(entry(op));
-    return all;
-}
+std::vector<UnaryEntries> entries() { return {operators().begin(), operators().end()}; }
 
 const UnaryOp& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
@@ -166,14 +153,14 @@ Tolerance tolerance(const UnaryOp& op, aclDataType self, aclDataType out) {
 class UnaryMath : public AclTest {
 protected:
     aclnnStatus run(const UnaryOp& op, const DeviceTensor& self, DeviceTensor& out) {
-        return run_unary(entry(op), self, out, stream_);
+        return run_unary(op, self, out, stream_);
     }
 
     /// Runs op on values laid out as selfSpec into out (outSpec) and checks
     /// every element of out, and that nothing outside out's view changed.
     void check(const UnaryOp& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
                const std::vector<Complex>& values) {
-        check_unary(entry(op), stream_, selfSpec, outSpec, values,
+        check_unary(op, stream_, selfSpec, outSpec, values,
                     reference_into(op, selfSpec.dtype, outSpec.dtype),
                     tolerance(op, selfSpec.dtype, outSpec.dtype));
     }
@@ -218,7 +205,7 @@ TEST_F(UnaryMath, InplaceFormsWriteSelfRef) {
     for (const UnaryOp& op : operators()) {
         if (op.inplace == nullptr) continue;
         for (aclDataType dtype : op.inplaceDtypes) {
-            check_unary_inplace(entry(op), stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
+            check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
                                 reference_into(op, dtype, dtype), tolerance(op, dtype, dtype));
         }
     }
@@ -272,12 +259,7 @@ TEST_F(UnaryMath, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(en
 
 // ---- error paths ---------------------------------------------------------
 
-class UnaryMathErrors : public UnaryMath {
-protected:
-    aclnnStatus phase1(const UnaryOp& op, const aclTensor* self, aclTensor* out) {
-        return unary_phase1(entry(op), self, out);
-    }
-};
+class UnaryMathErrors : public UnaryMath {};
 
 TEST_F(UnaryMathErrors, NullArgumentsAre161001) { expect_null_arguments_are_161001(entries()); }
 
@@ -307,7 +289,7 @@ TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             DeviceTensor self(TensorSpec({2}, dtype));
             DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
-            expect_error(phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+            expect_error(unary_phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
         }
     }
 }
@@ -321,14 +303,14 @@ TEST_F(UnaryMathErrors, OutDtypesOutsideTheRulesAre161002) {
     DeviceTensor c64(TensorSpec({2}, ACL_COMPLEX64));
     // A float result cannot be cast to an integer out (CheckPromoteType / CanCast).
     for (const char* name : {"Exp", "Log", "Sqrt", "Sin", "Cos", "Tanh", "Neg"}) {
-        expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
     }
     // Abs and Sign keep self's dtype; Abs of COMPLEX64 is FLOAT.
-    expect_error(phase1(op_named("Abs"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(op_named("Abs"), c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(op_named("Sign"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Abs"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Abs"), c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Sign"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
     // Log's out list has no integer.
-    expect_error(phase1(op_named("Log"), i32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Log"), i32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(UnaryMathErrors, InplaceFormsCheckTheirOwnLists) {
@@ -349,8 +331,8 @@ TEST_F(UnaryMathErrors, AbsAndTanhRefusePrivateAndMismatchedFormats) {
     aclTensor* nchw = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_NCHW, shape, 2, buffer.get());
     aclTensor* nz = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_FRACTAL_NZ, shape, 2, buffer.get());
     for (const char* name : {"Abs", "Tanh"}) {
-        expect_error(phase1(op_named(name), nd, nchw), ACLNN_ERR_PARAM_INVALID);
-        expect_error(phase1(op_named(name), nz, nz), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), nd, nchw), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), nz, nz), ACLNN_ERR_PARAM_INVALID);
         uint64_t workspace = 0;
         aclOpExecutor* executor = nullptr;
         ASSERT_EQ(op_named(name).phase1(nchw, nchw, &workspace, &executor), ACLNN_SUCCESS);
