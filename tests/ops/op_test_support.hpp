@@ -106,6 +106,21 @@ aclnnStatus phase1_only(const Phase1& phase1) {
     return status;
 }
 
+/// Phase 1 of an aclnn operator alone, entry(args..., &workspaceSize,
+/// &executor), through phase1_only.
+template <class Entry, class... Args>
+aclnnStatus phase1_of(Entry entry, const Args&... args) {
+    return phase1_only([&](uint64_t* size, aclOpExecutor** executor) { return entry(args..., size, executor); });
+}
+
+/// Both phases of an aclnn operator, phase1(args..., &workspaceSize,
+/// &executor) then phase2, through run_two_phases.
+template <class Entry, class... Args>
+aclnnStatus run_aclnn(aclrtStream stream, Entry phase1, Phase2 phase2, const Args&... args) {
+    return run_two_phases([&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); },
+                          phase2, stream, nullptr);
+}
+
 /// An aclTensor of a contiguous FLOAT shape whose device address is null,
 /// destroyed with it: phase 1 accepts it, the device would fault on it.
 class NullAddressTensor {

@@ -16,9 +16,11 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -482,6 +484,28 @@ public:
 
 private:
     aclScalar* scalar_ = nullptr;
+};
+
+/// An aclIntArray of values (empty by default), destroyed with it;
+/// IntArray::none() holds no array, for a null argument.
+class IntArray {
+public:
+    IntArray(const std::vector<int64_t>& values)  // NOLINT: implicit by design
+        : array_(aclCreateIntArray(values.data(), values.size())) {}
+    IntArray(std::initializer_list<int64_t> values) : IntArray(std::vector<int64_t>(values)) {}
+    IntArray() : IntArray(std::vector<int64_t>{}) {}
+    static IntArray none() { return IntArray(nullptr); }
+    ~IntArray() {
+        if (array_ != nullptr) aclDestroyIntArray(array_);
+    }
+    IntArray(const IntArray&) = delete;
+    IntArray& operator=(const IntArray&) = delete;
+    aclIntArray* get() const { return array_; }
+
+private:
+    explicit IntArray(std::nullptr_t) {}
+
+    aclIntArray* array_ = nullptr;
 };
 
 }  // namespace aclcpu::testkit
