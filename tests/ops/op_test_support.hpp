@@ -18,6 +18,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -147,6 +149,32 @@ inline bool has_error_message() {
 inline void expect_error(aclnnStatus status, aclnnStatus code) {
     EXPECT_EQ(status, code);
     EXPECT_TRUE(has_error_message());
+}
+
+/// f(std::integral_constant<size_t, I>{}) for each I in order.
+template <class F, size_t... I>
+void for_each_index(const F& f, std::index_sequence<I...>) {
+    (f(std::integral_constant<size_t, I>{}), ...);
+}
+
+/// Phase 1 of entry on args (each one valid) with each pointer argument in
+/// turn -- the workspace size and executor out-parameters included --
+/// replaced by nullptr: 161001 with a message each time.
+template <class... Params, class... Args>
+void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    const std::tuple<Params...> valid(args..., &workspace, &executor);
+    const auto null_at = [&](auto index) {
+        using Param = std::tuple_element_t<decltype(index)::value, std::tuple<Params...>>;
+        if constexpr (std::is_pointer_v<Param>) {
+            std::tuple<Params...> call = valid;
+            std::get<decltype(index)::value>(call) = nullptr;
+            SCOPED_TRACE("null argument " + std::to_string(decltype(index)::value));
+            expect_error(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+        }
+    };
+    for_each_index(null_at, std::index_sequence_for<Params...>{});
 }
 
 /// Phase 1 over a NullAddressTensor succeeds (only phase 2 reads device
