@@ -7,9 +7,7 @@
 // conversion/mirror_pad, conversion/roll, conversion/tril, conversion/triu in
 // hicann/ops-math).
 #include <algorithm>
-#include <cstddef>
 #include <functional>
-#include <initializer_list>
 #include <vector>
 
 #include "aclnnop/aclnn_cat.h"
@@ -82,28 +80,6 @@ public:
 private:
     DeviceBuffer bytes_;
     aclTensor* tensor_ = nullptr;
-};
-
-/// An aclTensorList of tensors (destroying them with it), its list
-/// destroyed with it; TensorList::none() holds no list, for a null argument.
-class TensorList {
-public:
-    TensorList(const std::vector<const aclTensor*>& tensors)  // NOLINT: implicit by design
-        : list_(aclCreateTensorList(tensors.data(), tensors.size())) {}
-    TensorList(std::initializer_list<const aclTensor*> tensors)
-        : TensorList(std::vector<const aclTensor*>(tensors)) {}
-    static TensorList none() { return TensorList(nullptr); }
-    ~TensorList() {
-        if (list_ != nullptr) aclDestroyTensorList(list_);
-    }
-    TensorList(const TensorList&) = delete;
-    TensorList& operator=(const TensorList&) = delete;
-    aclTensorList* get() const { return list_; }
-
-private:
-    explicit TensorList(std::nullptr_t) {}
-
-    aclTensorList* list_ = nullptr;
 };
 
 /// Tril's entry points, or Triu's.

@@ -486,6 +486,15 @@ private:
     aclScalar* scalar_ = nullptr;
 };
 
+/// Destroys an acl object through its destroy call (a unique_ptr deleter).
+template <auto destroy>
+struct Destroyer {
+    template <class T>
+    void operator()(T* object) const {
+        destroy(object);
+    }
+};
+
 /// An aclIntArray of values (empty by default), destroyed with it;
 /// IntArray::none() holds no array, for a null argument.
 class IntArray {
@@ -495,17 +504,29 @@ public:
     IntArray(std::initializer_list<int64_t> values) : IntArray(std::vector<int64_t>(values)) {}
     IntArray() : IntArray(std::vector<int64_t>{}) {}
     static IntArray none() { return IntArray(nullptr); }
-    ~IntArray() {
-        if (array_ != nullptr) aclDestroyIntArray(array_);
-    }
-    IntArray(const IntArray&) = delete;
-    IntArray& operator=(const IntArray&) = delete;
-    aclIntArray* get() const { return array_; }
+    aclIntArray* get() const { return array_.get(); }
 
 private:
     explicit IntArray(std::nullptr_t) {}
 
-    aclIntArray* array_ = nullptr;
+    std::unique_ptr<aclIntArray, Destroyer<aclDestroyIntArray>> array_;
+};
+
+/// An aclTensorList of tensors, destroyed with it (and the tensors with
+/// the list); TensorList::none() holds no list, for a null argument.
+class TensorList {
+public:
+    TensorList(const std::vector<const aclTensor*>& tensors)  // NOLINT: implicit by design
+        : list_(aclCreateTensorList(tensors.data(), tensors.size())) {}
+    TensorList(std::initializer_list<const aclTensor*> tensors)
+        : TensorList(std::vector<const aclTensor*>(tensors)) {}
+    static TensorList none() { return TensorList(nullptr); }
+    aclTensorList* get() const { return list_.get(); }
+
+private:
+    explicit TensorList(std::nullptr_t) {}
+
+    std::unique_ptr<aclTensorList, Destroyer<aclDestroyTensorList>> list_;
 };
 
 }  // namespace aclcpu::testkit
