@@ -67,53 +67,55 @@ inline double quantum(double a, int mantissaBits, int minExp) {
 /// a rounded to nearest even on the grid of quantum q (a / q is exact).
 inline double round_to_grid(double a, double q) { return std::nearbyint(a / q) * q; }
 
-inline double fp16_bits_to_double(uint16_t bits) {
+/// A 16-bit binary floating format: a sign bit, exponentBits biased
+/// exponent bits, mantissaBits explicit mantissa bits, and its quiet NaN.
+struct Binary16 {
+    int exponentBits;
+    int mantissaBits;
+    uint16_t quietNaN;
+
+    int bias() const { return (1 << (exponentBits - 1)) - 1; }
+    int max_exponent() const { return (1 << exponentBits) - 1; }
+    /// The exponent of the smallest normal number.
+    int min_exponent() const { return 1 - bias(); }
+};
+inline constexpr Binary16 kFp16{5, 10, 0x7E00};
+inline constexpr Binary16 kBf16{8, 7, 0x7FC0};
+
+inline double binary16_to_double(uint16_t bits, Binary16 format) {
     const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-    const int exponent = (bits >> 10) & 0x1F;
-    const int mantissa = bits & 0x3FF;
-    if (exponent == 0x1F) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    if (exponent == 0) return sign * std::ldexp(mantissa, -24);
-    return sign * std::ldexp(1024 + mantissa, exponent - 25);
+    const int exponent = (bits >> format.mantissaBits) & format.max_exponent();
+    const int mantissa = bits & ((1 << format.mantissaBits) - 1);
+    if (exponent == format.max_exponent()) {
+        return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+    }
+    if (exponent == 0) return sign * std::ldexp(mantissa, format.min_exponent() - format.mantissaBits);
+    return sign * std::ldexp((1 << format.mantissaBits) + mantissa, exponent - format.bias() - format.mantissaBits);
 }
 
-/// Round-to-nearest-even double -> binary16.
-inline uint16_t double_to_fp16_bits(double value) {
-    if (std::isnan(value)) return 0x7E00;
+/// Round-to-nearest-even double -> the format's bits.
+inline uint16_t double_to_binary16(double value, Binary16 format) {
+    if (std::isnan(value)) return format.quietNaN;
     const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
     const double a = std::fabs(value);
     if (a == 0) return sign;
-    const double r = round_to_grid(a, quantum(a, 10, -14));
-    if (r >= 65536.0) return sign | 0x7C00;
-    if (r < std::ldexp(1.0, -14)) return sign | static_cast<uint16_t>(std::ldexp(r, 24));
+    const double r = round_to_grid(a, quantum(a, format.mantissaBits, format.min_exponent()));
+    if (r >= std::ldexp(1.0, format.bias() + 1)) {
+        return sign | static_cast<uint16_t>(format.max_exponent() << format.mantissaBits);
+    }
+    if (r < std::ldexp(1.0, format.min_exponent())) {
+        return sign | static_cast<uint16_t>(std::ldexp(r, format.mantissaBits - format.min_exponent()));
+    }
     int e = 0;
     std::frexp(r, &e);  // r in [2^(e-1), 2^e)
-    const int mantissa = static_cast<int>(std::ldexp(r, 11 - e)) - 1024;
-    return sign | static_cast<uint16_t>(((e - 1 + 15) << 10) | mantissa);
+    const int mantissa = static_cast<int>(std::ldexp(r, format.mantissaBits + 1 - e)) - (1 << format.mantissaBits);
+    return sign | static_cast<uint16_t>(((e - 1 + format.bias()) << format.mantissaBits) | mantissa);
 }
 
-inline double bf16_bits_to_double(uint16_t bits) {
-    const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-    const int exponent = (bits >> 7) & 0xFF;
-    const int mantissa = bits & 0x7F;
-    if (exponent == 0xFF) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    if (exponent == 0) return sign * std::ldexp(mantissa, -133);
-    return sign * std::ldexp(128 + mantissa, exponent - 134);
-}
-
-/// Round-to-nearest-even double -> bfloat16.
-inline uint16_t double_to_bf16_bits(double value) {
-    if (std::isnan(value)) return 0x7FC0;
-    const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
-    const double a = std::fabs(value);
-    if (a == 0) return sign;
-    const double r = round_to_grid(a, quantum(a, 7, -126));
-    if (r >= std::ldexp(1.0, 128)) return sign | 0x7F80;
-    if (r < std::ldexp(1.0, -126)) return sign | static_cast<uint16_t>(std::ldexp(r, 133));
-    int e = 0;
-    std::frexp(r, &e);
-    const int mantissa = static_cast<int>(std::ldexp(r, 8 - e)) - 128;
-    return sign | static_cast<uint16_t>(((e - 1 + 127) << 7) | mantissa);
-}
+inline double fp16_bits_to_double(uint16_t bits) { return binary16_to_double(bits, kFp16); }
+inline uint16_t double_to_fp16_bits(double value) { return double_to_binary16(value, kFp16); }
+inline double bf16_bits_to_double(uint16_t bits) { return binary16_to_double(bits, kBf16); }
+inline uint16_t double_to_bf16_bits(double value) { return double_to_binary16(value, kBf16); }
 
 // ---------------------------------------------------------------------------
 // Host encoding of elements.
