@@ -216,12 +216,6 @@ inline double representable(double value, aclDataType dtype) {
     return decode_at(element, dtype);
 }
 
-/// values rounded to what dtype can hold (so a reference sees the device's inputs).
-inline std::vector<double> representable(std::vector<double> values, aclDataType dtype) {
-    for (double& v : values) v = representable(v, dtype);
-    return values;
-}
-
 /// value as the nearest element of dtype holds it (a real dtype keeps the real part).
 inline Complex representable(Complex value, aclDataType dtype) {
     uint8_t element[16];
@@ -229,8 +223,11 @@ inline Complex representable(Complex value, aclDataType dtype) {
     return decode_complex_at(element, dtype);
 }
 
-inline std::vector<Complex> representable(std::vector<Complex> values, aclDataType dtype) {
-    for (Complex& v : values) v = representable(v, dtype);
+/// values (double or Complex) rounded to what dtype can hold (so a
+/// reference sees the device's inputs).
+template <class T>
+std::vector<T> representable(std::vector<T> values, aclDataType dtype) {
+    for (T& v : values) v = representable(v, dtype);
     return values;
 }
 
