@@ -346,28 +346,10 @@ public:
 
     /// Sets the view's elements (row-major) and makes the storage as it is
     /// now the reference of bytes_changed_outside_view().
-    void write(const std::vector<double>& values) {
-        const std::vector<int64_t> positions = this->positions();
-        if (values.size() != positions.size()) fail("values do not match the view");
-        initial_ = buffer_.download();
-        const size_t width = dtype_bytes(spec_.dtype);
-        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
-            encode_at(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
-        }
-        buffer_.upload(initial_);
-    }
+    void write(const std::vector<double>& values) { write_view(values, encode_at); }
     /// write() for complex values: both parts into a COMPLEX64 / COMPLEX128
     /// view, the real parts into any other.
-    void write_complex(const std::vector<Complex>& values) {
-        const std::vector<int64_t> positions = this->positions();
-        if (values.size() != positions.size()) fail("values do not match the view");
-        initial_ = buffer_.download();
-        const size_t width = dtype_bytes(spec_.dtype);
-        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
-            encode_complex_at(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
-        }
-        buffer_.upload(initial_);
-    }
+    void write_complex(const std::vector<Complex>& values) { write_view(values, encode_complex_at); }
 
     /// Fills a contiguous tensor with values evenly spread over [low, high)
     /// in a scrambled order (so branchy kernels see both sides of their
@@ -395,24 +377,9 @@ public:
     }
 
     /// The view's elements, decoded, row-major.
-    std::vector<double> read() const {
-        const std::vector<uint8_t> bytes = buffer_.download();
-        std::vector<double> values;
-        for (int64_t position : positions()) {
-            values.push_back(decode_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
-        }
-        return values;
-    }
+    std::vector<double> read() const { return read_view(decode_at); }
     /// read() for any dtype: the view's elements as complex numbers ((value, 0) for a real dtype).
-    std::vector<Complex> read_complex() const {
-        const std::vector<uint8_t> bytes = buffer_.download();
-        std::vector<Complex> values;
-        for (int64_t position : positions()) {
-            values.push_back(
-                decode_complex_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
-        }
-        return values;
-    }
+    std::vector<Complex> read_complex() const { return read_view(decode_complex_at); }
     /// The whole storage as bytes.
     std::vector<uint8_t> bytes() const { return buffer_.download(); }
 
@@ -435,6 +402,28 @@ public:
     }
 
 private:
+    /// write() and write_complex(), T's elements encoded by encode.
+    template <class T>
+    void write_view(const std::vector<T>& values, void (*encode)(uint8_t*, aclDataType, T)) {
+        const std::vector<int64_t> positions = this->positions();
+        if (values.size() != positions.size()) fail("values do not match the view");
+        initial_ = buffer_.download();
+        const size_t width = dtype_bytes(spec_.dtype);
+        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
+            encode(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
+        }
+        buffer_.upload(initial_);
+    }
+    /// read() and read_complex(), the view's elements decoded by decode.
+    template <class T>
+    std::vector<T> read_view(T (*decode)(const uint8_t*, aclDataType)) const {
+        const std::vector<uint8_t> bytes = buffer_.download();
+        std::vector<T> values;
+        for (int64_t position : positions()) {
+            values.push_back(decode(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
+        }
+        return values;
+    }
     std::vector<int64_t> positions() const { return view_positions(spec_.shape, strides_, spec_.offset); }
     int64_t last_position() const {
         int64_t last = spec_.offset;
