@@ -69,8 +69,10 @@ inline OutSource out_source(Decoder& in, bool hasOther) {
     return choice == 7 && hasOther ? OutSource::other : OutSource::self;
 }
 
-/// A contiguous out over shape, of self's dtype or a decoded one.
-inline TensorSpec contiguous_out(Decoder& in, const std::vector<int64_t>& shape, aclDataType selfDtype) {
+/// An out that is none of the inputs: decoded, or (broadcast) contiguous
+/// over shape, of self's dtype or a decoded one.
+inline TensorSpec fresh_out(Decoder& in, OutSource source, const std::vector<int64_t>& shape, aclDataType selfDtype) {
+    if (source == OutSource::decoded) return in.tensor();
     const aclDataType dtype = in.bit() ? in.dtype() : selfDtype;
     return TensorSpec::contiguous(shape, dtype);
 }
@@ -81,25 +83,15 @@ inline TensorSpec contiguous_out(Decoder& in, const std::vector<int64_t>& shape,
 inline Tensors one_and_out(Decoder& in, OperatorCall& call) {
     const TensorSpec self = in.tensor();
     Tensors tensors;
-    switch (out_source(in, false)) {
-        case OutSource::self:
-        case OutSource::other:
-            tensors.out = call.output(self);
-            tensors.self = tensors.out;
-            break;
-        case OutSource::broadcast: {
-            const TensorSpec out = contiguous_out(in, self.view, self.dtype);
-            tensors.self = call.input(self);
-            tensors.out = call.output(out);
-            break;
-        }
-        case OutSource::decoded: {
-            const TensorSpec out = in.tensor();
-            tensors.self = call.input(self);
-            tensors.out = call.output(out);
-            break;
-        }
+    const OutSource source = out_source(in, false);
+    if (source == OutSource::self || source == OutSource::other) {
+        tensors.out = call.output(self);
+        tensors.self = tensors.out;
+        return tensors;
     }
+    const TensorSpec out = fresh_out(in, source, self.view, self.dtype);
+    tensors.self = call.input(self);
+    tensors.out = call.output(out);
     return tensors;
 }
 
@@ -108,7 +100,8 @@ inline Tensors pair_and_out(Decoder& in, OperatorCall& call) {
     const TensorSpec self = in.tensor();
     const TensorSpec other = in.tensor();
     Tensors tensors;
-    switch (out_source(in, true)) {
+    const OutSource source = out_source(in, true);
+    switch (source) {
         case OutSource::self:
             tensors.out = call.output(self);
             tensors.self = tensors.out;
@@ -119,15 +112,10 @@ inline Tensors pair_and_out(Decoder& in, OperatorCall& call) {
             tensors.out = call.output(other);
             tensors.other = tensors.out;
             break;
-        case OutSource::broadcast: {
-            const TensorSpec out = contiguous_out(in, broadcast_shape(self.view, other.view, self.view), self.dtype);
-            tensors.self = call.input(self);
-            tensors.other = call.input(other);
-            tensors.out = call.output(out);
-            break;
-        }
+        case OutSource::broadcast:
         case OutSource::decoded: {
-            const TensorSpec out = in.tensor();
+            const TensorSpec out =
+                fresh_out(in, source, broadcast_shape(self.view, other.view, self.view), self.dtype);
             tensors.self = call.input(self);
             tensors.other = call.input(other);
             tensors.out = call.output(out);

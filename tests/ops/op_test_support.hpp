@@ -18,6 +18,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -95,6 +97,32 @@ aclnnStatus run_two_phases(const Phase1& phase1, Phase2 phase2, aclrtStream stre
     return status;
 }
 
+/// Phase 1 alone, as phase1(&workspaceSize, &executor): for the error paths.
+/// An executor it makes is destroyed.
+template <class Phase1>
+aclnnStatus phase1_only(const Phase1& phase1) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = phase1(&workspace, &executor);
+    if (status == ACLNN_SUCCESS && executor != nullptr) aclDestroyAclOpExecutor(executor);
+    return status;
+}
+
+/// Phase 1 of an aclnn operator alone, entry(args..., &workspaceSize,
+/// &executor), through phase1_only.
+template <class Entry, class... Args>
+aclnnStatus phase1_of(Entry entry, const Args&... args) {
+    return phase1_only([&](uint64_t* size, aclOpExecutor** executor) { return entry(args..., size, executor); });
+}
+
+/// Both phases of an aclnn operator, phase1(args..., &workspaceSize,
+/// &executor) then phase2, through run_two_phases.
+template <class Entry, class... Args>
+aclnnStatus run_aclnn(aclrtStream stream, Entry phase1, Phase2 phase2, const Args&... args) {
+    return run_two_phases([&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); },
+                          phase2, stream, nullptr);
+}
+
 /// An aclTensor of a contiguous FLOAT shape whose device address is null,
 /// destroyed with it: phase 1 accepts it, the device would fault on it.
 class NullAddressTensor {
@@ -121,6 +149,32 @@ inline bool has_error_message() {
 inline void expect_error(aclnnStatus status, aclnnStatus code) {
     EXPECT_EQ(status, code);
     EXPECT_TRUE(has_error_message());
+}
+
+/// f(std::integral_constant<size_t, I>{}) for each I in order.
+template <class F, size_t... I>
+void for_each_index(const F& f, std::index_sequence<I...>) {
+    (f(std::integral_constant<size_t, I>{}), ...);
+}
+
+/// Phase 1 of entry on args (each one valid) with each pointer argument in
+/// turn -- the workspace size and executor out-parameters included --
+/// replaced by nullptr: 161001 with a message each time.
+template <class... Params, class... Args>
+void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    const std::tuple<Params...> valid(args..., &workspace, &executor);
+    const auto null_at = [&](auto index) {
+        using Param = std::tuple_element_t<decltype(index)::value, std::tuple<Params...>>;
+        if constexpr (std::is_pointer_v<Param>) {
+            std::tuple<Params...> call = valid;
+            std::get<decltype(index)::value>(call) = nullptr;
+            SCOPED_TRACE("null argument " + std::to_string(decltype(index)::value));
+            expect_error(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+        }
+    };
+    for_each_index(null_at, std::index_sequence_for<Params...>{});
 }
 
 /// Phase 1 over a NullAddressTensor succeeds (only phase 2 reads device

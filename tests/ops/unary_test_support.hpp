@@ -1,10 +1,15 @@
 // What every operator of the unary engine (ops/common/unary.hpp) passes,
 // whatever its arithmetic: the empty-tensor ending, the null arguments,
 // shape and rank checks, and the fault of a null data address.  A family's
-// tests list their operators' entry points and call these.
+// tests list their operators' entry points and call these; they compare
+// results through check_unary / check_unary_inplace, giving each element's
+// double-precision reference.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,9 +22,126 @@ struct UnaryEntries {
     std::string name;
     std::function<aclnnStatus(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**)> phase1;
     Phase2 phase2;
-    /// The in-place form's phase 1; empty when the operator has none.
+    /// The in-place form's phase 1 and 2; empty when the operator has none.
     std::function<aclnnStatus(aclTensor*, uint64_t*, aclOpExecutor**)> inplace;
+    Phase2 inplacePhase2 = nullptr;
 };
+
+/// The operator of a family's table called name.
+template <class Op>
+const Op& op_named(const std::vector<Op>& operators, const std::string& name) {
+    for (const Op& op : operators) {
+        if (op.name == name) return op;
+    }
+    throw std::invalid_argument(name);
+}
+
+// ---------------------------------------------------------------------------
+// Inputs and results.
+
+/// The integer dtypes the unary operators list, and BOOL: whole-number inputs.
+inline bool is_integer(aclDataType t) {
+    return t == ACL_INT8 || t == ACL_INT16 || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT8 || t == ACL_BOOL;
+}
+
+/// value as dtype holds it: both parts in COMPLEX64 (rounded) and
+/// COMPLEX128, the real part alone in any other dtype.
+inline Complex held_in(Complex value, aclDataType dtype) {
+    if (dtype == ACL_COMPLEX64) return {static_cast<float>(value.real()), static_cast<float>(value.imag())};
+    if (dtype == ACL_COMPLEX128) return value;
+    return representable(value.real(), dtype);
+}
+
+/// n values in [low, high) for self's dtype (BOOL: 0 and 1, UINT8 from 0,
+/// integers whole numbers), with an imaginary part in [-2, 2) when self is
+/// complex; each as self holds it.
+inline std::vector<Complex> unary_inputs(aclDataType self, double low, double high, size_t n, uint32_t seed) {
+    if (self == ACL_BOOL) low = 0, high = 2;
+    if (self == ACL_UINT8) low = std::max(low, 0.0);
+    if (is_integer(self)) low = std::ceil(low), high = std::max(std::floor(high), low + 1);
+    const std::vector<double> re = uniform(n, low, high, seed);
+    const std::vector<double> im = uniform(n, -2, 2, seed + 1);
+    const bool complex = self == ACL_COMPLEX64 || self == ACL_COMPLEX128;
+    std::vector<Complex> values;
+    for (size_t i = 0; i < n; ++i) {
+        const double real = is_integer(self) ? std::floor(re[i]) : re[i];
+        values.push_back(held_in(Complex(real, complex ? im[i] : 0), self));
+    }
+    return values;
+}
+
+/// The reference of one element: what out holds for self's value x.
+using UnaryReference = std::function<Complex(Complex x)>;
+
+/// Every element of out within tol of reference(values[i]) (both parts of a
+/// complex out), and no byte outside out's view changed.
+inline void expect_unary_results(const DeviceTensor& out, const std::vector<Complex>& values,
+                                 const UnaryReference& reference, Tolerance tol) {
+    const std::vector<Complex> actual = out.read_complex();
+    ASSERT_EQ(actual.size(), values.size());
+    const bool complexOut = out.dtype() == ACL_COMPLEX64 || out.dtype() == ACL_COMPLEX128;
+    std::vector<double> got;
+    std::vector<double> expected;
+    for (size_t i = 0; i < values.size(); ++i) {
+        const Complex want = reference(values[i]);
+        got.push_back(actual[i].real());
+        expected.push_back(want.real());
+        if (complexOut) {
+            got.push_back(actual[i].imag());
+            expected.push_back(want.imag());
+        }
+    }
+    expect_close(got, expected, tol);
+    EXPECT_EQ(out.bytes_changed_outside_view(), 0u);
+}
+
+/// op's out-of-place form on self into out (both phases, synchronised);
+/// *workspace (optional) receives phase 1's size.
+inline aclnnStatus run_unary(const UnaryEntries& op, const DeviceTensor& self, DeviceTensor& out, aclrtStream stream,
+                             uint64_t* workspace = nullptr) {
+    return run_two_phases(
+        [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out.get(), size, executor); },
+        op.phase2, stream, workspace);
+}
+
+/// op on values laid out as selfSpec into a fresh out of outSpec: success,
+/// no workspace, and expect_unary_results.
+inline void check_unary(const UnaryEntries& op, aclrtStream stream, const TensorSpec& selfSpec,
+                        const TensorSpec& outSpec, const std::vector<Complex>& values,
+                        const UnaryReference& reference, Tolerance tol) {
+    SCOPED_TRACE(op.name + " " + std::to_string(selfSpec.dtype) + " -> " + std::to_string(outSpec.dtype));
+    DeviceTensor self(selfSpec);
+    self.write_complex(values);
+    auto out = DeviceTensor::output(outSpec);
+    uint64_t workspace = 1;
+    ASSERT_EQ(run_unary(op, self, *out, stream, &workspace), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace, 0u);
+    expect_unary_results(*out, values, reference, tol);
+}
+
+/// op's in-place form on values laid out as spec: success, and
+/// expect_unary_results over selfRef.
+inline void check_unary_inplace(const UnaryEntries& op, aclrtStream stream, const TensorSpec& spec,
+                                const std::vector<Complex>& values, const UnaryReference& reference,
+                                Tolerance tol) {
+    SCOPED_TRACE(op.name + " " + std::to_string(spec.dtype));
+    DeviceTensor selfRef(spec);
+    selfRef.write_complex(values);
+    ASSERT_EQ(run_two_phases([&](uint64_t* size,
+                                 aclOpExecutor** executor) { return op.inplace(selfRef.get(), size, executor); },
+                             op.inplacePhase2, stream, nullptr),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    expect_unary_results(selfRef, values, reference, tol);
+}
+
+/// op's phase 1 alone on self and out (phase1_only), for the error paths.
+inline aclnnStatus unary_phase1(const UnaryEntries& op, const aclTensor* self, aclTensor* out) {
+    return phase1_only([&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self, out, size, executor); });
+}
+
+// ---------------------------------------------------------------------------
+// The checks every unary operator passes.
 
 /// Empty tensors: success, workspace 0, nothing to run.
 inline void expect_empty_tensors_need_no_work(const std::vector<UnaryEntries>& operators, aclrtStream stream) {

@@ -37,7 +37,6 @@ namespace {
 using namespace optest;
 
 using Phase1 = std::function<aclnnStatus(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**)>;
-using InplacePhase1 = std::function<aclnnStatus(aclTensor*, uint64_t*, aclOpExecutor**)>;
 using RealFunction = std::function<double(double)>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -52,12 +51,7 @@ constexpr double kCut = 1.0, kReplacement = -3.0;
 
 /// One operator: its entries (scalars bound), its formula, the inputs it is
 /// tested on, its listed dtypes, and atol beyond the dtype's own tolerance.
-struct Activation {
-    std::string name;
-    Phase1 phase1;
-    Phase2 phase2;
-    InplacePhase1 inplace;
-    Phase2 inplacePhase2;
+struct Activation : UnaryEntries {
     RealFunction real;
     double low;
     double high;
@@ -65,9 +59,6 @@ struct Activation {
     double atol = 0;
 };
 
-bool is_integer(aclDataType t) {
-    return t == ACL_INT8 || t == ACL_INT16 || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT8 || t == ACL_BOOL;
-}
 bool is_complex(aclDataType t) { return t == ACL_COMPLEX64 || t == ACL_COMPLEX128; }
 
 // The kernels' formulas (activation_kernel.cpp names each one's CANN source).
@@ -196,18 +187,9 @@ const std::vector<Activation>& operators() {
 }
 
 /// The operators' entry points, for the checks every unary operator passes.
-std::vector<UnaryEntries> entries() {
-    std::vector<UnaryEntries> all;
-    for (const Activation& op : operators()) all.push_back({op.name, op.phase1, op.phase2, op.inplace});
-    return all;
-}
+std::vector<UnaryEntries> entries() { return {operators().begin(), operators().end()}; }
 
-const Activation& op_named(const std::string& name) {
-    for (const Activation& op : operators()) {
-        if (op.name == name) return op;
-    }
-    throw std::invalid_argument(name);
-}
+const Activation& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
 bool lists(const Activation& op, aclDataType dtype) {
     return std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end();
@@ -224,18 +206,12 @@ aclDataType compute_dtype(const Activation& op, aclDataType self, aclDataType ou
     return op.name == "Sigmoid" && is_integer(self) ? out : self;
 }
 
-Complex in_dtype(Complex value, aclDataType dtype) {
-    if (dtype == ACL_COMPLEX64) return {static_cast<float>(value.real()), static_cast<float>(value.imag())};
-    if (dtype == ACL_COMPLEX128) return value;
-    return representable(value.real(), dtype);
-}
-
 Complex reference(const Activation& op, Complex x, aclDataType self, aclDataType out) {
     const aclDataType compute = compute_dtype(op, self, out);
-    const Complex input = in_dtype(x, compute);
+    const Complex input = held_in(x, compute);
     const Complex result = is_complex(compute) ? Complex(1) / (Complex(1) + std::exp(-input))  // Sigmoid
                                                : Complex(op.real(input.real()));
-    return in_dtype(in_dtype(result, compute), out);
+    return held_in(held_in(result, compute), out);
 }
 
 Tolerance tolerance(const Activation& op, aclDataType compute, aclDataType out) {
@@ -246,60 +222,24 @@ Tolerance tolerance(const Activation& op, aclDataType compute, aclDataType out) 
     return tol;
 }
 
-/// Values in [low, high) for self's dtype (BOOL: 0 and 1, unsigned from 0),
-/// with an imaginary part when self is complex.
+/// Values in [low, high) for self's dtype (the ranges of the operators
+/// listing integers are whole numbers).
 std::vector<Complex> inputs(const Activation& op, aclDataType self, size_t n, uint32_t seed) {
-    double low = op.low;
-    double high = op.high;
-    if (self == ACL_BOOL) low = 0, high = 2;
-    if (self == ACL_UINT8) low = std::max(low, 0.0);
-    const std::vector<double> re = uniform(n, low, high, seed);
-    const std::vector<double> im = uniform(n, -2, 2, seed + 1);
-    std::vector<Complex> values;
-    for (size_t i = 0; i < n; ++i) {
-        const double real = is_integer(self) ? std::floor(re[i]) : re[i];
-        values.push_back(in_dtype(Complex(real, is_complex(self) ? im[i] : 0), self));
-    }
-    return values;
+    return unary_inputs(self, op.low, op.high, n, seed);
+}
+
+/// What an out of dtype out holds for self's value x.
+UnaryReference reference_into(const Activation& op, aclDataType self, aclDataType out) {
+    return [&op, self, out](Complex x) { return reference(op, x, self, out); };
 }
 
 class Activations : public AclTest {
 protected:
-    aclnnStatus run(const Activation& op, const DeviceTensor& self, DeviceTensor& out, uint64_t* workspace = nullptr) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out.get(), size, executor); },
-            op.phase2, stream_, workspace);
-    }
-
     void check(const Activation& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
                const std::vector<Complex>& values) {
-        SCOPED_TRACE(op.name + " " + std::to_string(selfSpec.dtype) + " -> " + std::to_string(outSpec.dtype));
-        DeviceTensor self(selfSpec);
-        self.write_complex(values);
-        auto out = DeviceTensor::output(outSpec);
-        uint64_t workspace = 1;
-        ASSERT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        EXPECT_EQ(workspace, 0u);
-        expect_results(op, selfSpec.dtype, values, *out);
-    }
-
-    void expect_results(const Activation& op, aclDataType selfDtype, const std::vector<Complex>& values,
-                        const DeviceTensor& out) {
-        const std::vector<Complex> actual = out.read_complex();
-        ASSERT_EQ(actual.size(), values.size());
-        std::vector<double> got;
-        std::vector<double> expected;
-        for (size_t i = 0; i < values.size(); ++i) {
-            const Complex want = reference(op, values[i], selfDtype, out.dtype());
-            got.push_back(actual[i].real());
-            expected.push_back(want.real());
-            if (is_complex(out.dtype())) {
-                got.push_back(actual[i].imag());
-                expected.push_back(want.imag());
-            }
-        }
-        expect_close(got, expected, tolerance(op, compute_dtype(op, selfDtype, out.dtype()), out.dtype()));
-        EXPECT_EQ(out.bytes_changed_outside_view(), 0u);
+        check_unary(op, stream_, selfSpec, outSpec, values,
+                    reference_into(op, selfSpec.dtype, outSpec.dtype),
+                    tolerance(op, compute_dtype(op, selfSpec.dtype, outSpec.dtype), outSpec.dtype));
     }
 };
 
@@ -362,16 +302,9 @@ TEST_F(Activations, InplaceFormsWriteSelfRef) {
         if (!op.inplace) continue;
         for (aclDataType dtype : op.dtypes) {
             if (op.name == "Sigmoid" && is_integer(dtype)) continue;  // not in selfRef's list
-            SCOPED_TRACE(op.name + " " + std::to_string(dtype));
-            const std::vector<Complex> values = inputs(op, dtype, 300, 17);
-            DeviceTensor selfRef(TensorSpec({10, 30}, dtype, {1, 10}));
-            selfRef.write_complex(values);
-            const auto phase1 = [&](uint64_t* size, aclOpExecutor** executor) {
-                return op.inplace(selfRef.get(), size, executor);
-            };
-            ASSERT_EQ(run_two_phases(phase1, op.inplacePhase2, stream_, nullptr), ACLNN_SUCCESS)
-                << aclGetRecentErrMsg();
-            expect_results(op, dtype, values, selfRef);
+            check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
+                                reference_into(op, dtype, dtype),
+                                tolerance(op, compute_dtype(op, dtype, dtype), dtype));
         }
     }
 }
@@ -598,14 +531,7 @@ TEST_F(Activations, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(
 
 // ---- error paths ---------------------------------------------------------
 
-class ActivationErrors : public Activations {
-protected:
-    aclnnStatus phase1(const Activation& op, const aclTensor* self, aclTensor* out) {
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        return op.phase1(self, out, &workspace, &executor);
-    }
-};
+class ActivationErrors : public Activations {};
 
 TEST_F(ActivationErrors, NullTensorsAndPointersAre161001) { expect_null_arguments_are_161001(entries()); }
 
@@ -664,7 +590,7 @@ TEST_F(ActivationErrors, UnlistedDtypesAre161002) {
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             DeviceTensor self(TensorSpec({2}, dtype));
             DeviceTensor out(TensorSpec({2}, dtype));
-            expect_error(phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+            expect_error(unary_phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
         }
     }
 }
@@ -676,13 +602,13 @@ TEST_F(ActivationErrors, OutDtypesOutsideTheRulesAre161002) {
     // out of self's dtype only.
     for (const char* name : {"Relu", "Hardsigmoid", "Silu", "Gelu", "GeluV2Tanh", "GeluV2Erf"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
     }
     // out castable from self (or, for Sigmoid and Hardswish, in their out lists).
     for (const char* name : {"Sigmoid", "Hardswish", "Elu", "LeakyRelu", "Softplus", "Threshold"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
-        ASSERT_EQ(phase1(op_named(name), f32.get(), f16.get()), ACLNN_SUCCESS);
+        expect_error(unary_phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+        ASSERT_EQ(unary_phase1(op_named(name), f32.get(), f16.get()), ACLNN_SUCCESS);
     }
 }
 
@@ -699,7 +625,7 @@ TEST_F(ActivationErrors, AnOutDtypeNoKernelStoresIs561103) {
     ASSERT_NE(out, nullptr);
     for (const char* name : {"Elu", "LeakyRelu", "Softplus"}) {
         SCOPED_TRACE(name);
-        expect_error(phase1(op_named(name), self.get(), out), ACLNN_ERR_INNER_NULLPTR);
+        expect_error(unary_phase1(op_named(name), self.get(), out), ACLNN_ERR_INNER_NULLPTR);
     }
     aclDestroyTensor(out);
 }
@@ -758,9 +684,9 @@ TEST_F(ActivationErrors, FormatRulesOfGeluAndHardsigmoid) {
     aclTensor* nz = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_FRACTAL_NZ, shape, 2, outBuffer.get());
     const Activation& gelu = op_named("Gelu");
     const Activation& hardsigmoid = op_named("Hardsigmoid");
-    expect_error(phase1(gelu, nd, nz), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(gelu, nz, nd), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(hardsigmoid, nd, nchw), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(gelu, nd, nz), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(gelu, nz, nd), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(hardsigmoid, nd, nchw), ACLNN_ERR_PARAM_INVALID);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     ASSERT_EQ(gelu.phase1(nd, nchw, &workspace, &executor), ACLNN_SUCCESS);

@@ -267,51 +267,53 @@ TEST_F(Clamp, ErrorCodes) {
     DeviceTensor row4(TensorSpec({4}, ACL_FLOAT)), wide(TensorSpec({4, 2, 3}, ACL_FLOAT));
     DeviceTensor c64(TensorSpec({2, 3}, ACL_COMPLEX64)), u16(TensorSpec({2, 3}, ACL_UINT16));
     DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
+    // 161001: each null argument of the one-bound forms; of Clamp and
+    // ClampTensor a null tensor or out-parameter, or both bounds null (one
+    // alone may be).
+    expect_each_null_is_161001(aclnnClampMaxGetWorkspaceSize, f.get(), lo.get(), f.get());
+    expect_each_null_is_161001(aclnnInplaceClampMaxGetWorkspaceSize, f.get(), lo.get());
+    expect_each_null_is_161001(aclnnClampMinTensorGetWorkspaceSize, f.get(), f.get(), f.get());
+    expect_each_null_is_161001(aclnnInplaceClampMinTensorGetWorkspaceSize, f.get(), f.get());
+    expect_each_null_is_161001(aclnnClampMaxTensorGetWorkspaceSize, f.get(), f.get(), f.get());
+    expect_each_null_is_161001(aclnnInplaceClampMaxTensorGetWorkspaceSize, f.get(), f.get());
+    expect_error(phase1_of(aclnnClampMinGetWorkspaceSize, nullptr, nullptr, f.get()), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1_of(aclnnClampGetWorkspaceSize, nullptr, lo.get(), hi.get(), f.get()),
+                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1_of(aclnnClampGetWorkspaceSize, f.get(), lo.get(), hi.get(), nullptr),
+                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1_of(aclnnClampGetWorkspaceSize, f.get(), nullptr, nullptr, f.get()), ACLNN_ERR_PARAM_NULLPTR);
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    // 161001: a null tensor, both bounds null, a one-bound form's null bound, a null out-parameter.
-    expect_error(aclnnClampGetWorkspaceSize(nullptr, lo.get(), hi.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampGetWorkspaceSize(f.get(), lo.get(), hi.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampGetWorkspaceSize(f.get(), nullptr, nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampMinGetWorkspaceSize(nullptr, nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampMaxGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceClampMaxGetWorkspaceSize(f.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnClampGetWorkspaceSize(f.get(), lo.get(), hi.get(), f.get(), nullptr, &ex),
                  ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), nullptr, nullptr, f.get(), &ws, &ex),
+    expect_error(phase1_of(aclnnClampTensorGetWorkspaceSize, f.get(), nullptr, nullptr, f.get()),
                  ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampMinTensorGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceClampMinTensorGetWorkspaceSize(f.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnClampMaxTensorGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceClampMaxTensorGetWorkspaceSize(f.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), f.get(), nullptr, f.get(), &ws, nullptr),
                  ACLNN_ERR_PARAM_NULLPTR);
-    // 161002: self or out outside the list, shapes, rank 9, self not castable to out.
-    expect_error(aclnnClampGetWorkspaceSize(boolean.get(), lo.get(), hi.get(), f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampGetWorkspaceSize(f.get(), lo.get(), hi.get(), boolean.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampGetWorkspaceSize(f.get(), lo.get(), hi.get(), other.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampGetWorkspaceSize(deep.get(), lo.get(), hi.get(), deep.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampGetWorkspaceSize(f.get(), lo.get(), hi.get(), i32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    // Tensor forms: bounds that do not broadcast, a broadcast other than out's
-    // shape, a promotion outside the list (COMPLEX64) or none (UINT16), not castable to out.
-    expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), row4.get(), nullptr, f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), wide.get(), nullptr, f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceClampMinTensorGetWorkspaceSize(f.get(), wide.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), c64.get(), nullptr, f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampTensorGetWorkspaceSize(i32.get(), u16.get(), nullptr, i32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampTensorGetWorkspaceSize(i32.get(), f.get(), nullptr, i32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnClampTensorGetWorkspaceSize(f.get(), deep.get(), nullptr, f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
+    // 161002 from Clamp: self or out outside the list, shapes, rank 9, self
+    // not castable to out.
+    struct Pair {
+        const DeviceTensor& self;
+        const DeviceTensor& out;
+    };
+    for (const Pair& c : {Pair{boolean, f}, Pair{f, boolean}, Pair{f, other}, Pair{deep, deep}, Pair{f, i32}}) {
+        expect_error(phase1_of(aclnnClampGetWorkspaceSize, c.self.get(), lo.get(), hi.get(), c.out.get()),
+                     ACLNN_ERR_PARAM_INVALID);
+    }
+    // From ClampTensor (self, min, out): bounds that do not broadcast, a
+    // broadcast other than out's shape, a promotion outside the list
+    // (COMPLEX64) or none (UINT16), not castable to out, rank 9.
+    struct Triple {
+        const DeviceTensor& self;
+        const DeviceTensor& min;
+        const DeviceTensor& out;
+    };
+    for (const Triple& c : {Triple{f, row4, f}, Triple{f, wide, f}, Triple{f, c64, f}, Triple{i32, u16, i32},
+                            Triple{i32, f, i32}, Triple{f, deep, f}}) {
+        expect_error(phase1_of(aclnnClampTensorGetWorkspaceSize, c.self.get(), c.min.get(), nullptr, c.out.get()),
+                     ACLNN_ERR_PARAM_INVALID);
+    }
+    expect_error(phase1_of(aclnnInplaceClampMinTensorGetWorkspaceSize, f.get(), wide.get()), ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace

@@ -196,41 +196,32 @@ TEST_F(Fill, ErrorCodes) {
     DeviceTensor u32(TensorSpec({2}, ACL_UINT32)), deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
     const Scalar one(1), zeroStep(0), nan(kNaN), minusOne(-1), c64(Complex(1, 1), ACL_COMPLEX64);
     const Scalar big(1e10, ACL_DOUBLE);
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
-    // 161001: null tensors, scalars, out-parameters.
-    expect_error(aclnnInplaceFillScalarGetWorkspaceSize(nullptr, one.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceFillScalarGetWorkspaceSize(f32.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceFillScalarGetWorkspaceSize(f32.get(), one.get(), nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceZeroGetWorkspaceSize(nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceZeroGetWorkspaceSize(f32.get(), &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    for (int which = 0; which < 4; ++which) {
-        expect_error(aclnnArangeGetWorkspaceSize(which == 0 ? nullptr : one.get(), which == 1 ? nullptr : big.get(),
-                                                 which == 2 ? nullptr : one.get(), which == 3 ? nullptr : f32.get(),
-                                                 &ws, &ex),
-                     ACLNN_ERR_PARAM_NULLPTR);
-    }
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), one.get(), f32.get(), &ws, nullptr),
-                 ACLNN_ERR_PARAM_NULLPTR);
+    // 161001: each null tensor, scalar and out-parameter.
+    expect_each_null_is_161001(aclnnInplaceFillScalarGetWorkspaceSize, f32.get(), one.get());
+    expect_each_null_is_161001(aclnnInplaceZeroGetWorkspaceSize, f32.get());
+    expect_each_null_is_161001(aclnnArangeGetWorkspaceSize, one.get(), big.get(), one.get(), f32.get());
     // 161002: Fill of a UINT16 self with a FLOAT value (no promotion), rank 9;
-    // Zero of UINT32 (not listed); Arange's scalar and out dtypes, its step
-    // (0, NaN, the wrong sign), rank 9.
-    expect_error(aclnnInplaceFillScalarGetWorkspaceSize(u16.get(), one.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceFillScalarGetWorkspaceSize(deep.get(), one.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceZeroGetWorkspaceSize(u32.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceZeroGetWorkspaceSize(deep.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(c64.get(), big.get(), one.get(), f32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), one.get(), i8.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), zeroStep.get(), f32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), nan.get(), f32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), minusOne.get(), f32.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnArangeGetWorkspaceSize(one.get(), big.get(), one.get(), deep.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
+    // Zero of UINT32 (not listed), rank 9.
+    for (const DeviceTensor* self : {&u16, &deep}) {
+        expect_error(phase1_of(aclnnInplaceFillScalarGetWorkspaceSize, self->get(), one.get()),
+                     ACLNN_ERR_PARAM_INVALID);
+    }
+    for (const DeviceTensor* self : {&u32, &deep}) {
+        expect_error(phase1_of(aclnnInplaceZeroGetWorkspaceSize, self->get()), ACLNN_ERR_PARAM_INVALID);
+    }
+    // Arange: a complex start, an INT8 out, a step of 0, NaN or the wrong
+    // sign, an out of rank 9.
+    struct ArangeCase {
+        const Scalar& start;
+        const Scalar& step;
+        const DeviceTensor& out;
+    };
+    for (const ArangeCase& c : {ArangeCase{c64, one, f32}, ArangeCase{one, one, i8}, ArangeCase{one, zeroStep, f32},
+                                ArangeCase{one, nan, f32}, ArangeCase{one, minusOne, f32},
+                                ArangeCase{one, one, deep}}) {
+        expect_error(phase1_of(aclnnArangeGetWorkspaceSize, c.start.get(), big.get(), c.step.get(), c.out.get()),
+                     ACLNN_ERR_PARAM_INVALID);
+    }
 }
 
 }  // namespace

@@ -131,23 +131,10 @@ TEST_F(HardshrinkBackward, ErrorsCarryCannCodesAndMessages) {
     DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
     auto out = DeviceTensor::output({shape, ACL_FLOAT});
     Scalar lambd(0.5f);
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), lambd.get(), out->get(), nullptr, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), lambd.get(), out->get(), &ws, nullptr),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(nullptr, x.get(), lambd.get(), out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), nullptr, lambd.get(), out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), nullptr, out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(dy.get(), x.get(), lambd.get(), nullptr, &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_each_null_is_161001(aclnnHardshrinkBackwardGetWorkspaceSize, dy.get(), x.get(), lambd.get(), out->get());
 
     const auto invalid = [&](const DeviceTensor& g, const DeviceTensor& s, const DeviceTensor& o) {
-        expect_error(aclnnHardshrinkBackwardGetWorkspaceSize(g.get(), s.get(), lambd.get(), o.get(), &ws, &ex),
+        expect_error(phase1_of(aclnnHardshrinkBackwardGetWorkspaceSize, g.get(), s.get(), lambd.get(), o.get()),
                      ACLNN_ERR_PARAM_INVALID);
     };
     DeviceTensor doubles({shape, ACL_DOUBLE}, std::vector<double>(6, 1.0));

@@ -59,6 +59,16 @@ private:
     aclIntArray* array_ = nullptr;
 };
 
+/// Permute, Repeat or ReflectionPad1d (named as ACLCPU_FUZZ_API names it):
+/// one + out, and ints between them.
+template <class Phase1>
+void fuzz_one_ints_out(Decoder& in, aclcpu::fuzz::OperatorCall& call, const char* api, Phase1 phase1,
+                       aclcpu::fuzz::OperatorCall::Phase2 phase2) {
+    const aclcpu::fuzz::elementwise::Tensors t = aclcpu::fuzz::elementwise::one_and_out(in, call);
+    const Ints ints(in);
+    call.run(api, phase1, phase2, in, t.self, ints.get(), t.out);
+}
+
 /// Cat's tensors and out; the list owns copies of the inputs' descriptors.
 void fuzz_cat(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
     std::vector<const aclTensor*> inputs(in.byte() % 9);
@@ -115,18 +125,8 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
             call.run(ACLCPU_FUZZ_API(aclnnInplaceCopy), in, selfRef, src);
             break;
         }
-        case 2: {
-            const Tensors t = one_and_out(in, call);
-            const Ints dims(in);
-            call.run(ACLCPU_FUZZ_API(aclnnPermute), in, t.self, dims.get(), t.out);
-            break;
-        }
-        case 3: {
-            const Tensors t = one_and_out(in, call);
-            const Ints repeats(in);
-            call.run(ACLCPU_FUZZ_API(aclnnRepeat), in, t.self, repeats.get(), t.out);
-            break;
-        }
+        case 2: fuzz_one_ints_out(in, call, ACLCPU_FUZZ_API(aclnnPermute)); break;
+        case 3: fuzz_one_ints_out(in, call, ACLCPU_FUZZ_API(aclnnRepeat)); break;
         case 4: fuzz_cat(in, call); break;
         case 5: {
             const Tensors t = one_and_out(in, call);
@@ -144,12 +144,7 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
             call.run(ACLCPU_FUZZ_API(aclnnConstantPadNd), in, t.self, pad.get(), value.get(), t.out);
             break;
         }
-        case 7: {
-            const Tensors t = one_and_out(in, call);
-            const Ints padding(in);
-            call.run(ACLCPU_FUZZ_API(aclnnReflectionPad1d), in, t.self, padding.get(), t.out);
-            break;
-        }
+        case 7: fuzz_one_ints_out(in, call, ACLCPU_FUZZ_API(aclnnReflectionPad1d)); break;
         case 8: {
             const Tensors t = one_and_out(in, call);
             const Ints shifts(in);

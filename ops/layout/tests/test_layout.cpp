@@ -47,28 +47,14 @@ std::vector<Complex> cast_all(const std::vector<Complex>& values, aclDataType fr
 class Layout : public AclTest {
 protected:
     aclnnStatus cast_to(const DeviceTensor& self, aclDataType dtype, DeviceTensor& out) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnCastGetWorkspaceSize(self.get(), dtype, out.get(), size, executor);
-            },
-            aclnnCast, stream_, nullptr);
+        return run_aclnn(stream_, aclnnCastGetWorkspaceSize, aclnnCast, self.get(), dtype, out.get());
     }
-    aclnnStatus copy_into(DeviceTensor& selfRef, const DeviceTensor& src) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnInplaceCopyGetWorkspaceSize(selfRef.get(), src.get(), size, executor);
-            },
-            aclnnInplaceCopy, stream_, nullptr);
+    aclnnStatus copy_into(aclTensor* selfRef, const aclTensor* src) {
+        return run_aclnn(stream_, aclnnInplaceCopyGetWorkspaceSize, aclnnInplaceCopy, selfRef, src);
     }
-    aclnnStatus permute(const DeviceTensor& self, const std::vector<int64_t>& dims, DeviceTensor& out) {
-        aclIntArray* array = aclCreateIntArray(dims.data(), dims.size());
-        const aclnnStatus status = run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnPermuteGetWorkspaceSize(self.get(), array, out.get(), size, executor);
-            },
-            aclnnPermute, stream_, nullptr);
-        aclDestroyIntArray(array);
-        return status;
+    aclnnStatus copy_into(DeviceTensor& selfRef, const DeviceTensor& src) { return copy_into(selfRef.get(), src.get()); }
+    aclnnStatus permute(const DeviceTensor& self, const IntArray& dims, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnPermuteGetWorkspaceSize, aclnnPermute, self.get(), dims.get(), out.get());
     }
 
     /// Casts values laid out as selfSpec into outSpec and checks every element.
@@ -181,12 +167,7 @@ TEST_F(Layout, InplaceCopyMovesBytesOfDtypesItCannotCast) {
     from.upload(bytes);
     aclTensor* src = aclCreateTensor(shape, 2, ACL_FLOAT8_E4M3FN, transposed, 0, ACL_FORMAT_ND, shape, 2, from.get());
     aclTensor* selfRef = aclCreateTensor(shape, 2, ACL_FLOAT8_E4M3FN, rowMajor, 0, ACL_FORMAT_ND, shape, 2, to.get());
-    ASSERT_EQ(run_two_phases([&](uint64_t* size,
-                                 aclOpExecutor** executor) {
-                  return aclnnInplaceCopyGetWorkspaceSize(selfRef, src, size, executor);
-              },
-                             aclnnInplaceCopy, stream_, nullptr),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(copy_into(selfRef, src), ACLNN_SUCCESS);
     const std::vector<uint8_t> copied = to.download();
     for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 8; ++j) EXPECT_EQ(copied[i * 8 + j], bytes[i + j * 4]) << i << "," << j;
@@ -216,12 +197,7 @@ TEST_F(Layout, InplaceCopyFromAnOverlappingViewReadsTheOldValues) {
     ASSERT_EQ(aclGetRawTensorAddr(whole.get(), &data), ACL_SUCCESS);
     aclTensor* selfRef = aclCreateTensor(shape, 1, ACL_FLOAT, stride, 1, ACL_FORMAT_ND, storage, 1, data);
     aclTensor* src = aclCreateTensor(shape, 1, ACL_FLOAT, stride, 0, ACL_FORMAT_ND, storage, 1, data);
-    ASSERT_EQ(run_two_phases([&](uint64_t* size,
-                                 aclOpExecutor** executor) {
-                  return aclnnInplaceCopyGetWorkspaceSize(selfRef, src, size, executor);
-              },
-                             aclnnInplaceCopy, stream_, nullptr),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(copy_into(selfRef, src), ACLNN_SUCCESS);
     const std::vector<double> after = whole.read();
     EXPECT_EQ(after[0], 0.0);
     for (int64_t i = 1; i <= n; ++i) ASSERT_EQ(after[i], static_cast<double>(i - 1)) << i;
@@ -344,12 +320,7 @@ TEST_F(Layout, InplaceCopyOfAMatrixIntoItsOwnTransposeReadsTheOldValues) {
     const int64_t shape[] = {n, n};
     const int64_t transposed[] = {1, n};
     aclTensor* src = aclCreateTensor(shape, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, shape, 2, data);
-    ASSERT_EQ(run_two_phases([&](uint64_t* size,
-                                 aclOpExecutor** executor) {
-                  return aclnnInplaceCopyGetWorkspaceSize(matrix.get(), src, size, executor);
-              },
-                             aclnnInplaceCopy, stream_, nullptr),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(copy_into(matrix.get(), src), ACLNN_SUCCESS);
     const std::vector<double> after = matrix.read();
     for (int64_t i = 0; i < n; ++i) {
         for (int64_t j = 0; j < n; ++j) ASSERT_EQ(after[i * n + j], values[j * n + i]) << i << "," << j;
@@ -363,18 +334,12 @@ TEST_F(Layout, PermuteErrors) {
     DeviceTensor wrongShape(TensorSpec({4, 2, 3}, ACL_FLOAT));
     DeviceTensor f16(TensorSpec({4, 3, 2}, ACL_FLOAT16));
     DeviceTensor flat(TensorSpec({24}, ACL_FLOAT));
-    const auto phase1 = [&](const aclTensor* s, std::vector<int64_t> dims, aclTensor* o, bool nullDims = false) {
-        aclIntArray* array = nullDims ? nullptr : aclCreateIntArray(dims.data(), dims.size());
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        const aclnnStatus status = aclnnPermuteGetWorkspaceSize(s, array, o, &workspace, &executor);
-        if (array != nullptr) aclDestroyIntArray(array);
-        if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
-        return status;
+    const auto phase1 = [](const aclTensor* s, const IntArray& dims, aclTensor* o) {
+        return phase1_of(aclnnPermuteGetWorkspaceSize, s, dims.get(), o);
     };
     EXPECT_EQ(phase1(self.get(), {2, 1, 0}, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, {2, 1, 0}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {}, out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {2, 1, 0}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {2, 1, 0}, f16.get()), ACLNN_ERR_PARAM_INVALID);         // dtypes differ
     expect_error(phase1(self.get(), {0}, flat.get()), ACLNN_ERR_PARAM_INVALID);              // ranks differ

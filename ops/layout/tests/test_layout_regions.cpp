@@ -82,99 +82,51 @@ private:
     aclTensor* tensor_ = nullptr;
 };
 
-/// Phase 1 alone, its executor destroyed: for the error paths.
-template <class Phase1>
-aclnnStatus phase1_only(Phase1&& phase1) {
-    uint64_t workspace = 0;
-    aclOpExecutor* executor = nullptr;
-    const aclnnStatus status = phase1(&workspace, &executor);
-    if (status == ACLNN_SUCCESS && executor != nullptr) aclDestroyAclOpExecutor(executor);
-    return status;
+/// Tril's entry points, or Triu's.
+struct Triangle {
+    aclnnStatus (*phase1)(const aclTensor*, int64_t, aclTensor*, uint64_t*, aclOpExecutor**);
+    Phase2 phase2;
+    /// (InplaceTril takes a const selfRef, InplaceTriu not.)
+    std::function<aclnnStatus(aclTensor*, int64_t, uint64_t*, aclOpExecutor**)> inplace;
+    Phase2 inplacePhase2;
+};
+Triangle triangle_entries(bool lower) {
+    return lower ? Triangle{aclnnTrilGetWorkspaceSize, aclnnTril, aclnnInplaceTrilGetWorkspaceSize, aclnnInplaceTril}
+                 : Triangle{aclnnTriuGetWorkspaceSize, aclnnTriu, aclnnInplaceTriuGetWorkspaceSize, aclnnInplaceTriu};
 }
 
 class LayoutRegions : public AclTest {
 protected:
-    template <class Phase1>
-    aclnnStatus run(Phase1&& phase1, Phase2 phase2) {
-        return run_two_phases(std::forward<Phase1>(phase1), phase2, stream_, nullptr);
+    aclnnStatus repeat(const DeviceTensor& self, const IntArray& repeats, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnRepeatGetWorkspaceSize, aclnnRepeat, self.get(), repeats.get(), out.get());
     }
-    aclnnStatus repeat(const DeviceTensor& self, const Shape& repeats, DeviceTensor& out) {
-        aclIntArray* array = aclCreateIntArray(repeats.data(), repeats.size());
-        const aclnnStatus status = run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnRepeatGetWorkspaceSize(self.get(), array, out.get(), size, executor);
-            },
-            aclnnRepeat);
-        aclDestroyIntArray(array);
-        return status;
-    }
-    aclnnStatus cat(const std::vector<const aclTensor*>& tensors, int64_t dim, DeviceTensor& out) {
-        aclTensorList* list = aclCreateTensorList(tensors.data(), tensors.size());
-        const aclnnStatus status = run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnCatGetWorkspaceSize(list, dim, out.get(), size, executor);
-            },
-            aclnnCat);
-        aclDestroyTensorList(list);  // and the tensors made for it (copy_of)
-        return status;
+    aclnnStatus cat(const TensorList& tensors, int64_t dim, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnCatGetWorkspaceSize, aclnnCat, tensors.get(), dim, out.get());
     }
     aclnnStatus slice(const DeviceTensor& self, int64_t dim, int64_t start, int64_t end, int64_t step,
                       DeviceTensor& out) {
-        return run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnSliceGetWorkspaceSize(self.get(), dim, start, end, step, out.get(), size, executor);
-            },
-            aclnnSlice);
+        return run_aclnn(stream_, aclnnSliceGetWorkspaceSize, aclnnSlice, self.get(), dim, start, end, step,
+                         out.get());
     }
-    aclnnStatus pad(const DeviceTensor& self, const Shape& pads, const Scalar& value, DeviceTensor& out) {
-        aclIntArray* array = aclCreateIntArray(pads.data(), pads.size());
-        const aclnnStatus status = run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnConstantPadNdGetWorkspaceSize(self.get(), array, value.get(), out.get(), size, executor);
-            },
-            aclnnConstantPadNd);
-        aclDestroyIntArray(array);
-        return status;
+    aclnnStatus pad(const DeviceTensor& self, const IntArray& pads, const Scalar& value, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnConstantPadNdGetWorkspaceSize, aclnnConstantPadNd, self.get(), pads.get(),
+                         value.get(), out.get());
     }
-    aclnnStatus reflect(const DeviceTensor& self, const Shape& padding, DeviceTensor& out) {
-        aclIntArray* array = aclCreateIntArray(padding.data(), padding.size());
-        const aclnnStatus status = run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnReflectionPad1dGetWorkspaceSize(self.get(), array, out.get(), size, executor);
-            },
-            aclnnReflectionPad1d);
-        aclDestroyIntArray(array);
-        return status;
+    aclnnStatus reflect(const DeviceTensor& self, const IntArray& padding, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnReflectionPad1dGetWorkspaceSize, aclnnReflectionPad1d, self.get(),
+                         padding.get(), out.get());
     }
-    aclnnStatus roll(const DeviceTensor& x, const Shape& shifts, const Shape& dims, DeviceTensor& out) {
-        aclIntArray* shiftArray = aclCreateIntArray(shifts.data(), shifts.size());
-        aclIntArray* dimArray = aclCreateIntArray(dims.data(), dims.size());
-        const aclnnStatus status = run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnRollGetWorkspaceSize(x.get(), shiftArray, dimArray, out.get(), size, executor);
-            },
-            aclnnRoll);
-        aclDestroyIntArray(shiftArray);
-        aclDestroyIntArray(dimArray);
-        return status;
+    aclnnStatus roll(const DeviceTensor& x, const IntArray& shifts, const IntArray& dims, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnRollGetWorkspaceSize, aclnnRoll, x.get(), shifts.get(), dims.get(), out.get());
     }
     aclnnStatus triangle(bool lower, const DeviceTensor& self, int64_t diagonal, DeviceTensor& out) {
-        return run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return lower ? aclnnTrilGetWorkspaceSize(self.get(), diagonal, out.get(), size, executor)
-                             : aclnnTriuGetWorkspaceSize(self.get(), diagonal, out.get(), size, executor);
-            },
-            lower ? aclnnTril : aclnnTriu);
+        const Triangle op = triangle_entries(lower);
+        return run_aclnn(stream_, op.phase1, op.phase2, self.get(), diagonal, out.get());
     }
     aclnnStatus triangle_inplace(bool lower, DeviceTensor& selfRef, int64_t diagonal) {
-        return run(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return lower ? aclnnInplaceTrilGetWorkspaceSize(selfRef.get(), diagonal, size, executor)
-                             : aclnnInplaceTriuGetWorkspaceSize(selfRef.get(), diagonal, size, executor);
-            },
-            lower ? aclnnInplaceTril : aclnnInplaceTriu);
+        const Triangle op = triangle_entries(lower);
+        return run_aclnn(stream_, op.inplace, op.inplacePhase2, selfRef.get(), diagonal);
     }
-
 };
 
 /// Tensors of the same views, for a list (which destroys its tensors).
@@ -255,17 +207,12 @@ TEST_F(LayoutRegions, RepeatErrors) {
     DeviceTensor f16(TensorSpec({4, 3}, ACL_FLOAT16));
     RawTensor c32({2, 3}, ACL_COMPLEX32);
     DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    const auto phase1 = [&](const aclTensor* s, const Shape& repeats, aclTensor* o, bool nullRepeats = false) {
-        aclIntArray* array = nullRepeats ? nullptr : aclCreateIntArray(repeats.data(), repeats.size());
-        const aclnnStatus status = phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnRepeatGetWorkspaceSize(s, array, o, size, executor);
-        });
-        if (array != nullptr) aclDestroyIntArray(array);
-        return status;
+    const auto phase1 = [](const aclTensor* s, const IntArray& repeats, aclTensor* o) {
+        return phase1_of(aclnnRepeatGetWorkspaceSize, s, repeats.get(), o);
     };
     EXPECT_EQ(phase1(self.get(), {2, 1}, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, {2, 1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {}, out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {2, 1}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(c32.get(), {2, 1}, c32.get()), ACLNN_ERR_PARAM_INVALID);        // dtype outside the list
     expect_error(phase1(self.get(), {2, 1}, f16.get()), ACLNN_ERR_PARAM_INVALID);       // dtypes differ
@@ -355,11 +302,8 @@ TEST_F(LayoutRegions, CatOfNothingToJoinDoesNothing) {
     aclTensor* outside = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, bytes.get());
     for (const std::vector<const aclTensor*>& tensors :
          {std::vector<const aclTensor*>{copy_of(flatEmpty)}, {copy_of(empty)}}) {
-        aclTensorList* list = aclCreateTensorList(tensors.data(), tensors.size());
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        expect_error(aclnnCatGetWorkspaceSize(list, 0, outside, &workspace, &executor), ACLNN_ERR_PARAM_INVALID);
-        aclDestroyTensorList(list);
+        expect_error(phase1_of(aclnnCatGetWorkspaceSize, TensorList(tensors).get(), int64_t{0}, outside),
+                     ACLNN_ERR_PARAM_INVALID);
     }
     aclDestroyTensor(outside);
 }
@@ -376,16 +320,11 @@ TEST_F(LayoutRegions, CatErrors) {
     DeviceTensor flatTensor(TensorSpec({6}, ACL_FLOAT));
     DeviceTensor narrow(TensorSpec({2, 2}, ACL_FLOAT));
     RawTensor nchw({2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
-    const auto phase1 = [&](std::vector<const aclTensor*> tensors, int64_t dim, aclTensor* o, bool nullList = false) {
-        aclTensorList* list = nullList ? nullptr : aclCreateTensorList(tensors.data(), tensors.size());
-        const aclnnStatus status = phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnCatGetWorkspaceSize(list, dim, o, size, executor);
-        });
-        if (list != nullptr) aclDestroyTensorList(list);
-        return status;
+    const auto phase1 = [](const TensorList& tensors, int64_t dim, aclTensor* o) {
+        return phase1_of(aclnnCatGetWorkspaceSize, tensors.get(), dim, o);
     };
     EXPECT_EQ(phase1({copy_of(a), copy_of(b)}, 0, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1({}, 0, out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(TensorList::none(), 0, out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1({copy_of(a), nullptr}, 0, out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1({copy_of(a), copy_of(b)}, 0, nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1({copy_of(a), copy_of(u16)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);    // UINT16
@@ -466,10 +405,8 @@ TEST_F(LayoutRegions, SliceErrors) {
     DeviceTensor dOut(TensorSpec({4, 2}, ACL_DOUBLE));
     DeviceTensor scalar(TensorSpec({}, ACL_FLOAT));
     DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    const auto phase1 = [&](const aclTensor* s, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* o) {
-        return phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnSliceGetWorkspaceSize(s, dim, start, end, step, o, size, executor);
-        });
+    const auto phase1 = [](const aclTensor* s, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* o) {
+        return phase1_of(aclnnSliceGetWorkspaceSize, s, dim, start, end, step, o);
     };
     EXPECT_EQ(phase1(self.get(), 1, 0, 4, 2, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, 1, 0, 4, 2, out.get()), ACLNN_ERR_PARAM_NULLPTR);
@@ -561,18 +498,12 @@ TEST_F(LayoutRegions, ConstantPadNdErrors) {
     RawTensor nchw({2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
     DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
     const Scalar value(0.0);
-    const auto phase1 = [&](const aclTensor* s, const Shape& pads, const aclScalar* v, aclTensor* o,
-                            bool nullPads = false) {
-        aclIntArray* array = nullPads ? nullptr : aclCreateIntArray(pads.data(), pads.size());
-        const aclnnStatus status = phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnConstantPadNdGetWorkspaceSize(s, array, v, o, size, executor);
-        });
-        if (array != nullptr) aclDestroyIntArray(array);
-        return status;
+    const auto phase1 = [](const aclTensor* s, const IntArray& pads, const aclScalar* v, aclTensor* o) {
+        return phase1_of(aclnnConstantPadNdGetWorkspaceSize, s, pads.get(), v, o);
     };
     EXPECT_EQ(phase1(self.get(), {1, 1}, value.get(), out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, {1, 1}, value.get(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {}, value.get(), out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(self.get(), IntArray::none(), value.get(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {1, 1}, nullptr, out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {1, 1}, value.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {1, 1}, value.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);  // dtypes differ
@@ -653,17 +584,12 @@ TEST_F(LayoutRegions, ReflectionPad1dErrors) {
     DeviceTensor threeD(TensorSpec({1, 2, 7}, ACL_FLOAT));
     DeviceTensor wrongRows(TensorSpec({3, 7}, ACL_FLOAT));
     RawTensor nchwOut({2, 7}, ACL_FLOAT, ACL_FORMAT_NCHW);
-    const auto phase1 = [&](const aclTensor* s, const Shape& padding, aclTensor* o, bool nullPadding = false) {
-        aclIntArray* array = nullPadding ? nullptr : aclCreateIntArray(padding.data(), padding.size());
-        const aclnnStatus status = phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnReflectionPad1dGetWorkspaceSize(s, array, o, size, executor);
-        });
-        if (array != nullptr) aclDestroyIntArray(array);
-        return status;
+    const auto phase1 = [](const aclTensor* s, const IntArray& padding, aclTensor* o) {
+        return phase1_of(aclnnReflectionPad1dGetWorkspaceSize, s, padding.get(), o);
     };
     EXPECT_EQ(phase1(self.get(), {1, 2}, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, {1, 2}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {}, out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(self.get(), {1, 2}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(u16.get(), {1, 2}, u16Out.get()), ACLNN_ERR_PARAM_INVALID);       // UINT16 not listed
     expect_error(phase1(self.get(), {1, 2}, f16.get()), ACLNN_ERR_PARAM_INVALID);         // dtypes differ
@@ -758,21 +684,13 @@ TEST_F(LayoutRegions, RollErrors) {
     DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT));
     DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
     DeviceTensor scalar(TensorSpec({}, ACL_FLOAT));
-    const auto phase1 = [&](const aclTensor* t, const Shape& shifts, const Shape& dims, aclTensor* o,
-                            bool nullShifts = false, bool nullDims = false) {
-        aclIntArray* shiftArray = nullShifts ? nullptr : aclCreateIntArray(shifts.data(), shifts.size());
-        aclIntArray* dimArray = nullDims ? nullptr : aclCreateIntArray(dims.data(), dims.size());
-        const aclnnStatus status = phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-            return aclnnRollGetWorkspaceSize(t, shiftArray, dimArray, o, size, executor);
-        });
-        if (shiftArray != nullptr) aclDestroyIntArray(shiftArray);
-        if (dimArray != nullptr) aclDestroyIntArray(dimArray);
-        return status;
+    const auto phase1 = [](const aclTensor* t, const IntArray& shifts, const IntArray& dims, aclTensor* o) {
+        return phase1_of(aclnnRollGetWorkspaceSize, t, shifts.get(), dims.get(), o);
     };
     EXPECT_EQ(phase1(x.get(), {1}, {1}, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(nullptr, {1}, {1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(x.get(), {1}, {1}, out.get(), true), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(x.get(), {1}, {1}, out.get(), false, true), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(x.get(), IntArray::none(), {1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(x.get(), {1}, IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(x.get(), {1}, {1}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1(d.get(), {1}, {1}, d.get()), ACLNN_ERR_PARAM_INVALID);       // DOUBLE not listed
     expect_error(phase1(x.get(), {1}, {1}, f16.get()), ACLNN_ERR_PARAM_INVALID);     // dtypes differ
@@ -857,12 +775,8 @@ TEST_F(LayoutRegions, TrilAndTriuErrors) {
     RawTensor nchw({3, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
     for (bool lower : {true, false}) {
         SCOPED_TRACE(lower ? "tril" : "triu");
-        const auto phase1 = [&](const aclTensor* s, aclTensor* o) {
-            return phase1_only([&](uint64_t* size, aclOpExecutor** executor) {
-                return lower ? aclnnTrilGetWorkspaceSize(s, 0, o, size, executor)
-                             : aclnnTriuGetWorkspaceSize(s, 0, o, size, executor);
-            });
-        };
+        const Triangle op = triangle_entries(lower);
+        const auto phase1 = [&](const aclTensor* s, aclTensor* o) { return phase1_of(op.phase1, s, int64_t{0}, o); };
         EXPECT_EQ(phase1(self.get(), out.get()), ACLNN_SUCCESS);
         expect_error(phase1(nullptr, out.get()), ACLNN_ERR_PARAM_NULLPTR);
         expect_error(phase1(self.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
@@ -874,12 +788,8 @@ TEST_F(LayoutRegions, TrilAndTriuErrors) {
         expect_error(phase1(self.get(), other.get()), ACLNN_ERR_PARAM_INVALID); // shapes differ
         uint64_t workspace = 0;
         aclOpExecutor* executor = nullptr;
-        expect_error(lower ? aclnnInplaceTrilGetWorkspaceSize(nullptr, 0, &workspace, &executor)
-                           : aclnnInplaceTriuGetWorkspaceSize(nullptr, 0, &workspace, &executor),
-                     ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(lower ? aclnnInplaceTrilGetWorkspaceSize(self.get(), 0, nullptr, &executor)
-                           : aclnnInplaceTriuGetWorkspaceSize(self.get(), 0, nullptr, &executor),
-                     ACLNN_ERR_PARAM_NULLPTR);
+        expect_error(op.inplace(nullptr, 0, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
+        expect_error(op.inplace(self.get(), 0, nullptr, &executor), ACLNN_ERR_PARAM_NULLPTR);
     }
     // A matrix cut by its diagonal in 2^21 rows needs more steps than
     // acl-cpu's limit (kMaxSteps): 561000 in phase 1, where it once looped

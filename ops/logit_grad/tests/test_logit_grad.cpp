@@ -147,21 +147,10 @@ TEST_F(LogitGrad, ErrorsCarryCannCodesAndMessages) {
     DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(6, 0.5));
     DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
     auto out = DeviceTensor::output({shape, ACL_FLOAT});
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
-    expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, out->get(), nullptr, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, out->get(), &ws, nullptr),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnLogitGradGetWorkspaceSize(nullptr, dy.get(), -1.0, out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), nullptr, -1.0, out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnLogitGradGetWorkspaceSize(x.get(), dy.get(), -1.0, nullptr, &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_each_null_is_161001(aclnnLogitGradGetWorkspaceSize, x.get(), dy.get(), -1.0, out->get());
 
     const auto invalid = [&](const DeviceTensor& a, const DeviceTensor& b, const DeviceTensor& o) {
-        expect_error(aclnnLogitGradGetWorkspaceSize(a.get(), b.get(), -1.0, o.get(), &ws, &ex),
+        expect_error(phase1_of(aclnnLogitGradGetWorkspaceSize, a.get(), b.get(), -1.0, o.get()),
                      ACLNN_ERR_PARAM_INVALID);
     };
     DeviceTensor doubles({shape, ACL_DOUBLE}, std::vector<double>(6, 0.5));

@@ -191,26 +191,13 @@ TEST_F(SoftplusBackward, ErrorsCarryCannCodesAndMessages) {
     auto out = DeviceTensor::output({shape, ACL_FLOAT});
     Scalar beta(1.0f);
     Scalar threshold(20.0f);
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), x.get(), beta.get(), threshold.get(), out->get(),
-                                                       nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), x.get(), beta.get(), threshold.get(), out->get(),
-                                                       &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(nullptr, x.get(), beta.get(), threshold.get(), out->get(),
-                                                       &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), nullptr, beta.get(), threshold.get(), out->get(),
-                                                       &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), x.get(), beta.get(), threshold.get(), nullptr, &ws,
-                                                       &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), x.get(), nullptr, threshold.get(), out->get(), &ws,
-                                                       &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnSoftplusBackwardGetWorkspaceSize(dy.get(), x.get(), beta.get(), nullptr, out->get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_NULLPTR);
+    expect_each_null_is_161001(aclnnSoftplusBackwardGetWorkspaceSize, dy.get(), x.get(), beta.get(), threshold.get(),
+                               out->get());
 
     const auto invalid = [&](const DeviceTensor& g, const DeviceTensor& s, const DeviceTensor& o) {
-        expect_error(aclnnSoftplusBackwardGetWorkspaceSize(g.get(), s.get(), beta.get(), threshold.get(), o.get(), &ws,
-                                                           &ex), ACLNN_ERR_PARAM_INVALID);
+        expect_error(phase1_of(aclnnSoftplusBackwardGetWorkspaceSize, g.get(), s.get(), beta.get(), threshold.get(),
+                               o.get()),
+                     ACLNN_ERR_PARAM_INVALID);
     };
     DeviceTensor int32Tensor({shape, ACL_INT32}, std::vector<double>(6, 1.0));
     DeviceTensor uint16Tensor({shape, ACL_UINT16}, std::vector<double>(6, 1.0));

@@ -31,23 +31,16 @@ namespace {
 
 using namespace optest;
 
-using Phase1 = aclnnStatus (*)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
-using InplacePhase1 = aclnnStatus (*)(aclTensor*, uint64_t*, aclOpExecutor**);
 using RealFunction = std::function<double(double)>;
 using ComplexFunction = std::function<Complex(Complex)>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::nan("");
 
-/// One operator: its entries, its function over reals and complex numbers,
+/// One operator: its entry points, its function over reals and complex numbers,
 /// the inputs it is tested on, its listed dtypes (and those of its in-place
 /// form), and for each listed self dtype the dtype CANN's graph computes in.
-struct UnaryOp {
-    std::string name;
-    Phase1 phase1;
-    Phase2 phase2;
-    InplacePhase1 inplace;
-    Phase2 inplacePhase2;
+struct UnaryOp : UnaryEntries {
     RealFunction real;
     ComplexFunction complex;
     double low;
@@ -57,9 +50,6 @@ struct UnaryOp {
     std::function<aclDataType(aclDataType)> computeDtype;
 };
 
-bool is_integer(aclDataType t) {
-    return t == ACL_INT8 || t == ACL_INT16 || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT8 || t == ACL_BOOL;
-}
 aclDataType same(aclDataType t) { return t; }
 
 const std::vector<aclDataType> kFloatsAndComplex = {ACL_FLOAT,  ACL_FLOAT16,   ACL_BF16,
@@ -114,20 +104,12 @@ const std::vector<UnaryOp>& operators() {
     return ops;
 }
 
+/// op's entry points (a null in-place entry makes an empty std::function:
+/// no in-place form).
 /// The operators' entry points, for the checks every unary operator passes.
-std::vector<UnaryEntries> entries() {
-    std::vector<UnaryEntries> all;
-    // A null in-place entry makes an empty std::function: no in-place form.
-    for (const UnaryOp& op : operators()) all.push_back({op.name, op.phase1, op.phase2, op.inplace});
-    return all;
-}
+std::vector<UnaryEntries> entries() { return {operators().begin(), operators().end()}; }
 
-const UnaryOp& op_named(const std::string& name) {
-    for (const UnaryOp& op : operators()) {
-        if (op.name == name) return op;
-    }
-    throw std::invalid_argument(name);
-}
+const UnaryOp& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
 /// The out dtype a listed self dtype is tested with: the compute dtype,
 /// except Abs of COMPLEX64 (FLOAT) and a BOOL sign (BOOL).
@@ -137,23 +119,14 @@ aclDataType out_dtype(const UnaryOp& op, aclDataType self) {
     return op.computeDtype(self);
 }
 
-/// value as the dtype holds it (complex: both parts).
-Complex in_dtype(Complex value, aclDataType dtype) {
-    if (dtype == ACL_COMPLEX64) {
-        return {static_cast<float>(value.real()), static_cast<float>(value.imag())};
-    }
-    if (dtype == ACL_COMPLEX128) return value;
-    return representable(value.real(), dtype);
-}
-
 /// The result CANN's graph gives for x: x cast to the compute dtype, f,
 /// rounded to the compute dtype (an integer compute dtype wraps).
 Complex reference(const UnaryOp& op, Complex x, aclDataType self) {
     const aclDataType compute = op.name == "Sign" && self == ACL_BOOL ? ACL_INT32 : op.computeDtype(self);
-    const Complex input = in_dtype(x, compute);
+    const Complex input = held_in(x, compute);
     const bool complex = compute == ACL_COMPLEX64 || compute == ACL_COMPLEX128;
     const Complex result = complex ? op.complex(input) : Complex(op.real(input.real()));
-    return in_dtype(result, compute);
+    return held_in(result, compute);
 }
 
 Tolerance tolerance(aclDataType compute, aclDataType out) {
@@ -165,67 +138,31 @@ Tolerance tolerance(aclDataType compute, aclDataType out) {
     return tolerance_for(compute == ACL_FLOAT16 || compute == ACL_BF16 ? compute : out);
 }
 
-/// Values in [low, high) for self's dtype (BOOL: 0 and 1, unsigned from 0),
-/// complex values with an imaginary part when self is complex.
 std::vector<Complex> inputs(const UnaryOp& op, aclDataType self, size_t n, uint32_t seed) {
-    double low = op.low;
-    double high = op.high;
-    if (self == ACL_BOOL) low = 0, high = 2;
-    if (self == ACL_UINT8) low = std::max(low, 0.0);
-    if (is_integer(self)) low = std::ceil(low), high = std::max(std::floor(high), low + 1);
-    const std::vector<double> re = uniform(n, low, high, seed);
-    const std::vector<double> im = uniform(n, -2, 2, seed + 1);
-    std::vector<Complex> values;
-    for (size_t i = 0; i < n; ++i) {
-        const double real = is_integer(self) ? std::floor(re[i]) : re[i];
-        const bool complex = self == ACL_COMPLEX64 || self == ACL_COMPLEX128;
-        values.push_back(in_dtype(Complex(real, complex ? im[i] : 0), self));
-    }
-    return values;
+    return unary_inputs(self, op.low, op.high, n, seed);
+}
+
+/// What an out of dtype out holds for self's value x, and its tolerance.
+UnaryReference reference_into(const UnaryOp& op, aclDataType self, aclDataType out) {
+    return [&op, self, out](Complex x) { return held_in(reference(op, x, self), out); };
+}
+Tolerance tolerance(const UnaryOp& op, aclDataType self, aclDataType out) {
+    return tolerance(op.computeDtype(self), out);
 }
 
 class UnaryMath : public AclTest {
 protected:
-    aclnnStatus run(const UnaryOp& op, const DeviceTensor& self, DeviceTensor& out, uint64_t* workspace = nullptr) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) { return op.phase1(self.get(), out.get(), size, executor); },
-            op.phase2, stream_, workspace);
+    aclnnStatus run(const UnaryOp& op, const DeviceTensor& self, DeviceTensor& out) {
+        return run_unary(op, self, out, stream_);
     }
 
     /// Runs op on values laid out as selfSpec into out (outSpec) and checks
     /// every element of out, and that nothing outside out's view changed.
     void check(const UnaryOp& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
                const std::vector<Complex>& values) {
-        SCOPED_TRACE(op.name + " " + std::to_string(selfSpec.dtype) + " -> " + std::to_string(outSpec.dtype));
-        DeviceTensor self(selfSpec);
-        self.write_complex(values);
-        auto out = DeviceTensor::output(outSpec);
-        uint64_t workspace = 1;
-        ASSERT_EQ(run(op, self, *out, &workspace), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        EXPECT_EQ(workspace, 0u);
-        expect_results(op, selfSpec.dtype, values, *out);
-    }
-
-    void expect_results(const UnaryOp& op, aclDataType selfDtype, const std::vector<Complex>& values,
-                        const DeviceTensor& out) {
-        const aclDataType compute = op.computeDtype(selfDtype);
-        const std::vector<Complex> actual = out.read_complex();
-        ASSERT_EQ(actual.size(), values.size());
-        const Tolerance tol = tolerance(compute, out.dtype());
-        const bool complexOut = out.dtype() == ACL_COMPLEX64 || out.dtype() == ACL_COMPLEX128;
-        std::vector<double> got;
-        std::vector<double> expected;
-        for (size_t i = 0; i < values.size(); ++i) {
-            const Complex want = in_dtype(reference(op, values[i], selfDtype), out.dtype());
-            got.push_back(actual[i].real());
-            expected.push_back(want.real());
-            if (complexOut) {
-                got.push_back(actual[i].imag());
-                expected.push_back(want.imag());
-            }
-        }
-        expect_close(got, expected, tol);
-        EXPECT_EQ(out.bytes_changed_outside_view(), 0u);
+        check_unary(op, stream_, selfSpec, outSpec, values,
+                    reference_into(op, selfSpec.dtype, outSpec.dtype),
+                    tolerance(op, selfSpec.dtype, outSpec.dtype));
     }
 };
 
@@ -268,15 +205,8 @@ TEST_F(UnaryMath, InplaceFormsWriteSelfRef) {
     for (const UnaryOp& op : operators()) {
         if (op.inplace == nullptr) continue;
         for (aclDataType dtype : op.inplaceDtypes) {
-            SCOPED_TRACE(op.name + " " + std::to_string(dtype));
-            const std::vector<Complex> values = inputs(op, dtype, 300, 17);
-            DeviceTensor selfRef(TensorSpec({10, 30}, dtype, {1, 10}));
-            selfRef.write_complex(values);
-            ASSERT_EQ(run_two_phases([&](uint64_t* size,
-                                         aclOpExecutor** executor) { return op.inplace(selfRef.get(), size, executor); },
-                                     op.inplacePhase2, stream_, nullptr),
-                      ACLNN_SUCCESS);
-            expect_results(op, dtype, values, selfRef);
+            check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
+                                reference_into(op, dtype, dtype), tolerance(op, dtype, dtype));
         }
     }
 }
@@ -329,14 +259,7 @@ TEST_F(UnaryMath, EmptyTensorsNeedNoWork) { expect_empty_tensors_need_no_work(en
 
 // ---- error paths ---------------------------------------------------------
 
-class UnaryMathErrors : public UnaryMath {
-protected:
-    aclnnStatus phase1(const UnaryOp& op, const aclTensor* self, aclTensor* out) {
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        return op.phase1(self, out, &workspace, &executor);
-    }
-};
+class UnaryMathErrors : public UnaryMath {};
 
 TEST_F(UnaryMathErrors, NullArgumentsAre161001) { expect_null_arguments_are_161001(entries()); }
 
@@ -366,7 +289,7 @@ TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             DeviceTensor self(TensorSpec({2}, dtype));
             DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
-            expect_error(phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+            expect_error(unary_phase1(op, self.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
         }
     }
 }
@@ -380,14 +303,14 @@ TEST_F(UnaryMathErrors, OutDtypesOutsideTheRulesAre161002) {
     DeviceTensor c64(TensorSpec({2}, ACL_COMPLEX64));
     // A float result cannot be cast to an integer out (CheckPromoteType / CanCast).
     for (const char* name : {"Exp", "Log", "Sqrt", "Sin", "Cos", "Tanh", "Neg"}) {
-        expect_error(phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), f32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
     }
     // Abs and Sign keep self's dtype; Abs of COMPLEX64 is FLOAT.
-    expect_error(phase1(op_named("Abs"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(op_named("Abs"), c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(op_named("Sign"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Abs"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Abs"), c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Sign"), f32.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);
     // Log's out list has no integer.
-    expect_error(phase1(op_named("Log"), i32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error(unary_phase1(op_named("Log"), i32.get(), i32.get()), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(UnaryMathErrors, InplaceFormsCheckTheirOwnLists) {
@@ -408,8 +331,8 @@ TEST_F(UnaryMathErrors, AbsAndTanhRefusePrivateAndMismatchedFormats) {
     aclTensor* nchw = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_NCHW, shape, 2, buffer.get());
     aclTensor* nz = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_FRACTAL_NZ, shape, 2, buffer.get());
     for (const char* name : {"Abs", "Tanh"}) {
-        expect_error(phase1(op_named(name), nd, nchw), ACLNN_ERR_PARAM_INVALID);
-        expect_error(phase1(op_named(name), nz, nz), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), nd, nchw), ACLNN_ERR_PARAM_INVALID);
+        expect_error(unary_phase1(op_named(name), nz, nz), ACLNN_ERR_PARAM_INVALID);
         uint64_t workspace = 0;
         aclOpExecutor* executor = nullptr;
         ASSERT_EQ(op_named(name).phase1(nchw, nchw, &workspace, &executor), ACLNN_SUCCESS);

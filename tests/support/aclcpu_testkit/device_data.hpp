@@ -16,9 +16,11 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -65,53 +67,55 @@ inline double quantum(double a, int mantissaBits, int minExp) {
 /// a rounded to nearest even on the grid of quantum q (a / q is exact).
 inline double round_to_grid(double a, double q) { return std::nearbyint(a / q) * q; }
 
-inline double fp16_bits_to_double(uint16_t bits) {
+/// A 16-bit binary floating format: a sign bit, exponentBits biased
+/// exponent bits, mantissaBits explicit mantissa bits, and its quiet NaN.
+struct Binary16 {
+    int exponentBits;
+    int mantissaBits;
+    uint16_t quietNaN;
+
+    int bias() const { return (1 << (exponentBits - 1)) - 1; }
+    int max_exponent() const { return (1 << exponentBits) - 1; }
+    /// The exponent of the smallest normal number.
+    int min_exponent() const { return 1 - bias(); }
+};
+inline constexpr Binary16 kFp16{5, 10, 0x7E00};
+inline constexpr Binary16 kBf16{8, 7, 0x7FC0};
+
+inline double binary16_to_double(uint16_t bits, Binary16 format) {
     const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-    const int exponent = (bits >> 10) & 0x1F;
-    const int mantissa = bits & 0x3FF;
-    if (exponent == 0x1F) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    if (exponent == 0) return sign * std::ldexp(mantissa, -24);
-    return sign * std::ldexp(1024 + mantissa, exponent - 25);
+    const int exponent = (bits >> format.mantissaBits) & format.max_exponent();
+    const int mantissa = bits & ((1 << format.mantissaBits) - 1);
+    if (exponent == format.max_exponent()) {
+        return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+    }
+    if (exponent == 0) return sign * std::ldexp(mantissa, format.min_exponent() - format.mantissaBits);
+    return sign * std::ldexp((1 << format.mantissaBits) + mantissa, exponent - format.bias() - format.mantissaBits);
 }
 
-/// Round-to-nearest-even double -> binary16.
-inline uint16_t double_to_fp16_bits(double value) {
-    if (std::isnan(value)) return 0x7E00;
+/// Round-to-nearest-even double -> the format's bits.
+inline uint16_t double_to_binary16(double value, Binary16 format) {
+    if (std::isnan(value)) return format.quietNaN;
     const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
     const double a = std::fabs(value);
     if (a == 0) return sign;
-    const double r = round_to_grid(a, quantum(a, 10, -14));
-    if (r >= 65536.0) return sign | 0x7C00;
-    if (r < std::ldexp(1.0, -14)) return sign | static_cast<uint16_t>(std::ldexp(r, 24));
+    const double r = round_to_grid(a, quantum(a, format.mantissaBits, format.min_exponent()));
+    if (r >= std::ldexp(1.0, format.bias() + 1)) {
+        return sign | static_cast<uint16_t>(format.max_exponent() << format.mantissaBits);
+    }
+    if (r < std::ldexp(1.0, format.min_exponent())) {
+        return sign | static_cast<uint16_t>(std::ldexp(r, format.mantissaBits - format.min_exponent()));
+    }
     int e = 0;
     std::frexp(r, &e);  // r in [2^(e-1), 2^e)
-    const int mantissa = static_cast<int>(std::ldexp(r, 11 - e)) - 1024;
-    return sign | static_cast<uint16_t>(((e - 1 + 15) << 10) | mantissa);
+    const int mantissa = static_cast<int>(std::ldexp(r, format.mantissaBits + 1 - e)) - (1 << format.mantissaBits);
+    return sign | static_cast<uint16_t>(((e - 1 + format.bias()) << format.mantissaBits) | mantissa);
 }
 
-inline double bf16_bits_to_double(uint16_t bits) {
-    const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-    const int exponent = (bits >> 7) & 0xFF;
-    const int mantissa = bits & 0x7F;
-    if (exponent == 0xFF) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    if (exponent == 0) return sign * std::ldexp(mantissa, -133);
-    return sign * std::ldexp(128 + mantissa, exponent - 134);
-}
-
-/// Round-to-nearest-even double -> bfloat16.
-inline uint16_t double_to_bf16_bits(double value) {
-    if (std::isnan(value)) return 0x7FC0;
-    const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
-    const double a = std::fabs(value);
-    if (a == 0) return sign;
-    const double r = round_to_grid(a, quantum(a, 7, -126));
-    if (r >= std::ldexp(1.0, 128)) return sign | 0x7F80;
-    if (r < std::ldexp(1.0, -126)) return sign | static_cast<uint16_t>(std::ldexp(r, 133));
-    int e = 0;
-    std::frexp(r, &e);
-    const int mantissa = static_cast<int>(std::ldexp(r, 8 - e)) - 128;
-    return sign | static_cast<uint16_t>(((e - 1 + 127) << 7) | mantissa);
-}
+inline double fp16_bits_to_double(uint16_t bits) { return binary16_to_double(bits, kFp16); }
+inline uint16_t double_to_fp16_bits(double value) { return double_to_binary16(value, kFp16); }
+inline double bf16_bits_to_double(uint16_t bits) { return binary16_to_double(bits, kBf16); }
+inline uint16_t double_to_bf16_bits(double value) { return double_to_binary16(value, kBf16); }
 
 // ---------------------------------------------------------------------------
 // Host encoding of elements.
@@ -212,12 +216,6 @@ inline double representable(double value, aclDataType dtype) {
     return decode_at(element, dtype);
 }
 
-/// values rounded to what dtype can hold (so a reference sees the device's inputs).
-inline std::vector<double> representable(std::vector<double> values, aclDataType dtype) {
-    for (double& v : values) v = representable(v, dtype);
-    return values;
-}
-
 /// value as the nearest element of dtype holds it (a real dtype keeps the real part).
 inline Complex representable(Complex value, aclDataType dtype) {
     uint8_t element[16];
@@ -225,8 +223,11 @@ inline Complex representable(Complex value, aclDataType dtype) {
     return decode_complex_at(element, dtype);
 }
 
-inline std::vector<Complex> representable(std::vector<Complex> values, aclDataType dtype) {
-    for (Complex& v : values) v = representable(v, dtype);
+/// values (double or Complex) rounded to what dtype can hold (so a
+/// reference sees the device's inputs).
+template <class T>
+std::vector<T> representable(std::vector<T> values, aclDataType dtype) {
+    for (T& v : values) v = representable(v, dtype);
     return values;
 }
 
@@ -345,28 +346,10 @@ public:
 
     /// Sets the view's elements (row-major) and makes the storage as it is
     /// now the reference of bytes_changed_outside_view().
-    void write(const std::vector<double>& values) {
-        const std::vector<int64_t> positions = this->positions();
-        if (values.size() != positions.size()) fail("values do not match the view");
-        initial_ = buffer_.download();
-        const size_t width = dtype_bytes(spec_.dtype);
-        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
-            encode_at(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
-        }
-        buffer_.upload(initial_);
-    }
+    void write(const std::vector<double>& values) { write_view(values, encode_at); }
     /// write() for complex values: both parts into a COMPLEX64 / COMPLEX128
     /// view, the real parts into any other.
-    void write_complex(const std::vector<Complex>& values) {
-        const std::vector<int64_t> positions = this->positions();
-        if (values.size() != positions.size()) fail("values do not match the view");
-        initial_ = buffer_.download();
-        const size_t width = dtype_bytes(spec_.dtype);
-        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
-            encode_complex_at(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
-        }
-        buffer_.upload(initial_);
-    }
+    void write_complex(const std::vector<Complex>& values) { write_view(values, encode_complex_at); }
 
     /// Fills a contiguous tensor with values evenly spread over [low, high)
     /// in a scrambled order (so branchy kernels see both sides of their
@@ -394,24 +377,9 @@ public:
     }
 
     /// The view's elements, decoded, row-major.
-    std::vector<double> read() const {
-        const std::vector<uint8_t> bytes = buffer_.download();
-        std::vector<double> values;
-        for (int64_t position : positions()) {
-            values.push_back(decode_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
-        }
-        return values;
-    }
+    std::vector<double> read() const { return read_view(decode_at); }
     /// read() for any dtype: the view's elements as complex numbers ((value, 0) for a real dtype).
-    std::vector<Complex> read_complex() const {
-        const std::vector<uint8_t> bytes = buffer_.download();
-        std::vector<Complex> values;
-        for (int64_t position : positions()) {
-            values.push_back(
-                decode_complex_at(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
-        }
-        return values;
-    }
+    std::vector<Complex> read_complex() const { return read_view(decode_complex_at); }
     /// The whole storage as bytes.
     std::vector<uint8_t> bytes() const { return buffer_.download(); }
 
@@ -434,6 +402,28 @@ public:
     }
 
 private:
+    /// write() and write_complex(), T's elements encoded by encode.
+    template <class T>
+    void write_view(const std::vector<T>& values, void (*encode)(uint8_t*, aclDataType, T)) {
+        const std::vector<int64_t> positions = this->positions();
+        if (values.size() != positions.size()) fail("values do not match the view");
+        initial_ = buffer_.download();
+        const size_t width = dtype_bytes(spec_.dtype);
+        for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
+            encode(&initial_[static_cast<size_t>(positions[i]) * width], spec_.dtype, values[i]);
+        }
+        buffer_.upload(initial_);
+    }
+    /// read() and read_complex(), the view's elements decoded by decode.
+    template <class T>
+    std::vector<T> read_view(T (*decode)(const uint8_t*, aclDataType)) const {
+        const std::vector<uint8_t> bytes = buffer_.download();
+        std::vector<T> values;
+        for (int64_t position : positions()) {
+            values.push_back(decode(&bytes[static_cast<size_t>(position) * dtype_bytes(spec_.dtype)], spec_.dtype));
+        }
+        return values;
+    }
     std::vector<int64_t> positions() const { return view_positions(spec_.shape, strides_, spec_.offset); }
     int64_t last_position() const {
         int64_t last = spec_.offset;
@@ -482,6 +472,49 @@ public:
 
 private:
     aclScalar* scalar_ = nullptr;
+};
+
+/// Destroys an acl object through its destroy call (a unique_ptr deleter).
+template <auto destroy>
+struct Destroyer {
+    template <class T>
+    void operator()(T* object) const {
+        destroy(object);
+    }
+};
+
+/// An aclIntArray of values (empty by default), destroyed with it;
+/// IntArray::none() holds no array, for a null argument.
+class IntArray {
+public:
+    IntArray(const std::vector<int64_t>& values)  // NOLINT: implicit by design
+        : array_(aclCreateIntArray(values.data(), values.size())) {}
+    IntArray(std::initializer_list<int64_t> values) : IntArray(std::vector<int64_t>(values)) {}
+    IntArray() : IntArray(std::vector<int64_t>{}) {}
+    static IntArray none() { return IntArray(nullptr); }
+    aclIntArray* get() const { return array_.get(); }
+
+private:
+    explicit IntArray(std::nullptr_t) {}
+
+    std::unique_ptr<aclIntArray, Destroyer<aclDestroyIntArray>> array_;
+};
+
+/// An aclTensorList of tensors, destroyed with it (and the tensors with
+/// the list); TensorList::none() holds no list, for a null argument.
+class TensorList {
+public:
+    TensorList(const std::vector<const aclTensor*>& tensors)  // NOLINT: implicit by design
+        : list_(aclCreateTensorList(tensors.data(), tensors.size())) {}
+    TensorList(std::initializer_list<const aclTensor*> tensors)
+        : TensorList(std::vector<const aclTensor*>(tensors)) {}
+    static TensorList none() { return TensorList(nullptr); }
+    aclTensorList* get() const { return list_.get(); }
+
+private:
+    explicit TensorList(std::nullptr_t) {}
+
+    std::unique_ptr<aclTensorList, Destroyer<aclDestroyTensorList>> list_;
 };
 
 }  // namespace aclcpu::testkit
