@@ -315,17 +315,6 @@ protected:
                        ws);
         };
     }
-    /// Phase 1 alone, with valid out-pointers.
-    static aclnnStatus phase1_only(const Phase1& phase1) {
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        return phase1(&workspace, &executor);
-    }
-    /// Phase 1 alone of get(args..., workspaceSize, executor).
-    template <class Get, class... Args>
-    static aclnnStatus phase1_of(Get get, Args... args) {
-        return phase1_only([&](uint64_t* ws, aclOpExecutor** e) { return get(args..., ws, e); });
-    }
     /// Phase 1 with a null workspaceSize, then with a null executor: 161001 both times.
     static void expect_null_outputs_refused(const std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>& phase1) {
         uint64_t workspace = 0;

@@ -32,12 +32,9 @@ TEST_F(FillLarge, FillScalarOfALargeViewOffAnyBoundary) {
         SCOPED_TRACE(name(spec.dtype));
         DeviceTensor self(spec);
         const Scalar value(2.5, ACL_FLOAT);
-        ASSERT_EQ(run_two_phases(
-                      [&](uint64_t* size, aclOpExecutor** executor) {
-                          return aclnnInplaceFillScalarGetWorkspaceSize(self.get(), value.get(), size, executor);
-                      },
-                      aclnnInplaceFillScalar, stream_, nullptr),
-                  ACLNN_SUCCESS)
+        ASSERT_EQ(
+            run_aclnn(stream_, aclnnInplaceFillScalarGetWorkspaceSize, aclnnInplaceFillScalar, self.get(), value.get()),
+            ACLNN_SUCCESS)
             << aclGetRecentErrMsg();
         expect_all(self, Complex(2.5, 0));
     }
@@ -46,12 +43,7 @@ TEST_F(FillLarge, FillScalarOfALargeViewOffAnyBoundary) {
 TEST_F(FillLarge, ZeroOfALargeComplexView) {
     // 2 Mi COMPLEX128 elements (33.6 MB): each a 16-byte pattern.
     auto self = DeviceTensor::output(TensorSpec({2049, 1025}, ACL_COMPLEX128), 5);
-    ASSERT_EQ(run_two_phases(
-                  [&](uint64_t* size, aclOpExecutor** executor) {
-                      return aclnnInplaceZeroGetWorkspaceSize(self->get(), size, executor);
-                  },
-                  aclnnInplaceZero, stream_, nullptr),
-              ACLNN_SUCCESS)
+    ASSERT_EQ(run_aclnn(stream_, aclnnInplaceZeroGetWorkspaceSize, aclnnInplaceZero, self->get()), ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     expect_all(*self, Complex(0, 0));
 }

@@ -31,11 +31,7 @@ protected:
         DeviceTensor src(srcSpec);
         src.write_complex(row);
         DeviceTensor selfRef(selfSpec);
-        ASSERT_EQ(run_two_phases(
-                      [&](uint64_t* size, aclOpExecutor** executor) {
-                          return aclnnInplaceCopyGetWorkspaceSize(selfRef.get(), src.get(), size, executor);
-                      },
-                      aclnnInplaceCopy, stream_, nullptr),
+        ASSERT_EQ(run_aclnn(stream_, aclnnInplaceCopyGetWorkspaceSize, aclnnInplaceCopy, selfRef.get(), src.get()),
                   ACLNN_SUCCESS)
             << aclGetRecentErrMsg();
         const std::vector<Complex> out = selfRef.read_complex();
@@ -84,15 +80,10 @@ TEST_F(LayoutFastPaths, TransposesOfEveryElementWidthInSquaresAndEdges) {
             DeviceTensor self(selfSpec);
             self.write_complex(values);
             auto out = DeviceTensor::output(TensorSpec({columns, rows}, dtype));
-            aclIntArray* dims = aclCreateIntArray(std::vector<int64_t>{1, 0}.data(), 2);
-            ASSERT_EQ(run_two_phases(
-                          [&](uint64_t* size, aclOpExecutor** executor) {
-                              return aclnnPermuteGetWorkspaceSize(self.get(), dims, out->get(), size, executor);
-                          },
-                          aclnnPermute, stream_, nullptr),
+            const IntArray dims{1, 0};
+            ASSERT_EQ(run_aclnn(stream_, aclnnPermuteGetWorkspaceSize, aclnnPermute, self.get(), dims.get(), out->get()),
                       ACLNN_SUCCESS)
                 << aclGetRecentErrMsg();
-            aclDestroyIntArray(dims);
             const std::vector<Complex> got = out->read_complex();
             size_t wrong = 0;
             for (int64_t c = 0; c < columns; ++c) {

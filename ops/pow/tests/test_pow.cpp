@@ -72,20 +72,14 @@ BinaryLaunch tensor_tensor(aclrtStream stream) {
 
 aclnnStatus pow_tensor_scalar(aclrtStream stream, const DeviceTensor& self, const Scalar& exponent,
                               DeviceTensor& out) {
-    return run_two_phases(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-            return aclnnPowTensorScalarGetWorkspaceSize(self.get(), exponent.get(), out.get(), ws, ex);
-        },
-        aclnnPowTensorScalar, stream, nullptr);
+    return run_aclnn(stream, aclnnPowTensorScalarGetWorkspaceSize, aclnnPowTensorScalar, self.get(), exponent.get(),
+                     out.get());
 }
 
 aclnnStatus pow_scalar_tensor(aclrtStream stream, const Scalar& base, const DeviceTensor& exponent,
                               DeviceTensor& out) {
-    return run_two_phases(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-            return aclnnPowScalarTensorGetWorkspaceSize(base.get(), exponent.get(), out.get(), ws, ex);
-        },
-        aclnnPowScalarTensor, stream, nullptr);
+    return run_aclnn(stream, aclnnPowScalarTensorGetWorkspaceSize, aclnnPowScalarTensor, base.get(), exponent.get(),
+                     out.get());
 }
 
 /// out = self ^ exponent elementwise, self's values given, of self's shape.
@@ -169,11 +163,8 @@ TEST_F(Pow, InplaceTensorTensorWritesSelf) {
     const std::vector<double> base = uniform(6, 0.5, 2, 7);
     DeviceTensor self({{2, 3}, ACL_FLOAT}, base);
     const DeviceTensor exponent({{3}, ACL_FLOAT}, {2, -1, 0.5});
-    ASSERT_EQ(run_two_phases(
-                  [&](uint64_t* ws, aclOpExecutor** ex) {
-                      return aclnnInplacePowTensorTensorGetWorkspaceSize(self.get(), exponent.get(), ws, ex);
-                  },
-                  aclnnInplacePowTensorTensor, stream_, nullptr),
+    ASSERT_EQ(run_aclnn(stream_, aclnnInplacePowTensorTensorGetWorkspaceSize, aclnnInplacePowTensorTensor,
+                        self.get(), exponent.get()),
               ACLNN_SUCCESS);
     std::vector<double> expected;
     for (size_t i = 0; i < 6; ++i) expected.push_back(std::pow(representable(base[i], ACL_FLOAT), (i % 3 == 0) ? 2 : (i % 3 == 1) ? -1 : 0.5));
@@ -314,11 +305,8 @@ TEST_F(Pow, TensorScalarExponentOneAsFloatIsIdentity) {
 TEST_F(Pow, InplaceTensorScalarAndEmpty) {
     DeviceTensor self({{2, 2}, ACL_FLOAT}, {1, 2, 3, 4});
     const Scalar three(3.0);
-    ASSERT_EQ(run_two_phases(
-                  [&](uint64_t* ws, aclOpExecutor** ex) {
-                      return aclnnInplacePowTensorScalarGetWorkspaceSize(self.get(), three.get(), ws, ex);
-                  },
-                  aclnnInplacePowTensorScalar, stream_, nullptr),
+    ASSERT_EQ(run_aclnn(stream_, aclnnInplacePowTensorScalarGetWorkspaceSize, aclnnInplacePowTensorScalar,
+                        self.get(), three.get()),
               ACLNN_SUCCESS);
     expect_close(self.read(), {1, 8, 27, 64}, {0, 0});
 
