@@ -86,17 +86,18 @@ void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourc
 /// Copies `rows` (<= kTileRows) whole rows of a transposing step
 /// (JointLayout::transposes): row r's column c comes from
 /// from[r + c * sourceStride] and goes to to[r * rowStride + c].  Elements
-/// moved bitwise are transposed in registers (transpose_tile); converted
-/// ones pass through a buffer, square tile by square tile, read column by
-/// column (a column is dense in the source) and written row by row.  Either
+/// moved bitwise are transposed in registers (transpose_tile, with streaming
+/// stores when `streaming`); converted ones pass through a buffer, square
+/// tile by square tile, read column by column (a column is dense in the
+/// source) and written row by row.  Either
 /// way each side touches its cache lines one after another: a tile's lines
 /// lie a power-of-two stride apart in the other layout and would evict one
 /// another in a set-associative cache.
 template <class Source, class Destination>
 void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t columns, int64_t sourceStride,
-                int64_t rowStride) {
+                int64_t rowStride, bool streaming) {
     if constexpr (std::is_same_v<Source, Destination>) {
-        if (transpose_tile(sizeof(Source), from, to, rows, columns, sourceStride, rowStride)) return;
+        if (transpose_tile(sizeof(Source), from, to, rows, columns, sourceStride, rowStride, streaming)) return;
     }
     constexpr int64_t kWidth = 16;
     Destination tile[kWidth][JointLayout::kTileRows];  // [column][row]
@@ -152,7 +153,7 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
         const auto at = strided_positions<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
                                              {step.source.offset(), step.destination.offset()}, begin, index);
         copy_tiles(input + at[0], output + at[1], rows, columns, joint.sourceStrides[inner],
-                   joint.destinationStrides[inner - 1]);
+                   joint.destinationStrides[inner - 1], streaming);
         begin += rows * columns;
     }
 }

@@ -18,7 +18,7 @@ namespace {
 // The scalar fallback target has no 128-bit vectors: there every tile takes
 // the caller's element-by-element path.
 template <class T>
-bool transpose_as(const void*, void*, int64_t, int64_t, int64_t, int64_t) {
+bool transpose_as(const void*, void*, int64_t, int64_t, int64_t, int64_t, bool) {
     return false;
 }
 #else
@@ -44,12 +44,15 @@ void transpose_square(D d, V (&v)[kLanes]) {
 /// transpose_tile for elements moved as T.
 template <class T>
 bool transpose_as(const void* source, void* destination, int64_t rows, int64_t columns, int64_t sourceStride,
-                  int64_t rowStride) {
+                  int64_t rowStride, bool streaming) {
     const auto* from = static_cast<const T*>(source);
     auto* to = static_cast<T*>(destination);
     const hn::Full128<T> d;
     using V = hn::Vec<decltype(d)>;
     constexpr int64_t kLanes = 16 / sizeof(T);
+    // A square's rows start kLanes elements apart along a destination row:
+    // aligned wherever the first row and the row stride are.
+    const bool stream = streaming && reinterpret_cast<uintptr_t>(to) % 16 == 0 && rowStride % kLanes == 0;
     // Columns go in groups of one cache line of the destination, so that each
     // destination row's line is written whole before the next group.
     constexpr int64_t kGroup = 64 / sizeof(T);
@@ -62,7 +65,14 @@ bool transpose_as(const void* source, void* destination, int64_t rows, int64_t c
                 V v[kLanes];
                 for (int64_t i = 0; i < kLanes; ++i) v[i] = hn::LoadU(d, from + r + (c + i) * sourceStride);
                 transpose_square(d, v);
-                for (int64_t i = 0; i < kLanes; ++i) hn::StoreU(v[i], d, to + (r + i) * rowStride + c);
+                for (int64_t i = 0; i < kLanes; ++i) {
+                    T* row = to + (r + i) * rowStride + c;
+                    if (stream) {
+                        hn::Stream(v[i], d, row);
+                    } else {
+                        hn::StoreU(v[i], d, row);
+                    }
+                }
             }
         }
     }
@@ -77,12 +87,12 @@ bool transpose_as(const void* source, void* destination, int64_t rows, int64_t c
 }  // namespace
 
 bool transpose_tile_on_target(size_t width, const void* from, void* to, int64_t rows, int64_t columns,
-                              int64_t sourceStride, int64_t rowStride) {
+                              int64_t sourceStride, int64_t rowStride, bool streaming) {
     switch (width) {
-        case 1: return transpose_as<uint8_t>(from, to, rows, columns, sourceStride, rowStride);
-        case 2: return transpose_as<uint16_t>(from, to, rows, columns, sourceStride, rowStride);
-        case 4: return transpose_as<uint32_t>(from, to, rows, columns, sourceStride, rowStride);
-        case 8: return transpose_as<uint64_t>(from, to, rows, columns, sourceStride, rowStride);
+        case 1: return transpose_as<uint8_t>(from, to, rows, columns, sourceStride, rowStride, streaming);
+        case 2: return transpose_as<uint16_t>(from, to, rows, columns, sourceStride, rowStride, streaming);
+        case 4: return transpose_as<uint32_t>(from, to, rows, columns, sourceStride, rowStride, streaming);
+        case 8: return transpose_as<uint64_t>(from, to, rows, columns, sourceStride, rowStride, streaming);
         default: return false;
     }
 }
@@ -96,8 +106,9 @@ namespace aclcpu::ops {
 HWY_EXPORT(transpose_tile_on_target);
 
 bool transpose_tile(size_t width, const void* from, void* to, int64_t rows, int64_t columns, int64_t sourceStride,
-                    int64_t rowStride) noexcept {
-    return HWY_DYNAMIC_DISPATCH(transpose_tile_on_target)(width, from, to, rows, columns, sourceStride, rowStride);
+                    int64_t rowStride, bool streaming) noexcept {
+    return HWY_DYNAMIC_DISPATCH(transpose_tile_on_target)(width, from, to, rows, columns, sourceStride, rowStride,
+                                                          streaming);
 }
 
 }  // namespace aclcpu::ops
