@@ -25,7 +25,9 @@
 namespace aclcpu::bench {
 
 using testkit::DeviceTensor;
+using testkit::IntArray;
 using testkit::Scalar;
+using testkit::TensorList;
 
 /// aclInit + device 0 + one stream for the life of a benchmark; device
 /// buffers made through it are freed with it, so each benchmark case gives

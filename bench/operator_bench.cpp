@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bench_support.hpp"
+#include "family_cases.hpp"
 #include "operator_cases.hpp"
 
 namespace {
@@ -55,9 +56,32 @@ const bool kRegistered = [] {
     register_operator<UnaryCase<ReluOp>>();
     register_operator<UnaryCase<SiluOp>>();
     register_operator<UnaryCase<GeluOp>>();
+    register_operator<UnaryCase<SqrtOp>>();
+    register_operator<UnaryCase<LogOp>>();
+    register_operator<UnaryCase<SinOp>>();
+    register_operator<UnaryCase<CosOp>>();
+    register_operator<UnaryCase<TanhOp>>();
+    register_operator<UnaryCase<SigmoidOp>>();
+    register_operator<UnaryCase<HardswishOp>>();
     register_operator<LayoutCase<LayoutKind::cast>>();
     register_operator<LayoutCase<LayoutKind::transpose>>();
     register_operator<LayoutCase<LayoutKind::broadcastCopy>>();
+    register_operator<CallCase<LeakyReluSpec>>();
+    register_operator<CallCase<SoftplusSpec>>();
+    register_operator<CallCase<ClampSpec>>();
+    register_operator<CallCase<PowSpec>>();
+    register_operator<CallCase<GtScalarSpec>>();
+    register_operator<CallCase<EqTensorSpec>>();
+    register_operator<CallCase<SwiGluSpec>>();
+    register_operator<CallCase<FillSpec>>();
+    register_operator<CallCase<ArangeSpec>>();
+    register_operator<CallCase<CatSpec>>();
+    register_operator<CallCase<RepeatSpec>>();
+    register_operator<CallCase<ConstantPadSpec>>();
+    register_operator<CallCase<ReflectionPadSpec>>();
+    register_operator<CallCase<RollSpec>>();
+    register_operator<CallCase<SliceSpec>>();
+    register_operator<CallCase<TrilSpec>>();
     return true;
 }();
 

@@ -13,19 +13,26 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_logit_grad.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_scaled_masked_softmax_backward.h"
+#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "bench_support.hpp"
 
 namespace aclcpu::bench {
@@ -310,6 +317,13 @@ ACLCPU_BENCH_UNARY_OP(Exp, -10.0f, 10.0f)
 ACLCPU_BENCH_UNARY_OP(Relu, -1.0f, 1.0f)
 ACLCPU_BENCH_UNARY_OP(Silu, -10.0f, 10.0f)
 ACLCPU_BENCH_UNARY_OP(Gelu, -5.0f, 5.0f)
+ACLCPU_BENCH_UNARY_OP(Sqrt, 0.0f, 100.0f)
+ACLCPU_BENCH_UNARY_OP(Log, 0.01f, 100.0f)
+ACLCPU_BENCH_UNARY_OP(Sin, -10.0f, 10.0f)
+ACLCPU_BENCH_UNARY_OP(Cos, -10.0f, 10.0f)
+ACLCPU_BENCH_UNARY_OP(Tanh, -5.0f, 5.0f)
+ACLCPU_BENCH_UNARY_OP(Sigmoid, -10.0f, 10.0f)
+ACLCPU_BENCH_UNARY_OP(Hardswish, -5.0f, 5.0f)
 #undef ACLCPU_BENCH_UNARY_OP
 
 /// out = Op(self) on [rows, kRowLength] operands of one dtype.
