@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/ (or
-# $ACLCPU_FUZZ_BUILD_DIR) and runs each for ${ACLCPU_FUZZ_SECONDS:-30}
-# seconds on a copy of its seed corpus (see corpus_of below).
+# Builds the libFuzzer targets (clang, ASan + UBSan) in the AddressSanitizer
+# tree that scripts/run_sanitizers.sh tests, build-asan/ (or
+# $ACLCPU_FUZZ_BUILD_DIR; configured as scripts/sanitized_trees.sh says, so
+# that after the sanitizer run nothing is left to build), and runs each for
+# ${ACLCPU_FUZZ_SECONDS:-30} seconds on a copy of its seed corpus (see
+# corpus_of below).
 # Prints the executions per target; fails if any target crashed, hung
 # (-timeout) or ran out of memory.  A crashing input is left in
 # $build_dir/fuzz-artifacts/ to be added to the seed corpus.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-asan}"
 seconds="${ACLCPU_FUZZ_SECONDS:-30}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
@@ -29,13 +32,9 @@ for source in "$root"/ops/*/tests/fuzz_*.cpp; do
 done
 targets=("${!corpus_of[@]}")
 
-# Line tables only (-g1): a crash's stack keeps its files and lines, and the
-# build is a third faster than with full debug information.  The kernels are
-# compiled for this machine's SIMD target only, the one its runs dispatch to.
-CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DACLCPU_SIMD_TARGETS=native \
-  -DACLCPU_BUILD_FUZZERS=ON -DACLCPU_BUILD_TESTS=OFF \
-  -DACLCPU_BUILD_SAMPLES=OFF -DACLCPU_BUILD_BENCH=OFF >/dev/null
+# shellcheck source=scripts/sanitized_trees.sh
+source "$root/scripts/sanitized_trees.sh"
+configure_asan_tree "$build_dir"
 cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"
 
 work="$build_dir/fuzz-work"

@@ -1,15 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs acl-cpu's tests under the sanitizers, each build in its own
-# directory (-O1 -g1 with assertions on, to stay fast yet keep stacks exact:
-# line tables only, which still name inlined frames with file and line, and
-# compile a third faster than full debug information):
-#   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: every test
-#               (unit tests, samples, install tree)
+# directory (configured as scripts/sanitized_trees.sh says):
+#   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer (clang): every
+#               test (unit tests, samples, install tree); the same tree builds
+#               the libFuzzer targets that scripts/run_fuzzers.sh runs
 #   build-tsan  ThreadSanitizer: the tests labelled `concurrency` or `stress`,
 #               against a oneTBB built with ThreadSanitizer too (see
 #               instrumented_tbb); only the test binaries holding them are built
-# Both compile the operators' kernels for this machine's SIMD target only
-# (ACLCPU_SIMD_TARGETS=native): dispatch would run no other target here.
 # Usage: run_sanitizers.sh [asan|tsan]...   (default: both)
 # Exits non-zero when a test fails or a sanitizer reports anything: every
 # report aborts its process (halt_on_error, -fno-sanitize-recover=all), and the
@@ -18,6 +15,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="$(nproc)"
+# shellcheck source=scripts/sanitized_trees.sh
+source "$root/scripts/sanitized_trees.sh"
 
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1:check_initialization_order=1"
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp"
@@ -75,24 +74,20 @@ instrumented_tbb() {
   rm -rf "$work"
 }
 
-# build_and_test NAME SANITIZERS CMAKE_ARGS TARGETS [CTEST_ARGS...]: configures
-# build-NAME with ACLCPU_SANITIZE=SANITIZERS and the (space-separated)
-# CMAKE_ARGS, builds TARGETS (space-separated; empty: all) and runs ctest with
-# CTEST_ARGS.
+# build_and_test NAME TARGETS CONFIGURE [ARGS...] [-- CTEST_ARGS...]: configures
+# build-NAME by running CONFIGURE build-NAME ARGS..., builds TARGETS
+# (space-separated; empty: all) and runs ctest with CTEST_ARGS.
 build_and_test() {
-  local name="$1" sanitizers="$2"
-  local -a cmake_args targets=()
-  read -r -a cmake_args <<<"$3"
-  [[ -n "$4" ]] && read -r -a targets <<<"$4" && targets=(--target "${targets[@]}")
-  shift 4
+  local name="$1" targets=() configure=()
+  [[ -n "$2" ]] && read -r -a targets <<<"$2" && targets=(--target "${targets[@]}")
+  shift 2
+  while [[ $# -gt 0 && "$1" != -- ]]; do configure+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift
   local build_dir="$root/build-$name" start=$SECONDS
-  echo "== sanitizers: $name ($sanitizers): building $build_dir"
+  echo "== sanitizers: $name: building $build_dir"
   # Checked one by one: this function runs on the left of ||, where set -e
   # does not stop it.
-  if ! cmake -S "$root" -B "$build_dir" -DACLCPU_SANITIZE="$sanitizers" -DACLCPU_BUILD_BENCH=OFF \
-         -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DACLCPU_SIMD_TARGETS=native \
-         "${cmake_args[@]}" >/dev/null ||
-     ! cmake --build "$build_dir" -j "$jobs" "${targets[@]}"; then
+  if ! "${configure[0]}" "$build_dir" "${configure[@]:1}" || ! cmake --build "$build_dir" -j "$jobs" "${targets[@]}"; then
     echo "== sanitizers: $name: the build FAILED"
     return 1
   fi
@@ -112,8 +107,8 @@ run_tsan() {
   local tbb="$root/build-tsan/onetbb-tsan" start=$SECONDS
   instrumented_tbb "$tbb" || return 1
   echo "== sanitizers: tsan: oneTBB ready in $((SECONDS - start)) s"
-  build_and_test tsan thread "-DACLCPU_BUILD_SAMPLES=OFF -DTBB_DIR=$tbb/lib/cmake/TBB" concurrency_tests \
-    -L '^(concurrency|stress)$'
+  build_and_test tsan concurrency_tests configure_sanitized_tree thread -DACLCPU_BUILD_SAMPLES=OFF \
+    "-DTBB_DIR=$tbb/lib/cmake/TBB" -- -L '^(concurrency|stress)$'
 }
 
 targets=("$@")
@@ -121,7 +116,7 @@ targets=("$@")
 failed=()
 for target in "${targets[@]}"; do
   case "$target" in
-    asan) build_and_test asan "address,undefined" "" "" || failed+=(asan) ;;
+    asan) build_and_test asan "" configure_asan_tree || failed+=(asan) ;;
     tsan) run_tsan || failed+=(tsan) ;;
     *) echo "run_sanitizers.sh: unknown build '$target' (asan or tsan)" >&2; exit 2 ;;
   esac

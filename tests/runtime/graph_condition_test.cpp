@@ -194,8 +194,12 @@ TEST_F(GraphCondition, AddingATaskChecksItsArguments) {
     for (const auto& [type, size] : {std::pair{ACL_MODEL_RI_COND_TYPE_IF, 3u}, std::pair{ACL_MODEL_RI_COND_TYPE_IF, 0u},
                                       std::pair{ACL_MODEL_RI_COND_TYPE_WHILE, 2u},
                                       std::pair{ACL_MODEL_RI_COND_TYPE_SWITCH, 0u}}) {
-        EXPECT_ACL_FAILS(aclmdlRIAddCondTask(params(type, size), stream.get(), 0), ACL_ERROR_RT_PARAM_INVALID)
-            << "type " << type << ", size " << size;
+        // Copies: the check's lambda cannot capture structured bindings in C++17.
+        const auto condType = type;
+        const auto branchCount = size;
+        EXPECT_ACL_FAILS(aclmdlRIAddCondTask(params(condType, branchCount), stream.get(), 0),
+                         ACL_ERROR_RT_PARAM_INVALID)
+            << "type " << condType << ", size " << branchCount;
     }
     EXPECT_EQ(nullptr, branches[0]) << "a refused task makes no branch";
     ASSERT_ACL_OK(aclmdlRIAddCondTask(params(ACL_MODEL_RI_COND_TYPE_SWITCH, 3), stream.get(), 0));
