@@ -16,10 +16,10 @@
 #include "activation/activation_kernel.hpp"
 #include "activation/gated_kernel.hpp"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "common/vector_math-inl.h"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// erf(x) in fp32, ours (Highway 1.0 has none), in two pieces fitted for
@@ -238,8 +238,7 @@ struct GeGluErfVector {
 ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 ACLCPU_GATED_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)

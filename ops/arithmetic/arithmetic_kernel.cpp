@@ -14,9 +14,9 @@
 #include "arithmetic/arithmetic_kernel.hpp"
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// CANN's Axpy a + alpha*b, or Mul then Add when the product rounds first
@@ -60,8 +60,7 @@ ACLCPU_BINARY_TARGET_BLOCKS(axpy_blocks, AxpyParams, AxpyVector)
 ACLCPU_BINARY_TARGET_BLOCKS(mul_blocks, NoParams, MulVector)
 ACLCPU_BINARY_TARGET_BLOCKS(div_blocks, DivParams, DivVector)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_BINARY_DISPATCH(axpy_blocks, AxpyParams)

@@ -10,9 +10,9 @@
 
 #include "clamp/clamp_kernel.hpp"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// min(max(x, lo), hi), NaN where any of the three is NaN (x86's min and max
@@ -65,8 +65,7 @@ struct ClampTensorsVector {
 
 ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)

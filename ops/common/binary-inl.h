@@ -18,8 +18,7 @@
 #include "common/binary.hpp"
 #include "common/elementwise-inl.h"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 
 /// op(d, x, scalar) for the tensor-scalar block, op(d, scalar, x) for the
 /// scalar-tensor one.
@@ -34,8 +33,7 @@ struct WithScalar {
     }
 };
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #endif  // ACLCPU_OPS_COMMON_BINARY_INL_H_
 

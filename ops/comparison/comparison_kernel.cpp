@@ -8,10 +8,10 @@
 
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "comparison/comparison_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 struct EqualVector {
@@ -35,8 +35,7 @@ struct GreaterVector {
 ACLCPU_BINARY_TARGET_BLOCKS(equal_blocks, NoParams, EqualVector)
 ACLCPU_BINARY_TARGET_BLOCKS(greater_blocks, NoParams, GreaterVector)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_BINARY_DISPATCH(equal_blocks, NoParams)

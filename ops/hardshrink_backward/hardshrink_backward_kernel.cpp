@@ -7,10 +7,10 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "hardshrink_backward/hardshrink_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 struct HardshrinkGrad {
@@ -26,8 +26,7 @@ struct HardshrinkGrad {
 
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardshrink_backward_block, 2, HardshrinkBackwardParams, HardshrinkGrad)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ELEMENTWISE_DISPATCH(hardshrink_backward_block, 2, HardshrinkBackwardParams)

@@ -7,10 +7,10 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "logit_grad/logit_grad_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// dy / (x * (1 - x)) inside [lo, hi], `invalid` outside it and for NaN x.
@@ -29,8 +29,7 @@ struct LogitGradOp {
 
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(logit_grad_block, 2, LogitGradParams, LogitGradOp)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ELEMENTWISE_DISPATCH(logit_grad_block, 2, LogitGradParams)

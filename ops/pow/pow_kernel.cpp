@@ -11,10 +11,10 @@
 
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "pow/pow_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// pows_base.h, ComputePowsBase, in fp32: -2 is 1 / (x * x), -1 is 1 / x,
@@ -57,8 +57,7 @@ struct PowVector {
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(pows_block, 1, PowsParams, PowsVector)
 ACLCPU_BINARY_TARGET_BLOCKS(pow_blocks, NoParams, PowVector)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ELEMENTWISE_DISPATCH(pows_block, 1, PowsParams)

@@ -7,10 +7,10 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "softplus_backward/softplus_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// 1 + e^u, in fewer instructions than Highway's Exp with the IEEE special
@@ -61,8 +61,7 @@ struct SoftplusGrad {
 
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_backward_block, 2, SoftplusBackwardParams, SoftplusGrad)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ELEMENTWISE_DISPATCH(softplus_backward_block, 2, SoftplusBackwardParams)

@@ -14,11 +14,11 @@
 #include <cstdint>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "common/vector_math-inl.h"
 #include "unary_math/unary_math_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// result, with the lanes where outside is true computed one by one by
@@ -132,8 +132,7 @@ struct TanhVector {
 
 ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
