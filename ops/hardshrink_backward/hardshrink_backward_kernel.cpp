@@ -13,9 +13,7 @@
 ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
-struct HardshrinkGrad {
-    HardshrinkBackwardParams p;
-
+struct HardshrinkGrad : VectorFunction<HardshrinkBackwardParams> {
     template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
         return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, p.lambd)), gradOutput);
@@ -24,10 +22,10 @@ struct HardshrinkGrad {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardshrink_backward_block, 2, HardshrinkBackwardParams, HardshrinkGrad)
+ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
 ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(hardshrink_backward_block, 2, HardshrinkBackwardParams)
+ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE
