@@ -16,10 +16,10 @@
 #include "activation/activation_kernel.hpp"
 #include "activation/gated_kernel.hpp"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "common/vector_math-inl.h"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// erf(x) in fp32, ours (Highway 1.0 has none), in two pieces fitted for
@@ -60,8 +60,7 @@ V erf_of(D d, V x) {
 }
 
 /// ops-nn has no A2 Relu kernel source; Relu is max(x, 0) with NaN kept.
-struct ReluVector {
-    NoParams p;
+struct ReluVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
@@ -69,8 +68,7 @@ struct ReluVector {
 };
 
 /// op_kernel/arch35/sigmoid_f32.h: 1 / (1 + e^-x).
-struct SigmoidVector {
-    NoParams p;
+struct SigmoidVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V one = hn::Set(d, 1.0f);
@@ -79,8 +77,7 @@ struct SigmoidVector {
 };
 
 /// op_kernel/arch35/hard_sigmoid.cpp: Muls alpha, Adds beta, Mins 1, Maxs 0.
-struct HardsigmoidVector {
-    NoParams p;
+struct HardsigmoidVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V affine = hn::Add(hn::Mul(x, hn::Set(d, kHardsigmoidAlpha)), hn::Set(d, kHardsigmoidBeta));
@@ -90,8 +87,7 @@ struct HardsigmoidVector {
 
 /// op_kernel/arch35/hard_swish.h: max(x, -3) * clamp(x + 3, 0, 6) * (1/6);
 /// the max(x, -3) makes Hardswish(-inf) 0, not NaN.
-struct HardswishVector {
-    NoParams p;
+struct HardswishVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V gate = hn::Max(hn::Min(hn::Add(x, hn::Set(d, 3.0f)), hn::Set(d, 6.0f)), hn::Zero(d));
@@ -101,8 +97,7 @@ struct HardswishVector {
 };
 
 /// op_kernel/arch35/swish_dag.h with scale 1: x / (1 + e^-x) (NaN at -inf).
-struct SiluVector {
-    NoParams p;
+struct SiluVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return hn::Div(x, hn::Add(hn::Set(d, 1.0f), exp_ieee(d, hn::Neg(x))));
@@ -113,8 +108,7 @@ struct SiluVector {
 /// ComputeGeluBase in ge_glu_v2_base.h, operation by operation):
 /// x / (1 + e^(-1.5957691 (x + 0.044715 x^3))), tanh's approximation
 /// rewritten; NaN at -inf (-inf / inf).
-struct GeluTanhVector {
-    NoParams p;
+struct GeluTanhVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V cube = hn::Mul(hn::Mul(x, x), x);
@@ -125,8 +119,7 @@ struct GeluTanhVector {
 };
 
 /// op_kernel/arch35/gelu_v2_dag.h, GeluV2Erf32BDag: (erf(x * 0.707106781) + 1) * (x * 0.5).
-struct GeluErfVector {
-    NoParams p;
+struct GeluErfVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V erf = erf_of(d, hn::Mul(x, hn::Set(d, 0.707106781f)));
@@ -136,8 +129,7 @@ struct GeluErfVector {
 
 /// op_kernel/arch35/elu_dag.h: z = x * inputScale, alpha * expm1(z) where
 /// x <= 0 (or NaN), x where x > 0, times scale.
-struct EluVector {
-    EluParams p;
+struct EluVector : VectorFunction<EluParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V negative = hn::Mul(expm1_ieee(d, hn::Mul(x, hn::Set(d, p.inputScale))), hn::Set(d, p.alpha));
@@ -146,8 +138,7 @@ struct EluVector {
 };
 
 /// aclnn_elu.cpp, ComputeEluWithInfNan: Threshold(x, 0, -alpha) then Muls scale.
-struct EluLimitVector {
-    EluLimitParams p;
+struct EluLimitVector : VectorFunction<EluLimitParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V threshold = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Set(d, p.negAlpha));
@@ -156,8 +147,7 @@ struct EluLimitVector {
 };
 
 /// op_kernel/arch35/leaky_relu_dag.h: x > 0 ? x : x * negativeSlope.
-struct LeakyReluVector {
-    LeakyReluParams p;
+struct LeakyReluVector : VectorFunction<LeakyReluParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, hn::Set(d, p.negativeSlope)));
@@ -167,8 +157,7 @@ struct LeakyReluVector {
 /// softplus_v2/op_kernel/arch35/softplus_v2.h: t = beta x; where t > threshold
 /// x itself, elsewhere log1p(e^t) * inverseBeta (e^t of 0 on the selected
 /// lanes, so nothing overflows there).
-struct SoftplusVector {
-    SoftplusParams p;
+struct SoftplusVector : VectorFunction<SoftplusParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V t = hn::Mul(x, hn::Set(d, p.beta));
@@ -180,8 +169,7 @@ struct SoftplusVector {
 
 /// aclnnThreshold.md's formula, x > threshold ? x : value: the compare is
 /// false for a NaN x, which gives value.
-struct ThresholdVector {
-    ThresholdParams p;
+struct ThresholdVector : VectorFunction<ThresholdParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V threshold = hn::Set(d, static_cast<float>(p.threshold.real));
@@ -205,8 +193,7 @@ V gelu_erf_form(D d, V x) {
     return hn::Div(x, hn::Add(exp_ieee(d, p), hn::Set(d, 1.0f)));
 }
 
-struct SwiGluVector {
-    GateParams p;
+struct SwiGluVector : VectorFunction<GateParams> {
     template <class D, class V>
     V operator()(D d, V a, V b) const {
         const V denominator = hn::Add(exp_ieee(d, hn::Neg(a)), hn::Set(d, 1.0f));
@@ -216,8 +203,7 @@ struct SwiGluVector {
     }
 };
 
-struct GeGluVector {
-    GateParams p;
+struct GeGluVector : VectorFunction<GateParams> {
     template <class D, class V>
     V operator()(D d, V activated, V other) const {
         const V gelu = p.erf ? gelu_erf_form(d, activated) : GeluTanhVector{}(d, activated);
@@ -225,8 +211,7 @@ struct GeGluVector {
     }
 };
 
-struct GeGluErfVector {
-    NoParams p;
+struct GeGluErfVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return gelu_erf_form(d, x);
@@ -238,8 +223,7 @@ struct GeGluErfVector {
 ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 ACLCPU_GATED_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ACTIVATION_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)

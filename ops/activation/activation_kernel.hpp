@@ -76,16 +76,12 @@ ACLCPU_ACTIVATION_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 /// x < 0 ? 0 : x -- NaN and -0 pass through.  Integers (INT8/32/64; UINT8
 /// never reaches a kernel) the same.
-struct ReluOp {
-    using Params = NoParams;
-    static constexpr auto vector = &relu_block;
+struct ReluOp : VectorOp<relu_block> {
     static int64_t apply(int64_t x, const Params&) { return std::max<int64_t>(x, 0); }
 };
 
 /// 1 / (1 + e^-x); DOUBLE and the complex types on AICPU, in their precision.
-struct SigmoidOp {
-    using Params = NoParams;
-    static constexpr auto vector = &sigmoid_block;
+struct SigmoidOp : VectorOp<sigmoid_block> {
     template <class T>
     static if_real<T> apply(T x, const Params&) { return T(1) / (T(1) + std::exp(-x)); }
     template <class T>
@@ -99,35 +95,26 @@ inline constexpr float kHardsigmoidBeta = 0.5f;
 /// min(max(x * alpha + beta, 0), 1) in fp32.  INT32 (op_kernel/arch35/
 /// hard_sigmoid.cpp): the integer rounded to fp32, the same, truncated back --
 /// 1 from x = 3 up, 0 below.
-struct HardsigmoidOp {
-    using Params = NoParams;
-    static constexpr auto vector = &hardsigmoid_block;
+struct HardsigmoidOp : VectorOp<hardsigmoid_block> {
     static int64_t apply(int64_t x, const Params&) {
         const float y = static_cast<float>(x) * kHardsigmoidAlpha + kHardsigmoidBeta;
         return static_cast<int64_t>(std::min(std::max(y, 0.0f), 1.0f));
     }
 };
 
-/// An operator computed by the fp32 kernels only: its dtypes are FLOAT,
-/// FLOAT16 and BF16 and its out is one of them, which the vector kernel stores.
-#define ACLCPU_VECTOR_ONLY_OP(Name, block)         \
-    struct Name {                                  \
-        using Params = NoParams;                   \
-        static constexpr auto vector = &block;     \
-    };
-ACLCPU_VECTOR_ONLY_OP(HardswishOp, hardswish_block)
-ACLCPU_VECTOR_ONLY_OP(SiluOp, silu_block)
+/// Operators computed by the fp32 kernels only: their dtypes are FLOAT,
+/// FLOAT16 and BF16 and their out is one of them, which the vector kernel
+/// stores.
+using HardswishOp = VectorOp<hardswish_block>;
+using SiluOp = VectorOp<silu_block>;
 /// Gelu, and GeluV2 with approximate 1: the tanh approximation.
-ACLCPU_VECTOR_ONLY_OP(GeluTanhOp, gelu_tanh_block)
+using GeluTanhOp = VectorOp<gelu_tanh_block>;
 /// GeluV2 with any approximate other than 1: 0.5 x (1 + erf(x / sqrt 2)).
-ACLCPU_VECTOR_ONLY_OP(GeluErfOp, gelu_erf_block)
-#undef ACLCPU_VECTOR_ONLY_OP
+using GeluErfOp = VectorOp<gelu_erf_block>;
 
 /// DOUBLE's AICPU kernel (op_kernel_aicpu/elu_aicpu.cpp): x * scale above 0,
 /// alpha * scale * (e^(x * inputScale) - 1) otherwise, in double.
-struct EluOp {
-    using Params = EluParams;
-    static constexpr auto vector = &elu_block;
+struct EluOp : VectorOp<elu_block> {
     template <class T>
     static if_real<T> apply(T x, const Params& p) {
         if (x > 0) return x * T(p.scale);
@@ -138,17 +125,13 @@ struct EluOp {
 /// Elu with an infinite or NaN alpha or inputScale: (x > 0 ? x : -alpha) *
 /// scale, at FLOAT for every self dtype (the op_api casts to FLOAT first).
 /// apply serves a complex out, which CanCast admits and the typed path stores.
-struct EluLimitOp {
-    using Params = EluLimitParams;
-    static constexpr auto vector = &elu_limit_block;
+struct EluLimitOp : VectorOp<elu_limit_block> {
     static float apply(float x, const Params& p) { return (x > 0 ? x : p.negAlpha) * p.scale; }
 };
 
 /// softplus_v2.h's select of x and log1p(e^(beta x)) * inverseBeta; apply
 /// serves a complex out as EluLimitOp's does.
-struct SoftplusOp {
-    using Params = SoftplusParams;
-    static constexpr auto vector = &softplus_block;
+struct SoftplusOp : VectorOp<softplus_block> {
     static float apply(float x, const Params& p) {
         const float t = x * p.beta;
         return t > p.threshold ? x : std::log1p(std::exp(t)) * p.inverseBeta;
@@ -156,17 +139,13 @@ struct SoftplusOp {
 };
 
 /// x > 0 ? x : x * negativeSlope; DOUBLE on AICPU with the float slope.
-struct LeakyReluOp {
-    using Params = LeakyReluParams;
-    static constexpr auto vector = &leaky_relu_block;
+struct LeakyReluOp : VectorOp<leaky_relu_block> {
     template <class T>
     static if_real<T> apply(T x, const Params& p) { return x > 0 ? x : x * T(p.negativeSlope); }
 };
 
 /// aclnnThreshold.md: x > threshold ? x : value (a NaN x is not greater: value).
-struct ThresholdOp {
-    using Params = ThresholdParams;
-    static constexpr auto vector = &threshold_block;
+struct ThresholdOp : VectorOp<threshold_block> {
     template <class V>
     static std::enable_if_t<std::is_floating_point_v<V> || std::is_same_v<V, int64_t>, V> apply(V x, const Params& p) {
         return x > lane_value<V>(p.threshold) ? x : lane_value<V>(p.value);

@@ -14,15 +14,14 @@
 #include "arithmetic/arithmetic_kernel.hpp"
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// CANN's Axpy a + alpha*b, or Mul then Add when the product rounds first
 /// (to the 16-bit compute dtype; FLOAT needs no rounding).
-struct AxpyVector {
-    AxpyParams p;
+struct AxpyVector : VectorFunction<AxpyParams> {
     template <class D, class V>
     V operator()(D d, V a, V b) const {
         if (p.swapOperands) std::swap(a, b);
@@ -35,16 +34,14 @@ struct AxpyVector {
     }
 };
 
-struct MulVector {
-    NoParams p;
+struct MulVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D /* d */, V a, V b) const {
         return hn::Mul(a, b);
     }
 };
 
-struct DivVector {
-    DivParams p;
+struct DivVector : VectorFunction<DivParams> {
     template <class D, class V>
     V operator()(D /* d */, V a, V b) const {
         const V quotient = hn::Div(a, b);
@@ -56,17 +53,12 @@ struct DivVector {
 
 }  // namespace
 
-ACLCPU_BINARY_TARGET_BLOCKS(axpy_blocks, AxpyParams, AxpyVector)
-ACLCPU_BINARY_TARGET_BLOCKS(mul_blocks, NoParams, MulVector)
-ACLCPU_BINARY_TARGET_BLOCKS(div_blocks, DivParams, DivVector)
+ACLCPU_ARITHMETIC_BLOCKS(ACLCPU_BINARY_TARGET_BLOCKS)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_BINARY_DISPATCH(axpy_blocks, AxpyParams)
-ACLCPU_BINARY_DISPATCH(mul_blocks, NoParams)
-ACLCPU_BINARY_DISPATCH(div_blocks, DivParams)
+ACLCPU_ARITHMETIC_BLOCKS(ACLCPU_BINARY_DISPATCH)
 
 namespace aclcpu::ops {
 

@@ -64,11 +64,23 @@ struct AxpyParams {
 AxpyParams axpy_params(aclDataType computeDtype, const aclScalar* alpha, bool one, DtypeList axpyDtypes,
                        bool subtract, bool swapOperands = false) noexcept;
 
-ACLCPU_DECLARE_BINARY_BLOCKS(axpy_blocks, AxpyParams)
+/// aclnnDivMod's mode: the quotient as it is, rounded toward zero, or down.
+enum class DivRounding : uint8_t { none = 0, trunc = 1, floor = 2 };
 
-struct AxpyOp {
-    using Params = AxpyParams;
-    static constexpr BinaryBlocks<AxpyParams> vector = axpy_blocks;
+struct DivParams {
+    DivRounding rounding = DivRounding::none;
+    aclDataType computeDtype = ACL_FLOAT;  ///< whose limits an integer division by zero gives
+};
+
+/// The family's blocks (see ACLCPU_DECLARE_BINARY_BLOCKS), each the fp32
+/// functor of arithmetic_kernel.cpp.
+#define ACLCPU_ARITHMETIC_BLOCKS(X)          \
+    X(axpy_blocks, AxpyParams, AxpyVector)   \
+    X(mul_blocks, NoParams, MulVector)       \
+    X(div_blocks, DivParams, DivVector)
+ACLCPU_ARITHMETIC_BLOCKS(ACLCPU_DECLARE_BINARY_BLOCKS)
+
+struct AxpyOp : VectorOp<axpy_blocks> {
     template <class V>
     static V apply(V a, V b, const Params& p) noexcept {
         if (p.swapOperands) std::swap(a, b);
@@ -83,30 +95,14 @@ struct AxpyOp {
     }
 };
 
-ACLCPU_DECLARE_BINARY_BLOCKS(mul_blocks, NoParams)
-
-struct MulOp {
-    using Params = NoParams;
-    static constexpr BinaryBlocks<NoParams> vector = mul_blocks;
+struct MulOp : VectorOp<mul_blocks> {
     template <class V>
     static V apply(V a, V b, const Params&) noexcept { return wrapping<std::multiplies<>>(a, b); }
 };
 
-/// aclnnDivMod's mode: the quotient as it is, rounded toward zero, or down.
-enum class DivRounding : uint8_t { none = 0, trunc = 1, floor = 2 };
-
-struct DivParams {
-    DivRounding rounding = DivRounding::none;
-    aclDataType computeDtype = ACL_FLOAT;  ///< whose limits an integer division by zero gives
-};
-
-ACLCPU_DECLARE_BINARY_BLOCKS(div_blocks, DivParams)
-
 /// RealDiv, then Trunc or Floor for DivMod's modes 1 and 2; complex
 /// quotients are never rounded (phase 1 refuses the modes).
-struct DivOp {
-    using Params = DivParams;
-    static constexpr BinaryBlocks<DivParams> vector = div_blocks;
+struct DivOp : VectorOp<div_blocks> {
     template <class T>
     static if_real<T> apply(T a, T b, const Params& p) noexcept {
         const T quotient = a / b;

@@ -10,9 +10,9 @@
 
 #include "clamp/clamp_kernel.hpp"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// min(max(x, lo), hi), NaN where any of the three is NaN (x86's min and max
@@ -29,32 +29,28 @@ auto bound(D d, const ComputeValue& value) {
     return hn::Set(d, static_cast<float>(value.real));
 }
 
-struct ClampVector {
-    ClampBounds p;
+struct ClampVector : VectorFunction<ClampBounds> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return clamp_vector(d, x, bound(d, p.lo), bound(d, p.hi));
     }
 };
 
-struct ClampMinTensorVector {
-    ClampBounds p;
+struct ClampMinTensorVector : VectorFunction<ClampBounds> {
     template <class D, class V>
     V operator()(D d, V x, V lo) const {
         return clamp_vector(d, x, lo, bound(d, p.hi));
     }
 };
 
-struct ClampMaxTensorVector {
-    ClampBounds p;
+struct ClampMaxTensorVector : VectorFunction<ClampBounds> {
     template <class D, class V>
     V operator()(D d, V x, V hi) const {
         return clamp_vector(d, x, bound(d, p.lo), hi);
     }
 };
 
-struct ClampTensorsVector {
-    ClampBounds p;
+struct ClampTensorsVector : VectorFunction<ClampBounds> {
     template <class D, class V>
     V operator()(D d, V x, V lo, V hi) const {
         return clamp_vector(d, x, lo, hi);
@@ -65,8 +61,7 @@ struct ClampTensorsVector {
 
 ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_CLAMP_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)

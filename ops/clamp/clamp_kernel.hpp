@@ -56,9 +56,7 @@ template <class V>
 using if_clamp_lane = std::enable_if_t<std::is_floating_point_v<V> || std::is_same_v<V, int64_t>, V>;
 
 /// Clamp, ClampMin, ClampMax: both bounds are scalars.
-struct ClampOp {
-    using Params = ClampBounds;
-    static constexpr auto vector = &clamp_block;
+struct ClampOp : VectorOp<clamp_block> {
     template <class V>
     static if_clamp_lane<V> apply(V x, const Params& b) {
         return clamp_lane(x, lane_value<V>(b.lo), lane_value<V>(b.hi));
@@ -66,25 +64,19 @@ struct ClampOp {
 };
 
 /// ClampMinTensor: lo a tensor, hi the normalised maximum.
-struct ClampMinTensorOp {
-    using Params = ClampBounds;
-    static constexpr auto vector = &clamp_min_tensor_block;
+struct ClampMinTensorOp : VectorOp<clamp_min_tensor_block> {
     template <class V>
     static if_clamp_lane<V> apply(V x, V lo, const Params& b) { return clamp_lane(x, lo, lane_value<V>(b.hi)); }
 };
 
 /// ClampMaxTensor: hi a tensor, lo the normalised minimum.
-struct ClampMaxTensorOp {
-    using Params = ClampBounds;
-    static constexpr auto vector = &clamp_max_tensor_block;
+struct ClampMaxTensorOp : VectorOp<clamp_max_tensor_block> {
     template <class V>
     static if_clamp_lane<V> apply(V x, V hi, const Params& b) { return clamp_lane(x, lane_value<V>(b.lo), hi); }
 };
 
 /// ClampTensor with both bounds tensors.
-struct ClampTensorsOp {
-    using Params = ClampBounds;
-    static constexpr auto vector = &clamp_tensors_block;
+struct ClampTensorsOp : VectorOp<clamp_tensors_block> {
     template <class V>
     static if_clamp_lane<V> apply(V x, V lo, V hi, const Params&) { return clamp_lane(x, lo, hi); }
 };

@@ -66,9 +66,18 @@ struct BinaryBlocks {
     void (*scalarTensor)(const ElementwiseJob<1>&, const BlockSlice&, const ScalarParams<Params>&);
 };
 
+template <class P>
+struct vector_params<BinaryBlocks<P>> {
+    using type = P;
+};
+
 /// Declares the dispatchers binary-inl.h's ACLCPU_BINARY_DISPATCH defines
-/// and the BinaryBlocks `name` holding them.
-#define ACLCPU_DECLARE_BINARY_BLOCKS(name, Params)                                                         \
+/// and the BinaryBlocks `name` holding them.  A family lists its blocks
+/// once, in its kernel header, as `#define ACLCPU_<FAMILY>_BLOCKS(X)
+/// X(name, Params, Op) ...` (Op the functor of its kernel.cpp), and expands
+/// the list with this macro there and with ACLCPU_BINARY_TARGET_BLOCKS and
+/// ACLCPU_BINARY_DISPATCH in the kernel.cpp.
+#define ACLCPU_DECLARE_BINARY_BLOCKS(name, Params, Op)                                                     \
     void name##_tensors(const ElementwiseJob<2>& job, const BlockSlice& slice, const Params& params);      \
     void name##_tensor_scalar(const ElementwiseJob<1>& job, const BlockSlice& slice,                       \
                               const ScalarParams<Params>& params);                                         \

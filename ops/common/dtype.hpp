@@ -41,23 +41,33 @@ struct bool8_t {
     constexpr explicit operator float() const noexcept { return value != 0 ? 1.0f : 0.0f; }
 };
 
-/// Calls visit(T{}) with T the element type of dtype (float, double, half_t,
-/// bf16_t, int8_t ... uint8_t, bool8_t) and returns its result; returns
-/// fallback() for any other dtype.  The element types have a float
-/// conversion that is CANN's Cast to FLOAT.
+/// The dtypes a kernel loads, each X(dtype, element type).  The element
+/// types have a float conversion that is CANN's Cast to FLOAT.
+#define ACLCPU_LOADABLE_ELEMENTS(X) \
+    X(ACL_FLOAT, float)             \
+    X(ACL_FLOAT16, half_t)          \
+    X(ACL_BF16, bf16_t)             \
+    X(ACL_DOUBLE, double)           \
+    X(ACL_INT8, int8_t)             \
+    X(ACL_INT16, int16_t)           \
+    X(ACL_INT32, int32_t)           \
+    X(ACL_INT64, int64_t)           \
+    X(ACL_UINT8, uint8_t)           \
+    X(ACL_BOOL, bool8_t)
+
+/// The switch cases of an element list: `case dtype: return visit(T{});`,
+/// and the labels alone.
+#define ACLCPU_VISIT_ELEMENT_CASE(dtype, T) \
+    case dtype:                             \
+        return visit(T{});
+#define ACLCPU_ELEMENT_CASE_LABEL(dtype, T) case dtype:
+
+/// Calls visit(T{}) with T the element type of dtype (ACLCPU_LOADABLE_ELEMENTS)
+/// and returns its result; returns fallback() for any other dtype.
 template <class Visit, class Fallback>
 decltype(auto) visit_loadable(aclDataType dtype, Visit&& visit, Fallback&& fallback) {
     switch (dtype) {
-        case ACL_FLOAT: return visit(float{});
-        case ACL_FLOAT16: return visit(half_t{});
-        case ACL_BF16: return visit(bf16_t{});
-        case ACL_DOUBLE: return visit(double{});
-        case ACL_INT8: return visit(int8_t{});
-        case ACL_INT16: return visit(int16_t{});
-        case ACL_INT32: return visit(int32_t{});
-        case ACL_INT64: return visit(int64_t{});
-        case ACL_UINT8: return visit(uint8_t{});
-        case ACL_BOOL: return visit(bool8_t{});
+        ACLCPU_LOADABLE_ELEMENTS(ACLCPU_VISIT_ELEMENT_CASE)
         default: return fallback();
     }
 }

@@ -21,8 +21,7 @@
 #include "common/elementwise.hpp"
 #include "common/simd-inl.h"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 
 /// out[i] = op(d, in_0[i], ...) for i < count, loading each input as fp32
 /// and storing rounded to Out, whole vectors and then one padded tail.
@@ -87,7 +86,6 @@ void elementwise_slice(const ElementwiseJob<N>& job, const BlockSlice& slice, co
     }
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #endif  // ACLCPU_OPS_COMMON_ELEMENTWISE_INL_H_

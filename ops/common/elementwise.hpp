@@ -168,19 +168,27 @@ private:
     aclDataType streamedDtype_;
 };
 
+/// What an operator's fp32 vector functor derives from: its Params, as p.
+/// The functor adds `template <class D, class V> V operator()(D d, V v_0,
+/// ...) const` (elementwise-inl.h); its block constructs it as Op{{params}}.
+template <class Params>
+struct VectorFunction {
+    Params p;
+};
+
 }  // namespace aclcpu::ops
 
 /// The two halves of an elementwise operator's block function in its
 /// kernel.cpp, which Highway's foreach_target.h compiles once per SIMD
 /// target.  Inside HWY_NAMESPACE, ACLCPU_ELEMENTWISE_TARGET_BLOCK defines
 /// `name` for the target: a slice of a block of the job computed with the
-/// functor Op{params}.  Inside `#if HWY_ONCE`, at global scope,
+/// functor Op{{params}}.  Inside `#if HWY_ONCE`, at global scope,
 /// ACLCPU_ELEMENTWISE_DISPATCH exports the targets' versions and defines
 /// aclcpu::ops::name, the dispatcher that ElementwiseKernel<N, Params, name>
 /// calls.
 #define ACLCPU_ELEMENTWISE_TARGET_BLOCK(name, N, Params, Op)                                 \
     void name(const ElementwiseJob<N>& job, const BlockSlice& slice, const Params& params) { \
-        elementwise_slice(job, slice, Op{params});                                           \
+        elementwise_slice(job, slice, Op{{params}});                                         \
     }
 #define ACLCPU_ELEMENTWISE_DISPATCH(name, N, Params)                                         \
     namespace aclcpu::ops {                                                                  \

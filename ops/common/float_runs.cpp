@@ -11,10 +11,10 @@
 
 #include "aclcpu/half.hpp"
 #include "common/float_runs.hpp"
+#include "common/hwy_target.hpp"
 #include "common/simd-inl.h"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 template <class From, class To>
@@ -44,8 +44,7 @@ bool convert_float_run_on_target(aclDataType from, const void* src, aclDataType 
     return true;
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 namespace aclcpu::ops {

@@ -14,11 +14,8 @@ aclDataType add_sub_scalar_promotion(aclDataType self, aclDataType scalar, aclDa
 }
 
 aclDataType add_v3_promotion(aclDataType self, aclDataType other, aclDataType out) noexcept {
-    if (is_complex(self) || is_complex(other)) return promote_types(other, self);
-    if (is_floating(other)) return ACL_FLOAT;
-    if (self == ACL_DOUBLE && out == ACL_FLOAT) return ACL_FLOAT;
-    if (is_floating(self) || other == ACL_BOOL) return promote_types(other, self);
-    return other;
+    if (is_floating(other) && !is_complex(self)) return ACL_FLOAT;
+    return add_sub_scalar_promotion(other, self, out);
 }
 
 aclDataType rsub_scalar_promotion(aclDataType self, aclDataType scalar) noexcept {

@@ -29,11 +29,9 @@
 #include <hwy/highway.h>
 
 #include "aclcpu/half.hpp"
+#include "common/hwy_target.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
-
-namespace hn = hwy::HWY_NAMESPACE;
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 
 #undef ACLCPU_SIMD_F16C
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
@@ -188,7 +186,6 @@ HWY_NOINLINE void store_f32_partial(D d, hn::Vec<D> v, T* p, size_t count) {
     std::memcpy(p, values, count * sizeof(T));
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #endif  // ACLCPU_OPS_COMMON_SIMD_INL_H_

@@ -29,19 +29,24 @@ inline constexpr bool is_complex_v = false;
 template <class T>
 inline constexpr bool is_complex_v<std::complex<T>> = true;
 
+/// The dtypes an operator reads or writes beside the loadable ones
+/// (ACLCPU_LOADABLE_ELEMENTS): the two complex ones, and the unsigned
+/// integers an out may have.
+#define ACLCPU_TYPED_ONLY_ELEMENTS(X) \
+    X(ACL_COMPLEX64, complex64_t)     \
+    X(ACL_COMPLEX128, complex128_t)   \
+    X(ACL_UINT16, uint16_t)           \
+    X(ACL_UINT32, uint32_t)           \
+    X(ACL_UINT64, uint64_t)
+
 /// Calls visit(T{}) with T the element type of a dtype an operator reads or
-/// writes: visit_loadable's types, the two complex ones, and the unsigned
-/// integers an out may have (phase 1 admits no other; any other would be
-/// visited as float).
+/// writes (both lists; phase 1 admits no other, and has_element_type is
+/// false for the others, which would be visited as float).
 template <class Visit>
 decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
     return visit_loadable(dtype, visit, [&]() -> decltype(auto) {
         switch (dtype) {
-            case ACL_COMPLEX64: return visit(complex64_t{});
-            case ACL_COMPLEX128: return visit(complex128_t{});
-            case ACL_UINT16: return visit(uint16_t{});
-            case ACL_UINT32: return visit(uint32_t{});
-            case ACL_UINT64: return visit(uint64_t{});
+            ACLCPU_TYPED_ONLY_ELEMENTS(ACLCPU_VISIT_ELEMENT_CASE)
             default: return visit(float{});
         }
     });
@@ -52,9 +57,8 @@ decltype(auto) visit_element(aclDataType dtype, Visit&& visit) {
 /// a float of the wrong width.
 inline bool has_element_type(aclDataType dtype) noexcept {
     switch (dtype) {
-        case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:
-        case ACL_INT32: case ACL_INT64: case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64:
-        case ACL_BOOL: case ACL_COMPLEX64: case ACL_COMPLEX128:
+        ACLCPU_LOADABLE_ELEMENTS(ACLCPU_ELEMENT_CASE_LABEL)
+        ACLCPU_TYPED_ONLY_ELEMENTS(ACLCPU_ELEMENT_CASE_LABEL)
             return true;
         default:
             return false;

@@ -9,7 +9,8 @@
 //   - its arithmetic, an Op type:
 //       Op::Params    its parameters (an empty struct when it has none);
 //       Op::vector    its fp32 vector block (ACLCPU_ELEMENTWISE_DISPATCH), for
-//                     the FLOAT, FLOAT16 and BF16 compute dtypes;
+//                     the FLOAT, FLOAT16 and BF16 compute dtypes (both from
+//                     VectorOp<block>, which an Op derives from);
 //       Op::apply     `V apply(V x, const Params&)` for each lane type V of
 //                     the typed path (typed_lanes.hpp) its dtypes need:
 //                     float and double, complex64_t and complex128_t,
@@ -39,6 +40,23 @@ namespace aclcpu::ops {
 
 /// The Params of an operator without parameters.
 struct NoParams {};
+
+/// The Params of a vector block: P of a `void (const ElementwiseJob<N>&,
+/// const BlockSlice&, const P&)` (and of binary.hpp's BinaryBlocks<P>).
+template <class Vector>
+struct vector_params;
+template <size_t N, class P>
+struct vector_params<void(const ElementwiseJob<N>&, const BlockSlice&, const P&)> {
+    using type = P;
+};
+
+/// An Op's vector block(s) and, from them, its Params: an Op derives from
+/// VectorOp<its_block> and adds its apply overloads.
+template <auto& kVector>
+struct VectorOp {
+    using Params = typename vector_params<std::remove_cv_t<std::remove_reference_t<decltype(kVector)>>>::type;
+    static constexpr auto& vector = kVector;
+};
 
 /// Return types that restrict an Op's apply overloads to the lane types
 /// they are written for: `template <class T> static if_real<T> apply(T x, ...)`.

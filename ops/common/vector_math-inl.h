@@ -22,10 +22,9 @@
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+#include "common/hwy_target.hpp"
 
-namespace hn = hwy::HWY_NAMESPACE;
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 
 template <class D>
 HWY_INLINE hn::Vec<D> infinity(D d) {
@@ -64,7 +63,6 @@ HWY_INLINE V log1p_nonnegative(D d, V x) {
     return nan_through(d, x, hn::IfThenElse(hn::Eq(x, infinity(d)), x, l));
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #endif  // ACLCPU_OPS_COMMON_VECTOR_MATH_INL_H_

@@ -6,39 +6,37 @@
 
 #include <hwy/highway.h>
 
+#include <cstdint>
+
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "comparison/comparison_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
-struct EqualVector {
-    NoParams p;
-    template <class D, class V>
-    V operator()(D d, V a, V b) const {
-        return hn::IfThenElseZero(hn::Eq(a, b), hn::Set(d, 1.0f));
-    }
-};
+enum class Relation : uint8_t { equal, greater };
 
-struct GreaterVector {
-    NoParams p;
+/// 1 where a and b are in the relation, 0 elsewhere: CANN's BOOL result as
+/// its Cast to a float out gives it.
+template <Relation kRelation>
+struct RelationVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V a, V b) const {
-        return hn::IfThenElseZero(hn::Gt(a, b), hn::Set(d, 1.0f));
+        const auto holds = kRelation == Relation::equal ? hn::Eq(a, b) : hn::Gt(a, b);
+        return hn::IfThenElseZero(holds, hn::Set(d, 1.0f));
     }
 };
+using EqualVector = RelationVector<Relation::equal>;
+using GreaterVector = RelationVector<Relation::greater>;
 
 }  // namespace
 
-ACLCPU_BINARY_TARGET_BLOCKS(equal_blocks, NoParams, EqualVector)
-ACLCPU_BINARY_TARGET_BLOCKS(greater_blocks, NoParams, GreaterVector)
+ACLCPU_COMPARISON_BLOCKS(ACLCPU_BINARY_TARGET_BLOCKS)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_BINARY_DISPATCH(equal_blocks, NoParams)
-ACLCPU_BINARY_DISPATCH(greater_blocks, NoParams)
+ACLCPU_COMPARISON_BLOCKS(ACLCPU_BINARY_DISPATCH)
 #endif

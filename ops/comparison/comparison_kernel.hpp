@@ -14,19 +14,19 @@
 
 namespace aclcpu::ops {
 
-ACLCPU_DECLARE_BINARY_BLOCKS(equal_blocks, NoParams)
-ACLCPU_DECLARE_BINARY_BLOCKS(greater_blocks, NoParams)
+/// The family's blocks (see ACLCPU_DECLARE_BINARY_BLOCKS), each the fp32
+/// functor of comparison_kernel.cpp.
+#define ACLCPU_COMPARISON_BLOCKS(X)            \
+    X(equal_blocks, NoParams, EqualVector)     \
+    X(greater_blocks, NoParams, GreaterVector)
+ACLCPU_COMPARISON_BLOCKS(ACLCPU_DECLARE_BINARY_BLOCKS)
 
-struct EqualOp {
-    using Params = NoParams;
-    static constexpr BinaryBlocks<NoParams> vector = equal_blocks;
+struct EqualOp : VectorOp<equal_blocks> {
     template <class V>
     static V apply(V a, V b, const Params&) { return V(a == b ? 1 : 0); }
 };
 
-struct GreaterOp {
-    using Params = NoParams;
-    static constexpr BinaryBlocks<NoParams> vector = greater_blocks;
+struct GreaterOp : VectorOp<greater_blocks> {
     template <class V>
     static if_real<V> apply(V a, V b, const Params&) { return V(a > b ? 1 : 0); }
     static int64_t apply(int64_t a, int64_t b, const Params&) { return a > b ? 1 : 0; }

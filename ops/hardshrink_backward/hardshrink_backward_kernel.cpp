@@ -7,15 +7,13 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "hardshrink_backward/hardshrink_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
-struct HardshrinkGrad {
-    HardshrinkBackwardParams p;
-
+struct HardshrinkGrad : VectorFunction<HardshrinkBackwardParams> {
     template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
         return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, p.lambd)), gradOutput);
@@ -24,11 +22,10 @@ struct HardshrinkGrad {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(hardshrink_backward_block, 2, HardshrinkBackwardParams, HardshrinkGrad)
+ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(hardshrink_backward_block, 2, HardshrinkBackwardParams)
+ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

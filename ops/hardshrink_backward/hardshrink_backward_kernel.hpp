@@ -14,8 +14,10 @@ struct HardshrinkBackwardParams {
     float lambd;
 };
 
-void hardshrink_backward_block(const ElementwiseJob<2>& job, const BlockSlice& slice,
-                               const HardshrinkBackwardParams& params);
+/// The family's block (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), the fp32
+/// functor of hardshrink_backward_kernel.cpp.
+#define ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(X) X(hardshrink_backward_block, 2, HardshrinkBackwardParams, HardshrinkGrad)
+ACLCPU_HARDSHRINK_BACKWARD_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 using HardshrinkBackwardKernel = ElementwiseKernel<2, HardshrinkBackwardParams, hardshrink_backward_block>;
 

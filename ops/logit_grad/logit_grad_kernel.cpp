@@ -7,16 +7,14 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "logit_grad/logit_grad_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// dy / (x * (1 - x)) inside [lo, hi], `invalid` outside it and for NaN x.
-struct LogitGradOp {
-    LogitGradParams p;
-
+struct LogitGradOp : VectorFunction<LogitGradParams> {
     template <class D, class V>
     V operator()(D d, V x, V dy) const {
         const V grad = hn::Div(dy, hn::Mul(x, hn::Sub(hn::Set(d, 1.0f), x)));
@@ -27,11 +25,10 @@ struct LogitGradOp {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(logit_grad_block, 2, LogitGradParams, LogitGradOp)
+ACLCPU_LOGIT_GRAD_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(logit_grad_block, 2, LogitGradParams)
+ACLCPU_LOGIT_GRAD_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

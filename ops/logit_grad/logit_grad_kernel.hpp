@@ -28,7 +28,10 @@ struct LogitGradParams {
     }
 };
 
-void logit_grad_block(const ElementwiseJob<2>& job, const BlockSlice& slice, const LogitGradParams& params);
+/// The family's block (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), the fp32
+/// functor of logit_grad_kernel.cpp.
+#define ACLCPU_LOGIT_GRAD_BLOCKS(X) X(logit_grad_block, 2, LogitGradParams, LogitGradOp)
+ACLCPU_LOGIT_GRAD_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 using LogitGradKernel = ElementwiseKernel<2, LogitGradParams, logit_grad_block>;
 

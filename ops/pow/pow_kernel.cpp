@@ -11,17 +11,16 @@
 
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "pow/pow_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// pows_base.h, ComputePowsBase, in fp32: -2 is 1 / (x * x), -1 is 1 / x,
 /// 0.5 sqrt(x), -0.5 1 / sqrt(x), 2 x * x, 3 x * (x * x); 1 (the skipped
 /// kernel) is x itself.
-struct PowsVector {
-    PowsParams p;
+struct PowsVector : VectorFunction<PowsParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V one = hn::Set(d, 1.0f);
@@ -39,8 +38,7 @@ struct PowsVector {
 /// C's powf lane by lane: its special values (pow(x, 0) = 1 even for NaN,
 /// pow(1, y) = 1, a negative base with a non-integer exponent NaN, the sign
 /// of an odd integer power kept) are what CANN's and PyTorch's Pow give.
-struct PowVector {
-    NoParams p;
+struct PowVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V base, V exponent) const {
         HWY_ALIGN float bases[kMaxFloatLanes];
@@ -57,12 +55,11 @@ struct PowVector {
 ACLCPU_ELEMENTWISE_TARGET_BLOCK(pows_block, 1, PowsParams, PowsVector)
 ACLCPU_BINARY_TARGET_BLOCKS(pow_blocks, NoParams, PowVector)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_ELEMENTWISE_DISPATCH(pows_block, 1, PowsParams)
-ACLCPU_BINARY_DISPATCH(pow_blocks, NoParams)
+ACLCPU_BINARY_DISPATCH(pow_blocks, NoParams, PowVector)
 
 namespace aclcpu::ops {
 

@@ -31,7 +31,7 @@ struct PowsParams {
 };
 
 void pows_block(const ElementwiseJob<1>& job, const BlockSlice& slice, const PowsParams& params);
-ACLCPU_DECLARE_BINARY_BLOCKS(pow_blocks, NoParams)
+ACLCPU_DECLARE_BINARY_BLOCKS(pow_blocks, NoParams, PowVector)
 
 /// base^exponent of two integers wrapped to 64 bits (the compute dtype's
 /// rounding then wraps it to its width, as its multiplications would).
@@ -44,9 +44,7 @@ bool takes_pows(aclDataType computeDtype, float exponent) noexcept;
 /// Pows (float lanes, pows_base.h's ComputePowsBase, each exponent
 /// matched within 1e-9 as the kernel does), Square (x * x) and the identity
 /// (exponent 1).
-struct PowsOp {
-    using Params = PowsParams;
-    static constexpr auto vector = &pows_block;
+struct PowsOp : VectorOp<pows_block> {
     static float apply(float x, const Params& p);
     static int64_t apply(int64_t x, const Params& p) { return p.exponent == 1.0f ? x : integer_pow(x, 2); }
     template <class T>
@@ -58,9 +56,7 @@ struct PowsOp {
 
 /// base^exponent: C's pow for the floating types and the complex ones (as
 /// the AICPU kernel's std::pow), integer_pow for the integers.
-struct PowOp {
-    using Params = NoParams;
-    static constexpr BinaryBlocks<NoParams> vector = pow_blocks;
+struct PowOp : VectorOp<pow_blocks> {
     template <class T>
     static if_real<T> apply(T base, T exponent, const Params&) { return std::pow(base, exponent); }
     template <class T>

@@ -11,11 +11,11 @@
 
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
+#include "common/hwy_target.hpp"
 #include "common/simd-inl.h"
 #include "prelu_backward/prelu_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// Running sums of one channel run (see PreluBackwardTiling).
@@ -111,8 +111,7 @@ void prelu_update_block(const PreluUpdateJob& job, int64_t blockIdx) {
     visit_compute_dtype(job.tiling.dtype, [&](auto tag) { update_block<decltype(tag)>(job, blockIdx); });
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 namespace aclcpu::ops {

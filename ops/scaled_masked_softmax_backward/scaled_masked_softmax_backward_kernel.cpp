@@ -12,11 +12,11 @@
 
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
+#include "common/hwy_target.hpp"
 #include "common/simd-inl.h"
 #include "scaled_masked_softmax_backward/scaled_masked_softmax_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// Adds values[0, count) as the vector unit's reduction tree does:
@@ -201,8 +201,7 @@ void scaled_masked_softmax_backward_slice(const SoftmaxBackwardJob& job, const B
     visit_compute_dtype(job.operands.out.dtype(), [&](auto tag) { softmax_grad_slice<decltype(tag)>(job, slice); });
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 namespace aclcpu::ops {

@@ -7,10 +7,10 @@
 #include <hwy/highway.h>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "softplus_backward/softplus_backward_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// 1 + e^u, in fewer instructions than Highway's Exp with the IEEE special
@@ -46,9 +46,7 @@ HWY_INLINE hn::Vec<D> one_plus_exp(D d, hn::Vec<D> u) {
     return hn::IfThenElse(hn::IsNaN(u), u, hn::Add(hn::Set(d, 1.0f), e));
 }
 
-struct SoftplusGrad {
-    SoftplusBackwardParams p;
-
+struct SoftplusGrad : VectorFunction<SoftplusBackwardParams> {
     template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
         const V t = hn::Mul(hn::Set(d, p.beta), self);
@@ -59,11 +57,10 @@ struct SoftplusGrad {
 
 }  // namespace
 
-ACLCPU_ELEMENTWISE_TARGET_BLOCK(softplus_backward_block, 2, SoftplusBackwardParams, SoftplusGrad)
+ACLCPU_SOFTPLUS_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
-ACLCPU_ELEMENTWISE_DISPATCH(softplus_backward_block, 2, SoftplusBackwardParams)
+ACLCPU_SOFTPLUS_BACKWARD_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)
 #endif  // HWY_ONCE

@@ -15,8 +15,10 @@ struct SoftplusBackwardParams {
     float threshold;
 };
 
-void softplus_backward_block(const ElementwiseJob<2>& job, const BlockSlice& slice,
-                             const SoftplusBackwardParams& params);
+/// The family's block (see ACLCPU_DECLARE_ELEMENTWISE_BLOCK), the fp32
+/// functor of softplus_backward_kernel.cpp.
+#define ACLCPU_SOFTPLUS_BACKWARD_BLOCKS(X) X(softplus_backward_block, 2, SoftplusBackwardParams, SoftplusGrad)
+ACLCPU_SOFTPLUS_BACKWARD_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 using SoftplusBackwardKernel = ElementwiseKernel<2, SoftplusBackwardParams, softplus_backward_block>;
 

@@ -14,11 +14,11 @@
 #include <cstdint>
 
 #include "common/elementwise-inl.h"
+#include "common/hwy_target.hpp"
 #include "common/vector_math-inl.h"
 #include "unary_math/unary_math_kernel.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// result, with the lanes where outside is true computed one by one by
@@ -40,24 +40,21 @@ hn::Vec<D> with_scalar_outside(D d, hn::Vec<D> x, hn::Vec<D> result, hn::Mask<D>
     return hn::Load(d, out);
 }
 
-struct AbsVector {
-    NoParams p;
+struct AbsVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Abs(x);
     }
 };
 
-struct NegVector {
-    NoParams p;
+struct NegVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Neg(x);
     }
 };
 
-struct SignVector {
-    NoParams p;
+struct SignVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V zero = hn::Zero(d);
@@ -66,8 +63,7 @@ struct SignVector {
     }
 };
 
-struct ExpVector {
-    NoParams p;
+struct ExpVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return exp_ieee(d, x);
@@ -76,8 +72,7 @@ struct ExpVector {
 
 /// Highway's Log holds on (0, FLT_MAX]: log(0) = -inf, log(+inf) = +inf, and
 /// a negative x or NaN gives NaN.
-struct LogVector {
-    NoParams p;
+struct LogVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const V zero = hn::Zero(d);
@@ -89,8 +84,7 @@ struct LogVector {
     }
 };
 
-struct SqrtVector {
-    NoParams p;
+struct SqrtVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Sqrt(x);
@@ -104,8 +98,7 @@ constexpr float kTrigRange = 39000.0f;
 enum class Trig : uint8_t { sin, cos };
 
 template <Trig kFunction>
-struct TrigVector {
-    NoParams p;
+struct TrigVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
@@ -120,8 +113,7 @@ struct TrigVector {
 using SinVector = TrigVector<Trig::sin>;
 using CosVector = TrigVector<Trig::cos>;
 
-struct TanhVector {
-    NoParams p;
+struct TanhVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
         return hn::IfThenElse(hn::IsNaN(x), x, hn::Tanh(d, x));
@@ -132,8 +124,7 @@ struct TanhVector {
 
 ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_TARGET_BLOCK)
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_ELEMENTWISE_DISPATCH_BLOCK)

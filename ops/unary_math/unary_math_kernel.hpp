@@ -35,9 +35,7 @@ ACLCPU_UNARY_MATH_BLOCKS(ACLCPU_DECLARE_ELEMENTWISE_BLOCK)
 
 /// |x|; an integer's minimum wraps to itself as on the device.  A complex
 /// z gives (|z|, 0), whose real part the store keeps (Abs's out is real).
-struct AbsOp {
-    using Params = NoParams;
-    static constexpr auto vector = &abs_block;
+struct AbsOp : VectorOp<abs_block> {
     template <class T>
     static if_real<T> apply(T x, const Params&) { return std::abs(x); }
     template <class T>
@@ -48,9 +46,7 @@ struct AbsOp {
 };
 
 /// -x, wrapping for integers.
-struct NegOp {
-    using Params = NoParams;
-    static constexpr auto vector = &neg_block;
+struct NegOp : VectorOp<neg_block> {
     template <class T>
     static if_real<T> apply(T x, const Params&) { return -x; }
     template <class T>
@@ -60,9 +56,7 @@ struct NegOp {
 
 /// (x > 0) - (x < 0), as CANN's Sign kernel selects (op_kernel/arch35/sign.h):
 /// a zero of either sign and NaN give +0.  A complex z gives z / |z| (0 at 0).
-struct SignOp {
-    using Params = NoParams;
-    static constexpr auto vector = &sign_block;
+struct SignOp : VectorOp<sign_block> {
     template <class T>
     static if_real<T> apply(T x, const Params&) { return static_cast<T>((x > 0) - (x < 0)); }
     template <class T>
@@ -76,9 +70,7 @@ struct SignOp {
 /// An operator whose typed path is the standard library's function of the
 /// same name over reals and complex numbers.
 #define ACLCPU_UNARY_MATH_OP(Name, function)                                        \
-    struct Name##Op {                                                              \
-        using Params = NoParams;                                                   \
-        static constexpr auto vector = &function##_block;                          \
+    struct Name##Op : VectorOp<function##_block> {                                 \
         template <class T>                                                         \
         static if_real<T> apply(T x, const Params&) { return std::function(x); }   \
         template <class T>                                                         \
