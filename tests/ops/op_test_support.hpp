@@ -275,6 +275,19 @@ struct Operand {
 using BinaryLaunch =
     std::function<aclnnStatus(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* workspace)>;
 
+/// The BinaryLaunch of an aclnn operator taking (a, b, out): phase1(a, b,
+/// out, &workspaceSize, &executor), then phase2 on stream.
+template <class Entry>
+BinaryLaunch binary_launch(aclrtStream stream, Entry phase1, Phase2 phase2) {
+    return [stream, phase1, phase2](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out,
+                                    uint64_t* workspace) {
+        const auto phase1On = [&](uint64_t* size, aclOpExecutor** executor) {
+            return phase1(a.get(), b.get(), out.get(), size, executor);
+        };
+        return run_two_phases(phase1On, phase2, stream, workspace);
+    };
+}
+
 /// Launches on a and b (their values first rounded to their dtypes, so the
 /// reference sees what the device sees) into a fresh out, and expects
 /// success, phase 1's workspace size, every element of out within tol of

@@ -61,13 +61,7 @@ std::vector<double> exponents(aclDataType t, size_t n, uint32_t seed) {
 }
 
 BinaryLaunch tensor_tensor(aclrtStream stream) {
-    return [stream](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* workspace) {
-        return run_two_phases(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-                return aclnnPowTensorTensorGetWorkspaceSize(a.get(), b.get(), out.get(), ws, ex);
-            },
-            aclnnPowTensorTensor, stream, workspace);
-    };
+    return binary_launch(stream, aclnnPowTensorTensorGetWorkspaceSize, aclnnPowTensorTensor);
 }
 
 aclnnStatus pow_tensor_scalar(aclrtStream stream, const DeviceTensor& self, const Scalar& exponent,
