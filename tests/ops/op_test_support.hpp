@@ -159,22 +159,40 @@ void for_each_index(const F& f, std::index_sequence<I...>) {
 
 /// Phase 1 of entry on args (each one valid) with each pointer argument in
 /// turn -- the workspace size and executor out-parameters included --
-/// replaced by nullptr: 161001 with a message each time.
+/// replaced by nullptr: 161001 with a message each time, a message naming
+/// the argument for the first names.size() pointer arguments (names: the
+/// names CANN's op_api gives them, in order).
 template <class... Params, class... Args>
-void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+void expect_each_null_is_161001_naming(aclnnStatus (*entry)(Params...), const std::vector<std::string>& names,
+                                       const Args&... args) {
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     const std::tuple<Params...> valid(args..., &workspace, &executor);
+    size_t pointer = 0;
     const auto null_at = [&](auto index) {
         using Param = std::tuple_element_t<decltype(index)::value, std::tuple<Params...>>;
         if constexpr (std::is_pointer_v<Param>) {
             std::tuple<Params...> call = valid;
             std::get<decltype(index)::value>(call) = nullptr;
             SCOPED_TRACE("null argument " + std::to_string(decltype(index)::value));
-            expect_error(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+            EXPECT_EQ(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+            const char* recent = aclGetRecentErrMsg();  // handed out once
+            const std::string message = recent != nullptr ? recent : "";
+            EXPECT_FALSE(message.empty());
+            if (pointer < names.size()) {
+                EXPECT_NE(message.find(names[pointer]), std::string::npos)
+                    << "message \"" << message << "\" does not name " << names[pointer];
+            }
+            ++pointer;
         }
     };
     for_each_index(null_at, std::index_sequence_for<Params...>{});
+}
+
+/// expect_each_null_is_161001_naming without the names.
+template <class... Params, class... Args>
+void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+    expect_each_null_is_161001_naming(entry, {}, args...);
 }
 
 /// Phase 1 over a NullAddressTensor succeeds (only phase 2 reads device
