@@ -151,6 +151,15 @@ inline void expect_error(aclnnStatus status, aclnnStatus code) {
     EXPECT_TRUE(has_error_message());
 }
 
+/// call(c) of each case: 161002 with a message, traced by c.why.
+template <class Case, class Call>
+void expect_each_refused(const std::vector<Case>& cases, const Call& call) {
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.why);
+        expect_error(call(c), ACLNN_ERR_PARAM_INVALID);
+    }
+}
+
 /// f(std::integral_constant<size_t, I>{}) for each I in order.
 template <class F, size_t... I>
 void for_each_index(const F& f, std::index_sequence<I...>) {

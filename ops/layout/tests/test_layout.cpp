@@ -15,10 +15,11 @@
 #include "aclnnop/aclnn_permute.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "layout_test_support.hpp"
 
 namespace {
 
-using namespace optest;
+using namespace layouttest;
 
 const std::vector<aclDataType> kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE, ACL_INT8,      ACL_UINT8,
                                               ACL_INT16,   ACL_INT32,  ACL_INT64,  ACL_UINT16,    ACL_UINT32,
@@ -206,25 +207,13 @@ TEST_F(Layout, InplaceCopyFromAnOverlappingViewReadsTheOldValues) {
 }
 
 TEST_F(Layout, InplaceCopyErrors) {
-    DeviceTensor self(TensorSpec({1, 4}, ACL_FLOAT));
-    DeviceTensor wide(TensorSpec({3, 4}, ACL_FLOAT));
-    DeviceTensor odd(TensorSpec({3, 5}, ACL_FLOAT));
-    DeviceTensor c32(TensorSpec({1, 4}, ACL_COMPLEX32));
-    uint64_t workspace = 0;
-    aclOpExecutor* executor = nullptr;
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(nullptr, wide.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), nullptr, &workspace, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), wide.get(), nullptr, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    // The broadcast of [1,4] and [3,4] is [3,4], not self's shape.
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), wide.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(wide.get(), odd.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), c32.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
+    const RawTensor self({{1, 4}}), wide({{3, 4}});
+    expect_each_null_is_161001(aclnnInplaceCopyGetWorkspaceSize, self.get(), wide.get());
+    expect_each_pair_refused(
+        [](aclTensor* selfRef, const aclTensor* src) { return phase1_of(aclnnInplaceCopyGetWorkspaceSize, selfRef, src); },
+        {{"the broadcast of [1,4] and [3,4] is [3,4], not self's shape", {{1, 4}}, {{3, 4}}},
+         {"not broadcastable", {{3, 4}}, {{3, 5}}},
+         {"COMPLEX32 not listed", {{1, 4}}, {{1, 4}, ACL_COMPLEX32}}});
 }
 
 // ---- Permute ----------------------------------------------------------------
@@ -329,30 +318,22 @@ TEST_F(Layout, InplaceCopyOfAMatrixIntoItsOwnTransposeReadsTheOldValues) {
 }
 
 TEST_F(Layout, PermuteErrors) {
-    DeviceTensor self(TensorSpec({2, 3, 4}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({4, 3, 2}, ACL_FLOAT));
-    DeviceTensor wrongShape(TensorSpec({4, 2, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({4, 3, 2}, ACL_FLOAT16));
-    DeviceTensor flat(TensorSpec({24}, ACL_FLOAT));
+    const Described self{{2, 3, 4}}, out{{4, 3, 2}};
+    expect_array_entry_errors(aclnnPermuteGetWorkspaceSize, {"valid", self, {2, 1, 0}, out},
+                              {{"dtypes differ", self, {2, 1, 0}, {{4, 3, 2}, ACL_FLOAT16}},
+                               {"ranks differ", self, {0}, {{24}}},
+                               {"too few dims", self, {2, 1}, out},
+                               {"repeated", self, {2, 2, 0}, out},
+                               {"-1 is 2", self, {2, -1, 0}, out},
+                               {"out of range", self, {3, 1, 0}, out},
+                               {"out's shape", self, {2, 1, 0}, {{4, 2, 3}}}});
     const auto phase1 = [](const aclTensor* s, const IntArray& dims, aclTensor* o) {
         return phase1_of(aclnnPermuteGetWorkspaceSize, s, dims.get(), o);
     };
-    EXPECT_EQ(phase1(self.get(), {2, 1, 0}, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {2, 1, 0}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {2, 1, 0}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {2, 1, 0}, f16.get()), ACLNN_ERR_PARAM_INVALID);         // dtypes differ
-    expect_error(phase1(self.get(), {0}, flat.get()), ACLNN_ERR_PARAM_INVALID);              // ranks differ
-    expect_error(phase1(self.get(), {2, 1}, out.get()), ACLNN_ERR_PARAM_INVALID);            // too few dims
-    expect_error(phase1(self.get(), {2, 2, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);         // repeated
-    expect_error(phase1(self.get(), {2, -1, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);        // -1 is 2
-    expect_error(phase1(self.get(), {3, 1, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);         // out of range
-    expect_error(phase1(self.get(), {2, 1, 0}, wrongShape.get()), ACLNN_ERR_PARAM_INVALID);  // out's shape
     // An empty self needs an empty out (ProcessEmptyTensor): 561103 otherwise.
-    DeviceTensor empty(TensorSpec({0, 3, 4}, ACL_FLOAT));
-    DeviceTensor emptyOut(TensorSpec({4, 3, 0}, ACL_FLOAT));
+    const RawTensor empty({{0, 3, 4}}), emptyOut({{4, 3, 0}}), fullOut(out);
     EXPECT_EQ(phase1(empty.get(), {2, 1, 0}, emptyOut.get()), ACLNN_SUCCESS);
-    expect_error(phase1(empty.get(), {2, 1, 0}, out.get()), ACLNN_ERR_INNER_NULLPTR);
+    expect_error(phase1(empty.get(), {2, 1, 0}, fullOut.get()), ACLNN_ERR_INNER_NULLPTR);
 }
 
 TEST_F(Layout, ANullDataAddressFaultsInPhase2) {
