@@ -160,6 +160,23 @@ void expect_each_refused(const std::vector<Case>& cases, const Call& call) {
     }
 }
 
+/// A refused call of an operator on two tensors and an out: why, and their views.
+struct TripleCase {
+    const char* why;
+    TensorSpec first;
+    TensorSpec second;
+    TensorSpec out;
+};
+
+/// phase1(first, second, out) (an operator's phase 1, its other arguments
+/// bound) on tensors of each case's views: 161002 with a message.
+template <class Phase1>
+void expect_each_triple_refused(const Phase1& phase1, const std::vector<TripleCase>& cases) {
+    expect_each_refused(cases, [&](const TripleCase& c) {
+        return phase1(DeviceTensor(c.first).get(), DeviceTensor(c.second).get(), DeviceTensor(c.out).get());
+    });
+}
+
 /// f(std::integral_constant<size_t, I>{}) for each I in order.
 template <class F, size_t... I>
 void for_each_index(const F& f, std::index_sequence<I...>) {
