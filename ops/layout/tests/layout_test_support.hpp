@@ -31,8 +31,6 @@ public:
         tensor_ = aclCreateTensor(shape.data(), shape.size(), described.dtype, strides.data(), 0, described.format,
                                   shape.data(), shape.size(), bytes_.get());
     }
-    RawTensor(const Shape& shape, aclDataType dtype, aclFormat format = ACL_FORMAT_ND)
-        : RawTensor(Described{shape, dtype, format}) {}
     ~RawTensor() { aclDestroyTensor(tensor_); }
     RawTensor(const RawTensor&) = delete;
     RawTensor& operator=(const RawTensor&) = delete;

@@ -106,30 +106,26 @@ TEST_F(Layout, CastReadsAndWritesStridedOffsetViews) {
 }
 
 TEST_F(Layout, CastErrors) {
-    DeviceTensor f32(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({2, 3}, ACL_FLOAT16));
-    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT16));
-    DeviceBuffer fp8Bytes(6);
-    const int64_t shape[] = {2, 3};
-    const int64_t strides[] = {3, 1};
-    aclTensor* fp8 = aclCreateTensor(shape, 2, ACL_FLOAT8_E4M3FN, strides, 0, ACL_FORMAT_ND, shape, 2, fp8Bytes.get());
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    DeviceTensor deepOut(TensorSpec(Shape(9, 1), ACL_FLOAT16));
-    uint64_t workspace = 0;
-    aclOpExecutor* executor = nullptr;
-    const auto phase1 = [&](const aclTensor* self, aclDataType dtype, aclTensor* out) {
-        return aclnnCastGetWorkspaceSize(self, dtype, out, &workspace, &executor);
+    const RawTensor f32({{2, 3}}), f16({{2, 3}, ACL_FLOAT16});
+    expect_each_null_is_161001(aclnnCastGetWorkspaceSize, f32.get(), ACL_FLOAT16, f16.get());
+    struct Case {
+        const char* why;
+        Described self;
+        aclDataType dtype;
+        Described out;
     };
-    expect_error(phase1(nullptr, ACL_FLOAT16, f16.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(f32.get(), ACL_FLOAT16, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnCastGetWorkspaceSize(f32.get(), ACL_FLOAT16, f16.get(), nullptr, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(fp8, ACL_FLOAT16, f16.get()), ACLNN_ERR_PARAM_INVALID);         // self outside the list
-    expect_error(phase1(f32.get(), ACL_FLOAT8_E4M3FN, fp8), ACLNN_ERR_PARAM_INVALID);   // dtype outside it
-    expect_error(phase1(deep.get(), ACL_FLOAT16, deepOut.get()), ACLNN_ERR_PARAM_INVALID);   // rank 9
-    expect_error(phase1(f32.get(), ACL_FLOAT16, other.get()), ACLNN_ERR_PARAM_INVALID);      // shapes differ
-    expect_error(phase1(f32.get(), ACL_FLOAT16, f32.get()), ACLNN_ERR_PARAM_INVALID);        // out not dtype
-    aclDestroyTensor(fp8);
+    const Described fp8{{2, 3}, ACL_FLOAT8_E4M3FN};
+    expect_each_refused(
+        std::vector<Case>{
+            {"self outside the list", fp8, ACL_FLOAT16, {{2, 3}, ACL_FLOAT16}},
+            {"dtype outside it", {{2, 3}}, ACL_FLOAT8_E4M3FN, fp8},
+            {"rank 9", {Shape(9, 1)}, ACL_FLOAT16, {Shape(9, 1), ACL_FLOAT16}},
+            {"shapes differ", {{2, 3}}, ACL_FLOAT16, {{3, 2}, ACL_FLOAT16}},
+            {"out not dtype", {{2, 3}}, ACL_FLOAT16, {{2, 3}}},
+        },
+        [](const Case& c) {
+            return phase1_of(aclnnCastGetWorkspaceSize, RawTensor(c.self).get(), c.dtype, RawTensor(c.out).get());
+        });
 }
 
 TEST_F(Layout, CastOfAnEmptyTensorDoesNothing) {
