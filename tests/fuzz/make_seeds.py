@@ -449,13 +449,12 @@ BINARY_ENTRIES = [
     ('div_mod', 'pair_out', [], True), ('div_mods', 'one_out', ['other'], True),
     ('inplace_div_mod', 'inplace_pair', [], True), ('inplace_div_mods', 'inplace_one', ['other'], True),
     # ... then the pow and comparison families'.
-    ('pow_tensor_scalar', 'one_out', ['exponent'], False),
+    ('pow_tensor_tensor', 'pair_out', [], False), ('pow_tensor_scalar', 'one_out', ['exponent'], False),
+    ('inplace_pow_tensor_tensor', 'inplace_pair', [], False),
     ('inplace_pow_tensor_scalar', 'inplace_one', ['exponent'], False),
     ('pow_scalar_tensor', 'one_out', ['self'], False),
-    ('pow_tensor_tensor', 'pair_out', [], False),
-    ('inplace_pow_tensor_tensor', 'inplace_pair', [], False),
-    ('eq_tensor', 'pair_out', [], False), ('inplace_eq_tensor', 'inplace_pair', [], False),
-    ('gt_scalar', 'one_out', ['other'], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
+    ('eq_tensor', 'pair_out', [], False), ('gt_scalar', 'one_out', ['other'], False),
+    ('inplace_eq_tensor', 'inplace_pair', [], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
 ]
 BINARY_ENTRY = {entry[0]: index for index, entry in enumerate(BINARY_ENTRIES)}
 SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}

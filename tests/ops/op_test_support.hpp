@@ -151,6 +151,32 @@ inline void expect_error(aclnnStatus status, aclnnStatus code) {
     EXPECT_TRUE(has_error_message());
 }
 
+/// call(c) of each case: 161002 with a message, traced by c.why.
+template <class Case, class Call>
+void expect_each_refused(const std::vector<Case>& cases, const Call& call) {
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.why);
+        expect_error(call(c), ACLNN_ERR_PARAM_INVALID);
+    }
+}
+
+/// A refused call of an operator on two tensors and an out: why, and their views.
+struct TripleCase {
+    const char* why;
+    TensorSpec first;
+    TensorSpec second;
+    TensorSpec out;
+};
+
+/// phase1(first, second, out) (an operator's phase 1, its other arguments
+/// bound) on tensors of each case's views: 161002 with a message.
+template <class Phase1>
+void expect_each_triple_refused(const Phase1& phase1, const std::vector<TripleCase>& cases) {
+    expect_each_refused(cases, [&](const TripleCase& c) {
+        return phase1(DeviceTensor(c.first).get(), DeviceTensor(c.second).get(), DeviceTensor(c.out).get());
+    });
+}
+
 /// f(std::integral_constant<size_t, I>{}) for each I in order.
 template <class F, size_t... I>
 void for_each_index(const F& f, std::index_sequence<I...>) {
@@ -159,22 +185,40 @@ void for_each_index(const F& f, std::index_sequence<I...>) {
 
 /// Phase 1 of entry on args (each one valid) with each pointer argument in
 /// turn -- the workspace size and executor out-parameters included --
-/// replaced by nullptr: 161001 with a message each time.
+/// replaced by nullptr: 161001 with a message each time, a message naming
+/// the argument for the first names.size() pointer arguments (names: the
+/// names CANN's op_api gives them, in order).
 template <class... Params, class... Args>
-void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+void expect_each_null_is_161001_naming(aclnnStatus (*entry)(Params...), const std::vector<std::string>& names,
+                                       const Args&... args) {
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     const std::tuple<Params...> valid(args..., &workspace, &executor);
+    size_t pointer = 0;
     const auto null_at = [&](auto index) {
         using Param = std::tuple_element_t<decltype(index)::value, std::tuple<Params...>>;
         if constexpr (std::is_pointer_v<Param>) {
             std::tuple<Params...> call = valid;
             std::get<decltype(index)::value>(call) = nullptr;
             SCOPED_TRACE("null argument " + std::to_string(decltype(index)::value));
-            expect_error(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+            EXPECT_EQ(std::apply(entry, call), ACLNN_ERR_PARAM_NULLPTR);
+            const char* recent = aclGetRecentErrMsg();  // handed out once
+            const std::string message = recent != nullptr ? recent : "";
+            EXPECT_FALSE(message.empty());
+            if (pointer < names.size()) {
+                EXPECT_NE(message.find(names[pointer]), std::string::npos)
+                    << "message \"" << message << "\" does not name " << names[pointer];
+            }
+            ++pointer;
         }
     };
     for_each_index(null_at, std::index_sequence_for<Params...>{});
+}
+
+/// expect_each_null_is_161001_naming without the names.
+template <class... Params, class... Args>
+void expect_each_null_is_161001(aclnnStatus (*entry)(Params...), const Args&... args) {
+    expect_each_null_is_161001_naming(entry, {}, args...);
 }
 
 /// Phase 1 over a NullAddressTensor succeeds (only phase 2 reads device
@@ -274,6 +318,19 @@ struct Operand {
 /// a and b read, out written; *workspace receives phase 1's size.
 using BinaryLaunch =
     std::function<aclnnStatus(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* workspace)>;
+
+/// The BinaryLaunch of an aclnn operator taking (a, b, out): phase1(a, b,
+/// out, &workspaceSize, &executor), then phase2 on stream.
+template <class Entry>
+BinaryLaunch binary_launch(aclrtStream stream, Entry phase1, Phase2 phase2) {
+    return [stream, phase1, phase2](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out,
+                                    uint64_t* workspace) {
+        const auto phase1On = [&](uint64_t* size, aclOpExecutor** executor) {
+            return phase1(a.get(), b.get(), out.get(), size, executor);
+        };
+        return run_two_phases(phase1On, phase2, stream, workspace);
+    };
+}
 
 /// Launches on a and b (their values first rounded to their dtypes, so the
 /// reference sees what the device sees) into a fresh out, and expects

@@ -141,6 +141,59 @@ inline aclnnStatus unary_phase1(const UnaryEntries& op, const aclTensor* self, a
 }
 
 // ---------------------------------------------------------------------------
+// A family's fixture over its table of operators.
+
+/// True when op lists dtype among its self dtypes.
+template <class Op>
+bool lists(const Op& op, aclDataType dtype) {
+    return std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end();
+}
+
+/// The fixture of a family's table of operators.  The family's operator type
+/// (a UnaryEntries with `dtypes`, the self dtypes CANN lists) comes with
+/// these free functions beside it, found by argument-dependent lookup:
+/// out_dtype(op, self) the out dtype a listed self is tested with;
+/// inputs(op, self, n, seed) n values of self's dtype; reference_into(op,
+/// self, out) what out holds for each value; tolerance_into(op, self, out).
+class UnaryFamilyTest : public AclTest {
+protected:
+    /// Runs op on values laid out as selfSpec into out (outSpec) and checks
+    /// every element of out, and that nothing outside out's view changed.
+    template <class Op>
+    void check(const Op& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
+               const std::vector<Complex>& values) {
+        check_unary(op, stream_, selfSpec, outSpec, values, reference_into(op, selfSpec.dtype, outSpec.dtype),
+                    tolerance_into(op, selfSpec.dtype, outSpec.dtype));
+    }
+
+    /// Every operator on every dtype it lists.
+    template <class Op>
+    void check_every_listed_dtype(const std::vector<Op>& operators) {
+        for (const Op& op : operators) {
+            for (aclDataType dtype : op.dtypes) {
+                check(op, TensorSpec({3, 70}, dtype), TensorSpec({3, 70}, out_dtype(op, dtype)),
+                      inputs(op, dtype, 210, 7));
+            }
+        }
+    }
+
+    /// A transposed self at an offset into a larger storage, into an out with
+    /// gaps between its rows: FLOAT, FLOAT16, DOUBLE and the last listed
+    /// dtype, each that op lists.
+    template <class Op>
+    void check_strided_and_offset_views(const std::vector<Op>& operators) {
+        for (const Op& op : operators) {
+            for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, op.dtypes.back()}) {
+                if (!lists(op, dtype)) continue;
+                const TensorSpec selfSpec({40, 24}, dtype, {1, 41}, 3, {41 * 24 + 3});
+                const TensorSpec outSpec({40, 24}, out_dtype(op, dtype), {30, 1}, 5, {30 * 40 + 5});
+                check(op, selfSpec, outSpec, inputs(op, dtype, 960, 11));
+            }
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------
 // The checks every unary operator passes.
 
 /// Empty tensors: success, workspace 0, nothing to run.

@@ -191,10 +191,6 @@ std::vector<UnaryEntries> entries() { return {operators().begin(), operators().e
 
 const Activation& op_named(const std::string& name) { return optest::op_named(operators(), name); }
 
-bool lists(const Activation& op, aclDataType dtype) {
-    return std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end();
-}
-
 /// The out dtype a listed self dtype is tested with: self's, except
 /// Sigmoid's integers and BOOL (FLOAT: out's list has no integer).
 aclDataType out_dtype(const Activation& op, aclDataType self) {
@@ -232,25 +228,13 @@ std::vector<Complex> inputs(const Activation& op, aclDataType self, size_t n, ui
 UnaryReference reference_into(const Activation& op, aclDataType self, aclDataType out) {
     return [&op, self, out](Complex x) { return reference(op, x, self, out); };
 }
-
-class Activations : public AclTest {
-protected:
-    void check(const Activation& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
-               const std::vector<Complex>& values) {
-        check_unary(op, stream_, selfSpec, outSpec, values,
-                    reference_into(op, selfSpec.dtype, outSpec.dtype),
-                    tolerance(op, compute_dtype(op, selfSpec.dtype, outSpec.dtype), outSpec.dtype));
-    }
-};
-
-TEST_F(Activations, EveryListedDtypeAgainstTheDoubleReference) {
-    for (const Activation& op : operators()) {
-        for (aclDataType dtype : op.dtypes) {
-            check(op, TensorSpec({3, 70}, dtype), TensorSpec({3, 70}, out_dtype(op, dtype)),
-                  inputs(op, dtype, 210, 7));
-        }
-    }
+Tolerance tolerance_into(const Activation& op, aclDataType self, aclDataType out) {
+    return tolerance(op, compute_dtype(op, self, out), out);
 }
+
+using Activations = UnaryFamilyTest;
+
+TEST_F(Activations, EveryListedDtypeAgainstTheDoubleReference) { check_every_listed_dtype(operators()); }
 
 // Sigmoid casts an integer self to out's dtype, whichever of out's list it is.
 TEST_F(Activations, SigmoidComputesIntegersInOutsDtype) {
@@ -278,16 +262,7 @@ TEST_F(Activations, ResultsCastIntoAWiderOut) {
 }
 
 // A transposed self at an offset into a larger storage, an out with gaps.
-TEST_F(Activations, StridedAndOffsetViews) {
-    for (const Activation& op : operators()) {
-        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, op.dtypes.back()}) {
-            if (!lists(op, dtype)) continue;
-            const TensorSpec selfSpec({40, 24}, dtype, {1, 41}, 3, {41 * 24 + 3});
-            const TensorSpec outSpec({40, 24}, out_dtype(op, dtype), {30, 1}, 5, {30 * 40 + 5});
-            check(op, selfSpec, outSpec, inputs(op, dtype, 960, 11));
-        }
-    }
-}
+TEST_F(Activations, StridedAndOffsetViews) { check_strided_and_offset_views(operators()); }
 
 TEST_F(Activations, LargeDenseTensorsUseEveryBlock) {
     for (const Activation& op : operators()) {
@@ -303,8 +278,7 @@ TEST_F(Activations, InplaceFormsWriteSelfRef) {
         for (aclDataType dtype : op.dtypes) {
             if (op.name == "Sigmoid" && is_integer(dtype)) continue;  // not in selfRef's list
             check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
-                                reference_into(op, dtype, dtype),
-                                tolerance(op, compute_dtype(op, dtype, dtype), dtype));
+                                reference_into(op, dtype, dtype), tolerance_into(op, dtype, dtype));
         }
     }
 }

@@ -17,6 +17,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -315,13 +316,6 @@ protected:
                        ws);
         };
     }
-    /// Phase 1 with a null workspaceSize, then with a null executor: 161001 both times.
-    static void expect_null_outputs_refused(const std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>& phase1) {
-        uint64_t workspace = 0;
-        aclOpExecutor* executor = nullptr;
-        expect_error(phase1(nullptr, &executor), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(phase1(&workspace, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    }
     /// An empty launch: phase 1 succeeds with workspace 0 (every op_api file
     /// of the family returns an empty executor for an empty input), phase 2
     /// runs, and out (if any) keeps its fill.
@@ -344,6 +338,30 @@ struct DtypeCase {
 /// The name of a DtypeCase test: SELF_OTHER_OUT.
 inline std::string case_name(const ::testing::TestParamInfo<DtypeCase>& info) {
     return name(info.param.self) + "_" + name(info.param.other) + "_" + name(info.param.out);
+}
+
+/// body(alpha, value) for each alpha value, alpha a Scalar of dtype, under
+/// a trace of the value.
+template <class Body>
+void for_each_alpha(std::initializer_list<double> values, aclDataType dtype, const Body& body) {
+    for (double value : values) {
+        SCOPED_TRACE(value);
+        const Scalar alpha(value, dtype);
+        body(alpha, value);
+    }
+}
+
+/// A tensor-scalar case: self's dtype, the scalar's value and dtype, out's
+/// dtype and the dtype CANN's rule computes in.
+struct ScalarCase {
+    aclDataType self;
+    Complex value;
+    aclDataType scalar, out, compute;
+};
+
+/// The name of a ScalarCase test: SELF_SCALAR_OUT.
+inline std::string scalar_case_name(const ::testing::TestParamInfo<ScalarCase>& info) {
+    return name(info.param.self) + "_" + name(info.param.scalar) + "_" + name(info.param.out);
 }
 
 /// A rank-9 shape of 6 elements: one more dimension than the family's

@@ -6,9 +6,9 @@
 //         Muls, InplaceMul, InplaceMuls; Div, Divs, InplaceDiv, InplaceDivs,
 //         DivMod, DivMods, InplaceDivMod, InplaceDivMods (the rounding mode
 //         any int);
-//   24-32 the pow family's PowTensorScalar, InplacePowTensorScalar,
-//         PowScalarTensor, PowTensorTensor, InplacePowTensorTensor, and the
-//         comparison family's EqTensor, InplaceEqTensor, GtScalar,
+//   24-32 the pow family's PowTensorTensor, PowTensorScalar,
+//         InplacePowTensorTensor, InplacePowTensorScalar, PowScalarTensor,
+//         and the comparison family's EqTensor, GtScalar, InplaceEqTensor,
 //         InplaceGtScalar.
 // Then come the tensors through one of fuzz_elementwise.hpp's functions
 // (pair + out, one + out, in-place pair, in-place one), the scalars
@@ -65,41 +65,41 @@ struct Api {
 #define ACLCPU_ARITHMETIC_API(op) \
     aclcpu::fuzz::binary::Api<decltype(&op##GetWorkspaceSize)> { ACLCPU_FUZZ_API(op) }
 
+/// The out-of-place forms Add, Sub and Rsub share, each with an alpha:
+/// `form` 0 tensor pair, 1 tensor and scalar.
+template <class Pair, class WithScalar>
+void fuzz_alpha_out_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
+                          const Api<WithScalar>& withScalar) {
+    if (form == 0) {
+        const Tensors t = pair_and_out(in, call);
+        const Scalar alpha(in.scalar());
+        call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, alpha.get(), t.out);
+    } else {
+        const Tensors t = one_and_out(in, call);
+        const Scalar other(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), alpha.get(), t.out);
+    }
+}
+
 /// The four forms Add and Sub share, each with an alpha: `form` 0 tensor
 /// pair, 1 tensor and scalar, 2 in-place pair, 3 in-place scalar.
 template <class Pair, class WithScalar, class InplacePair, class InplaceScalar>
 void fuzz_alpha_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
                       const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
                       const Api<InplaceScalar>& inplaceScalar) {
-    switch (form) {
-        case 0: {
-            const Tensors t = pair_and_out(in, call);
-            const Scalar alpha(in.scalar());
-            call.run(pair.name, pair.phase1, pair.phase2, in, t.self, t.other, alpha.get(), t.out);
-            break;
-        }
-        case 1: {
-            const Tensors t = one_and_out(in, call);
-            const Scalar other(in.scalar());
-            const Scalar alpha(in.scalar());
-            call.run(withScalar.name, withScalar.phase1, withScalar.phase2, in, t.self, other.get(), alpha.get(),
-                     t.out);
-            break;
-        }
-        case 2: {
-            const InplaceTensors t = inplace_pair(in, call);
-            const Scalar alpha(in.scalar());
-            call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, alpha.get());
-            break;
-        }
-        default: {
-            aclTensor* selfRef = inplace_one(in, call);
-            const Scalar other(in.scalar());
-            const Scalar alpha(in.scalar());
-            call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
-                     alpha.get());
-            break;
-        }
+    if (form < 2) {
+        fuzz_alpha_out_forms(form, in, call, pair, withScalar);
+    } else if (form == 2) {
+        const InplaceTensors t = inplace_pair(in, call);
+        const Scalar alpha(in.scalar());
+        call.run(inplacePair.name, inplacePair.phase1, inplacePair.phase2, in, t.selfRef, t.other, alpha.get());
+    } else {
+        aclTensor* selfRef = inplace_one(in, call);
+        const Scalar other(in.scalar());
+        const Scalar alpha(in.scalar());
+        call.run(inplaceScalar.name, inplaceScalar.phase1, inplaceScalar.phase2, in, selfRef, other.get(),
+                 alpha.get());
     }
 }
 
@@ -128,20 +128,14 @@ void fuzz_sub(int form, Decoder& in, OperatorCall& call) {
     if (form < 4) {
         fuzz_alpha_forms(form, in, call, ACLCPU_ARITHMETIC_API(aclnnSub), ACLCPU_ARITHMETIC_API(aclnnSubs),
                          ACLCPU_ARITHMETIC_API(aclnnInplaceSub), ACLCPU_ARITHMETIC_API(aclnnInplaceSubs));
-    } else if (form == 4) {
-        const Tensors t = pair_and_out(in, call);
-        const Scalar alpha(in.scalar());
-        call.run(ACLCPU_FUZZ_API(aclnnRsub), in, t.self, t.other, alpha.get(), t.out);
     } else {
-        const Tensors t = one_and_out(in, call);
-        const Scalar other(in.scalar());
-        const Scalar alpha(in.scalar());
-        call.run(ACLCPU_FUZZ_API(aclnnRsubs), in, t.self, other.get(), alpha.get(), t.out);
+        fuzz_alpha_out_forms(form - 4, in, call, ACLCPU_ARITHMETIC_API(aclnnRsub), ACLCPU_ARITHMETIC_API(aclnnRsubs));
     }
 }
 
-/// The four forms Mul and Div share (tensor pair, tensor and scalar,
-/// in-place pair, in-place scalar), each with DivMod's mode when withMode.
+/// The four forms Mul, Div, Pow and the comparisons share (tensor pair,
+/// tensor and scalar, in-place pair, in-place scalar), each with DivMod's
+/// mode when withMode.
 template <class Pair, class WithScalar, class InplacePair, class InplaceScalar, class... Mode>
 void fuzz_plain_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>& pair,
                       const Api<WithScalar>& withScalar, const Api<InplacePair>& inplacePair,
@@ -174,61 +168,24 @@ void fuzz_plain_forms(int form, Decoder& in, OperatorCall& call, const Api<Pair>
     }
 }
 
-/// PowTensorScalar, InplacePowTensorScalar, PowScalarTensor, PowTensorTensor,
-/// InplacePowTensorTensor, EqTensor, InplaceEqTensor, GtScalar, InplaceGtScalar.
+/// Pow's four plain forms (PowTensorTensor, PowTensorScalar,
+/// InplacePowTensorTensor, InplacePowTensorScalar), PowScalarTensor, then
+/// the comparisons' (EqTensor, GtScalar, InplaceEqTensor, InplaceGtScalar).
 void fuzz_pow_and_comparison(int entry, Decoder& in, OperatorCall& call) {
-    switch (entry) {
-        case 0: {
-            const Tensors t = one_and_out(in, call);
-            const Scalar exponent(in.scalar());
-            call.run(ACLCPU_FUZZ_API(aclnnPowTensorScalar), in, t.self, exponent.get(), t.out);
-            break;
-        }
-        case 1: {
-            aclTensor* self = inplace_one(in, call);
-            const Scalar exponent(in.scalar());
-            call.run(ACLCPU_FUZZ_API(aclnnInplacePowTensorScalar), in, self, exponent.get());
-            break;
-        }
-        case 2: {
-            // PowScalarTensor's tensor is its exponent: one_and_out's self role.
-            const Tensors t = one_and_out(in, call);
-            const Scalar self(in.scalar());
-            call.run(ACLCPU_FUZZ_API(aclnnPowScalarTensor), in, self.get(), t.self, t.out);
-            break;
-        }
-        case 3: {
-            const Tensors t = pair_and_out(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnPowTensorTensor), in, t.self, t.other, t.out);
-            break;
-        }
-        case 4: {
-            const InplaceTensors t = inplace_pair(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnInplacePowTensorTensor), in, t.selfRef, t.other);
-            break;
-        }
-        case 5: {
-            const Tensors t = pair_and_out(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnEqTensor), in, t.self, t.other, t.out);
-            break;
-        }
-        case 6: {
-            const InplaceTensors t = inplace_pair(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnInplaceEqTensor), in, t.selfRef, t.other);
-            break;
-        }
-        case 7: {
-            const Tensors t = one_and_out(in, call);
-            const Scalar other(in.scalar());
-            call.run(ACLCPU_FUZZ_API(aclnnGtScalar), in, t.self, other.get(), t.out);
-            break;
-        }
-        default: {
-            aclTensor* selfRef = inplace_one(in, call);
-            const Scalar other(in.scalar());
-            call.run(ACLCPU_FUZZ_API(aclnnInplaceGtScalar), in, selfRef, other.get());
-            break;
-        }
+    if (entry < 4) {
+        fuzz_plain_forms(entry, in, call, ACLCPU_ARITHMETIC_API(aclnnPowTensorTensor),
+                         ACLCPU_ARITHMETIC_API(aclnnPowTensorScalar),
+                         ACLCPU_ARITHMETIC_API(aclnnInplacePowTensorTensor),
+                         ACLCPU_ARITHMETIC_API(aclnnInplacePowTensorScalar));
+    } else if (entry == 4) {
+        // PowScalarTensor's tensor is its exponent: one_and_out's self role.
+        const Tensors t = one_and_out(in, call);
+        const Scalar self(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnPowScalarTensor), in, self.get(), t.self, t.out);
+    } else {
+        fuzz_plain_forms(entry - 5, in, call, ACLCPU_ARITHMETIC_API(aclnnEqTensor),
+                         ACLCPU_ARITHMETIC_API(aclnnGtScalar), ACLCPU_ARITHMETIC_API(aclnnInplaceEqTensor),
+                         ACLCPU_ARITHMETIC_API(aclnnInplaceGtScalar));
     }
 }
 

@@ -65,12 +65,10 @@ class AddSameDtype : public Add, public ::testing::WithParamInterface<aclDataTyp
 
 TEST_P(AddSameDtype, TensorPlusBroadcastTensor) {
     const aclDataType t = GetParam();
-    for (double alpha : {1.0, 2.0}) {
-        SCOPED_TRACE(alpha);
-        const Scalar a(alpha, ACL_INT64);
+    for_each_alpha({1.0, 2.0}, ACL_INT64, [&](const Scalar& a, double alpha) {
         check_tensors(add(a), input({{3, 1, 5}, t}, 1), input({{4, 1}, t}, 2), {{3, 4, 5}, t}, t,
                       plus_alpha(alpha, ACL_INT64, t));
-    }
+    });
 }
 
 TEST_P(AddSameDtype, InplaceAddWritesSelfRef) {
@@ -119,12 +117,10 @@ class AddMixedDtypes : public Add, public ::testing::WithParamInterface<DtypeCas
 TEST_P(AddMixedDtypes, ComputeInThePromotedDtype) {
     const DtypeCase c = GetParam();
     const aclDataType compute = promote(c.self, c.other);
-    for (double alpha : {1.0, 3.0}) {
-        SCOPED_TRACE(alpha);
-        const Scalar a(alpha, ACL_INT64);
+    for_each_alpha({1.0, 3.0}, ACL_INT64, [&](const Scalar& a, double alpha) {
         check_tensors(add(a), input({{2, 3, 4}, c.self}, 10), input({{3, 1}, c.other}, 11), {{2, 3, 4}, c.out},
                       compute, plus_alpha(alpha, ACL_INT64, compute));
-    }
+    });
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, AddMixedDtypes, ::testing::ValuesIn(kMixedCases), case_name);
@@ -345,12 +341,6 @@ TEST_F(Add, SelfAddedToItself) {
 // Scalar forms: CANN's A2 rules (PromoteTypeScalar / CombineCategoriesWithComplex
 // in math/add/op_api/aclnn_add.cpp), which keep a floating tensor's dtype.
 
-struct ScalarCase {
-    aclDataType self;
-    Complex value;
-    aclDataType scalar, out, compute;
-};
-
 class AddsPromotion : public Add, public ::testing::WithParamInterface<ScalarCase> {};
 
 TEST_P(AddsPromotion, ComputesInTheDtypeOfCannsRule) {
@@ -381,7 +371,7 @@ INSTANTIATE_TEST_SUITE_P(
         // complex promotes
         ScalarCase{ACL_FLOAT, Complex(1, 2), ACL_COMPLEX64, ACL_COMPLEX64, ACL_COMPLEX64},
         ScalarCase{ACL_COMPLEX64, 0.5, ACL_DOUBLE, ACL_COMPLEX128, ACL_COMPLEX128}),
-    [](const auto& info) { return name(info.param.self) + "_" + name(info.param.scalar) + "_" + name(info.param.out); });
+    scalar_case_name);
 
 TEST_F(Add, AddsScalesTheScalarByAlpha) {
     const Scalar other(1.5, ACL_FLOAT), alpha(-2.0, ACL_FLOAT);
@@ -498,28 +488,21 @@ TEST_F(Add, EmptyTensorsSucceedWithoutWriting) {
     }, aclnnAdds);
 }
 
+// OP_CHECK_NULL's names in math/add/op_api/aclnn_add.cpp and aclnn_add_v3.cpp:
+// InplaceAdd checks selfRef and other (CheckInplace), then every in-place
+// form hands its tensors to the out-of-place form's checks.
 TEST_F(Add, NullArgumentsAreRefusedByName) {
     const Scalar alpha(1.0);
     const DeviceTensor t({{2}, ACL_FLOAT});
     aclTensor* x = t.get();
     aclScalar* a = alpha.get();
-    uint64_t ws = 0;
-    aclOpExecutor* e = nullptr;
-    expect_error_naming(aclnnAddGetWorkspaceSize(nullptr, x, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "self");
-    expect_error_naming(aclnnAddGetWorkspaceSize(x, nullptr, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_error_naming(aclnnAddGetWorkspaceSize(x, x, nullptr, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "alpha");
-    expect_error_naming(aclnnAddGetWorkspaceSize(x, x, a, nullptr, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "out");
-    expect_null_outputs_refused([&](uint64_t* w, aclOpExecutor** ex) { return aclnnAddGetWorkspaceSize(x, x, a, x, w, ex); });
-    expect_error_naming(aclnnAddsGetWorkspaceSize(x, nullptr, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_error_naming(aclnnAddsGetWorkspaceSize(x, a, nullptr, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "alpha");
-    expect_error_naming(aclnnInplaceAddGetWorkspaceSize(nullptr, x, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "selfRef");
-    expect_error_naming(aclnnInplaceAddGetWorkspaceSize(x, nullptr, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_error_naming(aclnnInplaceAddsGetWorkspaceSize(nullptr, a, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "self");
-    expect_error_naming(aclnnAddV3GetWorkspaceSize(nullptr, x, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "self");
-    expect_error_naming(aclnnAddV3GetWorkspaceSize(a, x, a, nullptr, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "out");
-    expect_error_naming(aclnnInplaceAddV3GetWorkspaceSize(a, nullptr, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_null_outputs_refused(
-        [&](uint64_t* w, aclOpExecutor** ex) { return aclnnInplaceAddsGetWorkspaceSize(x, a, a, w, ex); });
+    const std::vector<std::string> outOfPlace = {"self", "other", "alpha", "out"};
+    expect_each_null_is_161001_naming(aclnnAddGetWorkspaceSize, outOfPlace, x, x, a, x);
+    expect_each_null_is_161001_naming(aclnnAddsGetWorkspaceSize, outOfPlace, x, a, a, x);
+    expect_each_null_is_161001_naming(aclnnInplaceAddGetWorkspaceSize, {"selfRef", "other", "alpha"}, x, x, a);
+    expect_each_null_is_161001_naming(aclnnInplaceAddsGetWorkspaceSize, {"self", "other", "alpha"}, x, a, a);
+    expect_each_null_is_161001_naming(aclnnAddV3GetWorkspaceSize, outOfPlace, a, x, a, x);
+    expect_each_null_is_161001_naming(aclnnInplaceAddV3GetWorkspaceSize, {"self", "other", "alpha"}, a, x, a);
 }
 
 }  // namespace

@@ -72,13 +72,11 @@ class SubSameDtype : public Sub, public ::testing::WithParamInterface<aclDataTyp
 
 TEST_P(SubSameDtype, SubtractsBroadcastTensor) {
     const aclDataType t = GetParam();
-    for (double alpha : {1.0, 2.0}) {
-        SCOPED_TRACE(alpha);
-        const Scalar a(alpha, ACL_INT64);
+    for_each_alpha({1.0, 2.0}, ACL_INT64, [&](const Scalar& a, double alpha) {
         const aclDataType compute = sub_compute(t, t, alpha);
         check_tensors(sub(a), input({{3, 1, 5}, t}, 1), input({{4, 1}, t}, 2), {{3, 4, 5}, t}, compute,
                       minus_alpha(alpha, ACL_INT64, compute, sub_step(alpha, compute)));
-    }
+    });
 }
 
 TEST_P(SubSameDtype, InplaceSubWritesSelfRef) {
@@ -95,12 +93,10 @@ class RsubSameDtype : public Sub, public ::testing::WithParamInterface<aclDataTy
 
 TEST_P(RsubSameDtype, SubtractsSelfFromOther) {
     const aclDataType t = GetParam();
-    for (double alpha : {1.0, 3.0}) {
-        SCOPED_TRACE(alpha);
-        const Scalar a(alpha, ACL_INT32);
+    for_each_alpha({1.0, 3.0}, ACL_INT32, [&](const Scalar& a, double alpha) {
         check_tensors(rsub(a), input({{2, 5}, t}, 5), input({{5}, t}, 6), {{2, 5}, t}, t,
                       reversed_minus_alpha(alpha, ACL_INT32, t));
-    }
+    });
 }
 
 INSTANTIATE_TEST_SUITE_P(Listed, RsubSameDtype, ::testing::ValuesIn(kRsubDtypes),
@@ -268,18 +264,18 @@ TEST_F(Sub, ErrorsNameTheirCause) {
     expect_error_naming(sub_phase1(f32, f32, complexAlpha, f32), ACLNN_ERR_PARAM_INVALID, "DT_COMPLEX64");
     expect_error_naming(sub_phase1(bools, bools, alpha, bools), ACLNN_ERR_PARAM_INVALID, "Alpha");
     expect_error_naming(sub_phase1(f32, f32, alpha, bools), ACLNN_ERR_PARAM_INVALID, "DT_BOOL");
+    // OP_CHECK_NULL's names in math/sub/op_api/aclnn_sub.cpp and aclnn_rsub.cpp.
+    // Sub's CheckInplace returns false (success) on a null, so a null selfRef
+    // reaches Sub's check of self: "self" names it either way.
     aclTensor* x = f32.get();
     aclScalar* a = alpha.get();
-    uint64_t ws = 0;
-    aclOpExecutor* e = nullptr;
-    expect_error_naming(aclnnSubGetWorkspaceSize(nullptr, x, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "self");
-    expect_error_naming(aclnnSubGetWorkspaceSize(x, x, nullptr, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "alpha");
-    expect_error_naming(aclnnSubsGetWorkspaceSize(x, nullptr, a, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_error_naming(aclnnRsubGetWorkspaceSize(x, x, a, nullptr, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "out");
-    expect_error_naming(aclnnRsubsGetWorkspaceSize(x, a, nullptr, x, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "alpha");
-    expect_error_naming(aclnnInplaceSubGetWorkspaceSize(x, nullptr, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "other");
-    expect_error_naming(aclnnInplaceSubsGetWorkspaceSize(nullptr, a, a, &ws, &e), ACLNN_ERR_PARAM_NULLPTR, "self");
-    expect_null_outputs_refused([&](uint64_t* w, aclOpExecutor** ex) { return aclnnRsubGetWorkspaceSize(x, x, a, x, w, ex); });
+    const std::vector<std::string> outOfPlace = {"self", "other", "alpha", "out"};
+    expect_each_null_is_161001_naming(aclnnSubGetWorkspaceSize, outOfPlace, x, x, a, x);
+    expect_each_null_is_161001_naming(aclnnSubsGetWorkspaceSize, outOfPlace, x, a, a, x);
+    expect_each_null_is_161001_naming(aclnnRsubGetWorkspaceSize, outOfPlace, x, x, a, x);
+    expect_each_null_is_161001_naming(aclnnRsubsGetWorkspaceSize, outOfPlace, x, a, a, x);
+    expect_each_null_is_161001_naming(aclnnInplaceSubGetWorkspaceSize, {"self", "other", "alpha"}, x, x, a);
+    expect_each_null_is_161001_naming(aclnnInplaceSubsGetWorkspaceSize, {"self", "other", "alpha"}, x, a, a);
 }
 
 }  // namespace

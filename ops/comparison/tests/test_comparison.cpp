@@ -27,21 +27,11 @@ const std::vector<aclDataType> kEqRealDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64,
                                                 ACL_INT8,  ACL_UINT8, ACL_BF16,  ACL_BOOL,    ACL_DOUBLE};
 
 BinaryLaunch eq_tensor(aclrtStream stream) {
-    return [stream](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* workspace) {
-        return run_two_phases(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-                return aclnnEqTensorGetWorkspaceSize(a.get(), b.get(), out.get(), ws, ex);
-            },
-            aclnnEqTensor, stream, workspace);
-    };
+    return binary_launch(stream, aclnnEqTensorGetWorkspaceSize, aclnnEqTensor);
 }
 
 aclnnStatus gt_scalar(aclrtStream stream, const DeviceTensor& self, const Scalar& other, DeviceTensor& out) {
-    return run_two_phases(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-            return aclnnGtScalarGetWorkspaceSize(self.get(), other.get(), out.get(), ws, ex);
-        },
-        aclnnGtScalar, stream, nullptr);
+    return run_aclnn(stream, aclnnGtScalarGetWorkspaceSize, aclnnGtScalar, self.get(), other.get(), out.get());
 }
 
 /// Small integers, so that the two operands often agree.

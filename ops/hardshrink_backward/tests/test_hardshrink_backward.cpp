@@ -126,35 +126,26 @@ TEST_F(HardshrinkBackward, SpecialValues) {
 }
 
 TEST_F(HardshrinkBackward, ErrorsCarryCannCodesAndMessages) {
-    const Shape shape{2, 3};
-    DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    auto out = DeviceTensor::output({shape, ACL_FLOAT});
-    Scalar lambd(0.5f);
+    const TensorSpec f32({2, 3}, ACL_FLOAT);
+    const DeviceTensor dy(f32), x(f32);
+    auto out = DeviceTensor::output(f32);
+    const Scalar lambd(0.5f);
     expect_each_null_is_161001(aclnnHardshrinkBackwardGetWorkspaceSize, dy.get(), x.get(), lambd.get(), out->get());
-
-    const auto invalid = [&](const DeviceTensor& g, const DeviceTensor& s, const DeviceTensor& o) {
-        expect_error(phase1_of(aclnnHardshrinkBackwardGetWorkspaceSize, g.get(), s.get(), lambd.get(), o.get()),
-                     ACLNN_ERR_PARAM_INVALID);
-    };
-    DeviceTensor doubles({shape, ACL_DOUBLE}, std::vector<double>(6, 1.0));
-    DeviceTensor ints({shape, ACL_INT32}, std::vector<double>(6, 1.0));
-    invalid(doubles, x, *out);   // CANN's case_dtype_double
-    invalid(dy, ints, *out);
-    invalid(dy, x, doubles);
-    const Shape nine{1, 1, 1, 1, 1, 1, 1, 2, 3};
-    DeviceTensor rank9({nine, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    invalid(rank9, x, *out);
-    invalid(dy, x, rank9);
-    DeviceTensor a({{1, 1, 4, 4}, ACL_FLOAT}, std::vector<double>(16, 1.0));
-    DeviceTensor b({{1, 1, 1, 3}, ACL_FLOAT}, std::vector<double>(3, 1.0));
-    auto abOut = DeviceTensor::output({{1, 1, 4, 4}, ACL_FLOAT});
-    invalid(a, b, *abOut);       // CANN's unit test: not broadcastable
-    DeviceTensor row({{1, 3}, ACL_FLOAT}, std::vector<double>(3, 1.0));
-    auto rowOut = DeviceTensor::output({{1, 3}, ACL_FLOAT});
-    invalid(dy, row, *rowOut);   // gradInput is not the broadcast shape
-    DeviceTensor outside({shape, ACL_FLOAT, {4, 1}, 0, {6}}, std::vector<double>(6, 1.0));
-    invalid(outside, x, *out);   // view reaches past its storage
+    const TensorSpec doubles({2, 3}, ACL_DOUBLE), rank9({1, 1, 1, 1, 1, 1, 1, 2, 3}, ACL_FLOAT);
+    const TensorSpec row({1, 3}, ACL_FLOAT);
+    expect_each_triple_refused(
+        [&](const aclTensor* g, const aclTensor* s, aclTensor* o) {
+            return phase1_of(aclnnHardshrinkBackwardGetWorkspaceSize, g, s, lambd.get(), o);
+        },
+        {{"CANN's case_dtype_double", doubles, f32, f32},
+         {"self INT32", f32, {{2, 3}, ACL_INT32}, f32},
+         {"gradInput DOUBLE", f32, f32, doubles},
+         {"gradOutput of rank 9", rank9, f32, f32},
+         {"gradInput of rank 9", f32, f32, rank9},
+         {"CANN's unit test: not broadcastable", {{1, 1, 4, 4}, ACL_FLOAT}, {{1, 1, 1, 3}, ACL_FLOAT},
+          {{1, 1, 4, 4}, ACL_FLOAT}},
+         {"gradInput is not the broadcast shape", f32, row, row},
+         {"view reaches past its storage", {{2, 3}, ACL_FLOAT, {4, 1}, 0, {6}}, f32, f32}});
 }
 
 TEST_F(HardshrinkBackward, ManyBlocksAndDeterministicAcrossWorkerCounts) {

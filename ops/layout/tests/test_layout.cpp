@@ -15,10 +15,11 @@
 #include "aclnnop/aclnn_permute.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "layout_test_support.hpp"
 
 namespace {
 
-using namespace optest;
+using namespace layouttest;
 
 const std::vector<aclDataType> kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE, ACL_INT8,      ACL_UINT8,
                                               ACL_INT16,   ACL_INT32,  ACL_INT64,  ACL_UINT16,    ACL_UINT32,
@@ -105,30 +106,26 @@ TEST_F(Layout, CastReadsAndWritesStridedOffsetViews) {
 }
 
 TEST_F(Layout, CastErrors) {
-    DeviceTensor f32(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({2, 3}, ACL_FLOAT16));
-    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT16));
-    DeviceBuffer fp8Bytes(6);
-    const int64_t shape[] = {2, 3};
-    const int64_t strides[] = {3, 1};
-    aclTensor* fp8 = aclCreateTensor(shape, 2, ACL_FLOAT8_E4M3FN, strides, 0, ACL_FORMAT_ND, shape, 2, fp8Bytes.get());
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    DeviceTensor deepOut(TensorSpec(Shape(9, 1), ACL_FLOAT16));
-    uint64_t workspace = 0;
-    aclOpExecutor* executor = nullptr;
-    const auto phase1 = [&](const aclTensor* self, aclDataType dtype, aclTensor* out) {
-        return aclnnCastGetWorkspaceSize(self, dtype, out, &workspace, &executor);
+    const RawTensor f32({{2, 3}}), f16({{2, 3}, ACL_FLOAT16});
+    expect_each_null_is_161001(aclnnCastGetWorkspaceSize, f32.get(), ACL_FLOAT16, f16.get());
+    struct Case {
+        const char* why;
+        Described self;
+        aclDataType dtype;
+        Described out;
     };
-    expect_error(phase1(nullptr, ACL_FLOAT16, f16.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(f32.get(), ACL_FLOAT16, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnCastGetWorkspaceSize(f32.get(), ACL_FLOAT16, f16.get(), nullptr, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(fp8, ACL_FLOAT16, f16.get()), ACLNN_ERR_PARAM_INVALID);         // self outside the list
-    expect_error(phase1(f32.get(), ACL_FLOAT8_E4M3FN, fp8), ACLNN_ERR_PARAM_INVALID);   // dtype outside it
-    expect_error(phase1(deep.get(), ACL_FLOAT16, deepOut.get()), ACLNN_ERR_PARAM_INVALID);   // rank 9
-    expect_error(phase1(f32.get(), ACL_FLOAT16, other.get()), ACLNN_ERR_PARAM_INVALID);      // shapes differ
-    expect_error(phase1(f32.get(), ACL_FLOAT16, f32.get()), ACLNN_ERR_PARAM_INVALID);        // out not dtype
-    aclDestroyTensor(fp8);
+    const Described fp8{{2, 3}, ACL_FLOAT8_E4M3FN};
+    expect_each_refused(
+        std::vector<Case>{
+            {"self outside the list", fp8, ACL_FLOAT16, {{2, 3}, ACL_FLOAT16}},
+            {"dtype outside it", {{2, 3}}, ACL_FLOAT8_E4M3FN, fp8},
+            {"rank 9", {Shape(9, 1)}, ACL_FLOAT16, {Shape(9, 1), ACL_FLOAT16}},
+            {"shapes differ", {{2, 3}}, ACL_FLOAT16, {{3, 2}, ACL_FLOAT16}},
+            {"out not dtype", {{2, 3}}, ACL_FLOAT16, {{2, 3}}},
+        },
+        [](const Case& c) {
+            return phase1_of(aclnnCastGetWorkspaceSize, RawTensor(c.self).get(), c.dtype, RawTensor(c.out).get());
+        });
 }
 
 TEST_F(Layout, CastOfAnEmptyTensorDoesNothing) {
@@ -206,25 +203,13 @@ TEST_F(Layout, InplaceCopyFromAnOverlappingViewReadsTheOldValues) {
 }
 
 TEST_F(Layout, InplaceCopyErrors) {
-    DeviceTensor self(TensorSpec({1, 4}, ACL_FLOAT));
-    DeviceTensor wide(TensorSpec({3, 4}, ACL_FLOAT));
-    DeviceTensor odd(TensorSpec({3, 5}, ACL_FLOAT));
-    DeviceTensor c32(TensorSpec({1, 4}, ACL_COMPLEX32));
-    uint64_t workspace = 0;
-    aclOpExecutor* executor = nullptr;
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(nullptr, wide.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), nullptr, &workspace, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), wide.get(), nullptr, &executor),
-                 ACLNN_ERR_PARAM_NULLPTR);
-    // The broadcast of [1,4] and [3,4] is [3,4], not self's shape.
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), wide.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(wide.get(), odd.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplaceCopyGetWorkspaceSize(self.get(), c32.get(), &workspace, &executor),
-                 ACLNN_ERR_PARAM_INVALID);
+    const RawTensor self({{1, 4}}), wide({{3, 4}});
+    expect_each_null_is_161001(aclnnInplaceCopyGetWorkspaceSize, self.get(), wide.get());
+    expect_each_pair_refused(
+        [](aclTensor* selfRef, const aclTensor* src) { return phase1_of(aclnnInplaceCopyGetWorkspaceSize, selfRef, src); },
+        {{"the broadcast of [1,4] and [3,4] is [3,4], not self's shape", {{1, 4}}, {{3, 4}}},
+         {"not broadcastable", {{3, 4}}, {{3, 5}}},
+         {"COMPLEX32 not listed", {{1, 4}}, {{1, 4}, ACL_COMPLEX32}}});
 }
 
 // ---- Permute ----------------------------------------------------------------
@@ -329,30 +314,22 @@ TEST_F(Layout, InplaceCopyOfAMatrixIntoItsOwnTransposeReadsTheOldValues) {
 }
 
 TEST_F(Layout, PermuteErrors) {
-    DeviceTensor self(TensorSpec({2, 3, 4}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({4, 3, 2}, ACL_FLOAT));
-    DeviceTensor wrongShape(TensorSpec({4, 2, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({4, 3, 2}, ACL_FLOAT16));
-    DeviceTensor flat(TensorSpec({24}, ACL_FLOAT));
+    const Described self{{2, 3, 4}}, out{{4, 3, 2}};
+    expect_array_entry_errors(aclnnPermuteGetWorkspaceSize, {"valid", self, {2, 1, 0}, out},
+                              {{"dtypes differ", self, {2, 1, 0}, {{4, 3, 2}, ACL_FLOAT16}},
+                               {"ranks differ", self, {0}, {{24}}},
+                               {"too few dims", self, {2, 1}, out},
+                               {"repeated", self, {2, 2, 0}, out},
+                               {"-1 is 2", self, {2, -1, 0}, out},
+                               {"out of range", self, {3, 1, 0}, out},
+                               {"out's shape", self, {2, 1, 0}, {{4, 2, 3}}}});
     const auto phase1 = [](const aclTensor* s, const IntArray& dims, aclTensor* o) {
         return phase1_of(aclnnPermuteGetWorkspaceSize, s, dims.get(), o);
     };
-    EXPECT_EQ(phase1(self.get(), {2, 1, 0}, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {2, 1, 0}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {2, 1, 0}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {2, 1, 0}, f16.get()), ACLNN_ERR_PARAM_INVALID);         // dtypes differ
-    expect_error(phase1(self.get(), {0}, flat.get()), ACLNN_ERR_PARAM_INVALID);              // ranks differ
-    expect_error(phase1(self.get(), {2, 1}, out.get()), ACLNN_ERR_PARAM_INVALID);            // too few dims
-    expect_error(phase1(self.get(), {2, 2, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);         // repeated
-    expect_error(phase1(self.get(), {2, -1, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);        // -1 is 2
-    expect_error(phase1(self.get(), {3, 1, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);         // out of range
-    expect_error(phase1(self.get(), {2, 1, 0}, wrongShape.get()), ACLNN_ERR_PARAM_INVALID);  // out's shape
     // An empty self needs an empty out (ProcessEmptyTensor): 561103 otherwise.
-    DeviceTensor empty(TensorSpec({0, 3, 4}, ACL_FLOAT));
-    DeviceTensor emptyOut(TensorSpec({4, 3, 0}, ACL_FLOAT));
+    const RawTensor empty({{0, 3, 4}}), emptyOut({{4, 3, 0}}), fullOut(out);
     EXPECT_EQ(phase1(empty.get(), {2, 1, 0}, emptyOut.get()), ACLNN_SUCCESS);
-    expect_error(phase1(empty.get(), {2, 1, 0}, out.get()), ACLNN_ERR_INNER_NULLPTR);
+    expect_error(phase1(empty.get(), {2, 1, 0}, fullOut.get()), ACLNN_ERR_INNER_NULLPTR);
 }
 
 TEST_F(Layout, ANullDataAddressFaultsInPhase2) {

@@ -8,6 +8,7 @@
 // hicann/ops-math).
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "aclnnop/aclnn_cat.h"
@@ -21,10 +22,11 @@
 #include "aclcpu_testkit/tensor_copy.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "layout_test_support.hpp"
 
 namespace {
 
-using namespace optest;
+using namespace layouttest;
 
 /// The row-major multi-index of element i of shape.
 Shape index_of(int64_t i, const Shape& shape) {
@@ -63,24 +65,6 @@ std::vector<Complex> expected_of(const std::vector<Complex>& values, const Shape
 std::vector<Complex> values_of_dtype(aclDataType t, int64_t n, uint32_t seed) {
     return sample(t, static_cast<size_t>(n), seed, -100, 100);
 }
-
-/// A tensor over bytes the test owns, of a dtype DeviceTensor cannot write
-/// (its values do not matter: the call fails in phase 1) or of another format.
-class RawTensor {
-public:
-    RawTensor(const Shape& shape, aclDataType dtype, aclFormat format = ACL_FORMAT_ND)
-        : bytes_(static_cast<size_t>(std::max<int64_t>(numel(shape), 1)) * 16) {
-        const Shape strides = contiguous_strides(shape);
-        tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format, shape.data(),
-                                  shape.size(), bytes_.get());
-    }
-    ~RawTensor() { aclDestroyTensor(tensor_); }
-    aclTensor* get() const { return tensor_; }
-
-private:
-    DeviceBuffer bytes_;
-    aclTensor* tensor_ = nullptr;
-};
 
 /// Tril's entry points, or Triu's.
 struct Triangle {
@@ -202,25 +186,16 @@ TEST_F(LayoutRegions, RepeatOfAScalarAndOfNothing) {
 }
 
 TEST_F(LayoutRegions, RepeatErrors) {
-    DeviceTensor self(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({4, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({4, 3}, ACL_FLOAT16));
-    RawTensor c32({2, 3}, ACL_COMPLEX32);
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    const auto phase1 = [](const aclTensor* s, const IntArray& repeats, aclTensor* o) {
-        return phase1_of(aclnnRepeatGetWorkspaceSize, s, repeats.get(), o);
-    };
-    EXPECT_EQ(phase1(self.get(), {2, 1}, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {2, 1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {2, 1}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(c32.get(), {2, 1}, c32.get()), ACLNN_ERR_PARAM_INVALID);        // dtype outside the list
-    expect_error(phase1(self.get(), {2, 1}, f16.get()), ACLNN_ERR_PARAM_INVALID);       // dtypes differ
-    expect_error(phase1(self.get(), {2}, out.get()), ACLNN_ERR_PARAM_INVALID);          // fewer repeats than dims
-    expect_error(phase1(self.get(), {2, -1}, out.get()), ACLNN_ERR_PARAM_INVALID);      // negative
-    expect_error(phase1(deep.get(), Shape(9, 1), deep.get()), ACLNN_ERR_PARAM_INVALID);  // rank 9
-    expect_error(phase1(self.get(), Shape(9, 1), out.get()), ACLNN_ERR_PARAM_INVALID);   // 9 repeats
-    expect_error(phase1(self.get(), {1, 2}, out.get()), ACLNN_ERR_PARAM_INVALID);       // out is not [2, 6]
+    const Described f32{{2, 3}}, f32Out{{4, 3}}, deep{Shape(9, 1)};
+    expect_array_entry_errors(
+        aclnnRepeatGetWorkspaceSize, {"valid", f32, {2, 1}, f32Out},
+        {{"dtype outside the list", {{2, 3}, ACL_COMPLEX32}, {2, 1}, {{2, 3}, ACL_COMPLEX32}},
+         {"dtypes differ", f32, {2, 1}, {{4, 3}, ACL_FLOAT16}},
+         {"fewer repeats than dims", f32, {2}, f32Out},
+         {"negative", f32, {2, -1}, f32Out},
+         {"rank 9", deep, Shape(9, 1), deep},
+         {"9 repeats", f32, Shape(9, 1), f32Out},
+         {"out is not [2, 6]", f32, {1, 2}, f32Out}});
 }
 
 // ---- Cat ----------------------------------------------------------------------
@@ -309,38 +284,45 @@ TEST_F(LayoutRegions, CatOfNothingToJoinDoesNothing) {
 }
 
 TEST_F(LayoutRegions, CatErrors) {
-    DeviceTensor a(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor b(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({4, 3}, ACL_FLOAT));
-    DeviceTensor i32Out(TensorSpec({4, 3}, ACL_INT32));
-    DeviceTensor d(TensorSpec({2, 3}, ACL_DOUBLE));
-    DeviceTensor c64(TensorSpec({2, 3}, ACL_COMPLEX64));
-    DeviceTensor c64Out(TensorSpec({4, 3}, ACL_COMPLEX64));
-    DeviceTensor u16(TensorSpec({2, 3}, ACL_UINT16));
-    DeviceTensor flatTensor(TensorSpec({6}, ACL_FLOAT));
-    DeviceTensor narrow(TensorSpec({2, 2}, ACL_FLOAT));
-    RawTensor nchw({2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
+    const RawTensor a({{2, 3}}), out({{4, 3}});
     const auto phase1 = [](const TensorList& tensors, int64_t dim, aclTensor* o) {
         return phase1_of(aclnnCatGetWorkspaceSize, tensors.get(), dim, o);
     };
-    EXPECT_EQ(phase1({copy_of(a), copy_of(b)}, 0, out.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(phase1({copy_of(a), copy_of(a)}, 0, out.get()), ACLNN_SUCCESS);
     expect_error(phase1(TensorList::none(), 0, out.get()), ACLNN_ERR_PARAM_NULLPTR);
     expect_error(phase1({copy_of(a), nullptr}, 0, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1({copy_of(a), copy_of(b)}, 0, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1({copy_of(a), copy_of(u16)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);    // UINT16
-    expect_error(phase1({copy_of(d), copy_of(c64)}, 0, c64Out.get()), ACLNN_ERR_PARAM_INVALID);  // to COMPLEX128
-    expect_error(phase1({copy_of(a), copy_of(b)}, 0, i32Out.get()), ACLNN_ERR_PARAM_INVALID);    // FLOAT -> INT32
-    expect_error(phase1({copy_of(a), copy_of(nchw)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);    // formats differ
-    expect_error(phase1({copy_of(a), copy_of(b)}, 2, out.get()), ACLNN_ERR_PARAM_INVALID);       // dim range
-    expect_error(phase1({copy_of(a), copy_of(b)}, -3, out.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1({copy_of(a), copy_of(flatTensor)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);  // ranks differ
-    expect_error(phase1({copy_of(a), copy_of(narrow)}, 0, out.get()), ACLNN_ERR_PARAM_INVALID);      // dim 1 differs
-    expect_error(phase1({copy_of(a), copy_of(b)}, 1, out.get()), ACLNN_ERR_PARAM_INVALID);           // out not [2, 6]
+    expect_error(phase1({copy_of(a), copy_of(a)}, 0, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+    struct Case {
+        const char* why;
+        std::vector<Described> tensors;
+        int64_t dim;
+        Described out;
+    };
+    const Described f32{{2, 3}}, f32Out{{4, 3}};
+    expect_each_refused(
+        std::vector<Case>{
+            {"UINT16", {f32, {{2, 3}, ACL_UINT16}}, 0, f32Out},
+            {"to COMPLEX128", {{{2, 3}, ACL_DOUBLE}, {{2, 3}, ACL_COMPLEX64}}, 0, {{4, 3}, ACL_COMPLEX64}},
+            {"FLOAT -> INT32", {f32, f32}, 0, {{4, 3}, ACL_INT32}},
+            {"formats differ", {f32, {{2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW}}, 0, f32Out},
+            {"dim range", {f32, f32}, 2, f32Out},
+            {"dim range", {f32, f32}, -3, f32Out},
+            {"ranks differ", {f32, {{6}}}, 0, f32Out},
+            {"dim 1 differs", {f32, {{2, 2}}}, 0, f32Out},
+            {"out not [2, 6]", {f32, f32}, 1, f32Out},
+        },
+        [&](const Case& c) {
+            std::vector<std::unique_ptr<RawTensor>> inputs;
+            std::vector<const aclTensor*> tensors;
+            for (const Described& t : c.tensors) {
+                inputs.push_back(std::make_unique<RawTensor>(t));
+                tensors.push_back(copy_of(*inputs.back()));
+            }
+            return phase1(tensors, c.dim, RawTensor(c.out).get());
+        });
     // acl-cpu's limit, not CANN's: an executor holds 8 tensors, so 7
     // non-empty inputs at most (README).
-    DeviceTensor row(TensorSpec({1, 3}, ACL_FLOAT));
-    DeviceTensor seven(TensorSpec({7, 3}, ACL_FLOAT));
-    DeviceTensor eight(TensorSpec({8, 3}, ACL_FLOAT));
+    const RawTensor row({{1, 3}}), seven({{7, 3}}), eight({{8, 3}});
     std::vector<const aclTensor*> rows;
     for (int i = 0; i < 7; ++i) rows.push_back(copy_of(row));
     EXPECT_EQ(phase1(rows, 0, seven.get()), ACLNN_SUCCESS);
@@ -398,29 +380,36 @@ TEST_F(LayoutRegions, SliceOfAStridedOffsetView) {
 }
 
 TEST_F(LayoutRegions, SliceErrors) {
-    DeviceTensor self(TensorSpec({4, 6}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({4, 2}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({4, 2}, ACL_FLOAT16));
-    DeviceTensor d(TensorSpec({4, 6}, ACL_DOUBLE));
-    DeviceTensor dOut(TensorSpec({4, 2}, ACL_DOUBLE));
-    DeviceTensor scalar(TensorSpec({}, ACL_FLOAT));
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
+    const RawTensor self({{4, 6}}), out({{4, 2}});
     const auto phase1 = [](const aclTensor* s, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* o) {
         return phase1_of(aclnnSliceGetWorkspaceSize, s, dim, start, end, step, o);
     };
     EXPECT_EQ(phase1(self.get(), 1, 0, 4, 2, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, 1, 0, 4, 2, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), 1, 0, 4, 2, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), 1, 0, 4, 2, f16.get()), ACLNN_ERR_PARAM_INVALID);   // out's dtype differs
-    expect_error(phase1(d.get(), 1, 0, 4, 2, dOut.get()), ACLNN_ERR_PARAM_INVALID);     // DOUBLE not listed
-    expect_error(phase1(deep.get(), 0, 0, 1, 1, deep.get()), ACLNN_ERR_PARAM_INVALID);  // rank 9
-    expect_error(phase1(scalar.get(), 0, 0, 1, 1, scalar.get()), ACLNN_ERR_PARAM_INVALID);  // rank 0
-    expect_error(phase1(self.get(), 2, 0, 4, 2, out.get()), ACLNN_ERR_PARAM_INVALID);   // dim range
-    expect_error(phase1(self.get(), -3, 0, 4, 2, out.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(self.get(), 1, 0, 4, 0, out.get()), ACLNN_ERR_PARAM_INVALID);   // step 0
-    expect_error(phase1(self.get(), 1, 0, 4, 1, out.get()), ACLNN_ERR_PARAM_INVALID);   // out not [4, 4]
+    expect_each_null_is_161001(aclnnSliceGetWorkspaceSize, self.get(), int64_t{1}, int64_t{0}, int64_t{4}, int64_t{2},
+                               out.get());
+    struct Case {
+        const char* why;
+        Described self;
+        int64_t dim, start, end, step;
+        Described out;
+    };
+    const Described f32{{4, 6}}, f32Out{{4, 2}}, deep{Shape(9, 1)}, scalar{{}};
+    expect_each_refused(
+        std::vector<Case>{
+            {"out's dtype differs", f32, 1, 0, 4, 2, {{4, 2}, ACL_FLOAT16}},
+            {"DOUBLE not listed", {{4, 6}, ACL_DOUBLE}, 1, 0, 4, 2, {{4, 2}, ACL_DOUBLE}},
+            {"rank 9", deep, 0, 0, 1, 1, deep},
+            {"rank 0", scalar, 0, 0, 1, 1, scalar},
+            {"dim range", f32, 2, 0, 4, 2, f32Out},
+            {"dim range", f32, -3, 0, 4, 2, f32Out},
+            {"step 0", f32, 1, 0, 4, 0, f32Out},
+            {"out not [4, 4]", f32, 1, 0, 4, 1, f32Out},
+        },
+        [&](const Case& c) {
+            return phase1(RawTensor(c.self).get(), c.dim, c.start, c.end, c.step, RawTensor(c.out).get());
+        });
     // An empty slice into an empty out: nothing to do.
-    DeviceTensor none(TensorSpec({4, 0}, ACL_FLOAT));
+    const RawTensor none({{4, 0}});
     EXPECT_EQ(phase1(self.get(), 1, 5, 2, 1, none.get()), ACLNN_SUCCESS);
 }
 
@@ -490,38 +479,32 @@ TEST_F(LayoutRegions, ConstantPadNdOfViewsEmptySelfAndNoPad) {
 }
 
 TEST_F(LayoutRegions, ConstantPadNdErrors) {
-    DeviceTensor self(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({2, 5}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({2, 5}, ACL_FLOAT16));
-    DeviceTensor flatOut(TensorSpec({10}, ACL_FLOAT));
-    RawTensor c32({2, 3}, ACL_COMPLEX32);
-    RawTensor nchw({2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
+    const RawTensor self({{2, 3}}), out({{2, 5}});
     const Scalar value(0.0);
-    const auto phase1 = [](const aclTensor* s, const IntArray& pads, const aclScalar* v, aclTensor* o) {
-        return phase1_of(aclnnConstantPadNdGetWorkspaceSize, s, pads.get(), v, o);
+    const IntArray pads{1, 1};
+    EXPECT_EQ(phase1_of(aclnnConstantPadNdGetWorkspaceSize, self.get(), pads.get(), value.get(), out.get()),
+              ACLNN_SUCCESS);
+    expect_each_null_is_161001(aclnnConstantPadNdGetWorkspaceSize, self.get(), pads.get(), value.get(), out.get());
+    const auto phase1 = [&](const aclTensor* s, const aclIntArray* p, aclTensor* o) {
+        return phase1_of(aclnnConstantPadNdGetWorkspaceSize, s, p, value.get(), o);
     };
-    EXPECT_EQ(phase1(self.get(), {1, 1}, value.get(), out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {1, 1}, value.get(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), IntArray::none(), value.get(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {1, 1}, nullptr, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {1, 1}, value.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {1, 1}, value.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);  // dtypes differ
-    expect_error(phase1(c32.get(), {0, 0}, value.get(), c32.get()), ACLNN_ERR_PARAM_INVALID);   // not listed
-    expect_error(phase1(nchw.get(), {1, 1}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);  // NCHW self, ND out
-    expect_error(phase1(deep.get(), {}, value.get(), deep.get()), ACLNN_ERR_PARAM_INVALID);     // rank 9
-    expect_error(phase1(self.get(), {1, 1}, value.get(), flatOut.get()), ACLNN_ERR_PARAM_INVALID);  // ranks differ
-    expect_error(phase1(self.get(), {1, 1, 0}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);   // odd length
-    expect_error(phase1(self.get(), {1, 1, 0, 0, 0, 0}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);  // 3 pairs
-    expect_error(phase1(self.get(), {-4, 6}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);  // 3 - 4 < 0
-    expect_error(phase1(self.get(), {1, 2}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);   // out not [2, 6]
-    expect_error(phase1(self.get(), {INT64_MAX, INT64_MAX}, value.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
-    // A dim padded to size 0 while another grows: CANN refuses the output.
-    DeviceTensor zeroOut(TensorSpec({4, 0}, ACL_FLOAT));
-    expect_error(phase1(self.get(), {-3, 0, 1, 1}, value.get(), zeroOut.get()), ACLNN_ERR_PARAM_INVALID);
+    const Described f32{{2, 3}}, f32Out{{2, 5}}, c32{{2, 3}, ACL_COMPLEX32}, deep{Shape(9, 1)};
+    expect_each_array_refused(
+        phase1, {{"dtypes differ", f32, {1, 1}, {{2, 5}, ACL_FLOAT16}},
+                 {"not listed", c32, {0, 0}, c32},
+                 {"NCHW self, ND out", {{2, 3}, ACL_FLOAT, ACL_FORMAT_NCHW}, {1, 1}, f32Out},
+                 {"rank 9", deep, {}, deep},
+                 {"ranks differ", f32, {1, 1}, {{10}}},
+                 {"odd length", f32, {1, 1, 0}, f32Out},
+                 {"3 pairs", f32, {1, 1, 0, 0, 0, 0}, f32Out},
+                 {"3 - 4 < 0", f32, {-4, 6}, f32Out},
+                 {"out not [2, 6]", f32, {1, 2}, f32Out},
+                 {"INT64_MAX pads", f32, {INT64_MAX, INT64_MAX}, f32Out},
+                 // A dim padded to size 0 while another grows: CANN refuses the output.
+                 {"a dim padded to 0 while another grows", f32, {-3, 0, 1, 1}, {{4, 0}}}});
     // Cropped to nothing without growing: an empty out, nothing to do.
-    DeviceTensor cropped(TensorSpec({2, 0}, ACL_FLOAT));
-    EXPECT_EQ(phase1(self.get(), {-3, 0}, value.get(), cropped.get()), ACLNN_SUCCESS);
+    const RawTensor cropped({{2, 0}});
+    EXPECT_EQ(phase1(self.get(), IntArray{-3, 0}.get(), cropped.get()), ACLNN_SUCCESS);
 }
 
 // ---- ReflectionPad1d --------------------------------------------------------
@@ -574,37 +557,21 @@ TEST_F(LayoutRegions, ReflectionPad1dOfAStridedViewAndEmptyBatches) {
 }
 
 TEST_F(LayoutRegions, ReflectionPad1dErrors) {
-    DeviceTensor self(TensorSpec({2, 4}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({2, 7}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({2, 7}, ACL_FLOAT16));
-    DeviceTensor u16(TensorSpec({2, 4}, ACL_UINT16));
-    DeviceTensor u16Out(TensorSpec({2, 7}, ACL_UINT16));
-    DeviceTensor flatTensor(TensorSpec({4}, ACL_FLOAT));
-    DeviceTensor deep(TensorSpec({1, 1, 2, 4}, ACL_FLOAT));
-    DeviceTensor threeD(TensorSpec({1, 2, 7}, ACL_FLOAT));
-    DeviceTensor wrongRows(TensorSpec({3, 7}, ACL_FLOAT));
-    RawTensor nchwOut({2, 7}, ACL_FLOAT, ACL_FORMAT_NCHW);
-    const auto phase1 = [](const aclTensor* s, const IntArray& padding, aclTensor* o) {
-        return phase1_of(aclnnReflectionPad1dGetWorkspaceSize, s, padding.get(), o);
-    };
-    EXPECT_EQ(phase1(self.get(), {1, 2}, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {1, 2}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(self.get(), {1, 2}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(u16.get(), {1, 2}, u16Out.get()), ACLNN_ERR_PARAM_INVALID);       // UINT16 not listed
-    expect_error(phase1(self.get(), {1, 2}, f16.get()), ACLNN_ERR_PARAM_INVALID);         // dtypes differ
-    expect_error(phase1(self.get(), {1, 2}, nchwOut.get()), ACLNN_ERR_PARAM_INVALID);     // formats differ
-    expect_error(phase1(flatTensor.get(), {1, 2}, flatTensor.get()), ACLNN_ERR_PARAM_INVALID);  // rank 1
-    expect_error(phase1(deep.get(), {1, 2}, deep.get()), ACLNN_ERR_PARAM_INVALID);        // rank 4
-    expect_error(phase1(self.get(), {1, 2}, threeD.get()), ACLNN_ERR_PARAM_INVALID);      // ranks differ
-    expect_error(phase1(self.get(), {1, 2, 0}, out.get()), ACLNN_ERR_PARAM_INVALID);      // 3 pads
-    expect_error(phase1(self.get(), {4, -1}, out.get()), ACLNN_ERR_PARAM_INVALID);        // pad >= width
-    expect_error(phase1(self.get(), {1, 1}, out.get()), ACLNN_ERR_PARAM_INVALID);         // last dim not 6
-    expect_error(phase1(self.get(), {1, 2}, wrongRows.get()), ACLNN_ERR_PARAM_INVALID);   // rows differ
-    // An empty 2-D self, or a 3-D one empty past its batch dim: refused.
-    DeviceTensor empty2d(TensorSpec({0, 4}, ACL_FLOAT));
-    DeviceTensor empty2dOut(TensorSpec({0, 7}, ACL_FLOAT));
-    expect_error(phase1(empty2d.get(), {1, 2}, empty2dOut.get()), ACLNN_ERR_PARAM_INVALID);
+    const Described f32{{2, 4}}, f32Out{{2, 7}}, flat{{4}}, deep{{1, 1, 2, 4}};
+    expect_array_entry_errors(
+        aclnnReflectionPad1dGetWorkspaceSize, {"valid", f32, {1, 2}, f32Out},
+        {{"UINT16 not listed", {{2, 4}, ACL_UINT16}, {1, 2}, {{2, 7}, ACL_UINT16}},
+         {"dtypes differ", f32, {1, 2}, {{2, 7}, ACL_FLOAT16}},
+         {"formats differ", f32, {1, 2}, {{2, 7}, ACL_FLOAT, ACL_FORMAT_NCHW}},
+         {"rank 1", flat, {1, 2}, flat},
+         {"rank 4", deep, {1, 2}, deep},
+         {"ranks differ", f32, {1, 2}, {{1, 2, 7}}},
+         {"3 pads", f32, {1, 2, 0}, f32Out},
+         {"pad >= width", f32, {4, -1}, f32Out},
+         {"last dim not 6", f32, {1, 1}, f32Out},
+         {"rows differ", f32, {1, 2}, {{3, 7}}},
+         // An empty 2-D self, or a 3-D one empty past its batch dim: refused.
+         {"empty 2-D self", {{0, 4}}, {1, 2}, {{0, 7}}}});
 }
 
 // ---- Roll ----------------------------------------------------------------------
@@ -677,32 +644,34 @@ TEST_F(LayoutRegions, RollInPlaceReadsTheOldValues) {
 }
 
 TEST_F(LayoutRegions, RollErrors) {
-    DeviceTensor x(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({2, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({2, 3}, ACL_FLOAT16));
-    DeviceTensor d(TensorSpec({2, 3}, ACL_DOUBLE));
-    DeviceTensor other(TensorSpec({3, 2}, ACL_FLOAT));
-    DeviceTensor deep(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    DeviceTensor scalar(TensorSpec({}, ACL_FLOAT));
+    const RawTensor x({{2, 3}}), out({{2, 3}});
     const auto phase1 = [](const aclTensor* t, const IntArray& shifts, const IntArray& dims, aclTensor* o) {
         return phase1_of(aclnnRollGetWorkspaceSize, t, shifts.get(), dims.get(), o);
     };
     EXPECT_EQ(phase1(x.get(), {1}, {1}, out.get()), ACLNN_SUCCESS);
-    expect_error(phase1(nullptr, {1}, {1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(x.get(), IntArray::none(), {1}, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(x.get(), {1}, IntArray::none(), out.get()), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(x.get(), {1}, {1}, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(phase1(d.get(), {1}, {1}, d.get()), ACLNN_ERR_PARAM_INVALID);       // DOUBLE not listed
-    expect_error(phase1(x.get(), {1}, {1}, f16.get()), ACLNN_ERR_PARAM_INVALID);     // dtypes differ
-    expect_error(phase1(x.get(), {1}, {1}, other.get()), ACLNN_ERR_PARAM_INVALID);   // shapes differ
-    expect_error(phase1(x.get(), {1, 2}, {1}, out.get()), ACLNN_ERR_PARAM_INVALID);  // sizes differ
-    expect_error(phase1(x.get(), {1, 2}, {}, out.get()), ACLNN_ERR_PARAM_INVALID);   // no dims, 2 shifts
-    expect_error(phase1(deep.get(), {1}, {0}, deep.get()), ACLNN_ERR_PARAM_INVALID);  // rank 9
-    expect_error(phase1(x.get(), {1}, {2}, out.get()), ACLNN_ERR_PARAM_INVALID);     // dim range
-    expect_error(phase1(x.get(), {1}, {-3}, out.get()), ACLNN_ERR_PARAM_INVALID);
-    expect_error(phase1(scalar.get(), {1}, {0}, scalar.get()), ACLNN_ERR_PARAM_INVALID);  // dims for a scalar
+    expect_each_null_is_161001(aclnnRollGetWorkspaceSize, x.get(), IntArray{1}.get(), IntArray{1}.get(), out.get());
+    struct Case {
+        const char* why;
+        Described x;
+        std::vector<int64_t> shifts, dims;
+        Described out;
+    };
+    const Described f32{{2, 3}}, deep{Shape(9, 1)}, scalar{{}};
+    expect_each_refused(
+        std::vector<Case>{
+            {"DOUBLE not listed", {{2, 3}, ACL_DOUBLE}, {1}, {1}, {{2, 3}, ACL_DOUBLE}},
+            {"dtypes differ", f32, {1}, {1}, {{2, 3}, ACL_FLOAT16}},
+            {"shapes differ", f32, {1}, {1}, {{3, 2}}},
+            {"sizes differ", f32, {1, 2}, {1}, f32},
+            {"no dims, 2 shifts", f32, {1, 2}, {}, f32},
+            {"rank 9", deep, {1}, {0}, deep},
+            {"dim range", f32, {1}, {2}, f32},
+            {"dim range", f32, {1}, {-3}, f32},
+            {"dims for a scalar", scalar, {1}, {0}, scalar},
+        },
+        [&](const Case& c) { return phase1(RawTensor(c.x).get(), c.shifts, c.dims, RawTensor(c.out).get()); });
     // An empty x: nothing to do, dims not checked.
-    DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
+    const RawTensor empty({{0, 3}});
     EXPECT_EQ(phase1(empty.get(), {1}, {5}, empty.get()), ACLNN_SUCCESS);
 }
 
@@ -764,28 +733,20 @@ TEST_F(LayoutRegions, TrilOfStridedBatchesAndOfABigMatrix) {
 }
 
 TEST_F(LayoutRegions, TrilAndTriuErrors) {
-    DeviceTensor self(TensorSpec({3, 3}, ACL_FLOAT));
-    DeviceTensor out(TensorSpec({3, 3}, ACL_FLOAT));
-    DeviceTensor f16(TensorSpec({3, 3}, ACL_FLOAT16));
-    DeviceTensor c64(TensorSpec({3, 3}, ACL_COMPLEX64));
-    DeviceTensor other(TensorSpec({3, 4}, ACL_FLOAT));
-    DeviceTensor row(TensorSpec({3}, ACL_FLOAT));
-    DeviceTensor deep(TensorSpec(Shape(9, 2), ACL_FLOAT));
-    DeviceTensor emptyRow(TensorSpec({0}, ACL_FLOAT));
-    RawTensor nchw({3, 3}, ACL_FLOAT, ACL_FORMAT_NCHW);
+    const RawTensor self({{3, 3}}), out({{3, 3}});
+    const Described f32{{3, 3}}, c64{{3, 3}, ACL_COMPLEX64}, row{{3}}, deep{Shape(9, 2)};
     for (bool lower : {true, false}) {
         SCOPED_TRACE(lower ? "tril" : "triu");
         const Triangle op = triangle_entries(lower);
         const auto phase1 = [&](const aclTensor* s, aclTensor* o) { return phase1_of(op.phase1, s, int64_t{0}, o); };
         EXPECT_EQ(phase1(self.get(), out.get()), ACLNN_SUCCESS);
-        expect_error(phase1(nullptr, out.get()), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(phase1(self.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
-        expect_error(phase1(c64.get(), c64.get()), ACLNN_ERR_PARAM_INVALID);    // COMPLEX64 not listed on A2
-        expect_error(phase1(self.get(), f16.get()), ACLNN_ERR_PARAM_INVALID);   // dtypes differ
-        expect_error(phase1(self.get(), nchw.get()), ACLNN_ERR_PARAM_INVALID);  // formats differ
-        expect_error(phase1(row.get(), row.get()), ACLNN_ERR_PARAM_INVALID);    // rank 1
-        expect_error(phase1(deep.get(), deep.get()), ACLNN_ERR_PARAM_INVALID);  // rank 9
-        expect_error(phase1(self.get(), other.get()), ACLNN_ERR_PARAM_INVALID); // shapes differ
+        expect_each_null_is_161001(op.phase1, self.get(), int64_t{0}, out.get());
+        expect_each_pair_refused(phase1, {{"COMPLEX64 not listed on A2", c64, c64},
+                                          {"dtypes differ", f32, {{3, 3}, ACL_FLOAT16}},
+                                          {"formats differ", f32, {{3, 3}, ACL_FLOAT, ACL_FORMAT_NCHW}},
+                                          {"rank 1", row, row},
+                                          {"rank 9", deep, deep},
+                                          {"shapes differ", f32, {{3, 4}}}});
         uint64_t workspace = 0;
         aclOpExecutor* executor = nullptr;
         expect_error(op.inplace(nullptr, 0, &workspace, &executor), ACLNN_ERR_PARAM_NULLPTR);
@@ -808,6 +769,7 @@ TEST_F(LayoutRegions, TrilAndTriuErrors) {
     }
     aclDestroyTensor(giant);
     // An empty 1-D self: Tril refuses its rank; Triu checks the rank only of a non-empty self.
+    const RawTensor emptyRow({{0}});
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     expect_error(aclnnTrilGetWorkspaceSize(emptyRow.get(), 0, emptyRow.get(), &workspace, &executor),

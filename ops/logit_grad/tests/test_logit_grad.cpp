@@ -143,32 +143,24 @@ TEST_F(LogitGrad, KernelStagesInTheWorkspace) {
 }
 
 TEST_F(LogitGrad, ErrorsCarryCannCodesAndMessages) {
-    const Shape shape{2, 3};
-    DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(6, 0.5));
-    DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    auto out = DeviceTensor::output({shape, ACL_FLOAT});
+    const TensorSpec f32({2, 3}, ACL_FLOAT);
+    const DeviceTensor x(f32, std::vector<double>(6, 0.5)), dy(f32, std::vector<double>(6, 1.0));
+    auto out = DeviceTensor::output(f32);
     expect_each_null_is_161001(aclnnLogitGradGetWorkspaceSize, x.get(), dy.get(), -1.0, out->get());
-
-    const auto invalid = [&](const DeviceTensor& a, const DeviceTensor& b, const DeviceTensor& o) {
-        expect_error(phase1_of(aclnnLogitGradGetWorkspaceSize, a.get(), b.get(), -1.0, o.get()),
-                     ACLNN_ERR_PARAM_INVALID);
-    };
-    DeviceTensor doubles({shape, ACL_DOUBLE}, std::vector<double>(6, 0.5));
-    DeviceTensor halves({shape, ACL_FLOAT16}, std::vector<double>(6, 0.5));
-    invalid(doubles, dy, *out);
-    invalid(x, dy, doubles);
-    invalid(x, halves, *out);     // dtypes differ
-    invalid(x, dy, halves);
-    DeviceTensor other({{3, 2}, ACL_FLOAT}, std::vector<double>(6, 0.5));
-    invalid(x, other, *out);      // shapes differ
-    invalid(x, dy, other);
-    const Shape nine{1, 1, 1, 1, 1, 1, 1, 2, 3};
-    DeviceTensor r1({nine, ACL_FLOAT}, std::vector<double>(6, 0.5));
-    DeviceTensor r2({nine, ACL_FLOAT}, std::vector<double>(6, 0.5));
-    DeviceTensor r3({nine, ACL_FLOAT}, std::vector<double>(6, 0.5));
-    invalid(r1, r2, r3);
-    DeviceTensor outside({shape, ACL_FLOAT, {3, 1}, 1, {6}}, std::vector<double>(6, 0.5));
-    invalid(x, outside, *out);
+    const TensorSpec doubles({2, 3}, ACL_DOUBLE), halves({2, 3}, ACL_FLOAT16), other({3, 2}, ACL_FLOAT);
+    const TensorSpec rank9({1, 1, 1, 1, 1, 1, 1, 2, 3}, ACL_FLOAT);
+    expect_each_triple_refused(
+        [](const aclTensor* a, const aclTensor* b, aclTensor* o) {
+            return phase1_of(aclnnLogitGradGetWorkspaceSize, a, b, -1.0, o);
+        },
+        {{"x DOUBLE", doubles, f32, f32},
+         {"out DOUBLE", f32, f32, doubles},
+         {"dtypes differ", f32, halves, f32},
+         {"out's dtype differs", f32, f32, halves},
+         {"shapes differ", f32, other, f32},
+         {"out's shape differs", f32, f32, other},
+         {"rank 9", rank9, rank9, rank9},
+         {"view reaches past its storage", f32, {{2, 3}, ACL_FLOAT, {3, 1}, 1, {6}}, f32}});
 }
 
 TEST_F(LogitGrad, ManyBlocksAndDeterministicAcrossWorkerCounts) {

@@ -9,7 +9,9 @@
 // pow in double (integers: the AICPU kernel's PowImpl, wrapping), the result
 // rounded to the compute dtype and cast into out.
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_pow.h"
@@ -61,13 +63,7 @@ std::vector<double> exponents(aclDataType t, size_t n, uint32_t seed) {
 }
 
 BinaryLaunch tensor_tensor(aclrtStream stream) {
-    return [stream](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& out, uint64_t* workspace) {
-        return run_two_phases(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-                return aclnnPowTensorTensorGetWorkspaceSize(a.get(), b.get(), out.get(), ws, ex);
-            },
-            aclnnPowTensorTensor, stream, workspace);
-    };
+    return binary_launch(stream, aclnnPowTensorTensorGetWorkspaceSize, aclnnPowTensorTensor);
 }
 
 aclnnStatus pow_tensor_scalar(aclrtStream stream, const DeviceTensor& self, const Scalar& exponent,
@@ -354,47 +350,34 @@ TEST_F(Pow, Errors) {
     const DeviceTensor narrow({{4}, ACL_FLOAT}, std::vector<double>(4, 1.0));
     const DeviceTensor deep({{1, 1, 1, 1, 1, 1, 1, 1, 1}, ACL_FLOAT});
     const Scalar two(2.0), boolean(1, ACL_BOOL), unsignedScalar(2, ACL_UINT32);
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
+    expect_each_null_is_161001(aclnnPowTensorTensorGetWorkspaceSize, f.get(), f.get(), f.get());
+    expect_each_null_is_161001(aclnnPowTensorScalarGetWorkspaceSize, f.get(), two.get(), f.get());
+    expect_each_null_is_161001(aclnnInplacePowTensorScalarGetWorkspaceSize, f.get(), two.get());
+    expect_each_null_is_161001(aclnnPowScalarTensorGetWorkspaceSize, two.get(), f.get(), f.get());
 
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(nullptr, f.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), f.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), f.get(), f.get(), nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(b.get(), b.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(u.get(), f.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), i.get(), i.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), narrow.get(), f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(f.get(), f.get(), narrow.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorTensorGetWorkspaceSize(deep.get(), deep.get(), deep.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(nullptr, two.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(f.get(), nullptr, f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(u.get(), two.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(f.get(), unsignedScalar.get(), f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(b.get(), boolean.get(), b.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(f.get(), two.get(), i.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(f.get(), two.get(), narrow.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowTensorScalarGetWorkspaceSize(deep.get(), two.get(), deep.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnInplacePowTensorScalarGetWorkspaceSize(f.get(), two.get(), &ws, nullptr),
-                 ACLNN_ERR_PARAM_NULLPTR);
-
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(nullptr, f.get(), f.get(), &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(two.get(), f.get(), nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(unsignedScalar.get(), f.get(), f.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(boolean.get(), b.get(), b.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(two.get(), f.get(), i.get(), &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-    expect_error(aclnnPowScalarTensorGetWorkspaceSize(two.get(), f.get(), narrow.get(), &ws, &ex),
-                 ACLNN_ERR_PARAM_INVALID);
+    const auto tensor_tensor = [](const DeviceTensor& self, const DeviceTensor& exponent, const DeviceTensor& out) {
+        return phase1_of(aclnnPowTensorTensorGetWorkspaceSize, self.get(), exponent.get(), out.get());
+    };
+    const auto tensor_scalar = [](const DeviceTensor& self, const Scalar& exponent, const DeviceTensor& out) {
+        return phase1_of(aclnnPowTensorScalarGetWorkspaceSize, self.get(), exponent.get(), out.get());
+    };
+    const auto scalar_tensor = [](const Scalar& self, const DeviceTensor& exponent, const DeviceTensor& out) {
+        return phase1_of(aclnnPowScalarTensorGetWorkspaceSize, self.get(), exponent.get(), out.get());
+    };
+    const std::vector<std::function<aclnnStatus()>> refused = {
+        [&] { return tensor_tensor(b, b, f); }, [&] { return tensor_tensor(u, f, f); },
+        [&] { return tensor_tensor(f, i, i); }, [&] { return tensor_tensor(f, narrow, f); },
+        [&] { return tensor_tensor(f, f, narrow); }, [&] { return tensor_tensor(deep, deep, deep); },
+        [&] { return tensor_scalar(u, two, f); }, [&] { return tensor_scalar(f, unsignedScalar, f); },
+        [&] { return tensor_scalar(b, boolean, b); }, [&] { return tensor_scalar(f, two, i); },
+        [&] { return tensor_scalar(f, two, narrow); }, [&] { return tensor_scalar(deep, two, deep); },
+        [&] { return scalar_tensor(unsignedScalar, f, f); }, [&] { return scalar_tensor(boolean, b, b); },
+        [&] { return scalar_tensor(two, f, i); }, [&] { return scalar_tensor(two, f, narrow); },
+    };
+    for (size_t call = 0; call < refused.size(); ++call) {
+        SCOPED_TRACE("refused call " + std::to_string(call));
+        expect_error(refused[call](), ACLNN_ERR_PARAM_INVALID);
+    }
 }
 
 // acl-cpu's guard: a null device address faults in phase 2 (as the AI Core

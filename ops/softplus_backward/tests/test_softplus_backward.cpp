@@ -185,35 +185,26 @@ TEST_F(SoftplusBackward, SpecialValues) {
 }
 
 TEST_F(SoftplusBackward, ErrorsCarryCannCodesAndMessages) {
-    const Shape shape{2, 3};
-    DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    DeviceTensor x({shape, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    auto out = DeviceTensor::output({shape, ACL_FLOAT});
-    Scalar beta(1.0f);
-    Scalar threshold(20.0f);
+    const TensorSpec f32({2, 3}, ACL_FLOAT);
+    const DeviceTensor dy(f32), x(f32);
+    auto out = DeviceTensor::output(f32);
+    const Scalar beta(1.0f), threshold(20.0f);
     expect_each_null_is_161001(aclnnSoftplusBackwardGetWorkspaceSize, dy.get(), x.get(), beta.get(), threshold.get(),
                                out->get());
-
-    const auto invalid = [&](const DeviceTensor& g, const DeviceTensor& s, const DeviceTensor& o) {
-        expect_error(phase1_of(aclnnSoftplusBackwardGetWorkspaceSize, g.get(), s.get(), beta.get(), threshold.get(),
-                               o.get()),
-                     ACLNN_ERR_PARAM_INVALID);
-    };
-    DeviceTensor int32Tensor({shape, ACL_INT32}, std::vector<double>(6, 1.0));
-    DeviceTensor uint16Tensor({shape, ACL_UINT16}, std::vector<double>(6, 1.0));
-    invalid(int32Tensor, x, *out);        // gradOutput dtype
-    invalid(dy, uint16Tensor, *out);      // self dtype
-    invalid(dy, x, int32Tensor);          // gradInput dtype
-    const Shape nine{1, 1, 1, 1, 1, 1, 1, 2, 3};
-    DeviceTensor rank9({nine, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    invalid(rank9, rank9, rank9);
-    DeviceTensor other({{3, 2}, ACL_FLOAT}, std::vector<double>(6, 1.0));
-    invalid(dy, other, *out);             // self vs gradOutput shape
-    invalid(dy, x, other);                // self vs gradInput shape
-    DeviceTensor broadcastable({{1, 3}, ACL_FLOAT}, std::vector<double>(3, 1.0));
-    invalid(dy, broadcastable, *out);     // no broadcast in this aclnn
-    DeviceTensor outside({shape, ACL_FLOAT, {3, 1}, 2, {6}}, std::vector<double>(6, 1.0));
-    invalid(dy, x, outside);              // view reaches past its storage
+    const TensorSpec int32({2, 3}, ACL_INT32), rank9({1, 1, 1, 1, 1, 1, 1, 2, 3}, ACL_FLOAT);
+    const TensorSpec other({3, 2}, ACL_FLOAT);
+    expect_each_triple_refused(
+        [&](const aclTensor* g, const aclTensor* s, aclTensor* o) {
+            return phase1_of(aclnnSoftplusBackwardGetWorkspaceSize, g, s, beta.get(), threshold.get(), o);
+        },
+        {{"gradOutput dtype", int32, f32, f32},
+         {"self dtype", f32, {{2, 3}, ACL_UINT16}, f32},
+         {"gradInput dtype", f32, f32, int32},
+         {"rank 9", rank9, rank9, rank9},
+         {"self vs gradOutput shape", f32, other, f32},
+         {"self vs gradInput shape", f32, f32, other},
+         {"no broadcast in this aclnn", f32, {{1, 3}, ACL_FLOAT}, f32},
+         {"view reaches past its storage", f32, f32, {{2, 3}, ACL_FLOAT, {3, 1}, 2, {6}}}});
 }
 
 TEST_F(SoftplusBackward, ManyBlocksAndDeterministicAcrossWorkerCounts) {

@@ -146,55 +146,30 @@ std::vector<Complex> inputs(const UnaryOp& op, aclDataType self, size_t n, uint3
 UnaryReference reference_into(const UnaryOp& op, aclDataType self, aclDataType out) {
     return [&op, self, out](Complex x) { return held_in(reference(op, x, self), out); };
 }
-Tolerance tolerance(const UnaryOp& op, aclDataType self, aclDataType out) {
+Tolerance tolerance_into(const UnaryOp& op, aclDataType self, aclDataType out) {
     return tolerance(op.computeDtype(self), out);
 }
 
-class UnaryMath : public AclTest {
+class UnaryMath : public UnaryFamilyTest {
 protected:
     aclnnStatus run(const UnaryOp& op, const DeviceTensor& self, DeviceTensor& out) {
         return run_unary(op, self, out, stream_);
     }
-
-    /// Runs op on values laid out as selfSpec into out (outSpec) and checks
-    /// every element of out, and that nothing outside out's view changed.
-    void check(const UnaryOp& op, const TensorSpec& selfSpec, const TensorSpec& outSpec,
-               const std::vector<Complex>& values) {
-        check_unary(op, stream_, selfSpec, outSpec, values,
-                    reference_into(op, selfSpec.dtype, outSpec.dtype),
-                    tolerance(op, selfSpec.dtype, outSpec.dtype));
-    }
 };
 
-TEST_F(UnaryMath, EveryListedDtypeAgainstTheDoubleReference) {
-    for (const UnaryOp& op : operators()) {
-        for (aclDataType dtype : op.dtypes) {
-            check(op, TensorSpec({3, 70}, dtype), TensorSpec({3, 70}, out_dtype(op, dtype)),
-                  inputs(op, dtype, 210, 7));
-        }
-    }
-}
+TEST_F(UnaryMath, EveryListedDtypeAgainstTheDoubleReference) { check_every_listed_dtype(operators()); }
 
 // Views: a transposed self with an offset into a larger storage, and an out
 // with gaps between its rows; the vector path's staged chunks and the typed
 // path's strided loads both serve them.
-TEST_F(UnaryMath, StridedAndOffsetViews) {
-    for (const UnaryOp& op : operators()) {
-        for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, op.dtypes.back()}) {
-            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
-            const TensorSpec selfSpec({40, 24}, dtype, {1, 41}, 3, {41 * 24 + 3});
-            const TensorSpec outSpec({40, 24}, out_dtype(op, dtype), {30, 1}, 5, {30 * 40 + 5});
-            check(op, selfSpec, outSpec, inputs(op, dtype, 960, 11));
-        }
-    }
-}
+TEST_F(UnaryMath, StridedAndOffsetViews) { check_strided_and_offset_views(operators()); }
 
 // Enough elements for every block of the A2 tiling and for dense streaming
 // through SIMD registers, in each float dtype.
 TEST_F(UnaryMath, LargeDenseTensorsUseEveryBlock) {
     for (const UnaryOp& op : operators()) {
         for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
+            if (!lists(op, dtype)) continue;
             check(op, TensorSpec({1 << 17}, dtype), TensorSpec({1 << 17}, out_dtype(op, dtype)),
                   inputs(op, dtype, 1 << 17, 13));
         }
@@ -206,7 +181,7 @@ TEST_F(UnaryMath, InplaceFormsWriteSelfRef) {
         if (op.inplace == nullptr) continue;
         for (aclDataType dtype : op.inplaceDtypes) {
             check_unary_inplace(op, stream_, TensorSpec({10, 30}, dtype, {1, 10}), inputs(op, dtype, 300, 17),
-                                reference_into(op, dtype, dtype), tolerance(op, dtype, dtype));
+                                reference_into(op, dtype, dtype), tolerance_into(op, dtype, dtype));
         }
     }
 }
@@ -219,7 +194,7 @@ TEST_F(UnaryMath, SpecialValuesFollowIeee) {
     std::vector<Complex> values(specials.begin(), specials.end());
     for (const UnaryOp& op : operators()) {
         for (aclDataType dtype : {ACL_FLOAT, ACL_DOUBLE}) {
-            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) == op.dtypes.end()) continue;
+            if (!lists(op, dtype)) continue;
             const Shape shape = {static_cast<int64_t>(values.size())};
             // Large arguments of sin and cos: fp32 libm against the double of the same input.
             check(op, TensorSpec(shape, dtype), TensorSpec(shape, out_dtype(op, dtype)), values);
@@ -285,7 +260,7 @@ TEST_F(UnaryMathErrors, AnOutWithoutAnElementTypeIs561103) {
 TEST_F(UnaryMathErrors, UnlistedDtypesAre161002) {
     for (const UnaryOp& op : operators()) {
         for (aclDataType dtype : {ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_INT16, ACL_UINT8, ACL_COMPLEX128}) {
-            if (std::find(op.dtypes.begin(), op.dtypes.end(), dtype) != op.dtypes.end()) continue;
+            if (lists(op, dtype)) continue;
             SCOPED_TRACE(op.name + " " + std::to_string(dtype));
             DeviceTensor self(TensorSpec({2}, dtype));
             DeviceTensor out(TensorSpec({2}, ACL_FLOAT));
