@@ -9,13 +9,11 @@
 
 #include <cstring>
 
+#include "common/hwy_target.hpp"
 #include "common/streaming_stores.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
-
-namespace hn = hwy::HWY_NAMESPACE;
 
 /// Bytes from dst to the next vector boundary (at most `bytes`).
 size_t head_bytes(const void* dst, size_t vectorBytes, size_t bytes) {
@@ -59,8 +57,7 @@ void stream_fill_on_target(void* dst, const void* value, size_t width, size_t co
     for (; i < bytes; i += width) std::memcpy(to + i, value, width);
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 namespace aclcpu::ops {

@@ -8,10 +8,10 @@
 
 #include <algorithm>
 
+#include "common/hwy_target.hpp"
 #include "common/transpose_tiles.hpp"
 
-HWY_BEFORE_NAMESPACE();
-namespace aclcpu::ops::HWY_NAMESPACE {
+ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 #if HWY_TARGET == HWY_SCALAR
@@ -22,8 +22,6 @@ bool transpose_as(const void*, void*, int64_t, int64_t, int64_t, int64_t, bool) 
     return false;
 }
 #else
-
-namespace hn = hwy::HWY_NAMESPACE;
 
 /// Transposes the kLanes x kLanes square v[i] = row i in place: a perfect
 /// shuffle network, log2(kLanes) rounds each interleaving row i with row
@@ -97,8 +95,7 @@ bool transpose_tile_on_target(size_t width, const void* from, void* to, int64_t 
     }
 }
 
-}  // namespace aclcpu::ops::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
+ACLCPU_END_TARGET_NAMESPACE();
 
 #if HWY_ONCE
 namespace aclcpu::ops {
