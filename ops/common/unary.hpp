@@ -34,7 +34,6 @@
 #include "common/elementwise.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
-#include "common/tabulated_unary.hpp"
 #include "common/typed_lanes.hpp"
 
 namespace aclcpu::ops {
@@ -189,8 +188,7 @@ inline bool unary_vector_path(aclDataType computeDtype, aclDataType outDtype) no
 /// checked: out = Op(inputs...) in computeDtype, each input read over out's
 /// shape as laid out in layouts; the vector kernel when the result is
 /// stored as a float (unary_vector_path) from inputs it reads as CANN's Cast
-/// does (gathers_as_cast) -- by table for a large one-input launch on 16-bit
-/// floats (tabulated_unary.hpp) -- the typed kernel otherwise.
+/// does (gathers_as_cast), the typed kernel otherwise.
 /// tensors are the executor's inputs, in declaration order.
 template <size_t N, class Op>
 aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std::array<StridedLayout, N>& layouts,
@@ -203,17 +201,9 @@ aclnnStatus hand_back_elementwise(const char* api, TensorList tensors, const std
     });
     if (gathersAsCast && unary_vector_path(computeDtype, outLayout.dtype())) {
         const ElementwiseOperands<N> operands{layouts, outLayout, computeDtype};
-        const ElementwiseTiling tiling = tile_elementwise(numel, N + 1, computeDtype, sizeof(float), soc_profile());
-        if constexpr (N == 1) {
-            if (tabulates(operands)) {
-                if (HalfTable table = tabulate<typename Op::Params, Op::vector>(computeDtype, params)) {
-                    return hand_back_kernel<TabulatedUnaryKernel>(tensors, {out}, 0, workspaceSize, executor, api,
-                                                                  tiling, operands, std::move(table));
-                }
-            }
-        }
         return hand_back_kernel<ElementwiseKernel<N, typename Op::Params, Op::vector>>(
-            tensors, {out}, 0, workspaceSize, executor, api, tiling, operands, params);
+            tensors, {out}, 0, workspaceSize, executor, api,
+            tile_elementwise(numel, N + 1, computeDtype, sizeof(float), soc_profile()), operands, params);
     }
     return hand_back_kernel<TypedElementwiseKernel<N, Op>>(
         tensors, {out}, 0, workspaceSize, executor, api,
