@@ -53,8 +53,7 @@ aclnnStatus add(const char* api, const aclTensor* self, const aclTensor* other, 
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, otherDtype, alpha, out, promoted));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
 }
 

@@ -74,8 +74,7 @@ aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, 
                 uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}, {other, "other"}, {self, "self"}}));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{other, "other"}, {self, "self"}}, kDivDtypes));
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType otherDtype = view_of(other).dtype;

@@ -38,8 +38,7 @@ aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, 
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
                                        executor);
 }
@@ -55,8 +54,7 @@ aclnnStatus inplace_mul(const char* api, const aclTensor* selfRef, const aclTens
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, out, "selfRef", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, out, "selfRef"));
     return hand_back_arithmetic<MulOp>(api, {selfRef, "self"}, {other, "other"}, out, promoted, {},
                                        workspaceSize, executor);
 }

@@ -37,8 +37,7 @@ aclnnStatus eq_tensor(const char* api, const aclTensor* self, const aclTensor* o
     ACLCPU_RETURN_IF_ERROR(check_promote_dtype(self, "Self", other, "other", kEqDtypes, &promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(ACL_BOOL, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(out, "out"));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     return hand_back_binary<EqualOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
                                      executor);
 }

@@ -113,8 +113,7 @@ aclnnStatus pow_tensor_tensor(const char* api, const aclTensor* self, const aclT
                            dtype_name(selfDtype), dtype_name(exponentDtype));
     }
     ACLCPU_RETURN_IF_ERROR(check_can_cast(compute, view_of(out).dtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, exponent, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, exponent, out, "out"));
     return hand_back_binary<PowOp>(api, {self, "self"}, {exponent, "exponent"}, out, compute, {}, workspaceSize,
                                    executor);
 }
