@@ -160,10 +160,8 @@ aclnnStatus inplace_div(const char* api, const aclTensor* selfRef, const aclTens
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnDiv, aclTensor, aclTensor, div)
-ACLCPU_BINARY_ENTRY(aclnnDivs, aclScalar, aclTensor, divs)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDivs, aclTensor, aclScalar, divs)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDiv, aclTensor, aclTensor, inplace_div)
+ACLCPU_BINARY_ENTRIES(Div, aclTensor, aclTensor, div, aclTensor, inplace_div)
+ACLCPU_BINARY_ENTRIES(Divs, aclScalar, aclTensor, divs, aclTensor, divs)
 
 extern "C" {
 

@@ -83,8 +83,6 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnMul, aclTensor, aclTensor, mul)
-ACLCPU_BINARY_ENTRY(aclnnMuls, aclScalar, aclTensor, muls)
+ACLCPU_BINARY_ENTRIES(Mul, aclTensor, aclTensor, mul, aclTensor, inplace_mul)
 // CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMuls, aclTensor, aclScalar, muls)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMul, aclTensor, aclTensor, inplace_mul)
+ACLCPU_BINARY_ENTRIES(Muls, aclScalar, aclTensor, muls, aclTensor, muls)

@@ -104,7 +104,5 @@ aclnnStatus gt_scalar(const char* api, const aclTensor* self, const aclScalar* o
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnEqTensor, aclTensor, aclTensor, eq_tensor)
-ACLCPU_BINARY_ENTRY(aclnnGtScalar, aclScalar, aclTensor, gt_scalar)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceGtScalar, aclTensor, aclScalar, gt_scalar)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceEqTensor, const aclTensor, aclTensor, inplace_eq_tensor)
+ACLCPU_BINARY_ENTRIES(EqTensor, aclTensor, aclTensor, eq_tensor, const aclTensor, inplace_eq_tensor)
+ACLCPU_BINARY_ENTRIES(GtScalar, aclScalar, aclTensor, gt_scalar, aclTensor, gt_scalar)
