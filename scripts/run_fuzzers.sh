@@ -15,7 +15,7 @@ seconds="${ACLCPU_FUZZ_SECONDS:-30}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
 # (when that folder exists), else ops/<name>/tests/corpus; the object
-# targets' under tests/fuzz/corpus.
+# targets' and fuzz_backward's under tests/fuzz/corpus.
 declare -A corpus_of=([fuzz_tensor]="$root/tests/fuzz/corpus/fuzz_tensor"
                       [fuzz_scalar]="$root/tests/fuzz/corpus/fuzz_scalar"
                       [fuzz_runtime_memory]="$root/tests/fuzz/corpus/fuzz_runtime_memory"
@@ -23,7 +23,8 @@ declare -A corpus_of=([fuzz_tensor]="$root/tests/fuzz/corpus/fuzz_tensor"
                       [fuzz_runtime_capture]="$root/tests/fuzz/corpus/fuzz_runtime_capture"
                       [fuzz_runtime_build]="$root/tests/fuzz/corpus/fuzz_runtime_build"
                       [fuzz_hccl]="$root/tests/fuzz/corpus/fuzz_hccl"
-                      [fuzz_hccl_store]="$root/tests/fuzz/corpus/fuzz_hccl_store")
+                      [fuzz_hccl_store]="$root/tests/fuzz/corpus/fuzz_hccl_store"
+                      [fuzz_backward]="$root/tests/fuzz/corpus/fuzz_backward")
 for source in "$root"/ops/*/tests/fuzz_*.cpp; do
   target=$(basename "$source" .cpp)
   corpus="$(dirname "$source")/corpus"

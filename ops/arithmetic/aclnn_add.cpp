@@ -53,35 +53,40 @@ aclnnStatus add(const char* api, const aclTensor* self, const aclTensor* other, 
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, otherDtype, alpha, out, promoted));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
+}
+
+/// common/promotion.hpp's rules of a tensor and a scalar operand: (self's
+/// dtype, other's dtype, out's dtype) -> the compute dtype.
+using ScalarPromotion = aclDataType (*)(aclDataType self, aclDataType other, aclDataType out) noexcept;
+
+/// Adds (a tensor self, a scalar other) and AddV3 (a scalar self, a tensor
+/// other): the tensor's dtype from supported, the compute dtype
+/// promote(self's dtype, other's dtype, out's dtype); CANN names the tensor
+/// self in the shape check either way.
+aclnnStatus add_with_scalar(const char* api, const NamedArg& self, const NamedArg& other, const aclScalar* alpha,
+                            const aclTensor* out, DtypeList supported, ScalarPromotion promote,
+                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({self, other, {alpha, "alpha"}, {out, "out"}}));
+    const NamedArg& tensor = self.isScalar ? other : self;
+    const aclDataType scalarDtype = dtype_of(self.isScalar ? self.scalar : other.scalar);
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(tensor.tensor, tensor.name, supported));
+    const aclDataType tensorDtype = view_of(tensor.tensor).dtype;
+    const aclDataType outDtype = view_of(out).dtype;
+    const aclDataType promoted = self.isScalar ? promote(scalarDtype, tensorDtype, outDtype)
+                                               : promote(tensorDtype, scalarDtype, outDtype);
+    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(tensorDtype, scalarDtype, alpha, out, promoted));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(tensor.tensor, tensor.name));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(tensor.tensor, "self", out, "out"));
+    return hand_back_add(api, self, other, alpha, out, promoted, workspaceSize, executor);
 }
 
 aclnnStatus adds(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
                  const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kAddDtypes));
-    const aclDataType selfDtype = view_of(self).dtype;
-    const aclDataType promoted = add_sub_scalar_promotion(selfDtype, dtype_of(other), view_of(out).dtype);
-    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(selfDtype, dtype_of(other), alpha, out, promoted));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
-    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
-    return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
-}
-
-aclnnStatus add_v3(const char* api, const aclScalar* self, const aclTensor* other, const aclScalar* alpha,
-                   const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {alpha, "alpha"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(other, "other", kAddV3Dtypes));
-    const aclDataType otherDtype = view_of(other).dtype;
-    const aclDataType promoted = add_v3_promotion(dtype_of(self), otherDtype, view_of(out).dtype);
-    ACLCPU_RETURN_IF_ERROR(check_add_dtypes(otherDtype, dtype_of(self), alpha, out, promoted));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim(other, "other"));
-    ACLCPU_RETURN_IF_ERROR(check_same_shape(other, "self", out, "out"));
-    return hand_back_add(api, {self, "self"}, {other, "other"}, alpha, out, promoted, workspaceSize, executor);
+    return add_with_scalar(api, {self, "self"}, {other, "other"}, alpha, out, kAddDtypes, add_sub_scalar_promotion,
+                           workspaceSize, executor);
 }
 
 }  // namespace
@@ -105,13 +110,15 @@ ACLCPU_DEFINE_PHASE2(aclnnInplaceAdd)
 extern "C" aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other,
                                                   const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
                                                   aclOpExecutor** executor) {
-    return add_v3("aclnnAddV3", self, other, alpha, out, workspaceSize, executor);
+    return add_with_scalar("aclnnAddV3", {self, "self"}, {other, "other"}, alpha, out, kAddV3Dtypes, add_v3_promotion,
+                           workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnAddV3)
 
 extern "C" aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other,
                                                          const aclScalar* alpha, uint64_t* workspaceSize,
                                                          aclOpExecutor** executor) {
-    return add_v3("aclnnInplaceAddV3", selfRef, other, alpha, other, workspaceSize, executor);
+    return add_with_scalar("aclnnInplaceAddV3", {selfRef, "self"}, {other, "other"}, alpha, other, kAddV3Dtypes,
+                           add_v3_promotion, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnInplaceAddV3)

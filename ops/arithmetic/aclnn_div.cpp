@@ -74,8 +74,7 @@ aclnnStatus div(const char* api, const aclTensor* self, const aclTensor* other, 
                 uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}, {other, "other"}, {self, "self"}}));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{other, "other"}, {self, "self"}}, kDivDtypes));
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
@@ -161,10 +160,8 @@ aclnnStatus inplace_div(const char* api, const aclTensor* selfRef, const aclTens
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnDiv, aclTensor, aclTensor, div)
-ACLCPU_BINARY_ENTRY(aclnnDivs, aclScalar, aclTensor, divs)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDivs, aclTensor, aclScalar, divs)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceDiv, aclTensor, aclTensor, inplace_div)
+ACLCPU_BINARY_ENTRIES(Div, aclTensor, aclTensor, div, aclTensor, inplace_div)
+ACLCPU_BINARY_ENTRIES(Divs, aclScalar, aclTensor, divs, aclTensor, divs)
 
 extern "C" {
 

@@ -28,37 +28,36 @@ aclnnStatus check_mul_promotable(const char* api, aclDataType self, aclDataType 
                        dtype_name(self), dtype_name(other));
 }
 
-aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                uint64_t* workspaceSize, aclOpExecutor** executor) {
+/// Mul's phase 1, and InplaceMul's (CANN checks it on its own, on
+/// selfRef): checked holds the tensors checked for null and dtype --
+/// InplaceMul's selfRef and other, its out being selfRef, which the
+/// broadcast check names outName.
+aclnnStatus mul_tensors(const char* api, NamedArgs checked, const aclTensor* self, const aclTensor* other,
+                        const aclTensor* out, const char* outName, uint64_t* workspaceSize,
+                        aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {other, "other"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {other, "other"}, {out, "out"}}, kMulDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_not_null(checked));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(checked, kMulDtypes));
     const aclDataType selfDtype = view_of(self).dtype;
     const aclDataType otherDtype = view_of(other).dtype;
     const aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, view_of(out).dtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, outName));
     return hand_back_arithmetic<MulOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
                                        executor);
 }
 
-/// InplaceMul: its own checks, on selfRef, which is out.
+aclnnStatus mul(const char* api, const aclTensor* self, const aclTensor* other, const aclTensor* out,
+                uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return mul_tensors(api, {{self, "self"}, {other, "other"}, {out, "out"}}, self, other, out, "out", workspaceSize,
+                       executor);
+}
+
 aclnnStatus inplace_mul(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{selfRef, "selfRef"}, {other, "other"}}, kMulDtypes));
-    const aclDataType selfDtype = view_of(selfRef).dtype;
-    const aclDataType otherDtype = view_of(other).dtype;
-    const aclDataType promoted = promote_types(selfDtype, otherDtype);
-    ACLCPU_RETURN_IF_ERROR(check_mul_promotable(api, selfDtype, otherDtype, promoted));
-    ACLCPU_RETURN_IF_ERROR(check_can_cast(promoted, selfDtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(selfRef, other, out, "selfRef", &shape));
-    return hand_back_arithmetic<MulOp>(api, {selfRef, "self"}, {other, "other"}, out, promoted, {},
-                                       workspaceSize, executor);
+    return mul_tensors(api, {{selfRef, "selfRef"}, {other, "other"}}, selfRef, other, out, "selfRef", workspaceSize,
+                       executor);
 }
 
 aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other, const aclTensor* out,
@@ -84,8 +83,6 @@ aclnnStatus muls(const char* api, const aclTensor* self, const aclScalar* other,
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnMul, aclTensor, aclTensor, mul)
-ACLCPU_BINARY_ENTRY(aclnnMuls, aclScalar, aclTensor, muls)
+ACLCPU_BINARY_ENTRIES(Mul, aclTensor, aclTensor, mul, aclTensor, inplace_mul)
 // CANN's A2 InplaceMuls checks only the nulls and selfRef's dtype.
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMuls, aclTensor, aclScalar, muls)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceMul, aclTensor, aclTensor, inplace_mul)
+ACLCPU_BINARY_ENTRIES(Muls, aclScalar, aclTensor, muls, aclTensor, muls)

@@ -66,8 +66,7 @@ aclnnStatus sub(const char* api, const aclTensor* self, const aclTensor* other, 
     const aclDataType otherDtype = view_of(other).dtype;
     aclDataType promoted = promote_types(selfDtype, otherDtype);
     ACLCPU_RETURN_IF_ERROR(check_sub_dtypes(selfDtype, otherDtype, alpha, out, promoted, reversed));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     // With alpha != 1, CANN's A2 Sub computes FLOAT16 and BF16 in FLOAT.
     if (!reversed && !alpha_is_one(alpha) && is_floating(promoted) && promoted != ACL_DOUBLE) promoted = ACL_FLOAT;
     return hand_back_sub(api, {self, "self"}, {other, "other"}, alpha, out, promoted, reversed, workspaceSize,

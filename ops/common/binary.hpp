@@ -290,3 +290,11 @@ aclnnStatus hand_back_binary(const char* api, const NamedArg& a, const NamedArg&
         return impl(#api, selfRef, other, selfRef, workspaceSize, executor);                             \
     }                                                                                                    \
     ACLCPU_DEFINE_PHASE2(api)
+
+/// Binary operator aclnn<Name> (ACLCPU_BINARY_ENTRY, its out an Out*) and
+/// its in-place form aclnnInplace<Name> (ACLCPU_INPLACE_BINARY_ENTRY, its
+/// selfRef a SelfRef*), whose phase 1 inplaceImpl is impl itself unless
+/// CANN checks the in-place form on its own.
+#define ACLCPU_BINARY_ENTRIES(Name, Other, Out, impl, SelfRef, inplaceImpl) \
+    ACLCPU_BINARY_ENTRY(aclnn##Name, Other, Out, impl)                     \
+    ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplace##Name, SelfRef, Other, inplaceImpl)

@@ -59,6 +59,11 @@ aclnnStatus check_not_null(const aclScalar* scalar, const char* name) {
     return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a value of type number for argument %s but instead found type null.", name);
 }
 
+aclnnStatus check_not_null(const aclIntArray* array, const char* name) {
+    if (array != nullptr) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper IntArray but got null for argument %s.", name);
+}
+
 aclnnStatus check_dtype_supported(const aclTensor* tensor, const char* name, DtypeList supported) {
     const aclDataType dtype = view_of(tensor).dtype;
     if (contains(supported, dtype)) return ACLNN_SUCCESS;
@@ -173,12 +178,13 @@ aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* na
 }
 
 aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                                 const char* outName, Dims* shape) {
+                                 const char* outName) {
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {other, "other"}}));
-    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", other, "other", shape));
-    if (view_of(out).shape == *shape) return ACLNN_SUCCESS;
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", other, "other", &shape));
+    if (view_of(out).shape == shape) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "Expected tensor for %s to have same size as %s, but got %s.", outName,
-                       shape_string(*shape).c_str(), shape_string(view_of(out).shape).c_str());
+                       shape_string(shape).c_str(), shape_string(view_of(out).shape).c_str());
 }
 
 aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* other) {
@@ -242,7 +248,9 @@ aclnnStatus first_failure(NamedArgs args, const Check& check) {
 
 aclnnStatus check_not_null(NamedArgs args) {
     return first_failure(args, [](const NamedArg& arg) {
-        return arg.isScalar ? check_not_null(arg.scalar, arg.name) : check_not_null(arg.tensor, arg.name);
+        if (arg.isScalar) return check_not_null(arg.scalar, arg.name);
+        if (arg.isIntArray) return check_not_null(arg.intArray, arg.name);
+        return check_not_null(arg.tensor, arg.name);
     });
 }
 
@@ -261,9 +269,9 @@ aclnnStatus check_view_in_storage(NamedArgs tensors) {
 }
 
 aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor* const* executor,
-                                    const aclTensor* self, const aclTensor* out) {
+                                    const aclTensor* self, const aclTensor* out, const char* outName) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    return check_not_null({{self, "self"}, {out, "out"}});
+    return check_not_null({{self, "self"}, {out, outName}});
 }
 
 aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out) {

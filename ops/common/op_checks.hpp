@@ -44,9 +44,10 @@ bool is_empty(const aclTensor* tensor) noexcept;
 /// OP_CHECK_COMM_INPUT: workspaceSize or executor null -> 161001.
 aclnnStatus check_comm_input(const uint64_t* workspaceSize, aclOpExecutor* const* executor);
 
-/// OP_CHECK_NULL: a null tensor / scalar argument -> 161001.
+/// OP_CHECK_NULL: a null tensor / scalar / integer list argument -> 161001.
 aclnnStatus check_not_null(const aclTensor* tensor, const char* name);
 aclnnStatus check_not_null(const aclScalar* scalar, const char* name);
+aclnnStatus check_not_null(const aclIntArray* array, const char* name);
 
 /// OP_CHECK_DTYPE_NOT_SUPPORT: tensor's dtype outside supported -> 161002.
 aclnnStatus check_dtype_supported(const aclTensor* tensor, const char* name, DtypeList supported);
@@ -84,9 +85,9 @@ aclnnStatus check_shape_is(const aclTensor* tensor, const char* name, const Dims
 
 /// The checks of a one-input operator (self, out), in the orders CANN's
 /// op_api code uses them.
-/// OP_CHECK_COMM_INPUT, then self and out not null -> 161001.
+/// OP_CHECK_COMM_INPUT, then self and out (named outName) not null -> 161001.
 aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor* const* executor,
-                                    const aclTensor* self, const aclTensor* out);
+                                    const aclTensor* self, const aclTensor* out, const char* outName = "out");
 /// CheckSameShape1In1Out (ops-math common/inc/op_api/level2_base.h): equal
 /// shapes, then self's rank at most 8 -> 161002.
 aclnnStatus check_same_shape_then_rank(const aclTensor* self, const aclTensor* out);
@@ -107,9 +108,9 @@ aclnnStatus check_broadcast(const aclTensor* a, const char* aName, const aclTens
 aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* name, DtypeList supported);
 
 /// self and other broadcast, and out has the broadcast shape; the two
-/// ranks at most 8 first -> 161002.  *shape receives the broadcast shape.
+/// ranks at most 8 first -> 161002.
 aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                                  const char* outName, Dims* shape);
+                                  const char* outName);
 
 /// CheckInplace of the in-place tensor forms: selfRef and other not null,
 /// broadcastable, and selfRef already of the broadcast shape -> 161001 /
@@ -122,14 +123,19 @@ aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* o
 struct NamedArg {
     NamedArg(const aclTensor* t, const char* n) noexcept : tensor(t), name(n) {}
     NamedArg(const aclScalar* s, const char* n) noexcept : scalar(s), name(n), isScalar(true) {}
+    /// An integer list (Permute's dims, Repeat's repeats, ...): only
+    /// check_not_null applies to it.
+    NamedArg(const aclIntArray* a, const char* n) noexcept : intArray(a), name(n), isIntArray(true) {}
     const aclTensor* tensor = nullptr;
     const aclScalar* scalar = nullptr;
+    const aclIntArray* intArray = nullptr;
     const char* name;
     bool isScalar = false;
+    bool isIntArray = false;
 };
 using NamedArgs = std::initializer_list<NamedArg>;
 
-/// check_not_null of each argument, tensor or scalar.
+/// check_not_null of each argument, tensor, scalar or integer list.
 aclnnStatus check_not_null(NamedArgs args);
 /// check_dtype_supported / check_max_dim / check_view_in_storage of each
 /// tensor argument.

@@ -37,8 +37,7 @@ aclnnStatus eq_tensor(const char* api, const aclTensor* self, const aclTensor* o
     ACLCPU_RETURN_IF_ERROR(check_promote_dtype(self, "Self", other, "other", kEqDtypes, &promoted));
     ACLCPU_RETURN_IF_ERROR(check_can_cast(ACL_BOOL, view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(out, "out"));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, other, out, "out"));
     return hand_back_binary<EqualOp>(api, {self, "self"}, {other, "other"}, out, promoted, {}, workspaceSize,
                                      executor);
 }
@@ -105,7 +104,5 @@ aclnnStatus gt_scalar(const char* api, const aclTensor* self, const aclScalar* o
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnEqTensor, aclTensor, aclTensor, eq_tensor)
-ACLCPU_BINARY_ENTRY(aclnnGtScalar, aclScalar, aclTensor, gt_scalar)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceGtScalar, aclTensor, aclScalar, gt_scalar)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplaceEqTensor, const aclTensor, aclTensor, inplace_eq_tensor)
+ACLCPU_BINARY_ENTRIES(EqTensor, aclTensor, aclTensor, eq_tensor, const aclTensor, inplace_eq_tensor)
+ACLCPU_BINARY_ENTRIES(GtScalar, aclScalar, aclTensor, gt_scalar, aclTensor, gt_scalar)

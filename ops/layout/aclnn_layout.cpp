@@ -148,11 +148,7 @@ aclnnStatus check_dims_range(size_t rank, const std::vector<int64_t>& dims, std:
 aclnnStatus permute(const aclTensor* self, const aclIntArray* dims, const aclTensor* out, uint64_t* workspaceSize,
                     aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}}));
-    if (dims == nullptr) {
-        return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper IntArray but got null for argument dims.");
-    }
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {dims, "dims"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kPermuteDtypes));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
     const std::vector<int64_t>& values = values_of(dims);

@@ -30,11 +30,6 @@ namespace {
 /// The origin of a view: its dtype and offset.
 StepOrigin origin_of(const TensorView& view) { return {view.dtype, view.offset}; }
 
-aclnnStatus check_not_null_array(const aclIntArray* array, const char* name) {
-    if (array != nullptr) return ACLNN_SUCCESS;
-    return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper IntArray but got null for argument %s.", name);
-}
-
 /// CANN's early success when there is nothing to compute: an executor doing
 /// nothing -- once the views lie in their storage (acl-cpu's guard: no
 /// executor holds a tensor reaching outside its memory).
@@ -92,9 +87,7 @@ aclnnStatus check_repeats(const aclTensor* self, const std::vector<int64_t>& rep
 aclnnStatus repeat(const aclTensor* self, const aclIntArray* repeatsArray, const aclTensor* out,
                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}}));
-    ACLCPU_RETURN_IF_ERROR(check_not_null_array(repeatsArray, "repeats"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {repeatsArray, "repeats"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kRepeatDtypes));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
     const std::vector<int64_t>& repeats = values_of(repeatsArray);
@@ -440,9 +433,7 @@ void fill_outside_box(std::vector<CopyStep>& steps, const TensorView& out, const
 aclnnStatus constant_pad_nd(const aclTensor* self, const aclIntArray* padArray, const aclScalar* value,
                             const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}}));
-    ACLCPU_RETURN_IF_ERROR(check_not_null_array(padArray, "pad"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{value, "value"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {padArray, "pad"}, {value, "value"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kPadDtypes));
     ACLCPU_RETURN_IF_ERROR(check_pad_format(self, out));
@@ -519,9 +510,7 @@ aclnnStatus check_reflection_empty(const aclTensor* self) {
 aclnnStatus reflection_pad1d(const aclTensor* self, const aclIntArray* paddingArray, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}}));
-    ACLCPU_RETURN_IF_ERROR(check_not_null_array(paddingArray, "padding"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {paddingArray, "padding"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kReflectionDtypes));
     ACLCPU_RETURN_IF_ERROR(check_out_dtype(self, out));
     ACLCPU_RETURN_IF_ERROR(check_same_format(self, out));
@@ -657,10 +646,7 @@ int64_t wrapped_shift(int64_t shift, int64_t n) { return (shift % n + n) % n; }
 aclnnStatus roll(const aclTensor* x, const aclIntArray* shiftsArray, const aclIntArray* dimsArray, const aclTensor* out,
                  uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{x, "x"}}));
-    ACLCPU_RETURN_IF_ERROR(check_not_null_array(shiftsArray, "shifts"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null_array(dimsArray, "dims"));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{x, "x"}, {shiftsArray, "shifts"}, {dimsArray, "dims"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{x, "x"}, {out, "out"}}, kRollDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_is(x, "x", view_of(out).dtype));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(x, "x", out, "out"));

@@ -113,8 +113,7 @@ aclnnStatus pow_tensor_tensor(const char* api, const aclTensor* self, const aclT
                            dtype_name(selfDtype), dtype_name(exponentDtype));
     }
     ACLCPU_RETURN_IF_ERROR(check_can_cast(compute, view_of(out).dtype));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, exponent, out, "out", &shape));
+    ACLCPU_RETURN_IF_ERROR(check_broadcast_into(self, exponent, out, "out"));
     return hand_back_binary<PowOp>(api, {self, "self"}, {exponent, "exponent"}, out, compute, {}, workspaceSize,
                                    executor);
 }
@@ -124,10 +123,9 @@ aclnnStatus pow_tensor_tensor(const char* api, const aclTensor* self, const aclT
 
 using namespace aclcpu::ops;
 
-ACLCPU_BINARY_ENTRY(aclnnPowTensorScalar, aclScalar, const aclTensor, pow_tensor_scalar)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplacePowTensorScalar, const aclTensor, aclScalar, pow_tensor_scalar)
-ACLCPU_BINARY_ENTRY(aclnnPowTensorTensor, aclTensor, aclTensor, pow_tensor_tensor)
-ACLCPU_INPLACE_BINARY_ENTRY(aclnnInplacePowTensorTensor, const aclTensor, aclTensor, pow_tensor_tensor)
+ACLCPU_BINARY_ENTRIES(PowTensorScalar, aclScalar, const aclTensor, pow_tensor_scalar, const aclTensor,
+                      pow_tensor_scalar)
+ACLCPU_BINARY_ENTRIES(PowTensorTensor, aclTensor, aclTensor, pow_tensor_tensor, const aclTensor, pow_tensor_tensor)
 
 extern "C" aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent,
                                                             const aclTensor* out, uint64_t* workspaceSize,

@@ -101,8 +101,7 @@ aclnnStatus check_sign_dtypes(const aclTensor* self, const aclTensor* result) {
 
 aclnnStatus phase1_sign(const aclTensor* self, const aclTensor* result, uint64_t* workspaceSize,
                         aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {result, "result"}}));
+    ACLCPU_RETURN_IF_ERROR(check_operands_not_null(workspaceSize, executor, self, result, "result"));
     ACLCPU_RETURN_IF_ERROR(check_sign_dtypes(self, result));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", result, "result"));
     // CANN reshapes tensors of more than 8 dims around its kernel; acl-cpu's

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets: tests/fuzz/corpus/<target>/
-for the object targets, ops/<operator>/tests/corpus/ for each operator's
-or engine's.
+for the object targets and the backward operators' fuzz_backward,
+ops/<operator>/tests/corpus/ for each operator's or engine's.
 
 Each seed is built with Seed, an encoder of the grammar fuzz_support.hpp's
 Decoder reads (keep the two in step).  Per target the seeds reach every
@@ -403,6 +403,24 @@ def prelu_seeds():
         seed(f'null_tensor{i}', overrides={i: dict(null=True)})
     seed('null_workspace_size', run=(True, False))
     seed('null_executor', run=(False, True))
+    return seeds
+
+
+# fuzz_backward.cpp's kEntries, in the same order: each operator's seeds.
+BACKWARD_ENTRIES = (('hardshrink_backward', hardshrink_seeds), ('logit_grad', logit_seeds),
+                    ('softplus_backward', softplus_seeds), ('prelu_backward', prelu_seeds),
+                    ('scaled_masked_softmax_backward', softmax_seeds))
+
+
+def backward_seeds():
+    """The seeds of the five backward operators for their one target,
+    fuzz_backward: each operator's, its entry byte following the call's
+    place byte."""
+    seeds = {}
+    for entry, (operator, operator_seeds) in enumerate(BACKWARD_ENTRIES):
+        for name, s in operator_seeds().items():
+            s.stream.insert(1, entry)
+            seeds[f'{operator}_{name}'] = s
     return seeds
 
 
@@ -1051,11 +1069,7 @@ def main():
     ops = here.parent.parent / 'ops'
     write(here / 'corpus' / 'fuzz_tensor', tensor_seeds())
     write(here / 'corpus' / 'fuzz_scalar', scalar_seeds())
-    write(ops / 'softplus_backward' / 'tests' / 'corpus', softplus_seeds())
-    write(ops / 'hardshrink_backward' / 'tests' / 'corpus', hardshrink_seeds())
-    write(ops / 'scaled_masked_softmax_backward' / 'tests' / 'corpus', softmax_seeds())
-    write(ops / 'prelu_backward' / 'tests' / 'corpus', prelu_seeds())
-    write(ops / 'logit_grad' / 'tests' / 'corpus', logit_seeds())
+    write(here / 'corpus' / 'fuzz_backward', backward_seeds())
     write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
