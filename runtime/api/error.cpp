@@ -5,8 +5,9 @@
 
 namespace {
 
-aclError read_last_error(aclrtLastErrLevel level, bool clear, const char* api) {
-    const int64_t levelCode = aclcpu::code_of(level);
+/// levelCode: the aclrtLastErrLevel read with code_of by the entry point (a
+/// copy of the enum, as an argument, would already be a load of it).
+aclError read_last_error(int64_t levelCode, bool clear, const char* api) {
     if (levelCode != ACL_RT_THREAD_LEVEL) {
         return aclcpu::detail::param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown level %lld", api,
                                            static_cast<long long>(levelCode));
@@ -20,8 +21,12 @@ extern "C" {
 
 const char* aclGetRecentErrMsg() { return aclcpu::detail::hand_out_thread_messages(); }
 
-aclError aclrtGetLastError(aclrtLastErrLevel level) { return read_last_error(level, true, "aclrtGetLastError"); }
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    return read_last_error(aclcpu::code_of(level), true, "aclrtGetLastError");
+}
 
-aclError aclrtPeekAtLastError(aclrtLastErrLevel level) { return read_last_error(level, false, "aclrtPeekAtLastError"); }
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    return read_last_error(aclcpu::code_of(level), false, "aclrtPeekAtLastError");
+}
 
 }  // extern "C"

@@ -135,8 +135,9 @@ constexpr uint32_t kMaxTaskAbortTimeoutMs = 36u * 60u * 1000u;
 thread_local std::weak_ptr<Stream> tResourceStream;
 
 /// Reads an aclrtDevResLimitType argument as its index into a stream's limits.
-aclError resource_kind(aclrtDevResLimitType type, const char* api, size_t& kind) {
-    const int64_t code = aclcpu::code_of(type);
+/// code: an aclrtDevResLimitType read with code_of by the entry point (a
+/// copy of the enum, as an argument, would already be a load of it).
+aclError resource_kind(int64_t code, const char* api, size_t& kind) {
     if (code != ACL_RT_DEV_RES_CUBE_CORE && code != ACL_RT_DEV_RES_VECTOR_CORE) {
         return param_error(ACL_ERROR_INVALID_PARAM, "%s: unknown resource type %lld", api, static_cast<long long>(code));
     }
@@ -488,7 +489,7 @@ extern "C" {
 aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
     constexpr const char* api = "aclrtSetStreamResLimit";
     size_t kind = 0;
-    if (aclError status = resource_kind(type, api, kind); status != ACL_SUCCESS) return status;
+    if (aclError status = resource_kind(aclcpu::code_of(type), api, kind); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> resolved;
     if (aclError status = Runtime::instance().resolve_stream(stream, api, resolved); status != ACL_SUCCESS) return status;
     const uint32_t cores = device_cores(resolved->device(), kind);
@@ -503,7 +504,7 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, u
 aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
     constexpr const char* api = "aclrtGetStreamResLimit";
     size_t kind = 0;
-    if (aclError status = resource_kind(type, api, kind); status != ACL_SUCCESS) return status;
+    if (aclError status = resource_kind(aclcpu::code_of(type), api, kind); status != ACL_SUCCESS) return status;
     std::shared_ptr<Stream> resolved;
     if (aclError status = resolve_for_query(stream, value, api, resolved); status != ACL_SUCCESS) return status;
     *value = effective_limit(*resolved, kind);
@@ -545,7 +546,7 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
     constexpr const char* api = "aclrtGetResInCurrentThread";
     size_t kind = 0;
-    if (aclError status = resource_kind(type, api, kind); status != ACL_SUCCESS) return status;
+    if (aclError status = resource_kind(aclcpu::code_of(type), api, kind); status != ACL_SUCCESS) return status;
     if (value == nullptr) return param_error(ACL_ERROR_INVALID_PARAM, "%s: value is null", api);
     if (const std::shared_ptr<Stream> used = tResourceStream.lock()) {
         *value = effective_limit(*used, kind);

@@ -136,22 +136,31 @@ void put(uint8_t* at, T value) { std::memcpy(at, &value, sizeof value); }
 template <class T>
 T get(const uint8_t* at) { T value; std::memcpy(&value, at, sizeof value); return value; }
 
-/// Writes value as one element of dtype (integers truncate toward zero, as
-/// the tests only pass exact integers; BOOL is value != 0).
+/// value, an integer of at most 64 bits, as the integer type T holds it:
+/// wrapped modulo 2^bits, as a two's-complement store keeps the low bits (a
+/// direct conversion of a double outside T's range is undefined behaviour).
+template <class T>
+T wrapped(double value) {
+    if (value >= 0x1p63) return static_cast<T>(static_cast<uint64_t>(value));
+    return static_cast<T>(static_cast<int64_t>(value));
+}
+
+/// Writes value as one element of dtype (integers truncate toward zero and
+/// wrap into the dtype: -7 is 249 as UINT8; BOOL is value != 0).
 inline void encode_at(uint8_t* at, aclDataType dtype, double value) {
     switch (dtype) {
         case ACL_FLOAT: put(at, static_cast<float>(value)); break;
         case ACL_DOUBLE: put(at, value); break;
         case ACL_FLOAT16: put(at, double_to_fp16_bits(value)); break;
         case ACL_BF16: put(at, double_to_bf16_bits(value)); break;
-        case ACL_INT8: put(at, static_cast<int8_t>(value)); break;
-        case ACL_INT16: put(at, static_cast<int16_t>(value)); break;
-        case ACL_INT32: put(at, static_cast<int32_t>(value)); break;
-        case ACL_INT64: put(at, static_cast<int64_t>(value)); break;
-        case ACL_UINT8: put(at, static_cast<uint8_t>(value)); break;
-        case ACL_UINT16: put(at, static_cast<uint16_t>(value)); break;
-        case ACL_UINT32: put(at, static_cast<uint32_t>(value)); break;
-        case ACL_UINT64: put(at, static_cast<uint64_t>(value)); break;
+        case ACL_INT8: put(at, wrapped<int8_t>(value)); break;
+        case ACL_INT16: put(at, wrapped<int16_t>(value)); break;
+        case ACL_INT32: put(at, wrapped<int32_t>(value)); break;
+        case ACL_INT64: put(at, wrapped<int64_t>(value)); break;
+        case ACL_UINT8: put(at, wrapped<uint8_t>(value)); break;
+        case ACL_UINT16: put(at, wrapped<uint16_t>(value)); break;
+        case ACL_UINT32: put(at, wrapped<uint32_t>(value)); break;
+        case ACL_UINT64: put(at, wrapped<uint64_t>(value)); break;
         case ACL_BOOL: put(at, static_cast<uint8_t>(value != 0)); break;
         // A real value as a complex element: (value, 0).
         case ACL_COMPLEX64: put(at, static_cast<float>(value)); put(at + 4, 0.0f); break;
