@@ -53,7 +53,7 @@ V erf_of(D d, V x) {
         q = hn::Add(hn::Mul(q, t), hn::Set(d, c));
     }
     const V boundedSquare = hn::Mul(hn::Min(a, hn::Set(d, 4.0f)), hn::Min(a, hn::Set(d, 4.0f)));
-    const V erfcTimes = hn::Mul(hn::Exp(d, hn::Neg(boundedSquare)), q);
+    const V erfcTimes = hn::Mul(detail::exp_in_fast_range(d, hn::Neg(boundedSquare)), q);
     const V one = hn::Set(d, 1.0f);
     const V large = hn::IfThenElse(hn::Lt(a, hn::Set(d, 4.0f)), hn::Sub(one, erfcTimes), one);
     return hn::IfThenElse(hn::Lt(a, one), small, hn::CopySign(large, x));

@@ -16,21 +16,22 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "common/elementwise.hpp"
 #include "common/simd-inl.h"
+#include "common/streaming_stores.hpp"
 
 ACLCPU_BEGIN_TARGET_NAMESPACE();
 
-/// out[i] = op(d, in_0[i], ...) for i < count, loading each input as fp32
-/// and storing rounded to Out, whole vectors and then one padded tail.
-template <class D, class Op, class Out, class... In>
-void map_lanes(D d, const Op& op, size_t count, Out* out, const In*... in) {
-    const size_t lanes = hn::Lanes(d);
-    size_t i = 0;
-    for (; i + lanes <= count; i += lanes) store_f32(d, op(d, load_f32(d, in + i)...), out + i);
-    if (i < count) store_f32_partial(d, op(d, load_f32_partial(d, in + i, count - i)...), out + i, count - i);
+/// The vectors op(d, in_0[i..], ...) of the inputs' elements i.. loaded as
+/// fp32, as store_values reads them: value(i, n), n lanes valid.
+template <class D, class Op, class... In>
+auto op_of_inputs(D d, const Op& op, const In*... in) {
+    return [d, &op, in...](size_t i, size_t n) {
+        return n == hn::Lanes(d) ? op(d, load_f32(d, in + i)...) : op(d, load_f32_partial(d, in + i, n)...);
+    };
 }
 
 namespace detail {
@@ -43,12 +44,20 @@ template <class T, size_t N, class Op, size_t... K>
 void map_streamed(const ElementwiseJob<N>& job, Range units, const Op& op, std::index_sequence<K...>) {
     const auto& operands = job.operands;
     T* out = static_cast<T*>(job.args.outputs[0]) + operands.output.offset();
+    const hn::ScalableTag<float> d;
     for (int64_t begin = units.begin; begin < units.end;) {
         const int64_t length = std::min({units.end - begin, operands.inputs[K].run_length_at(begin)...});
-        map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(length), out + begin,
-                  static_cast<const T*>(job.args.inputs[K]) + operands.inputs[K].position_of(begin)...);
+        const auto count = static_cast<size_t>(length);
+        const auto value = op_of_inputs(
+            d, op, static_cast<const T*>(job.args.inputs[K]) + operands.inputs[K].position_of(begin)...);
+        if (streams_run(job.streamingStores, 1, length * int64_t{sizeof(T)})) {
+            store_values_streaming(d, value, count, out + begin);
+        } else {
+            store_values(d, value, count, out + begin);
+        }
         begin += length;
     }
+    if (job.streamingStores) stream_fence();
 }
 
 /// Any other slice: per UB chunk, the inputs gathered into fp32 staging, the
@@ -66,7 +75,8 @@ void map_staged(const ElementwiseJob<N>& job, const BlockSlice& slice, const Op&
     for (int64_t begin = units.begin; begin < units.end; begin += chunk) {
         const int64_t n = std::min(chunk, units.end - begin);
         (gather(operands.inputs[K], job.args.inputs[K], begin, n, staged(K)), ...);
-        map_lanes(hn::ScalableTag<float>(), op, static_cast<size_t>(n), out, static_cast<const float*>(staged(K))...);
+        const hn::ScalableTag<float> d;
+        store_values(d, op_of_inputs(d, op, static_cast<const float*>(staged(K))...), static_cast<size_t>(n), out);
         if (operands.computeDtype != operands.output.dtype()) round_through(operands.computeDtype, out, n);
         scatter(out, operands.output, job.args.outputs[0], begin, n);
     }

@@ -64,7 +64,7 @@ template <class Source, class Destination>
 void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourceStride, int64_t destinationStride,
               aclDataType sourceDtype, aclDataType destinationDtype, bool streaming) {
     const auto bytes = static_cast<size_t>(length) * sizeof(Destination);
-    streaming = streaming && destinationStride == 1 && bytes >= kShortestStreamedRunBytes;
+    streaming = streams_run(streaming, destinationStride, static_cast<int64_t>(bytes));
     if (sourceStride == 0) {
         const Destination value = converted<Source, Destination>(*from);
         if (streaming) return stream_fill(to, &value, sizeof(Destination), static_cast<size_t>(length));

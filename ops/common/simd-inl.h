@@ -52,13 +52,6 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> load_u16_as_u32(D /* d */, const uin
     return hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint16_t, D>(), p));
 }
 
-/// The low 16 bits of each u32 lane (each holding at most 0xFFFF) stored as u16.
-template <class DU>
-HWY_INLINE void store_u32_as_u16(DU /* du */, hn::Vec<DU> bits, uint16_t* p) {
-    const hn::RebindToSigned<DU> di;
-    hn::StoreU(hn::DemoteTo(hn::Rebind<uint16_t, DU>(), hn::BitCast(di, bits)), hn::Rebind<uint16_t, DU>(), p);
-}
-
 template <class D>
 HWY_INLINE hn::Vec<D> half_bits_to_float(D d, hn::Vec<hn::RebindToUnsigned<D>> bits) {
     const hn::RebindToUnsigned<D> du;
@@ -132,25 +125,52 @@ HWY_INLINE hn::Vec<D> load_f32(D d, const bf16_t* p) {
     return hn::BitCast(d, hn::ShiftLeft<16>(detail::load_u16_as_u32(d, reinterpret_cast<const uint16_t*>(p))));
 }
 
+namespace detail {
+
+/// The lane type in which T is stored from fp32 vectors.
+template <class T>
+using storage_lane_t = std::conditional_t<std::is_same_v<T, float>, float,
+                                          std::conditional_t<std::is_same_v<T, half_t> && ACLCPU_SIMD_F16C,
+                                                             hwy::float16_t, uint16_t>>;
+
+/// The values of v rounded to T (nearest even), as the vector of
+/// storage_lane_t<T> that holds them.
+template <class T, class D>
+HWY_INLINE auto stored_lanes(D d, hn::Vec<D> v) {
+    if constexpr (std::is_same_v<T, float>) {
+        return v;
+    } else if constexpr (std::is_same_v<storage_lane_t<T>, hwy::float16_t>) {
+        return hn::DemoteTo(hn::Rebind<hwy::float16_t, D>(), v);
+    } else {
+        const hn::RebindToSigned<D> di;
+        const hn::Rebind<uint16_t, D> du16;
+        if constexpr (std::is_same_v<T, bf16_t>) return hn::DemoteTo(du16, hn::BitCast(di, float_to_bf16_bits(d, v)));
+        else return hn::DemoteTo(du16, hn::BitCast(di, float_to_half_bits(d, v)));
+    }
+}
+
+}  // namespace detail
+
 /// Stores the Lanes(d) values of v at p, rounded to T (nearest even).
-template <class D>
-HWY_INLINE void store_f32(D d, hn::Vec<D> v, float* p) {
-    hn::StoreU(v, d, p);
+template <class D, class T>
+HWY_INLINE void store_f32(D d, hn::Vec<D> v, T* p) {
+    using Lane = detail::storage_lane_t<T>;
+    hn::StoreU(detail::stored_lanes<T>(d, v), hn::Rebind<Lane, D>(), reinterpret_cast<Lane*>(p));
 }
-template <class D>
-HWY_INLINE void store_f32(D d, hn::Vec<D> v, half_t* p) {
-#if ACLCPU_SIMD_F16C
-    const hn::Rebind<hwy::float16_t, D> df16;
-    hn::StoreU(hn::DemoteTo(df16, v), df16, reinterpret_cast<hwy::float16_t*>(p));
-#else
-    detail::store_u32_as_u16(hn::RebindToUnsigned<D>(), detail::float_to_half_bits(d, v),
-                             reinterpret_cast<uint16_t*>(p));
-#endif
+
+/// Bytes of the vector that stores Lanes(d) values as T: the alignment
+/// stream_f32 needs.
+template <class D, class T>
+HWY_INLINE size_t stored_vector_bytes(D d, const T* /*p*/) {
+    return hn::Lanes(d) * sizeof(T);
 }
-template <class D>
-HWY_INLINE void store_f32(D d, hn::Vec<D> v, bf16_t* p) {
-    detail::store_u32_as_u16(hn::RebindToUnsigned<D>(), detail::float_to_bf16_bits(d, v),
-                             reinterpret_cast<uint16_t*>(p));
+
+/// store_f32 with a streaming store (streaming_stores.hpp), to p aligned to
+/// stored_vector_bytes.
+template <class D, class T>
+HWY_INLINE void stream_f32(D d, hn::Vec<D> v, T* p) {
+    using Lane = detail::storage_lane_t<T>;
+    hn::Stream(detail::stored_lanes<T>(d, v), hn::Rebind<Lane, D>(), reinterpret_cast<Lane*>(p));
 }
 
 /// v rounded to T and back, in registers: what a T result holds.
@@ -184,6 +204,33 @@ HWY_NOINLINE void store_f32_partial(D d, hn::Vec<D> v, T* p, size_t count) {
     T values[kMaxFloatLanes];
     store_f32(d, v, values);
     std::memcpy(p, values, count * sizeof(T));
+}
+
+/// out[i..i+n) = value(i, n) for i < count, value giving an fp32 vector of
+/// which the first n lanes are elements i.. (n = Lanes(d) but in the tail),
+/// stored rounded to Out: whole vectors, then one partial.
+template <class D, class Value, class Out>
+HWY_INLINE void store_values(D d, const Value& value, size_t count, Out* out) {
+    const size_t lanes = hn::Lanes(d);
+    size_t i = 0;
+    for (; i + lanes <= count; i += lanes) store_f32(d, value(i, lanes), out + i);
+    if (i < count) store_f32_partial(d, value(i, count - i), out + i, count - i);
+}
+
+/// store_values, with the whole vectors from out's first vector boundary on
+/// written by streaming stores (streaming_stores.hpp).
+template <class D, class Value, class Out>
+HWY_INLINE void store_values_streaming(D d, const Value& value, size_t count, Out* out) {
+    const size_t vectorBytes = stored_vector_bytes(d, out);
+    const size_t misalignment = reinterpret_cast<uintptr_t>(out) % vectorBytes;
+    // Out's elements are aligned to their size, so the head is whole elements.
+    const size_t head = std::min(count, misalignment == 0 ? 0 : (vectorBytes - misalignment) / sizeof(Out));
+    store_values(d, value, head, out);
+    const size_t lanes = hn::Lanes(d);
+    size_t i = head;
+    for (; i + lanes <= count; i += lanes) stream_f32(d, value(i, lanes), out + i);
+    const size_t tail = i;
+    store_values(d, [&](size_t j, size_t n) { return value(tail + j, n); }, count - tail, out + tail);
 }
 
 ACLCPU_END_TARGET_NAMESPACE();

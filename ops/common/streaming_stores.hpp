@@ -25,6 +25,13 @@ inline constexpr int64_t kStreamingOutputBytes = int64_t{32} << 20;
 /// streaming launch: the call would cost more than the lines it saves.
 inline constexpr int64_t kShortestStreamedRunBytes = 1024;
 
+/// Whether a dense run of `bytes` bytes (elements `stride` apart) in a
+/// launch that streams its output (an output of kStreamingOutputBytes or
+/// more) is written with streaming stores.
+constexpr bool streams_run(bool launchStreams, int64_t stride, int64_t bytes) noexcept {
+    return launchStreams && stride == 1 && bytes >= kShortestStreamedRunBytes;
+}
+
 /// Copies `bytes` bytes from src to dst (not overlapping), dst's aligned
 /// part with streaming stores.
 void stream_copy(void* dst, const void* src, size_t bytes) noexcept;

@@ -39,10 +39,71 @@ HWY_INLINE V nan_through(D /*d*/, V x, V result) {
     return hn::IfThenElse(hn::IsNaN(x), x, result);
 }
 
+namespace detail {
+
+/// Highway's Exp and Expm1 reduce x to r = x - q ln2 (q = x/ln2 rounded half
+/// away from zero), approximate y = e^r - 1, and rebuild e^x = (y + 1) 2^q
+/// with a saturating conversion and two multiplications, so that they hold
+/// over all of fp32's range.  Below kExpFastRange in magnitude every factor
+/// is a normal float and 2^q is one integer add to the exponent field: the
+/// same bits as Highway's (ops/common/tests/vector_math_ranges.cpp checks
+/// every float in range) at about 60% of the instructions.  The bitwise
+/// equality is what lets a vector take this path only when all its lanes are
+/// in range: a lane's result never depends on its neighbours.
+inline constexpr float kExpFastRange = 87.0f;
+
+/// Whether every lane of x is below limit in magnitude (NaN is not).
+template <class D, class V>
+HWY_INLINE bool all_below(D d, V x, float limit) {
+    return hn::AllTrue(d, hn::Lt(hn::Abs(x), hn::Set(d, limit)));
+}
+
+/// y = e^r - 1 of x's reduction, from Highway's own pieces
+/// (hn::impl::ExpImpl<float>, what its Exp and Expm1 are built from), and
+/// qBits, a float whose low mantissa bits hold q.
+template <class D, class V>
+HWY_INLINE V reduce_exp(D d, V x, V& qBits) {
+    const hn::RebindToSigned<D> di;
+    const V kShifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: integers up to 2^22 land in the low bits
+    const V halfAwayFromZero = hn::Or(hn::Set(d, 0.5f), hn::And(x, hn::Set(d, -0.0f)));
+    qBits = hn::Add(hn::Trunc(hn::MulAdd(x, hn::Set(d, 1.442695040888963407359924681f), halfAwayFromZero)), kShifter);
+    const auto q = hn::Sub(hn::BitCast(di, qBits), hn::BitCast(di, kShifter));
+    hn::impl::ExpImpl<float> impl;
+    return impl.ExpPoly(d, impl.ExpReduce(d, x, q));
+}
+
+/// v * 2^q for the qBits of reduce_exp, while the product is a normal float.
+template <class D, class V>
+HWY_INLINE V times_two_to_q(D d, V v, V qBits) {
+    const hn::RebindToSigned<D> di;
+    return hn::BitCast(d, hn::Add(hn::BitCast(di, v), hn::ShiftLeft<23>(hn::BitCast(di, qBits))));
+}
+
+/// Highway's Exp(x) for |x| < kExpFastRange.
+template <class D, class V>
+HWY_INLINE V exp_in_fast_range(D d, V x) {
+    V qBits;
+    const V y = reduce_exp(d, x, qBits);
+    return times_two_to_q(d, hn::Add(y, hn::Set(d, 1.0f)), qBits);
+}
+
+/// Highway's Expm1(x) for |x| < kExpFastRange.
+template <class D, class V>
+HWY_INLINE V expm1_in_fast_range(D d, V x) {
+    V qBits;
+    const V y = reduce_exp(d, x, qBits);
+    const V one = hn::Set(d, 1.0f);
+    return hn::IfThenElse(hn::Lt(hn::Abs(x), hn::Set(d, 0.346573590279972654708616f)), y,
+                          hn::Sub(times_two_to_q(d, hn::Add(y, one), qBits), one));
+}
+
+}  // namespace detail
+
 /// e^x: Highway's Exp holds on [-FLT_MAX, 104] (and gives 0 at -inf); above
 /// 100 the result is +inf (e^x overflows fp32 from 88.73); NaN kept.
 template <class D, class V>
 HWY_INLINE V exp_ieee(D d, V x) {
+    if (HWY_LIKELY(detail::all_below(d, x, detail::kExpFastRange))) return detail::exp_in_fast_range(d, x);
     const V e = hn::Exp(d, hn::Min(x, hn::Set(d, 100.0f)));
     return nan_through(d, x, hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e));
 }
@@ -51,8 +112,39 @@ HWY_INLINE V exp_ieee(D d, V x) {
 /// the result is -1 in fp32, above 100 +inf.
 template <class D, class V>
 HWY_INLINE V expm1_ieee(D d, V x) {
+    if (HWY_LIKELY(detail::all_below(d, x, detail::kExpFastRange))) return detail::expm1_in_fast_range(d, x);
     const V e = hn::Expm1(d, hn::Min(hn::Max(x, hn::Set(d, -100.0f)), hn::Set(d, 100.0f)));
     return nan_through(d, x, hn::IfThenElse(hn::Gt(x, hn::Set(d, 100.0f)), infinity(d), e));
+}
+
+/// tanh(x): Highway's Tanh, (e^2|x| - 1) / (e^2|x| + 1) through its Expm1
+/// with the sign put back, and 1 from |x| > 18.71; NaN kept.
+template <class D, class V>
+HWY_INLINE V tanh_ieee(D d, V x) {
+    if (HWY_LIKELY(detail::all_below(d, x, detail::kExpFastRange / 2))) {
+        const V sign = hn::And(hn::SignBit(d), x);
+        const V magnitude = hn::Xor(x, sign);
+        const V y = detail::expm1_in_fast_range(d, hn::Add(magnitude, magnitude));
+        const V z = hn::IfThenElse(hn::Gt(magnitude, hn::Set(d, 18.714973875f)), hn::Set(d, 1.0f),
+                                   hn::Div(y, hn::Add(y, hn::Set(d, 2.0f))));
+        return hn::Xor(z, sign);
+    }
+    return nan_through(d, x, hn::Tanh(d, x));
+}
+
+/// ln(x) for x > 0 and the IEEE values elsewhere: Highway's Log holds on
+/// (0, FLT_MAX]; log(0) = -inf, log(+inf) = +inf, and a negative x or NaN
+/// gives NaN.  Vectors of normal floats skip Highway's subnormal scaling
+/// (hn::impl::Log without it), which changes nothing for them.
+template <class D, class V>
+HWY_INLINE V log_ieee(D d, V x) {
+    const auto normal = hn::And(hn::Ge(x, hn::Set(d, FLT_MIN)), hn::Le(x, hn::Set(d, FLT_MAX)));
+    if (HWY_LIKELY(hn::AllTrue(d, normal))) return hn::impl::Log<D, V, /*kAllowSubnormals=*/false>(d, x);
+    const V zero = hn::Zero(d);
+    V result = hn::Log(d, hn::Min(hn::IfThenElse(hn::Gt(x, zero), x, hn::Set(d, 1.0f)), hn::Set(d, FLT_MAX)));
+    result = hn::IfThenElse(hn::Eq(x, infinity(d)), x, result);
+    result = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(infinity(d)), result);
+    return hn::IfThenElse(hn::Or(hn::Lt(x, zero), hn::IsNaN(x)), hn::Set(d, std::nanf("")), result);
 }
 
 /// ln(1 + x) for x >= 0: Highway's Log1p holds on [0, FLT_MAX]; log1p(+inf)

@@ -33,8 +33,8 @@ V arange_element(const FillPlan& plan, int64_t i) {
 aclError FillKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 0, 1); status != ACL_SUCCESS) return status;
     const int64_t width = element_size(plan_.out.dtype());
-    // A constant is a pure write: past the caches, streamed (streaming_stores.hpp).
-    const bool streaming = plan_.kind == FillPlan::Kind::constant && plan_.count * width >= kStreamingOutputBytes;
+    // A fill is a pure write: past the caches, streamed (streaming_stores.hpp).
+    const bool streaming = plan_.count * width >= kStreamingOutputBytes;
     return visit_element(plan_.out.dtype(), [&](auto elementTag) {
         using T = decltype(elementTag);
         T* target = static_cast<T*>(args.outputs[0]);
@@ -43,14 +43,22 @@ aclError FillKernel::launch(const LaunchArgs& args) const noexcept {
             const T constant = cast_element<T>(lane_value<V>(plan_.value));
             const auto write_run = [&](T* run, int64_t length, int64_t stride, int64_t index) {
                 if (plan_.kind == FillPlan::Kind::arange) {
+                    if constexpr (std::is_same_v<V, float>) {
+                        // Computed in FLOAT: rounding into out once is what the cast does.
+                        if (stride == 1 && plan_.computeDtype == ACL_FLOAT &&
+                            arange_float_run(lane_value<float>(plan_.start), lane_value<float>(plan_.step), index,
+                                             length, plan_.out.dtype(), run, streams_run(streaming, 1, length * width))) {
+                            return;
+                        }
+                    }
                     for (int64_t j = 0; j < length; ++j) {
                         run[j * stride] =
                             cast_element<T>(round_lane(plan_.computeDtype, arange_element<V>(plan_, index + j)));
                     }
+                } else if (streams_run(streaming, stride, length * width)) {
+                    stream_fill(run, &constant, sizeof(T), static_cast<size_t>(length));
                 } else if (stride != 1) {
                     for (int64_t j = 0; j < length; ++j) run[j * stride] = constant;
-                } else if (streaming && length * width >= kShortestStreamedRunBytes) {
-                    stream_fill(run, &constant, sizeof(T), static_cast<size_t>(length));
                 } else {
                     std::fill_n(run, length, constant);
                 }

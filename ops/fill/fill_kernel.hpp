@@ -47,6 +47,19 @@ private:
     FillPlan plan_;
 };
 
+/// Indices of an arange_float_run stay below this: they convert to fp32
+/// through int32 lanes.
+inline constexpr int64_t kArangeRunIndexLimit = int64_t{1} << 31;
+
+/// Writes Range's elements first .. first + n - 1 computed in fp32 (the index
+/// as a float times step, rounded, plus start: the Axpy of range_float.h) into
+/// n dense elements at dst of dtype out, FLOAT, FLOAT16 or BF16, rounded once
+/// to nearest even -- with streaming stores (streaming_stores.hpp; the caller
+/// fences) when `streaming`.  Returns false, writing nothing, for another
+/// dtype or indices outside [0, kArangeRunIndexLimit).
+bool arange_float_run(float start, float step, int64_t first, int64_t n, aclDataType out, void* dst,
+                      bool streaming) noexcept;
+
 /// The end of phase 1 of a fill operator: an executor writing plan into
 /// target (already checked to lie in its storage), declared with the
 /// operator's inputs; CANN's empty executor when plan.count is 0.

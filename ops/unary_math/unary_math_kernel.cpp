@@ -70,17 +70,10 @@ struct ExpVector : VectorFunction<NoParams> {
     }
 };
 
-/// Highway's Log holds on (0, FLT_MAX]: log(0) = -inf, log(+inf) = +inf, and
-/// a negative x or NaN gives NaN.
 struct LogVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
-        const V zero = hn::Zero(d);
-        const V inRange = hn::IfThenElse(hn::Gt(x, zero), x, hn::Set(d, 1.0f));
-        V result = hn::Log(d, hn::Min(inRange, hn::Set(d, 3.4028235e38f)));
-        result = hn::IfThenElse(hn::Eq(x, infinity(d)), x, result);
-        result = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(infinity(d)), result);
-        return hn::IfThenElse(hn::Or(hn::Lt(x, zero), hn::IsNaN(x)), hn::Set(d, std::nanf("")), result);
+        return log_ieee(d, x);
     }
 };
 
@@ -101,7 +94,9 @@ template <Trig kFunction>
 struct TrigVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
-        const auto outside = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kTrigRange)));
+        const auto inside = hn::Le(hn::Abs(x), hn::Set(d, kTrigRange));
+        if (HWY_LIKELY(hn::AllTrue(d, inside))) return kFunction == Trig::sin ? hn::Sin(d, x) : hn::Cos(d, x);
+        const auto outside = hn::Not(inside);
         const V inRange = hn::IfThenZeroElse(outside, x);
         if constexpr (kFunction == Trig::sin) {
             return with_scalar_outside(d, x, hn::Sin(d, inRange), outside, [](float v) { return std::sin(v); });
@@ -116,7 +111,7 @@ using CosVector = TrigVector<Trig::cos>;
 struct TanhVector : VectorFunction<NoParams> {
     template <class D, class V>
     V operator()(D d, V x) const {
-        return hn::IfThenElse(hn::IsNaN(x), x, hn::Tanh(d, x));
+        return tanh_ieee(d, x);
     }
 };
 

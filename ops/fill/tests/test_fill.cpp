@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_arange.h"
@@ -145,6 +146,30 @@ TEST_F(Fill, ArangeInEveryListedOutDtype) {
             for (int64_t i = 0; i < n; ++i) expected.push_back(arange_reference(c.start, c.step, i, dtype));
             expect_close(out->read(), expected, kExact);
         }
+    }
+}
+
+// Outputs of 32 MiB and more are written with streaming stores from a vector
+// boundary on (test_fill_large.cpp): 8.4 Mi fp32 one element into the
+// allocation and 16.8 Mi fp16 and bf16 three and two in, each element
+// computed in fp32 and rounded once (fp16 passes 65504 and turns inf).
+TEST_F(Fill, ArangeOfALargeOutputOffAnyBoundary) {
+    const std::pair<aclDataType, int64_t> cases[] = {{ACL_FLOAT, 1}, {ACL_FLOAT16, 3}, {ACL_BF16, 2}};
+    for (const auto& [dtype, offset] : cases) {
+        SCOPED_TRACE(name(dtype));
+        const int64_t rows = dtype == ACL_FLOAT ? 2049 : 4099, columns = 4099, n = rows * columns;
+        auto out = DeviceTensor::output(TensorSpec({rows, columns}, dtype, {}, offset, {n + offset}));
+        const double start = -3, step = 0.01;
+        ASSERT_EQ(arange(Scalar(start), Scalar(std::numeric_limits<double>::infinity()), Scalar(step), *out),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        const std::vector<double> got = out->read();
+        size_t wrong = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            wrong += got[static_cast<size_t>(i)] != arange_reference(start, step, i, dtype);
+        }
+        EXPECT_EQ(wrong, 0u);
+        EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_abs.h"
@@ -24,6 +25,7 @@
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_tanh.h"
+#include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 #include "ops/unary_test_support.hpp"
 
@@ -173,6 +175,29 @@ TEST_F(UnaryMath, LargeDenseTensorsUseEveryBlock) {
             check(op, TensorSpec({1 << 17}, dtype), TensorSpec({1 << 17}, out_dtype(op, dtype)),
                   inputs(op, dtype, 1 << 17, 13));
         }
+    }
+}
+
+// Outputs of 32 MiB and more are written with streaming stores from their
+// first vector boundary on, with ordinary stores before it and after the last
+// whole vector (ops/common/streaming_stores.hpp): Neg (exact in every dtype)
+// into outputs that start 1 to 3 elements into their allocation and end
+// mid-vector, in each float dtype.
+TEST_F(UnaryMath, OutputsPastTheCachesAreStoredExactly) {
+    const std::pair<aclDataType, int64_t> cases[] = {{ACL_FLOAT, 1}, {ACL_FLOAT16, 3}, {ACL_BF16, 2}};
+    for (const auto& [dtype, offset] : cases) {
+        SCOPED_TRACE(name(dtype));
+        const int64_t rows = dtype == ACL_FLOAT ? 2049 : 4099, columns = 4099, n = rows * columns;
+        const std::vector<Complex> values = sample(dtype, static_cast<size_t>(n), 5, -100, 100);
+        DeviceTensor self(TensorSpec({rows, columns}, dtype));
+        self.write_complex(values);
+        auto out = DeviceTensor::output(TensorSpec({rows, columns}, dtype, {}, offset, {n + offset}));
+        ASSERT_EQ(run(op_named("Neg"), self, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        const std::vector<Complex> got = out->read_complex();
+        size_t wrong = 0;
+        for (size_t i = 0; i < got.size(); ++i) wrong += got[i] != -values[i];
+        EXPECT_EQ(wrong, 0u);
+        EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
     }
 }
 
