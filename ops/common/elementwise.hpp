@@ -64,11 +64,13 @@ struct ElementwiseOperands {
     aclDataType computeDtype = ACL_FLOAT;
 
     /// The dtype of every operand when all have the one dtype FLOAT, FLOAT16
-    /// or BF16 that the kernel also computes in, the output is linear, and
-    /// every input runs contiguously along its innermost dimension for at
-    /// least kMinStreamedRun elements (linear, or e.g. a row broadcast over
-    /// the outer dims): then a block streams them from and to device memory,
-    /// run by run.  ACL_DT_UNDEFINED otherwise.
+    /// or BF16, the kernel computes in it or in FLOAT (which holds each
+    /// input exactly and rounds the result once into the output, as staging
+    /// does), the output is linear, and every input runs contiguously along
+    /// its innermost dimension for at least kMinStreamedRun elements (linear,
+    /// or e.g. a row broadcast over the outer dims): then a block streams
+    /// them from and to device memory, run by run.  ACL_DT_UNDEFINED
+    /// otherwise.
     aclDataType streamed_dtype() const noexcept {
         const aclDataType dtype = output.dtype();
         const bool computable = dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
@@ -77,7 +79,8 @@ struct ElementwiseOperands {
         };
         const bool allStreamable =
             output.is_linear() && output.dtype() == dtype && std::all_of(inputs.begin(), inputs.end(), streamable);
-        return computable && allStreamable && computeDtype == dtype ? dtype : ACL_DT_UNDEFINED;
+        const bool computesExactly = computeDtype == dtype || computeDtype == ACL_FLOAT;
+        return computable && allStreamable && computesExactly ? dtype : ACL_DT_UNDEFINED;
     }
 
     /// Whether streamed slices write the output with streaming stores

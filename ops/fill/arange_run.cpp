@@ -21,9 +21,10 @@ template <class T>
 void arange_run(float start, float step, int32_t first, size_t n, void* dst, bool streaming) {
     const hn::ScalableTag<float> d;
     const hn::RebindToSigned<decltype(d)> di;
+    const auto lanes = hn::Iota(di, 0);  // built once: Iota goes through memory
     const auto value = [&](size_t i, size_t /*n*/) {
         // The index as a float, as static_cast<float> of an int32 (or int64) rounds it.
-        const auto index = hn::ConvertTo(d, hn::Iota(di, first + static_cast<int32_t>(i)));
+        const auto index = hn::ConvertTo(d, hn::Add(lanes, hn::Set(di, first + static_cast<int32_t>(i))));
         return hn::Add(hn::Set(d, start), hn::Mul(index, hn::Set(d, step)));
     };
     if (streaming) {

@@ -7,6 +7,7 @@
 // values, the promotion rules that decide a result, and every error path.
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_eq_tensor.h"
@@ -133,14 +134,25 @@ TEST_F(Comparison, GtScalarEveryDtype) {
 }
 
 // ggml's step: a FLOAT / FLOAT16 self, a FLOAT scalar 0, out of self's
-// dtype; NaN is not greater, -0 not greater than 0.
+// dtype; NaN is not greater, -0 not greater than 0.  Compared in FLOAT:
+// 6 elements staged, 96 (runs long enough) streamed in self's dtype.
 TEST_F(Comparison, GtScalarIntoFloatOutSpecialValues) {
+    const std::vector<double> specials = {kNaN, -0.0, 0.0, 1e-3, kInf, -kInf};
+    const std::vector<double> greater = {0, 0, 0, 1, 1, 0};
     for (aclDataType t : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-        SCOPED_TRACE(name(t));
-        const DeviceTensor self({{6}, t}, {kNaN, -0.0, 0.0, 1e-3, kInf, -kInf});
-        auto out = DeviceTensor::output({{6}, t});
-        ASSERT_EQ(gt_scalar(stream_, self, Scalar(0.0, ACL_FLOAT), *out), ACLNN_SUCCESS);
-        expect_close(out->read(), {0, 0, 0, 1, 1, 0}, {0, 0});
+        for (const size_t repeats : {1, 16}) {
+            SCOPED_TRACE(name(t) + " x" + std::to_string(repeats));
+            std::vector<double> values, expected;
+            for (size_t r = 0; r < repeats; ++r) {
+                values.insert(values.end(), specials.begin(), specials.end());
+                expected.insert(expected.end(), greater.begin(), greater.end());
+            }
+            const auto n = static_cast<int64_t>(values.size());
+            const DeviceTensor self({{n}, t}, values);
+            auto out = DeviceTensor::output({{n}, t});
+            ASSERT_EQ(gt_scalar(stream_, self, Scalar(0.0, ACL_FLOAT), *out), ACLNN_SUCCESS);
+            expect_close(out->read(), expected, {0, 0});
+        }
     }
 }
 
