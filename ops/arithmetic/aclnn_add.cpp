@@ -101,7 +101,7 @@ ACLCPU_INPLACE_ALPHA_ENTRY(aclnnInplaceAdds, const aclTensor, aclScalar, adds)
 extern "C" aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                                        const aclScalar* alpha, uint64_t* workspaceSize,
                                                        aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    // aclnn_add.cpp: CheckInplace, then aclnnAddGetWorkspaceSize's checks.
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return add("aclnnInplaceAdd", selfRef, other, alpha, selfRef, workspaceSize, executor);
 }

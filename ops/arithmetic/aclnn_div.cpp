@@ -150,7 +150,7 @@ aclnnStatus divs(const char* api, const aclTensor* self, const aclScalar* other,
 /// selfRef does, so both take Div's path (out is selfRef).
 aclnnStatus inplace_div(const char* api, const aclTensor* selfRef, const aclTensor* other, const aclTensor* out,
                         uint64_t* workspaceSize, aclOpExecutor** executor, Quotient quotient = kTrueDivision) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    // aclnn_div.cpp: CheckInplace, then Div's checks.
     ACLCPU_RETURN_IF_ERROR(check_inplace_broadcast(selfRef, other));
     return div(api, selfRef, other, out, workspaceSize, executor, quotient);
 }

@@ -488,6 +488,16 @@ TEST_F(Add, EmptyTensorsSucceedWithoutWriting) {
     }, aclnnAdds);
 }
 
+// aclnn_add.cpp's aclnnInplaceAddGetWorkspaceSize runs CheckInplace (selfRef
+// of the broadcast shape) before anything reads workspaceSize or executor.
+TEST_F(Add, InplaceShapeErrorsComeBeforeTheWorkspaceArguments) {
+    const Scalar alpha(1.0);
+    const DeviceTensor selfRef({{3}, ACL_FLOAT}), other({{2, 3}, ACL_FLOAT});
+    aclOpExecutor* executor = nullptr;
+    expect_error_naming(aclnnInplaceAddGetWorkspaceSize(selfRef.get(), other.get(), alpha.get(), nullptr, &executor),
+                        ACLNN_ERR_PARAM_INVALID, "selfRef");
+}
+
 // OP_CHECK_NULL's names in math/add/op_api/aclnn_add.cpp and aclnn_add_v3.cpp:
 // InplaceAdd checks selfRef and other (CheckInplace), then every in-place
 // form hands its tensors to the out-of-place form's checks.

@@ -291,6 +291,14 @@ TEST_F(Div, InplaceDivRefusesSelfRefSmallerThanTheBroadcast) {
     const DeviceTensor selfRef({{3}, ACL_FLOAT}), other({{2, 3}, ACL_FLOAT});
     expect_error_naming(phase1_of(aclnnInplaceDivModGetWorkspaceSize, selfRef.get(), other.get(), 0),
                         ACLNN_ERR_PARAM_INVALID, "selfRef");
+    // aclnn_div.cpp runs CheckInplace before anything reads workspaceSize or
+    // executor: a null one does not hide the shape error.
+    aclOpExecutor* executor = nullptr;
+    expect_error_naming(aclnnInplaceDivGetWorkspaceSize(selfRef.get(), other.get(), nullptr, &executor),
+                        ACLNN_ERR_PARAM_INVALID, "selfRef");
+    uint64_t size = 0;
+    expect_error_naming(aclnnInplaceDivModGetWorkspaceSize(selfRef.get(), other.get(), 0, &size, nullptr),
+                        ACLNN_ERR_PARAM_INVALID, "selfRef");
 }
 
 TEST_F(Div, BroadcastsAcrossEightDimensionsIntoAnOffsetOut) {
