@@ -218,18 +218,17 @@ inline Complex decode_complex_at(const uint8_t* at, aclDataType dtype) {
     }
 }
 
-/// value as the nearest element of dtype holds it.
-inline double representable(double value, aclDataType dtype) {
-    uint8_t element[8];
-    encode_at(element, dtype, value);
-    return decode_at(element, dtype);
-}
-
 /// value as the nearest element of dtype holds it (a real dtype keeps the real part).
 inline Complex representable(Complex value, aclDataType dtype) {
     uint8_t element[16];
     encode_complex_at(element, dtype, value);
     return decode_complex_at(element, dtype);
+}
+
+/// value as the nearest element of dtype holds it (the real part of a
+/// complex dtype's element).
+inline double representable(double value, aclDataType dtype) {
+    return representable(Complex(value, 0.0), dtype).real();
 }
 
 /// values (double or Complex) rounded to what dtype can hold (so a
