@@ -90,14 +90,17 @@ def run_aclcpu(bench, min_time, threads, out):
 
 def load_runs(path):
     """Maps each case name without Google Benchmark's suffixes (e.g. "Op/LogitGrad/fp32/4096")
-    to its JSON entry, failed cases left out; and the load average when the run started."""
+    to its JSON entry (of repeated runs, their median), failed cases left out; and the load
+    average when the run started."""
     document = json.loads(path.read_text())
     runs = {}
     for entry in document["benchmarks"]:
-        if entry.get("error_occurred") or entry.get("run_type", "iteration") != "iteration":
+        run_type = entry.get("run_type", "iteration")
+        if entry.get("error_occurred") or (run_type != "iteration" and entry.get("aggregate_name") != "median"):
             continue
+        timings = ("real_time", "manual_time", "real_time_median", "manual_time_median")
         name = "/".join(part for part in entry["name"].split("/")
-                        if part not in ("real_time", "manual_time") and not part.startswith("min_time:"))
+                        if part not in timings and not part.startswith("min_time:"))
         runs[name] = entry
     return runs, document["context"].get("load_avg", [float("nan")])[0]
 

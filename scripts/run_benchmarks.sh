@@ -6,6 +6,9 @@
 # ACLCPU_BENCH_MIN_TIME (default 0.5) the seconds each case is timed for;
 # ACLCPU_BENCH_FILTER (default: every case) a Google Benchmark filter, e.g.
 # '^(Op/(Add|Sub|Mul|Div)|Stream)/' for the arithmetic family and the triad it is measured against;
+# ACLCPU_BENCH_REPETITIONS (default 1) how many times each case runs: above 1, the runs
+# of all cases are interleaved at random (so that a shared machine's drift spreads over
+# them) and only their aggregates (median, mean, ...) are reported;
 # ACLCPU_BENCH_RESULTS (default bench/results) where the results go.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,6 +16,7 @@ build_dir="${ACLCPU_BENCH_BUILD_DIR:-$root/build-bench}"
 results="${ACLCPU_BENCH_RESULTS:-$root/bench/results}"
 min_time="${ACLCPU_BENCH_MIN_TIME:-0.5}"
 filter="${ACLCPU_BENCH_FILTER:-.}"
+repetitions="${ACLCPU_BENCH_REPETITIONS:-1}"
 export ACLCPU_WORKER_THREADS="${ACLCPU_WORKER_THREADS:-$(nproc)}"
 
 "$root/scripts/install_deps.sh"
@@ -21,7 +25,12 @@ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build_dir" -j "$(nproc)" --target aclcpu_bench
 
 mkdir -p "$results"
-"$build_dir/bench/aclcpu_bench" --benchmark_min_time="$min_time" --benchmark_filter="$filter" \
+repeated=()
+if (( repetitions > 1 )); then
+  repeated=(--benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true
+            --benchmark_report_aggregates_only=true)
+fi
+"$build_dir/bench/aclcpu_bench" --benchmark_min_time="$min_time" --benchmark_filter="$filter" "${repeated[@]}" \
   --benchmark_out="$results/aclcpu_bench.json" --benchmark_out_format=json
 # Debian's interpreter: the python3 first on PATH may be another one, without torch.
 if [[ -x /usr/bin/python3 ]]; then
