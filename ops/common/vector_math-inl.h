@@ -18,6 +18,8 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
@@ -153,6 +155,56 @@ template <class D, class V>
 HWY_INLINE V log1p_nonnegative(D d, V x) {
     const V l = hn::Log1p(d, hn::Min(x, hn::Set(d, FLT_MAX)));
     return nan_through(d, x, hn::IfThenElse(hn::Eq(x, infinity(d)), x, l));
+}
+
+namespace detail {
+
+/// result, with the lanes where outside is true computed one by one by
+/// scalar (the IEEE function): for the rare inputs beyond a Highway
+/// function's valid range, so that the common case stays one vector pass.
+template <class D, class Scalar>
+hn::Vec<D> with_scalar_outside(D d, hn::Vec<D> x, hn::Vec<D> result, hn::Mask<D> outside, Scalar scalar) {
+    constexpr size_t kMaxLanes = hn::MaxLanes(D());
+    HWY_ALIGN float in[kMaxLanes];
+    HWY_ALIGN float out[kMaxLanes];
+    uint8_t bits[(kMaxLanes + 7) / 8] = {};
+    hn::Store(x, d, in);
+    hn::Store(result, d, out);
+    hn::StoreMaskBits(d, outside, bits);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) {
+        if ((bits[i / 8] >> (i % 8)) & 1) out[i] = scalar(in[i]);
+    }
+    return hn::Load(d, out);
+}
+
+/// Highway's Sin and Cos hold on [-39000, 39000]; beyond it (and for the
+/// non-finite inputs) the lanes are the standard library's.
+inline constexpr float kTrigRange = 39000.0f;
+
+template <bool kSine, class D, class V>
+HWY_INLINE V trig_ieee(D d, V x) {
+    const auto inside = hn::Le(hn::Abs(x), hn::Set(d, kTrigRange));
+    if (HWY_LIKELY(hn::AllTrue(d, inside))) return kSine ? hn::Sin(d, x) : hn::Cos(d, x);
+    const auto outside = hn::Not(inside);
+    const V inRange = hn::IfThenZeroElse(outside, x);
+    if constexpr (kSine) {
+        return with_scalar_outside(d, x, hn::Sin(d, inRange), outside, [](float v) { return std::sin(v); });
+    } else {
+        return with_scalar_outside(d, x, hn::Cos(d, inRange), outside, [](float v) { return std::cos(v); });
+    }
+}
+
+}  // namespace detail
+
+/// sin(x), cos(x): Highway's within its range, the standard library's lanes
+/// beyond it.
+template <class D, class V>
+HWY_INLINE V sin_ieee(D d, V x) {
+    return detail::trig_ieee<true>(d, x);
+}
+template <class D, class V>
+HWY_INLINE V cos_ieee(D d, V x) {
+    return detail::trig_ieee<false>(d, x);
 }
 
 ACLCPU_END_TARGET_NAMESPACE();
