@@ -12,7 +12,7 @@ aclError GatedKernel::launch(const LaunchArgs& args) const noexcept {
     const int64_t chunk = tiling_.chunkElements;
     const ElementwiseJob<2> gateJob{tiling_, gate_, gateArgs,
                                     UbStaging::per_worker(elementwise_staging_bytes(2, chunk)),
-                                    gate_.streamed_dtype(), gate_.stores_streaming()};
+                                    gate_.streamed_dtype()};
     const aclError status = run_elementwise(name_, gateJob, [this](const ElementwiseJob<2>& job,
                                                                    const BlockSlice& slice) {
         gateBlock_(job, slice, params_);
@@ -22,7 +22,7 @@ aclError GatedKernel::launch(const LaunchArgs& args) const noexcept {
     const LaunchArgs geluArgs{args.inputs, outGelu, args.workspace, args.workspaceSize};
     const ElementwiseJob<1> geluJob{tiling_, gelu_, geluArgs,
                                     UbStaging::per_worker(elementwise_staging_bytes(1, chunk)),
-                                    gelu_.streamed_dtype(), gelu_.stores_streaming()};
+                                    gelu_.streamed_dtype()};
     return run_elementwise(name_, geluJob, [this](const ElementwiseJob<1>& job, const BlockSlice& slice) {
         geluBlock_(job, slice, NoParams{});
     });

@@ -44,20 +44,22 @@ template <class T, size_t N, class Op, size_t... K>
 void map_streamed(const ElementwiseJob<N>& job, Range units, const Op& op, std::index_sequence<K...>) {
     const auto& operands = job.operands;
     T* out = static_cast<T*>(job.args.outputs[0]) + operands.output.offset();
+    // Outputs too large for the caches take streaming stores (streaming_stores.hpp).
+    const bool streaming = operands.output.numel() * int64_t{sizeof(T)} >= kStreamingOutputBytes;
     const hn::ScalableTag<float> d;
     for (int64_t begin = units.begin; begin < units.end;) {
         const int64_t length = std::min({units.end - begin, operands.inputs[K].run_length_at(begin)...});
         const auto count = static_cast<size_t>(length);
         const auto value = op_of_inputs(
             d, op, static_cast<const T*>(job.args.inputs[K]) + operands.inputs[K].position_of(begin)...);
-        if (streams_run(job.streamingStores, 1, length * int64_t{sizeof(T)})) {
+        if (streams_run(streaming, 1, length * int64_t{sizeof(T)})) {
             store_values_streaming(d, value, count, out + begin);
         } else {
             store_values(d, value, count, out + begin);
         }
         begin += length;
     }
-    if (job.streamingStores) stream_fence();
+    if (streaming) stream_fence();
 }
 
 /// Any other slice: per UB chunk, the inputs gathered into fp32 staging, the

@@ -24,7 +24,6 @@
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
-#include "common/streaming_stores.hpp"
 #include "common/strided_layout.hpp"
 #include "common/tiling.hpp"
 
@@ -83,13 +82,6 @@ struct ElementwiseOperands {
         return computable && allStreamable && computesExactly ? dtype : ACL_DT_UNDEFINED;
     }
 
-    /// Whether streamed slices write the output with streaming stores
-    /// (streaming_stores.hpp): it streams and is too large for the caches.
-    bool stores_streaming() const noexcept {
-        const aclDataType dtype = streamed_dtype();
-        return dtype != ACL_DT_UNDEFINED && output.numel() * element_size(dtype) >= kStreamingOutputBytes;
-    }
-
     /// Below this run length, staging a chunk costs less than a pass per run.
     static constexpr int64_t kMinStreamedRun = 16;
 };
@@ -110,8 +102,6 @@ struct ElementwiseJob {
     UbStaging staging;
     /// operands.streamed_dtype(), decided once per kernel: every slice reads it.
     aclDataType streamedDtype;
-    /// operands.stores_streaming(), likewise.
-    bool streamingStores;
 };
 
 /// Runs block(job, slice) for every slice of every block of the tiling (see
@@ -162,14 +152,13 @@ public:
     ElementwiseKernel(const char* name, ElementwiseTiling tiling, ElementwiseOperands<N> operands, Params params,
                       int64_t workspaceStagingBytes = 0) noexcept
         : TiledKernel(name, tiling), operands_(operands), params_(params),
-          workspaceStagingBytes_(workspaceStagingBytes), streamedDtype_(operands_.streamed_dtype()),
-          streamingStores_(operands_.stores_streaming()) {}
+          workspaceStagingBytes_(workspaceStagingBytes), streamedDtype_(operands_.streamed_dtype()) {}
 
     aclError launch(const LaunchArgs& args) const noexcept override {
         const UbStaging staging = workspaceStagingBytes_ > 0
                                       ? UbStaging::in_workspace(args.workspace, workspaceStagingBytes_)
                                       : UbStaging::per_worker(elementwise_staging_bytes(N, tiling_.chunkElements));
-        const ElementwiseJob<N> job{tiling_, operands_, args, staging, streamedDtype_, streamingStores_};
+        const ElementwiseJob<N> job{tiling_, operands_, args, staging, streamedDtype_};
         return run_elementwise(name_, job, [this](const ElementwiseJob<N>& j, const BlockSlice& slice) {
             Block(j, slice, params_);
         });
@@ -180,7 +169,6 @@ private:
     Params params_;
     int64_t workspaceStagingBytes_;
     aclDataType streamedDtype_;
-    bool streamingStores_;
 };
 
 /// What an operator's fp32 vector functor derives from: its Params, as p.
