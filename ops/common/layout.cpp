@@ -367,8 +367,13 @@ JointLayout JointLayout::of(const StridedLayout& source, const StridedLayout& de
         for (Walk* walk : {&a, &b}) {
             if (walk->left <= 1) continue;
             walk->left /= size;
-            walk->stride *= size;
-            if (walk->left == 1) walk->next();
+            // The next piece of this dim steps over `size` elements; an
+            // exhausted dim's product is never used (and may overflow).
+            if (walk->left == 1) {
+                walk->next();
+            } else {
+                walk->stride *= size;
+            }
         }
     }
     // Outermost first, merging a dim into its inner neighbour where both layouts allow.
