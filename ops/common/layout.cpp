@@ -378,11 +378,17 @@ JointLayout JointLayout::of(const StridedLayout& source, const StridedLayout& de
     }
     // Outermost first, merging a dim into its inner neighbour where both layouts allow.
     JointLayout joint;
+    // Whether outer steps over `size` elements of inner (a product past
+    // int64 steps over nothing a view can hold).
+    const auto spans = [](int64_t outer, int64_t inner, int64_t size) {
+        int64_t product = 0;
+        return !__builtin_mul_overflow(inner, size, &product) && outer == product;
+    };
     for (int d = reversed.rank - 1; d >= 0; --d) {
         const int last = joint.rank - 1;
         const int64_t size = reversed.sizes[d];
-        if (last >= 0 && joint.sourceStrides[last] == reversed.sourceStrides[d] * size &&
-            joint.destinationStrides[last] == reversed.destinationStrides[d] * size) {
+        if (last >= 0 && spans(joint.sourceStrides[last], reversed.sourceStrides[d], size) &&
+            spans(joint.destinationStrides[last], reversed.destinationStrides[d], size)) {
             joint.sizes[last] *= size;
             joint.sourceStrides[last] = reversed.sourceStrides[d];
             joint.destinationStrides[last] = reversed.destinationStrides[d];
