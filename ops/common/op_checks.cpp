@@ -198,6 +198,13 @@ aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* o
 
 namespace {
 
+/// No memory a device pointer can address is larger (x86-64 and AArch64 user
+/// space). Bounding storage by it is what lets every kernel step an index up
+/// to a dim's size times its stride, one past the view's end included,
+/// without overflowing int64: a dim of n >= 2 elements spans (n - 1) * stride
+/// < 2^48 elements, so n * stride < 2^49.
+constexpr int64_t kAddressableBytes = int64_t{1} << 48;
+
 /// The product of dims times elementBytes, or false on int64 overflow.
 bool byte_size(const Dims& dims, int64_t elementBytes, int64_t* bytes) {
     int64_t product = elementBytes;
@@ -219,6 +226,11 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
         !byte_size(storage_shape_of(tensor), elementBytes, &storageBytes)) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "The size in bytes of tensor %s (view %s, storage %s) overflows int64.", name,
                              shape_string(view.shape).c_str(), shape_string(storage_shape_of(tensor)).c_str());
+    }
+    if (storageBytes > kAddressableBytes) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The storage of tensor %s (%s, %lld bytes) is larger than a 48-bit address space "
+                             "can hold.", name, shape_string(storage_shape_of(tensor)).c_str(),
+                             static_cast<long long>(storageBytes));
     }
     if (viewBytes == 0) return ACLNN_SUCCESS;
     int64_t last = view.offset;

@@ -145,9 +145,11 @@ aclnnStatus check_view_in_storage(NamedArgs tensors);
 
 /// acl-cpu's own guard, run last in phase 1 so that a kernel never touches
 /// memory outside a tensor: a non-empty view must stay inside its storage
-/// (offset + sum((size_d - 1) * stride_d) < storage element count), and
-/// neither the view's nor the storage's byte size may overflow int64 ->
-/// 161002.
+/// (offset + sum((size_d - 1) * stride_d) < storage element count), neither
+/// the view's nor the storage's byte size may overflow int64, and the
+/// storage may not exceed 2^48 bytes, which no address space holds ->
+/// 161002. Past it, size_d * stride_d and any index up to it times a stride
+/// fit in int64.
 aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name);
 
 }  // namespace aclcpu::ops

@@ -151,6 +151,17 @@ inline void expect_error(aclnnStatus status, aclnnStatus code) {
     EXPECT_TRUE(has_error_message());
 }
 
+/// The call failed with code, and the message it left (which
+/// aclGetRecentErrMsg hands out once) names `word` (an argument, a dtype,
+/// a shape, ...).  Returns the message.
+inline std::string expect_error_naming(aclnnStatus status, aclnnStatus code, const std::string& word) {
+    EXPECT_EQ(status, code);
+    const char* recent = aclGetRecentErrMsg();
+    const std::string message = recent != nullptr ? recent : "";
+    EXPECT_NE(message.find(word), std::string::npos) << "message \"" << message << "\" does not name " << word;
+    return message;
+}
+
 /// call(c) of each case: 161002 with a message, traced by c.why.
 template <class Case, class Call>
 void expect_each_refused(const std::vector<Case>& cases, const Call& call) {

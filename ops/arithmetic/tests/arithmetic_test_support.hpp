@@ -263,17 +263,6 @@ void check_inplace_scalar(const InplaceScalarLaunch& launch, Input self, aclData
 // ---------------------------------------------------------------------------
 // Errors and empty tensors.
 
-/// The call failed with code, and the message it left (which
-/// aclGetRecentErrMsg hands out once) names `word` (an argument, a dtype,
-/// a shape, ...).  Returns the message.
-inline std::string expect_error_naming(aclnnStatus status, aclnnStatus code, const std::string& word) {
-    EXPECT_EQ(status, code);
-    const char* recent = aclGetRecentErrMsg();
-    const std::string message = recent != nullptr ? recent : "";
-    EXPECT_NE(message.find(word), std::string::npos) << "message \"" << message << "\" does not name " << word;
-    return message;
-}
-
 /// A phase 1 taking (workspaceSize, executor) and the matching phase 2.
 using Phase1 = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
 

@@ -768,6 +768,17 @@ TEST_F(LayoutRegions, TrilAndTriuErrors) {
         aclDestroyAclOpExecutor(executor);
     }
     aclDestroyTensor(giant);
+    // A storage no address space holds (2^62 one-byte elements) is refused:
+    // in it a column stride of 2^61 passed the storage check, and the steps
+    // of the region right of the last column overflowed int64 computing its
+    // first element (UBSan at 3 * stride; found by fuzz_layout).
+    const int64_t matrix[] = {2, 3};
+    const int64_t wideStrides[] = {1, int64_t{1} << 61};
+    const int64_t bigStorage[] = {(int64_t{1} << 62) + 2};
+    aclTensor* wide = aclCreateTensor(matrix, 2, ACL_INT8, wideStrides, 0, ACL_FORMAT_ND, bigStorage, 1, dummy.get());
+    expect_error_naming(phase1_of(aclnnTrilGetWorkspaceSize, wide, int64_t{0}, wide), ACLNN_ERR_PARAM_INVALID,
+                        "address space");
+    aclDestroyTensor(wide);
     // An empty 1-D self: Tril refuses its rank; Triu checks the rank only of a non-empty self.
     const RawTensor emptyRow({{0}});
     uint64_t workspace = 0;
