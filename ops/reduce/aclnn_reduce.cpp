@@ -1,0 +1,203 @@
+// acl-cpu: the reductions of CANN's ops-math on the reduction engine
+// (common/reduction.hpp) -- aclnnReduceSum (math/reduce_sum/op_api/
+// aclnn_reduce_sum.cpp), aclnnMean and aclnnMeanV2 (math/reduce_mean/op_api/
+// aclnn_mean.cpp), aclnnAmax (math/reduce_max/op_api/aclnn_amax.cpp) and
+// aclnnAmin (math/reduce_min/op_api/aclnn_amin.cpp).  Each is its checks in
+// CANN's order (A2 lists), its empty-tensor rule and a ReductionSpec.
+//
+// CANN writes through workspaceSize and executor unchecked; acl-cpu checks
+// them after the arguments, where CANN would crash, and answers 161001.
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/op_checks.hpp"
+#include "common/phase2.hpp"
+#include "common/reduction.hpp"
+#include "fill/fill_kernel.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+/// FillScalar of the op_apis' empty-input branch: out's dtype in
+/// emptyDtypes (else 161002), then value written over all of out.
+aclnnStatus hand_back_filled_out(const char* api, const aclTensor* self, const aclTensor* out, DtypeList emptyDtypes,
+                                 double value, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", emptyDtypes));
+    if (!is_empty(out)) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
+    FillPlan plan;
+    plan.computeDtype = view_of(out).dtype;
+    plan.value.real = value;
+    plan.value.integer = std::isnan(value) ? 0 : static_cast<int64_t>(value);
+    plan.out = StridedLayout::of(view_of(out));
+    plan.count = plan.out.numel();
+    return hand_back_fill(api, plan, {self}, out, workspaceSize, executor);
+}
+
+/// CheckShapeAndScalarSame (common/inc/op_api/aclnn_check.h): the reduced
+/// shape and out's are equal, or both hold one element -> else 161002.
+aclnnStatus check_shape_or_scalar(const Dims& reduced, const aclTensor* out) {
+    const Dims& outShape = view_of(out).shape;
+    const auto one_element = [](const Dims& shape) {
+        return std::all_of(shape.begin(), shape.end(), [](int64_t size) { return size == 1; });
+    };
+    if (reduced == outShape || (one_element(reduced) && one_element(outShape))) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "The tensor's shape[%s] is not equal with shape[%s].",
+                       shape_string(reduced).c_str(), shape_string(outShape).c_str());
+}
+
+/// The check of a `dtype` argument against an operator's list.
+aclnnStatus check_dtype_argument(aclDataType dtype, DtypeList supported) {
+    if (contains(supported, dtype)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "type %s should be in dtype support list %s.", dtype_name(dtype),
+                       dtype_list_string(supported).c_str());
+}
+
+// ---- ReduceSum -------------------------------------------------------------
+
+/// ASCEND910B_DTYPE_SUPPORT_LIST and EMPTY_INPUT_DTYPE_SUPPORT_LIST.
+constexpr DtypeList kSumDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_INT8,      ACL_INT16,      ACL_INT32, ACL_INT64,
+                                  ACL_UINT8,   ACL_BOOL,   ACL_DOUBLE,    ACL_COMPLEX64,  ACL_COMPLEX128, ACL_BF16};
+constexpr DtypeList kSumEmptyDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_INT8,   ACL_INT16, ACL_INT32,
+                                       ACL_INT64,   ACL_UINT8, ACL_BOOL,   ACL_DOUBLE, ACL_BF16};
+
+aclnnStatus reduce_sum(const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype,
+                       const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {dims, "dims"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kSumDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_argument(dtype, kSumDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", dtype));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    uint32_t mask = 0;
+    ACLCPU_RETURN_IF_ERROR(reduced_dims_mask(dims, view_of(self).shape, DimListRules{}, &mask));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(self)) {
+        return hand_back_filled_out("aclnnReduceSum", self, out, kSumEmptyDtypes, 0.0, workspaceSize, executor);
+    }
+    ACLCPU_RETURN_IF_ERROR(check_shape_or_scalar(reduced_shape(view_of(self).shape, mask, keepDims), out));
+    // Self is cast to dtype and summed in it; a BOOL dtype is ReduceAny.
+    ReductionSpec spec;
+    spec.combine = dtype == ACL_BOOL ? ReduceCombine::max : ReduceCombine::sum;
+    spec.castDtype = dtype;
+    return hand_back_reduction("aclnnReduceSum", spec, self, mask, out, workspaceSize, executor);
+}
+
+// ---- Mean, MeanV2 ----------------------------------------------------------
+
+/// ASCEND910B_DTYPE_SUPPORT_LIST and EMPTY_INPUT_DTYPE_SUPPORT_LIST.
+constexpr DtypeList kMeanDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16,     ACL_INT8,
+                                   ACL_UINT8, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr DtypeList kMeanEmptyDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64,  ACL_FLOAT16, ACL_INT16,
+                                        ACL_INT8,  ACL_UINT8, ACL_DOUBLE, ACL_BF16,    ACL_BOOL};
+
+constexpr DimListRules kMeanDimRules = {true, true, false};
+
+/// What Mean and MeanV2 share after their checks: NaN over an empty input,
+/// otherwise ReduceMean in castDtype.
+aclnnStatus hand_back_mean(const char* api, const aclTensor* self, uint32_t mask, bool keepDim,
+                           aclDataType castDtype, const aclTensor* out, uint64_t* workspaceSize,
+                           aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(self)) return hand_back_filled_out(api, self, out, kMeanEmptyDtypes, NAN, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_shape_or_scalar(reduced_shape(view_of(self).shape, mask, keepDim), out));
+    ReductionSpec spec;
+    spec.mean = true;
+    spec.castDtype = castDtype;
+    return hand_back_reduction(api, spec, self, mask, out, workspaceSize, executor);
+}
+
+aclnnStatus mean(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype, const aclTensor* out,
+                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {dim, "dim"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kMeanDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_argument(dtype, kMeanDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kMeanDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, dtype));
+    ACLCPU_RETURN_IF_ERROR(check_can_cast(dtype, view_of(out).dtype));
+    uint32_t mask = 0;
+    ACLCPU_RETURN_IF_ERROR(reduced_dims_mask(dim, view_of(self).shape, kMeanDimRules, &mask));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
+    return hand_back_mean("aclnnMean", self, mask, keepDim, dtype, out, workspaceSize, executor);
+}
+
+/// CheckParamsONNX: out of self's dtype; an empty dim list with
+/// noopWithEmptyAxes copies self into out (a reduction over no dim).
+aclnnStatus mean_v2(const aclTensor* self, const aclIntArray* dim, bool keepDim, bool noopWithEmptyAxes,
+                    const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {dim, "dim"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kMeanDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
+    DimListRules rules = kMeanDimRules;
+    rules.emptyMeansAll = !noopWithEmptyAxes;
+    uint32_t mask = 0;
+    ACLCPU_RETURN_IF_ERROR(reduced_dims_mask(dim, view_of(self).shape, rules, &mask));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
+    return hand_back_mean("aclnnMeanV2", self, mask, keepDim, view_of(self).dtype, out, workspaceSize, executor);
+}
+
+// ---- Amax, Amin ------------------------------------------------------------
+
+/// ASCEND910B_DTYPE_SUPPORT_LIST of aclnn_amax.cpp and aclnn_amin.cpp.
+constexpr DtypeList kExtremumDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT32, ACL_INT64,
+                                       ACL_INT16, ACL_INT8,    ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+/// out of self's dtype, the dims valid and non-empty, out of the reduced
+/// shape; an empty self launches nothing; BOOL is reduced as FLOAT.
+aclnnStatus extremum(const char* api, ReduceCombine combine, const aclTensor* self, const aclIntArray* dim,
+                     bool keepDim, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {dim, "dim"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", view_of(self).dtype));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kExtremumDtypes));
+    uint32_t mask = 0;
+    ACLCPU_RETURN_IF_ERROR(reduced_dims_mask(dim, view_of(self).shape, DimListRules{true, false, true}, &mask));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", reduced_shape(view_of(self).shape, mask, keepDim)));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    ReductionSpec spec;
+    spec.combine = combine;
+    spec.castDtype = view_of(self).dtype == ACL_BOOL ? ACL_FLOAT : view_of(self).dtype;
+    return hand_back_reduction(api, spec, self, mask, out, workspaceSize, executor);
+}
+
+}  // namespace
+}  // namespace aclcpu::ops
+
+using namespace aclcpu::ops;
+
+extern "C" aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
+                                                      aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    return reduce_sum(self, dims, keepDims, dtype, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnReduceSum)
+
+extern "C" aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                 aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                                 aclOpExecutor** executor) {
+    return mean(self, dim, keepDim, dtype, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnMean)
+
+extern "C" aclnnStatus aclnnMeanV2GetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                   bool noopWithEmptyAxes, aclTensor* out, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+    return mean_v2(self, dim, keepDim, noopWithEmptyAxes, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnMeanV2)
+
+extern "C" aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                 aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return extremum("aclnnAmax", ReduceCombine::max, self, dim, keepDim, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnAmax)
+
+extern "C" aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                 aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return extremum("aclnnAmin", ReduceCombine::min, self, dim, keepDim, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnAmin)
