@@ -179,6 +179,7 @@ V identity(ReduceCombine combine) {
             case ReduceCombine::min:
                 return std::numeric_limits<V>::has_infinity ? std::numeric_limits<V>::infinity()
                                                             : std::numeric_limits<V>::max();
+            case ReduceCombine::argmax: break;
         }
         return V(0);
     }
@@ -194,6 +195,7 @@ V combine(ReduceCombine combine, V a, V b) {
             case ReduceCombine::prod: return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
             case ReduceCombine::max: return a > b ? a : b;
             case ReduceCombine::min: return a < b ? a : b;
+            case ReduceCombine::argmax: break;
         }
         return a;
     } else if constexpr (is_complex_v<V>) {
@@ -205,8 +207,24 @@ V combine(ReduceCombine combine, V a, V b) {
             case ReduceCombine::prod: return a * b;
             case ReduceCombine::max: return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b);
             case ReduceCombine::min: return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b);
+            case ReduceCombine::argmax: break;
         }
         return a;
+    }
+}
+
+/// Whether x replaces best as ArgMax's candidate: strictly larger, or the
+/// first NaN -- so that ties keep the first index.
+template <class V>
+bool replaces_max(V x, V best) {
+    if constexpr (std::is_floating_point_v<V>) {
+        if (std::isnan(best)) return false;
+        if (std::isnan(x)) return true;
+    }
+    if constexpr (is_complex_v<V>) {
+        return false;  // phase 1 admits no complex ArgMax
+    } else {
+        return x > best;
     }
 }
 
@@ -258,6 +276,8 @@ template <class V>
 struct BlockBuffers {
     V values[kChunk];
     V results[kChunk];
+    /// ArgMax: the index of results[j].
+    int64_t indices[kChunk];
 };
 
 class ReductionKernel final : public OpKernel {
@@ -276,12 +296,18 @@ public:
 private:
     int64_t splits() const noexcept { return plan_.reducedBlocks.count(); }
 
+    bool is_argmax() const noexcept { return plan_.spec.combine == ReduceCombine::argmax; }
+
     template <class V>
     aclError run(const LaunchArgs& args) const noexcept {
         const int64_t outputs = plan_.kept.numel;
         const int64_t bytesMoved = outputs * plan_.reduced.numel * element_size(plan_.inDtype);
         const UbStaging staging = UbStaging::per_worker(sizeof(BlockBuffers<V>));
-        V* partials = static_cast<V*>(args.workspace);
+        // The workspace of a split reduction: ArgMax's indices of the
+        // partials (int64), then the partials.
+        const int64_t partialCount = is_argmax() ? outputs * splits() : 0;
+        auto* partialIndices = static_cast<int64_t*>(args.workspace);
+        V* partials = reinterpret_cast<V*>(partialIndices + partialCount);
         const aclError status = launch_blocks(
             name_, plan_.outputBlocks.count() * splits(), bytesMoved, [&](int64_t blockIdx) {
                 auto* buffers = reinterpret_cast<BlockBuffers<V>*>(staging.for_block(blockIdx));
@@ -292,9 +318,11 @@ private:
                     reduce_outputs(args.inputs[0], first, n, reduced, *buffers);
                     if (splits() == 1) {
                         store(*buffers, args.outputs[0], first, n);
-                    } else {
-                        std::copy_n(buffers->results, n, partials + blockIdx % splits() * outputs + first);
+                        continue;
                     }
+                    const int64_t slot = blockIdx % splits() * outputs + first;
+                    std::copy_n(buffers->results, n, partials + slot);
+                    if (is_argmax()) std::copy_n(buffers->indices, n, partialIndices + slot);
                 }
             });
         if (status != ACL_SUCCESS || splits() == 1) return status;
@@ -306,15 +334,28 @@ private:
                                  for (int64_t first = outs.begin; first < outs.end; first += kChunk) {
                                      const int64_t n = std::min(kChunk, outs.end - first);
                                      for (int64_t j = 0; j < n; ++j) {
-                                         V acc = partials[first + j];
+                                         buffers->results[j] = partials[first + j];
+                                         if (is_argmax()) buffers->indices[j] = partialIndices[first + j];
                                          for (int64_t s = 1; s < splits(); ++s) {
-                                             acc = combine(plan_.spec.combine, acc, partials[s * outputs + first + j]);
+                                             const int64_t slot = s * outputs + first + j;
+                                             take(*buffers, j, partials[slot], is_argmax() ? partialIndices[slot] : 0);
                                          }
-                                         buffers->results[j] = acc;
                                      }
                                      store(*buffers, args.outputs[0], first, n);
                                  }
                              });
+    }
+
+    /// Combines value (at reduced index `index`, for ArgMax) into output j
+    /// of buffers.results.
+    template <class V>
+    void take(BlockBuffers<V>& buffers, int64_t j, V value, int64_t index) const {
+        if (!is_argmax()) {
+            buffers.results[j] = combine(plan_.spec.combine, buffers.results[j], value);
+        } else if (replaces_max(value, buffers.results[j])) {
+            buffers.results[j] = value;
+            buffers.indices[j] = index;
+        }
     }
 
     /// results[j] = the combine of output first + j over the reduced range.
@@ -336,7 +377,7 @@ private:
             } else {
                 for (int64_t j = 0; j < n; ++j) {
                     const int64_t base = plan_.kept.position_of(plan_.inOffset, first + j);
-                    buffers.results[j] = reduce_lanes(reduced, buffers, [&](int64_t begin, int64_t count) {
+                    reduce_lanes(j, reduced, buffers, [&](int64_t begin, int64_t count) {
                         load(plan_.reduced, base, begin, count);
                     });
                 }
@@ -344,11 +385,25 @@ private:
         });
     }
 
-    /// The combine of one output's reduced elements over `reduced`, each
-    /// chunk staged by load(begin, count) into buffers.values.
+    /// results[j] = the combine of one output's reduced elements over
+    /// `reduced` (with its index in indices[j], for ArgMax), each chunk staged
+    /// by load(begin, count) into buffers.values.
     template <class V, class Load>
-    V reduce_lanes(Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
+    void reduce_lanes(int64_t j, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
+        if (is_argmax()) {
+            // One candidate, in index order: ties keep the first index.
+            for (int64_t begin = reduced.begin; begin < reduced.end; begin += kChunk) {
+                const int64_t count = std::min(kChunk, reduced.end - begin);
+                load(begin, count);
+                if (begin == reduced.begin) {
+                    buffers.results[j] = buffers.values[0];
+                    buffers.indices[j] = begin;
+                }
+                for (int64_t i = 0; i < count; ++i) take(buffers, j, buffers.values[i], begin + i);
+            }
+            return;
+        }
         V lanes[kReductionLanes];
         std::fill_n(lanes, kReductionLanes, identity<V>(c));
         for (int64_t begin = reduced.begin; begin < reduced.end; begin += kChunk) {
@@ -357,10 +412,12 @@ private:
             if constexpr (std::is_same_v<V, float>) {
                 HWY_DYNAMIC_DISPATCH(fold_lanes_on_target)(c, buffers.values, count, lanes);
             } else {
-                for (int64_t i = 0; i < count; ++i) lanes[i % kReductionLanes] = combine(c, lanes[i % kReductionLanes], buffers.values[i]);
+                for (int64_t i = 0; i < count; ++i) {
+                    lanes[i % kReductionLanes] = combine(c, lanes[i % kReductionLanes], buffers.values[i]);
+                }
             }
         }
-        return fold_tree(c, lanes);
+        buffers.results[j] = fold_tree(c, lanes);
     }
 
     /// results[0, n) = the combine, in reduced-index order, of the rows
@@ -368,6 +425,19 @@ private:
     template <class V, class Load>
     void reduce_rows(int64_t n, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
+        if (is_argmax()) {
+            int64_t index = reduced.begin;
+            plan_.reduced.for_each(plan_.inOffset, reduced.begin, reduced.size(), [&](int64_t reducedPosition) {
+                load(reducedPosition);
+                if (index == reduced.begin) {
+                    std::copy_n(buffers.values, n, buffers.results);
+                    std::fill_n(buffers.indices, n, index);
+                }
+                for (int64_t j = 0; j < n; ++j) take(buffers, j, buffers.values[j], index);
+                ++index;
+            });
+            return;
+        }
         std::fill_n(buffers.results, n, identity<V>(c));
         plan_.reduced.for_each(plan_.inOffset, reduced.begin, reduced.size(), [&](int64_t reducedPosition) {
             load(reducedPosition);
@@ -382,6 +452,11 @@ private:
     /// Outputs first .. first + n - 1 finished (finish) and cast into out.
     template <class V>
     void store(BlockBuffers<V>& buffers, void* out, int64_t first, int64_t n) const {
+        if (is_argmax()) {
+            for (int64_t j = 0; j < n; ++j) buffers.indices[j] = round_lane(plan_.spec.indexDtype, buffers.indices[j]);
+            store_lanes(buffers.indices, plan_.out, out, first, n);
+            return;
+        }
         for (int64_t j = 0; j < n; ++j) buffers.results[j] = finish(plan_.spec, buffers.results[j], plan_.reduced.numel);
         store_lanes(buffers.results, plan_.out, out, first, n);
     }
@@ -397,9 +472,8 @@ aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, cons
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const ReductionPlan plan = plan_of(spec, view_of(self), mask, view_of(out));
     const int64_t splits = plan.reducedBlocks.count();
-    const uint64_t workspace =
-        splits == 1 ? 0
-                    : static_cast<uint64_t>(splits * plan.kept.numel * lane_bytes(spec.castDtype));
+    const int64_t partialBytes = lane_bytes(spec.castDtype) + (spec.combine == ReduceCombine::argmax ? 8 : 0);
+    const uint64_t workspace = splits == 1 ? 0 : static_cast<uint64_t>(splits * plan.kept.numel * partialBytes);
     return hand_back_kernel<ReductionKernel>({self}, {out}, workspace, workspaceSize, executor, api, plan);
 }
 

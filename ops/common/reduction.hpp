@@ -36,7 +36,9 @@ namespace aclcpu::ops {
 
 /// How a reduction combines two values.  Any/All are Max/Min over values
 /// cast to BOOL (castDtype ACL_BOOL), as CANN's ReduceAny/ReduceAll are.
-enum class ReduceCombine : uint8_t { sum, max, min, prod };
+/// argmax results in the index (in the reduced index space) of the first
+/// largest element, NaN counting as larger than any number.
+enum class ReduceCombine : uint8_t { sum, max, min, prod, argmax };
 
 /// Lane partials of a lane reduction; fixed, so that every SIMD target
 /// combines in the same order.
@@ -53,6 +55,9 @@ struct ReductionSpec {
     /// Divide by the reduced element count (Mean: a multiplication by its
     /// fp32 reciprocal in fp32, as ReduceMean's kernel; a division otherwise).
     bool mean = false;
+    /// argmax: the dtype the kernel writes the index in (ArgMaxV2's INT32
+    /// on A2) before the Cast into out.
+    aclDataType indexDtype = ACL_INT32;
 };
 
 /// How an operator's op_api checks its dim list (CheckDimValid).

@@ -2,13 +2,15 @@
 // (common/reduction.hpp) -- aclnnReduceSum (math/reduce_sum/op_api/
 // aclnn_reduce_sum.cpp), aclnnMean and aclnnMeanV2 (math/reduce_mean/op_api/
 // aclnn_mean.cpp), aclnnAmax (math/reduce_max/op_api/aclnn_amax.cpp) and
-// aclnnAmin (math/reduce_min/op_api/aclnn_amin.cpp).  Each is its checks in
+// aclnnAmin (math/reduce_min/op_api/aclnn_amin.cpp) and aclnnArgMax
+// (math/arg_max_v2/op_api/aclnn_argmax.cpp).  Each is its checks in
 // CANN's order (A2 lists), its empty-tensor rule and a ReductionSpec.
 //
 // CANN writes through workspaceSize and executor unchecked; acl-cpu checks
 // them after the arguments, where CANN would crash, and answers 161001.
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 
@@ -18,6 +20,7 @@
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"
 #include "common/reduction.hpp"
+#include "common/typed_lanes.hpp"
 #include "fill/fill_kernel.hpp"
 
 namespace aclcpu::ops {
@@ -164,6 +167,48 @@ aclnnStatus extremum(const char* api, ReduceCombine combine, const aclTensor* se
     return hand_back_reduction(api, spec, self, mask, out, workspaceSize, executor);
 }
 
+// ---- ArgMax ----------------------------------------------------------------
+
+/// ASCEND910B_DTYPE_DTYPE_SUPPORT_LIST (DAV_2201).
+constexpr DtypeList kArgMaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16,
+                                     ACL_INT32, ACL_INT64,   ACL_UINT8,  ACL_BF16};
+
+/// CheckDim: dim in [-rank, rank - 1] ([-1, 0] for a 0-d self).
+aclnnStatus check_arg_dim(const aclTensor* self, int64_t dim, uint32_t* mask) {
+    const auto rank = static_cast<int64_t>(view_of(self).shape.size());
+    const int64_t minimum = rank == 0 ? -1 : -rank;
+    const int64_t maximum = rank == 0 ? 0 : rank - 1;
+    if (dim < minimum || dim > maximum) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "dim must be within the range of [%ld, %ld], but it is %ld.",
+                           static_cast<long>(minimum), static_cast<long>(maximum), static_cast<long>(dim));
+    }
+    *mask = rank == 0 ? 0 : 1u << (dim < 0 ? dim + rank : dim);
+    return ACLNN_SUCCESS;
+}
+
+/// ArgMaxV2 writes INT32 indices on A2 (the first of the largest, NaN the
+/// largest), which Cast turns into out's dtype; an empty self or out
+/// launches nothing.
+aclnnStatus arg_max(const aclTensor* self, int64_t dim, bool keepdim, const aclTensor* out, uint64_t* workspaceSize,
+                    aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kArgMaxDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
+    uint32_t mask = 0;
+    ACLCPU_RETURN_IF_ERROR(check_arg_dim(self, dim, &mask));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(self) || is_empty(out)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_shape_or_scalar(reduced_shape(view_of(self).shape, mask, keepdim), out));
+    if (!has_element_type(view_of(out).dtype)) {
+        return param_error(ACLNN_ERR_INNER_NULLPTR, "Cast from DT_INT32 to %s is not supported.",
+                           dtype_name(view_of(out).dtype));
+    }
+    ReductionSpec spec;
+    spec.combine = ReduceCombine::argmax;
+    spec.castDtype = view_of(self).dtype;
+    return hand_back_reduction("aclnnArgMax", spec, self, mask, out, workspaceSize, executor);
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -201,3 +246,9 @@ extern "C" aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const ac
     return extremum("aclnnAmin", ReduceCombine::min, self, dim, keepDim, out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnAmin)
+
+extern "C" aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return arg_max(self, dim, keepdim, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnArgMax)

@@ -2,7 +2,8 @@
 // references computed here, following CANN's A2 op_api graphs (hicann/
 // ops-math math/reduce_sum/op_api/aclnn_reduce_sum.cpp, math/reduce_mean/
 // op_api/aclnn_mean.cpp, math/reduce_max/op_api/aclnn_amax.cpp,
-// math/reduce_min/op_api/aclnn_amin.cpp): every listed real dtype, every dim
+// math/reduce_min/op_api/aclnn_amin.cpp, math/arg_max_v2/op_api/
+// aclnn_argmax.cpp): every listed real dtype, every dim
 // subset of a 3-D tensor with and without keepdim, strided and offset
 // views, 0-d and empty tensors, every error path, and bitwise-identical
 // results for 1, 2 and 8 worker threads on reductions split over blocks.
@@ -14,6 +15,7 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "ops/dtype_reference.hpp"
@@ -83,6 +85,28 @@ std::vector<double> real_parts(const std::vector<Complex>& values) {
     return re;
 }
 
+/// ArgMax's reference: along dim, the first index of the largest value, a
+/// NaN counting as the largest.
+std::vector<double> arg_max_reference(const std::vector<double>& values, const Shape& shape, size_t dim) {
+    int64_t inner = 1;
+    for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t extent = shape.empty() ? 1 : shape[dim];
+    const int64_t outer = numel(shape) / std::max<int64_t>(1, extent * inner);
+    std::vector<double> result;
+    for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+            int64_t best = 0;
+            for (int64_t k = 1; k < extent; ++k) {
+                const double v = values[static_cast<size_t>((o * extent + k) * inner + i)];
+                const double b = values[static_cast<size_t>((o * extent + best) * inner + i)];
+                if (!std::isnan(b) && (std::isnan(v) || v > b)) best = k;
+            }
+            result.push_back(static_cast<double>(best));
+        }
+    }
+    return result;
+}
+
 class Reduce : public AclTest {
 protected:
     aclnnStatus reduce_sum(const DeviceTensor& self, const IntArray& dims, bool keepDims, aclDataType dtype,
@@ -109,6 +133,14 @@ protected:
                 return aclnnMeanV2GetWorkspaceSize(self.get(), dims.get(), keepDim, noop, out.get(), size, executor);
             },
             aclnnMeanV2, stream_, nullptr);
+    }
+    aclnnStatus arg_max(const DeviceTensor& self, int64_t dim, bool keepdim, const DeviceTensor& out,
+                        uint64_t* workspace = nullptr) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnArgMaxGetWorkspaceSize(self.get(), dim, keepdim, out.get(), size, executor);
+            },
+            aclnnArgMax, stream_, workspace);
     }
     aclnnStatus extremum(Kind kind, const DeviceTensor& self, const IntArray& dims, bool keepDim,
                          const DeviceTensor& out, uint64_t* workspace = nullptr) {
@@ -353,7 +385,8 @@ TEST_F(Reduce, ErrorPathsAnswerCannsCodesAndMessages) {
     expect_error_naming(phase1(self.get(), dim0.get(), ACL_FLOAT, out->get()), ACLNN_ERR_PARAM_INVALID,
                         "is not equal with shape");
     DeviceTensor nine(TensorSpec(Shape(9, 1), ACL_FLOAT));
-    expect_error_naming(phase1(nine.get(), dim1.get(), ACL_FLOAT, out->get()), ACLNN_ERR_PARAM_INVALID, "9");
+    expect_error_naming(phase1(nine.get(), dim1.get(), ACL_FLOAT, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "cannot be larger than 8 dimensions");
     {
         aclOpExecutor* executor = nullptr;
         expect_error(aclnnReduceSumGetWorkspaceSize(self.get(), dim1.get(), false, ACL_FLOAT, out->get(), nullptr,
@@ -388,6 +421,73 @@ TEST_F(Reduce, ErrorPathsAnswerCannsCodesAndMessages) {
     expect_error_naming(amax(self, {1}, *wrong), ACLNN_ERR_PARAM_INVALID, "out");
 }
 
+// aclnn_argmax.cpp: every listed dtype, every dim (negative ones wrap),
+// keepdim either way, strided views, INT32 and INT64 outs; small integer
+// values make ties, which keep the first index.
+TEST_F(Reduce, ArgMaxIsTheFirstIndexOfTheLargest) {
+    const Shape shape{3, 4, 5};
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64,
+                              ACL_UINT8, ACL_BF16}) {
+        SCOPED_TRACE(name(dtype));
+        std::vector<double> x = real_parts(sample(dtype, 60, 5, 0, 3));
+        for (double& v : x) v = std::floor(v);
+        for (const TensorSpec& spec : views(dtype)) {
+            DeviceTensor self(spec, x);
+            for (int64_t dim = -3; dim < 3; ++dim) {
+                for (bool keepdim : {false, true}) {
+                    const size_t d = static_cast<size_t>(dim < 0 ? dim + 3 : dim);
+                    for (aclDataType outDtype : {ACL_INT64, ACL_INT32}) {
+                        auto out = DeviceTensor::output(TensorSpec(reduced(shape, 1u << d, keepdim), outDtype));
+                        ASSERT_EQ(arg_max(self, dim, keepdim, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+                        expect_close(out->read(), arg_max_reference(x, shape, d), kExact);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// NaN counts as the largest (the first NaN's index); infinities order as
+// numbers.  ggml's ARGMAX: F32 -> INT32 over dim 3 of a 4-D tensor.
+TEST_F(Reduce, ArgMaxTakesTheFirstNaNAndServesGgml) {
+    DeviceTensor self({{2, 4}, ACL_FLOAT}, {1, kNaN, 3, kNaN, -INFINITY, INFINITY, 2, INFINITY});
+    auto out = DeviceTensor::output({{2}, ACL_INT64});
+    ASSERT_EQ(arg_max(self, 1, false, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(out->read(), {1, 1}, kExact);
+    const std::vector<double> x = representable(uniform(2 * 3 * 2 * 33, -5, 5, 6), ACL_FLOAT);
+    DeviceTensor rows({{2, 3, 2, 33}, ACL_FLOAT}, x);
+    auto index = DeviceTensor::output({{2, 3, 2}, ACL_INT32});
+    ASSERT_EQ(arg_max(rows, 3, false, *index), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(index->read(), arg_max_reference(x, {2, 3, 2, 33}, 3), kExact);
+    DeviceTensor scalar({{}, ACL_FLOAT}, {4});
+    auto zero = DeviceTensor::output({{}, ACL_INT64});
+    ASSERT_EQ(arg_max(scalar, -1, false, *zero), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(zero->read(), {0}, kExact);
+}
+
+// CheckDtypeValid, CheckShape, CheckDim, then an empty self launches nothing.
+TEST_F(Reduce, ArgMaxErrorPaths) {
+    DeviceTensor self({{2, 3}, ACL_FLOAT}, std::vector<double>(6, 1));
+    auto out = DeviceTensor::output({{2}, ACL_INT64});
+    const auto phase1 = [&](const aclTensor* s, int64_t dim, const aclTensor* o) {
+        uint64_t size = 0;
+        aclOpExecutor* executor = nullptr;
+        return aclnnArgMaxGetWorkspaceSize(s, dim, false, const_cast<aclTensor*>(o), &size, &executor);
+    };
+    expect_error_naming(phase1(nullptr, 1, out->get()), ACLNN_ERR_PARAM_NULLPTR, "self");
+    expect_error_naming(phase1(self.get(), 1, nullptr), ACLNN_ERR_PARAM_NULLPTR, "out");
+    DeviceTensor flags({{2, 3}, ACL_BOOL}, std::vector<double>(6, 1));
+    expect_error_naming(phase1(flags.get(), 1, out->get()), ACLNN_ERR_PARAM_INVALID, "BOOL");
+    expect_error_naming(phase1(self.get(), 2, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "dim must be within the range of [-2, 1], but it is 2.");
+    expect_error_naming(phase1(self.get(), 0, out->get()), ACLNN_ERR_PARAM_INVALID, "is not equal with shape");
+    DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
+    auto emptyOut = DeviceTensor::output({{0}, ACL_INT64});
+    uint64_t workspace = 1;
+    ASSERT_EQ(arg_max(empty, 1, false, *emptyOut, &workspace), ACLNN_SUCCESS);
+    EXPECT_EQ(workspace, 0u);
+}
+
 // A full reduction of 2^20 + 37 elements splits the reduced extent over
 // blocks (a workspace of partials), a [6, 50000] row reduction over its
 // outer dim too; both bitwise identical for 1, 2 and 8 worker threads.
@@ -410,6 +510,15 @@ TEST_F(Reduce, SplitReductionsAreDeterministicAcrossWorkerCounts) {
         ASSERT_EQ(reduce_sum(wide, {0}, false, ACL_FLOAT16, *colSums, &workspace), ACLNN_SUCCESS);
         EXPECT_GT(workspace, 0u);
         rows.push_back(colSums->bytes());
+        // The largest value twice, in two blocks of the split: the first wins.
+        std::vector<double> peaks = x;
+        peaks[1000] = 7;
+        peaks[static_cast<size_t>(n - 5)] = 7;
+        DeviceTensor peaked({{n}, ACL_FLOAT}, peaks);
+        auto where = DeviceTensor::output({{}, ACL_INT64});
+        ASSERT_EQ(arg_max(peaked, 0, false, *where, &workspace), ACLNN_SUCCESS);
+        EXPECT_GT(workspace, 0u);
+        expect_close(where->read(), {1000}, kExact);
         if (threads == 1) {
             expect_close(out->read(), reference(x, {n}, 1, Kind::sum), {1e-5, 1e-3});
             std::vector<double> expected = reference(y, {50000, 6}, 1, Kind::sum);
