@@ -477,5 +477,128 @@ aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, cons
     return hand_back_kernel<ReductionKernel>({self}, {out}, workspace, workspaceSize, executor, api, plan);
 }
 
+namespace {
+// ---- the scan -------------------------------------------------------------
+
+/// The lines of a scan: every index of self but along dim, row-major, with
+/// self's and out's strides (no dims merged: the two views may differ).
+struct ScanPlan {
+    ScanSpec spec;
+    aclDataType inDtype = ACL_FLOAT;
+    aclDataType outDtype = ACL_FLOAT;
+    int rank = 0;
+    int64_t sizes[kMaxDims] = {};
+    int64_t inStrides[kMaxDims] = {};
+    int64_t outStrides[kMaxDims] = {};
+    int64_t inOffset = 0;
+    int64_t outOffset = 0;
+    int64_t length = 1;
+    int64_t inStep = 0;
+    int64_t outStep = 0;
+    int64_t lines = 1;
+    BlockSplit blocks;
+};
+
+class ScanKernel final : public OpKernel {
+public:
+    ScanKernel(const char* name, const ScanPlan& plan) noexcept : name_(name), plan_(plan) {}
+    const char* name() const noexcept override { return name_; }
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", plan_.blocks.count());
+    }
+
+    aclError launch(const LaunchArgs& args) const noexcept override {
+        if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
+        return visit_lane_type(plan_.spec.castDtype, [&](auto lane) { return run<decltype(lane)>(args); });
+    }
+
+private:
+    template <class V>
+    aclError run(const LaunchArgs& args) const noexcept {
+        const UbStaging staging = UbStaging::per_worker(sizeof(BlockBuffers<V>));
+        const int64_t bytesMoved =
+            plan_.lines * plan_.length * (element_size(plan_.inDtype) + element_size(plan_.outDtype));
+        return launch_blocks(name_, plan_.blocks.count(), bytesMoved, [&](int64_t blockIdx) {
+            auto* buffers = reinterpret_cast<BlockBuffers<V>*>(staging.for_block(blockIdx));
+            const Range lines = plan_.blocks.block(blockIdx);
+            for (int64_t line = lines.begin; line < lines.end; ++line) {
+                scan_line(args.inputs[0], args.outputs[0], line, *buffers);
+            }
+        });
+    }
+
+    /// One line, chunk by chunk in scan order (backwards when reverse).
+    template <class V>
+    void scan_line(const void* in, void* out, int64_t line, BlockBuffers<V>& buffers) const {
+        int64_t index[2 * kMaxDims];
+        const std::array<int64_t, 2> start = strided_positions<2>(
+            plan_.rank, plan_.sizes, {plan_.inStrides, plan_.outStrides}, {plan_.inOffset, plan_.outOffset}, line,
+            index);
+        const int64_t last = plan_.length - 1;
+        // Element k of the scan order is at first + k * step.
+        const int64_t inFirst = plan_.spec.reverse ? start[0] + last * plan_.inStep : start[0];
+        const int64_t outFirst = plan_.spec.reverse ? start[1] + last * plan_.outStep : start[1];
+        const int64_t inStep = plan_.spec.reverse ? -plan_.inStep : plan_.inStep;
+        const int64_t outStep = plan_.spec.reverse ? -plan_.outStep : plan_.outStep;
+        V acc = V(0);
+        for (int64_t k = 0; k < plan_.length; k += kChunk) {
+            const int64_t n = std::min(kChunk, plan_.length - k);
+            visit_element(plan_.inDtype, [&](auto tag) {
+                const auto* elements = static_cast<const decltype(tag)*>(in);
+                for (int64_t j = 0; j < n; ++j) {
+                    buffers.values[j] = load_element<V>(elements[inFirst + (k + j) * inStep], plan_.spec.castDtype);
+                }
+            });
+            for (int64_t j = 0; j < n; ++j) {
+                const V x = buffers.values[j];
+                if (plan_.spec.exclusive) buffers.results[j] = acc;
+                acc = combine(ReduceCombine::sum, acc, x);
+                if (!plan_.spec.exclusive) buffers.results[j] = acc;
+                buffers.results[j] = round_lane(plan_.spec.castDtype, buffers.results[j]);
+            }
+            visit_element(plan_.outDtype, [&](auto tag) {
+                using T = decltype(tag);
+                auto* target = static_cast<T*>(out);
+                for (int64_t j = 0; j < n; ++j) {
+                    target[outFirst + (k + j) * outStep] = cast_element<T>(buffers.results[j]);
+                }
+            });
+        }
+    }
+
+    const char* name_;
+    ScanPlan plan_;
+};
+
+}  // namespace
+
+aclnnStatus hand_back_scan(const char* api, const ScanSpec& spec, const aclTensor* self, int64_t dim,
+                           const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    const TensorView& in = view_of(self);
+    const TensorView& to = view_of(out);
+    ScanPlan plan;
+    plan.spec = spec;
+    plan.inDtype = in.dtype;
+    plan.outDtype = to.dtype;
+    plan.inOffset = in.offset;
+    plan.outOffset = to.offset;
+    for (size_t d = 0; d < in.shape.size(); ++d) {
+        if (static_cast<int64_t>(d) == dim) {
+            plan.length = in.shape[d];
+            plan.inStep = in.strides[d];
+            plan.outStep = to.strides[d];
+        } else if (in.shape[d] != 1) {
+            plan.sizes[plan.rank] = in.shape[d];
+            plan.inStrides[plan.rank] = in.strides[d];
+            plan.outStrides[plan.rank] = to.strides[d];
+            plan.lines *= in.shape[d];
+            ++plan.rank;
+        }
+    }
+    plan.blocks = BlockSplit::by_factor(plan.lines, soc_profile().vectorCoreCount, 1, plan.length);
+    return hand_back_kernel<ScanKernel>({self}, {out}, 0, workspaceSize, executor, api, plan);
+}
+
 }  // namespace aclcpu::ops
 #endif  // HWY_ONCE

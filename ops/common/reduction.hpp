@@ -92,4 +92,22 @@ Dims reduced_shape(const Dims& shape, uint32_t mask, bool keepDim);
 aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, const aclTensor* self, uint32_t mask,
                                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
+/// A scan (Cumsum) along one dim: out[.., k, ..] = the sum of self's
+/// elements 0..k (exclusive: 0..k-1; reverse: k..end) along dim, each cast
+/// into castDtype first and accumulated as the reduction's lanes are (fp32
+/// for FLOAT/FLOAT16/BF16, double, int64 wrapping, complex), every output
+/// rounded once into castDtype and cast into out.  Each line along dim is
+/// one sequential sum, so the result depends on the shapes only.
+struct ScanSpec {
+    aclDataType castDtype = ACL_FLOAT;
+    bool exclusive = false;
+    bool reverse = false;
+};
+
+/// The end of phase 1 of a scan of self (non-empty, of out's shape) along
+/// dim (in [0, rank), or 0 for a 0-d self): checks both views in their
+/// storage, then hands back the executor (no workspace).
+aclnnStatus hand_back_scan(const char* api, const ScanSpec& spec, const aclTensor* self, int64_t dim,
+                           const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+
 }  // namespace aclcpu::ops

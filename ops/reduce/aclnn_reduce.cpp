@@ -2,8 +2,9 @@
 // (common/reduction.hpp) -- aclnnReduceSum (math/reduce_sum/op_api/
 // aclnn_reduce_sum.cpp), aclnnMean and aclnnMeanV2 (math/reduce_mean/op_api/
 // aclnn_mean.cpp), aclnnAmax (math/reduce_max/op_api/aclnn_amax.cpp) and
-// aclnnAmin (math/reduce_min/op_api/aclnn_amin.cpp) and aclnnArgMax
-// (math/arg_max_v2/op_api/aclnn_argmax.cpp).  Each is its checks in
+// aclnnAmin (math/reduce_min/op_api/aclnn_amin.cpp), aclnnArgMax
+// (math/arg_max_v2/op_api/aclnn_argmax.cpp), and the scans aclnnCumsum and
+// aclnnCumsumV2 (math/cumsum/op_api/aclnn_cumsum.cpp).  Each is its checks in
 // CANN's order (A2 lists), its empty-tensor rule and a ReductionSpec.
 //
 // CANN writes through workspaceSize and executor unchecked; acl-cpu checks
@@ -11,6 +12,7 @@
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 
@@ -209,6 +211,57 @@ aclnnStatus arg_max(const aclTensor* self, int64_t dim, bool keepdim, const aclT
     return hand_back_reduction("aclnnArgMax", spec, self, mask, out, workspaceSize, executor);
 }
 
+// ---- Cumsum, CumsumV2 -------------------------------------------------------
+
+/// ASCEND910B_DTYPE_SUPPORT_LIST.
+constexpr DtypeList kCumsumDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE,    ACL_UINT8,     ACL_INT8,
+                                     ACL_INT16, ACL_INT64,   ACL_BF16,  ACL_COMPLEX64, ACL_COMPLEX128};
+
+/// CheckShape then CheckDim: out of self's shape, self's rank at most 8,
+/// dim in [-rank, rank - 1] (a 0-d self as 1-D); then an empty self launches
+/// nothing, and the rest is Cast(self, out's dtype) and the scan.
+aclnnStatus scan(const char* api, ScanSpec spec, const aclTensor* self, int64_t dim, const aclTensor* out,
+                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    const auto rank = static_cast<int64_t>(view_of(self).shape.size());
+    const int64_t dims = rank == 0 ? 1 : rank;
+    if (dim >= dims || dim < -dims) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "expected dim to be in range of [%ld, %ld], but got %ld.",
+                           static_cast<long>(-dims), static_cast<long>(dims - 1), static_cast<long>(dim));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
+    if (!has_element_type(view_of(self).dtype)) {
+        return param_error(ACLNN_ERR_INNER_NULLPTR, "Cast from %s to %s is not supported.",
+                           dtype_name(view_of(self).dtype), dtype_name(view_of(out).dtype));
+    }
+    spec.castDtype = view_of(out).dtype;
+    return hand_back_scan(api, spec, self, dim < 0 ? dim + dims : dim, out, workspaceSize, executor);
+}
+
+/// CheckParams: out's dtype listed and equal to dtype; self's dtype is not
+/// checked (Cast takes it into out's).
+aclnnStatus cumsum(const aclTensor* self, int64_t dim, aclDataType dtype, const aclTensor* out,
+                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kCumsumDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", dtype));
+    return scan("aclnnCumsum", ScanSpec{}, self, dim, out, workspaceSize, executor);
+}
+
+/// CheckParamsWithoutDtype: self and out listed and of one dtype.
+aclnnStatus cumsum_v2(const aclTensor* self, int64_t dim, bool exclusive, bool reverse, const aclTensor* out,
+                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {out, "out"}}, kCumsumDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
+    ScanSpec spec;
+    spec.exclusive = exclusive;
+    spec.reverse = reverse;
+    return scan("aclnnCumsumV2", spec, self, dim, out, workspaceSize, executor);
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -252,3 +305,17 @@ extern "C" aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_
     return arg_max(self, dim, keepdim, out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnArgMax)
+
+extern "C" aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclDataType dtype,
+                                                   aclTensor* out, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+    return cumsum(self, dim, dtype, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnCumsum)
+
+extern "C" aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor* self, int64_t dim, bool exclusive,
+                                                     bool reverse, aclTensor* out, uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
+    return cumsum_v2(self, dim, exclusive, reverse, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnCumsumV2)

@@ -3,7 +3,7 @@
 // ops-math math/reduce_sum/op_api/aclnn_reduce_sum.cpp, math/reduce_mean/
 // op_api/aclnn_mean.cpp, math/reduce_max/op_api/aclnn_amax.cpp,
 // math/reduce_min/op_api/aclnn_amin.cpp, math/arg_max_v2/op_api/
-// aclnn_argmax.cpp): every listed real dtype, every dim
+// aclnn_argmax.cpp, math/cumsum/op_api/aclnn_cumsum.cpp): every listed real dtype, every dim
 // subset of a 3-D tensor with and without keepdim, strided and offset
 // views, 0-d and empty tensors, every error path, and bitwise-identical
 // results for 1, 2 and 8 worker threads on reductions split over blocks.
@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "ops/dtype_reference.hpp"
@@ -107,6 +108,30 @@ std::vector<double> arg_max_reference(const std::vector<double>& values, const S
     return result;
 }
 
+/// Cumsum's reference along dim: inclusive or exclusive, forwards or
+/// backwards, each partial sum exact.
+std::vector<double> cumsum_reference(const std::vector<double>& values, const Shape& shape, size_t dim,
+                                     bool exclusive, bool reverse) {
+    int64_t inner = 1;
+    for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t extent = shape.empty() ? 1 : shape[dim];
+    const int64_t outer = numel(shape) / std::max<int64_t>(1, extent * inner);
+    std::vector<double> result(values.size());
+    for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+            double acc = 0;
+            for (int64_t step = 0; step < extent; ++step) {
+                const int64_t k = reverse ? extent - 1 - step : step;
+                const auto at = static_cast<size_t>((o * extent + k) * inner + i);
+                if (exclusive) result[at] = acc;
+                acc += values[at];
+                if (!exclusive) result[at] = acc;
+            }
+        }
+    }
+    return result;
+}
+
 class Reduce : public AclTest {
 protected:
     aclnnStatus reduce_sum(const DeviceTensor& self, const IntArray& dims, bool keepDims, aclDataType dtype,
@@ -141,6 +166,21 @@ protected:
                 return aclnnArgMaxGetWorkspaceSize(self.get(), dim, keepdim, out.get(), size, executor);
             },
             aclnnArgMax, stream_, workspace);
+    }
+    aclnnStatus cumsum(const DeviceTensor& self, int64_t dim, aclDataType dtype, const DeviceTensor& out) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnCumsumGetWorkspaceSize(self.get(), dim, dtype, out.get(), size, executor);
+            },
+            aclnnCumsum, stream_, nullptr);
+    }
+    aclnnStatus cumsum_v2(const DeviceTensor& self, int64_t dim, bool exclusive, bool reverse,
+                          const DeviceTensor& out) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnCumsumV2GetWorkspaceSize(self.get(), dim, exclusive, reverse, out.get(), size, executor);
+            },
+            aclnnCumsumV2, stream_, nullptr);
     }
     aclnnStatus extremum(Kind kind, const DeviceTensor& self, const IntArray& dims, bool keepDim,
                          const DeviceTensor& out, uint64_t* workspace = nullptr) {
@@ -486,6 +526,74 @@ TEST_F(Reduce, ArgMaxErrorPaths) {
     uint64_t workspace = 1;
     ASSERT_EQ(arg_max(empty, 1, false, *emptyOut, &workspace), ACLNN_SUCCESS);
     EXPECT_EQ(workspace, 0u);
+}
+
+// aclnn_cumsum.cpp: every listed real dtype, every dim, strided self and
+// out views (out transposed), V2's exclusive and reverse forms; each
+// partial sum rounded once into the dtype (fp16/bf16 accumulate in fp32).
+TEST_F(Reduce, CumsumMatchesTheReferenceAlongEveryDim) {
+    const Shape shape{3, 4, 5};
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16,
+                              ACL_INT64, ACL_BF16}) {
+        SCOPED_TRACE(name(dtype));
+        const std::vector<double> x = inputs(dtype, 60, 7);
+        const Tolerance tol = is_integral(dtype) ? kExact : tolerance_for(dtype);
+        for (const TensorSpec& spec : views(dtype)) {
+            DeviceTensor self(spec, x);
+            for (int64_t dim = -3; dim < 3; ++dim) {
+                const size_t d = static_cast<size_t>(dim < 0 ? dim + 3 : dim);
+                auto out = DeviceTensor::output(TensorSpec(shape, dtype, {1, 3, 12}));
+                ASSERT_EQ(cumsum(self, dim, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+                std::vector<double> expected = cumsum_reference(x, shape, d, false, false);
+                for (double& e : expected) e = in_dtype(e, dtype);
+                expect_close(out->read(), expected, tol);
+                for (bool exclusive : {false, true}) {
+                    for (bool reverse : {false, true}) {
+                        auto v2 = DeviceTensor::output(TensorSpec(shape, dtype));
+                        ASSERT_EQ(cumsum_v2(self, dim, exclusive, reverse, *v2), ACLNN_SUCCESS);
+                        std::vector<double> want = cumsum_reference(x, shape, d, exclusive, reverse);
+                        for (double& e : want) e = in_dtype(e, dtype);
+                        expect_close(v2->read(), want, tol);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Cumsum casts self into out's dtype first (self's dtype unchecked); a 0-d
+// self is its own sum; an empty one launches nothing; the error paths.
+TEST_F(Reduce, CumsumCastsIntoOutAndChecksAsTheOpApi) {
+    DeviceTensor f32({{4}, ACL_FLOAT}, {1.5, 2.5, -1.9, 4});
+    auto i32 = DeviceTensor::output({{4}, ACL_INT32});
+    ASSERT_EQ(cumsum(f32, 0, ACL_INT32, *i32), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(i32->read(), {1, 3, 2, 6}, kExact);
+    DeviceTensor scalar({{}, ACL_FLOAT}, {3});
+    auto one = DeviceTensor::output({{}, ACL_FLOAT});
+    ASSERT_EQ(cumsum(scalar, -1, ACL_FLOAT, *one), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(one->read(), {3}, kExact);
+    DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
+    auto emptyOut = DeviceTensor::output({{0, 3}, ACL_FLOAT});
+    ASSERT_EQ(cumsum(empty, 1, ACL_FLOAT, *emptyOut), ACLNN_SUCCESS);
+
+    const auto phase1 = [&](const aclTensor* s, int64_t dim, aclDataType dtype, const aclTensor* o) {
+        uint64_t size = 0;
+        aclOpExecutor* executor = nullptr;
+        return aclnnCumsumGetWorkspaceSize(s, dim, dtype, const_cast<aclTensor*>(o), &size, &executor);
+    };
+    auto out = DeviceTensor::output({{4}, ACL_FLOAT});
+    expect_error_naming(phase1(nullptr, 0, ACL_FLOAT, out->get()), ACLNN_ERR_PARAM_NULLPTR, "self");
+    auto flags = DeviceTensor::output({{4}, ACL_BOOL});
+    expect_error_naming(phase1(f32.get(), 0, ACL_BOOL, flags->get()), ACLNN_ERR_PARAM_INVALID, "BOOL");
+    expect_error_naming(phase1(f32.get(), 0, ACL_INT32, out->get()), ACLNN_ERR_PARAM_INVALID, "INT32");
+    auto longer = DeviceTensor::output({{5}, ACL_FLOAT});
+    expect_error(phase1(f32.get(), 0, ACL_FLOAT, longer->get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error_naming(phase1(f32.get(), 1, ACL_FLOAT, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "expected dim to be in range of [-1, 0], but got 1.");
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    expect_error_naming(aclnnCumsumV2GetWorkspaceSize(f32.get(), 0, false, false, i32->get(), &size, &executor),
+                        ACLNN_ERR_PARAM_INVALID, "INT32");
 }
 
 // A full reduction of 2^20 + 37 elements splits the reduced extent over
