@@ -365,20 +365,30 @@ private:
             using T = decltype(tag);
             const T* elements = static_cast<const T*>(in);
             const aclDataType castDtype = plan_.spec.castDtype;
-            const auto load = [&](const IndexSpace& space, int64_t base, int64_t begin, int64_t count) {
+            // The elements [begin, begin + count) of space from base, as
+            // lanes: read in place when they are dense fp32 lanes already,
+            // else staged in buffers.values.
+            const auto load = [&](const IndexSpace& space, int64_t base, int64_t begin, int64_t count) -> const V* {
+                if constexpr (std::is_same_v<T, float> && std::is_same_v<V, float>) {
+                    if (castDtype == ACL_FLOAT && space.rank == 1 && space.strides[0] == 1) {
+                        return elements + base + begin;
+                    }
+                }
                 int64_t j = 0;
-                space.for_each(base, begin, count,
-                               [&](int64_t position) { buffers.values[j++] = load_element<V>(elements[position], castDtype); });
+                space.for_each(base, begin, count, [&](int64_t position) {
+                    buffers.values[j++] = load_element<V>(elements[position], castDtype);
+                });
+                return buffers.values;
             };
             if (plan_.rowReduction) {
                 reduce_rows(n, reduced, buffers, [&](int64_t reducedPosition) {
-                    load(plan_.kept, reducedPosition, first, n);
+                    return load(plan_.kept, reducedPosition, first, n);
                 });
             } else {
                 for (int64_t j = 0; j < n; ++j) {
                     const int64_t base = plan_.kept.position_of(plan_.inOffset, first + j);
                     reduce_lanes(j, reduced, buffers, [&](int64_t begin, int64_t count) {
-                        load(plan_.reduced, base, begin, count);
+                        return load(plan_.reduced, base, begin, count);
                     });
                 }
             }
@@ -386,8 +396,8 @@ private:
     }
 
     /// results[j] = the combine of one output's reduced elements over
-    /// `reduced` (with its index in indices[j], for ArgMax), each chunk staged
-    /// by load(begin, count) into buffers.values.
+    /// `reduced` (with its index in indices[j], for ArgMax), each chunk's
+    /// lanes at load(begin, count).
     template <class V, class Load>
     void reduce_lanes(int64_t j, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
@@ -395,12 +405,12 @@ private:
             // One candidate, in index order: ties keep the first index.
             for (int64_t begin = reduced.begin; begin < reduced.end; begin += kChunk) {
                 const int64_t count = std::min(kChunk, reduced.end - begin);
-                load(begin, count);
+                const V* values = load(begin, count);
                 if (begin == reduced.begin) {
-                    buffers.results[j] = buffers.values[0];
+                    buffers.results[j] = values[0];
                     buffers.indices[j] = begin;
                 }
-                for (int64_t i = 0; i < count; ++i) take(buffers, j, buffers.values[i], begin + i);
+                for (int64_t i = 0; i < count; ++i) take(buffers, j, values[i], begin + i);
             }
             return;
         }
@@ -408,43 +418,43 @@ private:
         std::fill_n(lanes, kReductionLanes, identity<V>(c));
         for (int64_t begin = reduced.begin; begin < reduced.end; begin += kChunk) {
             const int64_t count = std::min(kChunk, reduced.end - begin);
-            load(begin, count);
+            const V* values = load(begin, count);
             if constexpr (std::is_same_v<V, float>) {
-                HWY_DYNAMIC_DISPATCH(fold_lanes_on_target)(c, buffers.values, count, lanes);
+                HWY_DYNAMIC_DISPATCH(fold_lanes_on_target)(c, values, count, lanes);
             } else {
                 for (int64_t i = 0; i < count; ++i) {
-                    lanes[i % kReductionLanes] = combine(c, lanes[i % kReductionLanes], buffers.values[i]);
+                    lanes[i % kReductionLanes] = combine(c, lanes[i % kReductionLanes], values[i]);
                 }
             }
         }
         buffers.results[j] = fold_tree(c, lanes);
     }
 
-    /// results[0, n) = the combine, in reduced-index order, of the rows
-    /// load(reducedPosition) stages into buffers.values.
+    /// results[0, n) = the combine, in reduced-index order, of the rows of
+    /// lanes at load(reducedPosition).
     template <class V, class Load>
     void reduce_rows(int64_t n, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
         if (is_argmax()) {
             int64_t index = reduced.begin;
             plan_.reduced.for_each(plan_.inOffset, reduced.begin, reduced.size(), [&](int64_t reducedPosition) {
-                load(reducedPosition);
+                const V* values = load(reducedPosition);
                 if (index == reduced.begin) {
-                    std::copy_n(buffers.values, n, buffers.results);
+                    std::copy_n(values, n, buffers.results);
                     std::fill_n(buffers.indices, n, index);
                 }
-                for (int64_t j = 0; j < n; ++j) take(buffers, j, buffers.values[j], index);
+                for (int64_t j = 0; j < n; ++j) take(buffers, j, values[j], index);
                 ++index;
             });
             return;
         }
         std::fill_n(buffers.results, n, identity<V>(c));
         plan_.reduced.for_each(plan_.inOffset, reduced.begin, reduced.size(), [&](int64_t reducedPosition) {
-            load(reducedPosition);
+            const V* values = load(reducedPosition);
             if constexpr (std::is_same_v<V, float>) {
-                HWY_DYNAMIC_DISPATCH(fold_row_on_target)(c, buffers.results, buffers.values, n);
+                HWY_DYNAMIC_DISPATCH(fold_row_on_target)(c, buffers.results, values, n);
             } else {
-                for (int64_t j = 0; j < n; ++j) buffers.results[j] = combine(c, buffers.results[j], buffers.values[j]);
+                for (int64_t j = 0; j < n; ++j) buffers.results[j] = combine(c, buffers.results[j], values[j]);
             }
         });
     }
