@@ -134,68 +134,49 @@ std::vector<double> cumsum_reference(const std::vector<double>& values, const Sh
 
 class Reduce : public AclTest {
 protected:
+    /// Both phases of phase1(args...); *workspace (optional) receives the
+    /// size phase 1 asked for.
+    template <class Entry, class... Args>
+    aclnnStatus two_phases(Entry phase1, Phase2 phase2, uint64_t* workspace, const Args&... args) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); }, phase2,
+            stream_, workspace);
+    }
     aclnnStatus reduce_sum(const DeviceTensor& self, const IntArray& dims, bool keepDims, aclDataType dtype,
                            const DeviceTensor& out, uint64_t* workspace = nullptr) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnReduceSumGetWorkspaceSize(self.get(), dims.get(), keepDims, dtype, out.get(), size,
-                                                      executor);
-            },
-            aclnnReduceSum, stream_, workspace);
+        return two_phases(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, workspace, self.get(), dims.get(), keepDims,
+                          dtype, out.get());
     }
     aclnnStatus mean(const DeviceTensor& self, const IntArray& dims, bool keepDim, aclDataType dtype,
                      const DeviceTensor& out) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnMeanGetWorkspaceSize(self.get(), dims.get(), keepDim, dtype, out.get(), size, executor);
-            },
-            aclnnMean, stream_, nullptr);
+        return two_phases(aclnnMeanGetWorkspaceSize, aclnnMean, nullptr, self.get(), dims.get(), keepDim, dtype,
+                          out.get());
     }
     aclnnStatus mean_v2(const DeviceTensor& self, const IntArray& dims, bool keepDim, bool noop,
                         const DeviceTensor& out) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnMeanV2GetWorkspaceSize(self.get(), dims.get(), keepDim, noop, out.get(), size, executor);
-            },
-            aclnnMeanV2, stream_, nullptr);
+        return two_phases(aclnnMeanV2GetWorkspaceSize, aclnnMeanV2, nullptr, self.get(), dims.get(), keepDim, noop,
+                          out.get());
     }
     aclnnStatus arg_max(const DeviceTensor& self, int64_t dim, bool keepdim, const DeviceTensor& out,
                         uint64_t* workspace = nullptr) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnArgMaxGetWorkspaceSize(self.get(), dim, keepdim, out.get(), size, executor);
-            },
-            aclnnArgMax, stream_, workspace);
+        return two_phases(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, workspace, self.get(), dim, keepdim, out.get());
     }
     aclnnStatus cumsum(const DeviceTensor& self, int64_t dim, aclDataType dtype, const DeviceTensor& out) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnCumsumGetWorkspaceSize(self.get(), dim, dtype, out.get(), size, executor);
-            },
-            aclnnCumsum, stream_, nullptr);
+        return two_phases(aclnnCumsumGetWorkspaceSize, aclnnCumsum, nullptr, self.get(), dim, dtype, out.get());
     }
     aclnnStatus cumsum_v2(const DeviceTensor& self, int64_t dim, bool exclusive, bool reverse,
                           const DeviceTensor& out) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnCumsumV2GetWorkspaceSize(self.get(), dim, exclusive, reverse, out.get(), size, executor);
-            },
-            aclnnCumsumV2, stream_, nullptr);
+        return two_phases(aclnnCumsumV2GetWorkspaceSize, aclnnCumsumV2, nullptr, self.get(), dim, exclusive, reverse,
+                          out.get());
     }
     aclnnStatus extremum(Kind kind, const DeviceTensor& self, const IntArray& dims, bool keepDim,
                          const DeviceTensor& out, uint64_t* workspace = nullptr) {
         if (kind == Kind::max) {
-            return run_two_phases(
-                [&](uint64_t* size, aclOpExecutor** executor) {
-                    return aclnnAmaxGetWorkspaceSize(self.get(), dims.get(), keepDim, out.get(), size, executor);
-                },
-                aclnnAmax, stream_, workspace);
+            return two_phases(aclnnAmaxGetWorkspaceSize, aclnnAmax, workspace, self.get(), dims.get(), keepDim,
+                              out.get());
         }
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) {
-                return aclnnAminGetWorkspaceSize(self.get(), dims.get(), keepDim, out.get(), size, executor);
-            },
-            aclnnAmin, stream_, workspace);
+        return two_phases(aclnnAminGetWorkspaceSize, aclnnAmin, workspace, self.get(), dims.get(), keepDim,
+                          out.get());
     }
 };
 
