@@ -121,6 +121,23 @@ struct IndexSpace {
     }
 };
 
+/// view less its size-1 dims, which address nothing: an out of one element
+/// may have more dims than a layout holds (ReduceSum's CheckShapeAndScalarSame
+/// admits any one-element shape).
+TensorView without_unit_dims(const TensorView& view) {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> strides;
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        if (view.shape[d] == 1) continue;
+        shape.push_back(view.shape[d]);
+        strides.push_back(view.strides[d]);
+    }
+    TensorView squeezed = view;
+    squeezed.shape = Dims(shape.data(), shape.size());
+    squeezed.strides = Dims(strides.data(), strides.size());
+    return squeezed;
+}
+
 struct ReductionPlan {
     ReductionSpec spec;
     aclDataType inDtype = ACL_FLOAT;
@@ -148,7 +165,7 @@ ReductionPlan plan_of(const ReductionSpec& spec, const TensorView& in, uint32_t 
         (reduced ? plan.reduced : plan.kept).append(in.shape[d], in.strides[d]);
         plan.rowReduction = !reduced;
     }
-    plan.out = StridedLayout::of(out);
+    plan.out = StridedLayout::of(without_unit_dims(out));
     const SocProfile& soc = soc_profile();
     const int64_t outputs = plan.kept.numel;
     const int64_t reducedCount = plan.reduced.numel;
@@ -303,9 +320,9 @@ private:
         const int64_t outputs = plan_.kept.numel;
         const int64_t bytesMoved = outputs * plan_.reduced.numel * element_size(plan_.inDtype);
         const UbStaging staging = UbStaging::per_worker(sizeof(BlockBuffers<V>));
-        // The workspace of a split reduction: ArgMax's indices of the
-        // partials (int64), then the partials.
-        const int64_t partialCount = is_argmax() ? outputs * splits() : 0;
+        // The workspace of a split reduction (none otherwise): ArgMax's
+        // indices of the partials (int64), then the partials.
+        const int64_t partialCount = is_argmax() && splits() > 1 ? outputs * splits() : 0;
         auto* partialIndices = static_cast<int64_t*>(args.workspace);
         V* partials = reinterpret_cast<V*>(partialIndices + partialCount);
         const aclError status = launch_blocks(

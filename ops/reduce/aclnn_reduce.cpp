@@ -29,10 +29,13 @@ namespace aclcpu::ops {
 namespace {
 
 /// FillScalar of the op_apis' empty-input branch: out's dtype in
-/// emptyDtypes (else 161002), then value written over all of out.
+/// emptyDtypes (else 161002), then value written over all of out -- at most
+/// 8 dims, as Fill takes (161002 past them: ReduceSum does not check out's
+/// rank before).
 aclnnStatus hand_back_filled_out(const char* api, const aclTensor* self, const aclTensor* out, DtypeList emptyDtypes,
                                  double value, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", emptyDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(out, "out"));
     if (!is_empty(out)) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(out, "out"));
     FillPlan plan;
     plan.computeDtype = view_of(out).dtype;
@@ -54,6 +57,11 @@ aclnnStatus check_shape_or_scalar(const Dims& reduced, const aclTensor* out) {
     return param_error(ACLNN_ERR_PARAM_INVALID, "The tensor's shape[%s] is not equal with shape[%s].",
                        shape_string(reduced).c_str(), shape_string(outShape).c_str());
 }
+
+/// A `dtype` argument as a C caller passed it (any int, read as a code):
+/// itself, or ACL_DT_UNDEFINED for a code that is no data type, which every
+/// list refuses.
+aclDataType dtype_argument(const aclDataType& dtype) noexcept { return dtype_from_code(code_of(dtype)); }
 
 /// The check of a `dtype` argument against an operator's list.
 aclnnStatus check_dtype_argument(aclDataType dtype, DtypeList supported) {
@@ -270,14 +278,14 @@ using namespace aclcpu::ops;
 extern "C" aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
                                                       aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                       aclOpExecutor** executor) {
-    return reduce_sum(self, dims, keepDims, dtype, out, workspaceSize, executor);
+    return reduce_sum(self, dims, keepDims, dtype_argument(dtype), out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnReduceSum)
 
 extern "C" aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                                  aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                  aclOpExecutor** executor) {
-    return mean(self, dim, keepDim, dtype, out, workspaceSize, executor);
+    return mean(self, dim, keepDim, dtype_argument(dtype), out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnMean)
 
@@ -309,7 +317,7 @@ ACLCPU_DEFINE_PHASE2(aclnnArgMax)
 extern "C" aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclDataType dtype,
                                                    aclTensor* out, uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-    return cumsum(self, dim, dtype, out, workspaceSize, executor);
+    return cumsum(self, dim, dtype_argument(dtype), out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnCumsum)
 

@@ -9,6 +9,7 @@
 // results for 1, 2 and 8 worker threads on reductions split over blocks.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -440,6 +441,31 @@ TEST_F(Reduce, ErrorPathsAnswerCannsCodesAndMessages) {
                         "Expected reducution dim 1 to have non-zero size.");
     auto wrong = DeviceTensor::output({{3}, ACL_FLOAT});
     expect_error_naming(amax(self, {1}, *wrong), ACLNN_ERR_PARAM_INVALID, "out");
+}
+
+// CheckShapeAndScalarSame admits an out of any one-element shape: a
+// [1]*9 out takes the sum (its dims beyond 8 address nothing; found by
+// fuzz_reduction, an out-of-bounds index before).  An empty self's Fill
+// takes at most 8 dims.  A dtype code that is no data type is refused
+// (also found by fuzz_reduction: it was loaded as the enum).
+TEST_F(Reduce, OneElementOutsOfAnyRankAndUnknownDtypeCodes) {
+    DeviceTensor self({{2, 3}, ACL_FLOAT}, {1, 2, 3, 4, 5, 6});
+    auto nine = DeviceTensor::output(TensorSpec(Shape(9, 1), ACL_FLOAT));
+    ASSERT_EQ(reduce_sum(self, {}, false, ACL_FLOAT, *nine), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_close(nine->read(), {21}, kExact);
+    DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    expect_error_naming(aclnnReduceSumGetWorkspaceSize(empty.get(), IntArray{}.get(), false, ACL_FLOAT, nine->get(),
+                                                       &size, &executor),
+                        ACLNN_ERR_PARAM_INVALID, "8 dimensions");
+    auto out = DeviceTensor::output({{2}, ACL_FLOAT});
+    aclDataType unknown;
+    const int32_t code = 255;
+    std::memcpy(&unknown, &code, sizeof code);
+    expect_error_naming(aclnnMeanGetWorkspaceSize(self.get(), IntArray{1}.get(), false, unknown, out->get(), &size,
+                                                  &executor),
+                        ACLNN_ERR_PARAM_INVALID, "should be in dtype support list");
 }
 
 // aclnn_argmax.cpp: every listed dtype, every dim (negative ones wrap),
