@@ -191,6 +191,22 @@ std::vector<TensorSpec> views(aclDataType dtype) {
     return {TensorSpec({3, 4, 5}, dtype), TensorSpec({3, 4, 5}, dtype, {1, 3, 12}, 5, {3 * 4 * 5 + 5})};
 }
 
+/// Calls check(self, dims, mask, keepDim) for both views of a [3, 4, 5]
+/// tensor of dtype holding x, every dim subset (dims; mask the reduced ones,
+/// every dim for the empty list) and keepDim either way.
+template <class Check>
+void for_each_dim_subset(aclDataType dtype, const std::vector<double>& x, const Check& check) {
+    for (const TensorSpec& spec : views(dtype)) {
+        DeviceTensor self(spec, x);
+        for (uint32_t mask = 0; mask < 8; ++mask) {
+            for (bool keepDim : {false, true}) {
+                SCOPED_TRACE("mask " + std::to_string(mask) + (keepDim ? " keepDim" : ""));
+                check(self, IntArray(dims_of(mask, 3)), mask == 0 ? 7u : mask, keepDim);
+            }
+        }
+    }
+}
+
 /// Inputs of dtype: positive (a sum does not cancel), small enough that an
 /// 8-bit sum of 60 does not wrap... except where the test wants it to.
 std::vector<double> inputs(aclDataType dtype, size_t n, uint32_t seed) {
@@ -205,21 +221,13 @@ TEST_F(Reduce, ReduceSumMatchesTheDoubleReferenceOverEveryDimSubset) {
     for (aclDataType dtype : kRealSumDtypes) {
         SCOPED_TRACE(name(dtype));
         const std::vector<double> x = inputs(dtype, 60, 1);
-        for (const TensorSpec& spec : views(dtype)) {
-            DeviceTensor self(spec, x);
-            for (uint32_t mask = 0; mask < 8; ++mask) {
-                for (bool keepDims : {false, true}) {
-                    SCOPED_TRACE("mask " + std::to_string(mask) + (keepDims ? " keepDims" : ""));
-                    const uint32_t effective = mask == 0 ? 7 : mask;
-                    auto out = DeviceTensor::output(TensorSpec(reduced(shape, effective, keepDims), dtype));
-                    ASSERT_EQ(reduce_sum(self, dims_of(mask, 3), keepDims, dtype, *out), ACLNN_SUCCESS)
-                        << aclGetRecentErrMsg();
-                    std::vector<double> expected = reference(x, shape, effective, Kind::sum);
-                    for (double& e : expected) e = in_dtype(e, dtype);
-                    expect_close(out->read(), expected, is_integral(dtype) ? kExact : tolerance_for(dtype));
-                }
-            }
-        }
+        for_each_dim_subset(dtype, x, [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
+            auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
+            ASSERT_EQ(reduce_sum(self, dims, keep, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            std::vector<double> expected = reference(x, shape, mask, Kind::sum);
+            for (double& e : expected) e = in_dtype(e, dtype);
+            expect_close(out->read(), expected, is_integral(dtype) ? kExact : tolerance_for(dtype));
+        });
     }
 }
 
@@ -255,20 +263,13 @@ TEST_F(Reduce, MeanMatchesTheDoubleReferenceOverEveryDimSubset) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
         SCOPED_TRACE(name(dtype));
         const std::vector<double> x = inputs(dtype, 60, 2);
-        for (const TensorSpec& spec : views(dtype)) {
-            DeviceTensor self(spec, x);
-            for (uint32_t mask = 0; mask < 8; ++mask) {
-                for (bool keepDim : {false, true}) {
-                    const uint32_t effective = mask == 0 ? 7 : mask;
-                    auto out = DeviceTensor::output(TensorSpec(reduced(shape, effective, keepDim), dtype));
-                    ASSERT_EQ(mean(self, dims_of(mask, 3), keepDim, dtype, *out), ACLNN_SUCCESS)
-                        << aclGetRecentErrMsg();
-                    std::vector<double> expected = reference(x, shape, effective, Kind::mean);
-                    for (double& e : expected) e = in_dtype(e, dtype);
-                    expect_close(out->read(), expected, tolerance_for(dtype));
-                }
-            }
-        }
+        for_each_dim_subset(dtype, x, [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
+            auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
+            ASSERT_EQ(mean(self, dims, keep, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            std::vector<double> expected = reference(x, shape, mask, Kind::mean);
+            for (double& e : expected) e = in_dtype(e, dtype);
+            expect_close(out->read(), expected, tolerance_for(dtype));
+        });
     }
     // ggml's MEAN: dim 3 of a 4-D fp32 tensor with keepDim.
     const std::vector<double> x = inputs(ACL_FLOAT, 2 * 3 * 4 * 7, 3);
@@ -315,18 +316,13 @@ TEST_F(Reduce, AmaxAminMatchTheReferenceOverEveryDimSubset) {
         for (aclDataType dtype : kExtremumDtypes) {
             SCOPED_TRACE(name(dtype));
             const std::vector<double> x = real_parts(sample(dtype, 60, 4));
-            for (const TensorSpec& spec : views(dtype)) {
-                DeviceTensor self(spec, x);
-                for (uint32_t mask = 0; mask < 8; ++mask) {
-                    for (bool keepDim : {false, true}) {
-                        const uint32_t effective = mask == 0 ? 7 : mask;
-                        auto out = DeviceTensor::output(TensorSpec(reduced(shape, effective, keepDim), dtype));
-                        ASSERT_EQ(extremum(kind, self, dims_of(mask, 3), keepDim, *out), ACLNN_SUCCESS)
-                            << aclGetRecentErrMsg();
-                        expect_close(out->read(), reference(x, shape, effective, kind), kExact);
-                    }
-                }
-            }
+            for_each_dim_subset(dtype, x,
+                                [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
+                                    auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
+                                    ASSERT_EQ(extremum(kind, self, dims, keep, *out), ACLNN_SUCCESS)
+                                        << aclGetRecentErrMsg();
+                                    expect_close(out->read(), reference(x, shape, mask, kind), kExact);
+                                });
         }
     }
 }
