@@ -180,6 +180,32 @@ private:
     std::vector<std::unique_ptr<Operand>> operands_;
 };
 
+/// A small int (b % 32 - 10), sometimes (byte 255) a wild 8-byte one.
+inline int64_t int_of(Decoder& in) {
+    const uint8_t choice = in.byte();
+    return choice == 255 ? static_cast<int64_t>(in.word()) : static_cast<int64_t>(choice % 32) - 10;
+}
+
+/// An aclIntArray of a few ints (a count byte % 10, then int_of each), or
+/// (rare) null; destroyed with the object.
+class Ints {
+public:
+    explicit Ints(Decoder& in) {
+        std::vector<int64_t> values(in.byte() % 10);
+        for (int64_t& value : values) value = int_of(in);
+        if (!in.rare()) array_ = aclCreateIntArray(values.data(), values.size());
+    }
+    ~Ints() {
+        if (array_ != nullptr) aclDestroyIntArray(array_);
+    }
+    Ints(const Ints&) = delete;
+    Ints& operator=(const Ints&) = delete;
+    const aclIntArray* get() const { return array_; }
+
+private:
+    aclIntArray* array_ = nullptr;
+};
+
 /// One input of an operator's fuzz target: builds its arguments from in
 /// through call, then call.run()s the operator.  Each operator's
 /// tests/fuzz_*.cpp defines it; fuzz_operator_main.cpp is the libFuzzer

@@ -150,6 +150,14 @@ class Seed:
         self.word(int.from_bytes(raw[:8], 'little'))
         self.word(int.from_bytes(raw[8:], 'little'))
 
+    def small_int(self, value):
+        """fuzz_support.hpp's int_of: value + 10 in a byte, or byte 255 and a raw word."""
+        if -10 <= value <= 21:
+            self.byte(value + 10)
+        else:
+            self.byte(255)
+            self.word(value & (2**64 - 1))
+
     def run(self, null_workspace_size=False, null_executor=False):
         self.rare(null_workspace_size)
         self.rare(null_executor)
@@ -836,17 +844,10 @@ def layout_seeds():
         s.run(*run)
         return s
 
-    def integer(s, v):
-        if -10 <= v <= 21:
-            s.byte(v + 10)
-        else:
-            s.byte(255)
-            s.word(v & (2**64 - 1))
-
     def ints(s, values, null=False):
         s.byte(len(values))
         for v in values:
-            integer(s, v)
+            s.small_int(v)
         s.rare(null)
 
     def dims(values, null=False):
@@ -897,7 +898,7 @@ def layout_seeds():
         s.byte(len(tensors))
         for t in tensors:
             s.tensor(**t)
-        integer(s, dim)
+        s.small_int(dim)
         s.tensor(**out)
         s.rare(null)
         s.run(False, False)
@@ -920,7 +921,7 @@ def layout_seeds():
                                      'zero_step': ((4, 10), (0, 0, 4, 0), (4, 10)),
                                      'wild': ((4, 10), (0, -2**62, 2**62, 2**62), (1, 10))}.items():
         seeds[f'slice_{name}'] = seed(5, dict(shape=shape), dict(shape=out),
-                                      lambda s, a=args: [integer(s, v) for v in a])
+                                      lambda s, a=args: [s.small_int(v) for v in a])
 
     # ConstantPadNd: pad, scalar value
     for name, (shape, pads, out, dtype) in {
@@ -957,7 +958,7 @@ def layout_seeds():
             s.bit(False)
             s.tensor(shape=(2, 4, 6), dtype=UINT16)
             arith_out(s, dict(shape=(2, 4, 6), dtype=UINT16))
-            integer(s, diagonal)
+            s.small_int(diagonal)
             s.run(False, False)
             seeds[f'{op}_{diagonal}'] = s
         s = Seed()
@@ -965,7 +966,7 @@ def layout_seeds():
         s.byte(entry)
         s.bit(True)
         s.tensor(shape=(5, 5), strides='col', dtype=DOUBLE)
-        integer(s, 1)
+        s.small_int(1)
         s.run(False, False)
         seeds[f'{op}_in_place'] = s
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
@@ -1056,6 +1057,113 @@ def scalar_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the reduction engine
+
+
+def reduction_seeds():
+    """fuzz_reduction.cpp's grammar: ReduceSum, Mean, MeanV2, Amax and Amin
+    over every listed dtype, dim lists good, negative, repeated, out of range
+    and null, keepdim both ways, strided and empty inputs, 0-d inputs, wrong
+    outs, and a full reduction large enough to split over blocks."""
+    seeds = {}
+
+    def seed(entry, self, dims, keep, out, dtype=None, noop=False, null_dims=False, run=(False, False),
+             place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        s.byte(len(dims))
+        for v in dims:
+            s.small_int(v)
+        s.rare(null_dims)
+        s.bit(keep)
+        if entry in (0, 1):
+            s.dtype(dtype if dtype is not None else self.get('dtype', FLOAT))
+        elif entry == 2:
+            s.bit(noop)
+        s.tensor(**out)
+        s.run(*run)
+        return s
+
+    names = {0: 'sum', 1: 'mean', 2: 'mean_v2', 3: 'amax', 4: 'amin'}
+    for entry, name in names.items():
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, BOOL, COMPLEX64):
+            seeds[f'{name}_rows_{dtype}'] = seed(entry, dict(shape=(3, 4, 5), dtype=dtype), [-1], False,
+                                                dict(shape=(3, 4), dtype=dtype))
+        seeds[f'{name}_outer_keep'] = seed(entry, dict(shape=(3, 4, 5)), [0], True, dict(shape=(1, 4, 5)))
+        seeds[f'{name}_middle'] = seed(entry, dict(shape=(3, 4, 5), strides='col', offset=3), [1], False,
+                                       dict(shape=(3, 5)))
+        seeds[f'{name}_two'] = seed(entry, dict(shape=(2, 3, 4, 5)), [0, 2], False, dict(shape=(3, 5)))
+        seeds[f'{name}_all'] = seed(entry, dict(shape=(3, 4, 5)), [], False, dict(shape=()))
+        seeds[f'{name}_repeated'] = seed(entry, dict(shape=(3, 4)), [1, -1], False, dict(shape=(3,)))
+        seeds[f'{name}_range'] = seed(entry, dict(shape=(3, 4)), [2], False, dict(shape=(3,)))
+        seeds[f'{name}_wild_dim'] = seed(entry, dict(shape=(3, 4)), [2**62], False, dict(shape=(3,)))
+        seeds[f'{name}_null_dims'] = seed(entry, dict(shape=(3, 4)), [0], False, dict(shape=(4,)), null_dims=True)
+        seeds[f'{name}_empty'] = seed(entry, dict(shape=(0, 4)), [0], False, dict(shape=(4,)))
+        seeds[f'{name}_empty_kept'] = seed(entry, dict(shape=(0, 4)), [1], False, dict(shape=(0,)))
+        seeds[f'{name}_scalar'] = seed(entry, dict(shape=()), [0], False, dict(shape=()))
+        seeds[f'{name}_wrong_out'] = seed(entry, dict(shape=(3, 4)), [0], False, dict(shape=(3,)))
+        seeds[f'{name}_rank9'] = seed(entry, dict(shape=(1,) * 9), [0], False, dict(shape=(1,) * 8))
+        seeds[f'{name}_null_out'] = seed(entry, dict(shape=(3, 4)), [0], False, dict(null=True))
+        seeds[f'{name}_split'] = seed(entry, dict(shape=(2**20,)), [0], False, dict(shape=()))
+        seeds[f'{name}_split_rows'] = seed(entry, dict(shape=(8193, 2)), [0], False, dict(shape=(2,)))
+        seeds[f'{name}_null_workspace_size'] = seed(entry, dict(shape=(3, 4)), [0], False, dict(shape=(4,)),
+                                                    run=(True, False))
+    seeds['sum_f32_to_int64'] = seed(0, dict(shape=(3, 4)), [1], False, dict(shape=(3,), dtype=INT64), dtype=INT64)
+    seeds['sum_to_bool'] = seed(0, dict(shape=(3, 4)), [1], False, dict(shape=(3,), dtype=BOOL), dtype=BOOL)
+    seeds['sum_bad_dtype'] = seed(0, dict(shape=(3, 4)), [1], False, dict(shape=(3,)), dtype=UINT32)
+    seeds['sum_dtype_mismatch'] = seed(0, dict(shape=(3, 4)), [1], False, dict(shape=(3,)), dtype=INT32)
+    seeds['mean_f16_in_f32'] = seed(1, dict(shape=(3, 4), dtype=FLOAT16), [1], False, dict(shape=(3,)), dtype=FLOAT)
+    seeds['mean_cannot_cast'] = seed(1, dict(shape=(3, 4)), [1], False, dict(shape=(3,), dtype=INT32), dtype=FLOAT)
+    seeds['mean_v2_noop'] = seed(2, dict(shape=(3, 4)), [], False, dict(shape=(3, 4)), noop=True)
+
+    def one_dim(entry, self, dim, flags, out, dtype=None):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        s.tensor(**self)
+        s.small_int(dim)
+        if dtype is not None:
+            s.dtype(dtype)
+        for flag in flags:
+            s.bit(flag)
+        s.tensor(**out)
+        s.run()
+        return s
+
+    def arg_max(self, dim, keep, out):
+        return one_dim(5, self, dim, [keep], out)
+
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, BOOL):
+        seeds[f'argmax_rows_{dtype}'] = arg_max(dict(shape=(3, 4, 5), dtype=dtype), -1, False,
+                                               dict(shape=(3, 4), dtype=INT64))
+    seeds['argmax_outer_int32'] = arg_max(dict(shape=(3, 4, 5)), 0, True, dict(shape=(1, 4, 5), dtype=INT32))
+    seeds['argmax_strided'] = arg_max(dict(shape=(3, 4, 5), strides='col', offset=3), 1, False,
+                                      dict(shape=(3, 5), dtype=INT64))
+    seeds['argmax_range'] = arg_max(dict(shape=(3, 4)), 2, False, dict(shape=(3,), dtype=INT64))
+    seeds['argmax_wild'] = arg_max(dict(shape=(3, 4)), 2**62, False, dict(shape=(3,), dtype=INT64))
+    seeds['argmax_scalar'] = arg_max(dict(shape=()), -1, False, dict(shape=(), dtype=INT64))
+    seeds['argmax_empty'] = arg_max(dict(shape=(0, 4)), 1, False, dict(shape=(0,), dtype=INT64))
+    seeds['argmax_split'] = arg_max(dict(shape=(2**20,)), 0, False, dict(shape=(), dtype=INT64))
+    seeds['argmax_wrong_out'] = arg_max(dict(shape=(3, 4)), 0, False, dict(shape=(3,), dtype=INT64))
+    seeds['argmax_float_out'] = arg_max(dict(shape=(3, 4)), 1, False, dict(shape=(3,), dtype=FLOAT))
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, COMPLEX64, BOOL):
+        seeds[f'cumsum_{dtype}'] = one_dim(6, dict(shape=(3, 4, 5), dtype=FLOAT), 1, [], dict(shape=(3, 4, 5),
+                                           dtype=dtype), dtype=dtype)
+        seeds[f'cumsum_v2_{dtype}'] = one_dim(7, dict(shape=(3, 4, 5), dtype=dtype), -1, [True, True],
+                                              dict(shape=(3, 4, 5), dtype=dtype))
+    seeds['cumsum_strided'] = one_dim(6, dict(shape=(3, 4, 5), strides='col', offset=2), 0, [],
+                                      dict(shape=(3, 4, 5), strides='col'), dtype=FLOAT)
+    seeds['cumsum_scalar'] = one_dim(6, dict(shape=()), -1, [], dict(shape=()), dtype=FLOAT)
+    seeds['cumsum_empty'] = one_dim(6, dict(shape=(0, 4)), 1, [], dict(shape=(0, 4)), dtype=FLOAT)
+    seeds['cumsum_range'] = one_dim(6, dict(shape=(3, 4)), 2, [], dict(shape=(3, 4)), dtype=FLOAT)
+    seeds['cumsum_wild'] = one_dim(7, dict(shape=(3, 4)), 2**62, [False, False], dict(shape=(3, 4)))
+    seeds['cumsum_dtype_mismatch'] = one_dim(6, dict(shape=(3, 4)), 0, [], dict(shape=(3, 4)), dtype=INT32)
+    seeds['cumsum_long'] = one_dim(7, dict(shape=(5000, 3)), 0, [False, True], dict(shape=(5000, 3)))
+    return seeds
+
+
 # Inputs a fuzzer found, kept byte for byte beside the generated seeds (their
 # names start with this): no grammar change may silently drop a reproducer.
 FOUND_PREFIX = 'found_'
@@ -1080,6 +1188,7 @@ def main():
     write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
+    write(ops / 'reduce' / 'tests' / 'corpus', reduction_seeds())
 
 
 if __name__ == '__main__':
