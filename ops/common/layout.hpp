@@ -127,6 +127,13 @@ struct JointLayout {
     static constexpr int64_t kTileRows = 64;
 };
 
+/// Copies elements [begin, begin + count) of one step (its joint layout
+/// `joint`), reading the step's source from input (a fill step's value) and
+/// writing its destination into output, both data pointers its offsets
+/// count from; dense runs with streaming stores when `streaming`.
+void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
+               int64_t count, bool streaming);
+
 /// Bytes [first, last) counted from a tensor's data pointer; empty when first == last.
 struct ByteRange {
     int64_t first = 0;
