@@ -25,16 +25,12 @@ TensorView slice_of(const TensorView& view, size_t first, size_t count) {
     return slice;
 }
 
-int64_t element_count(const Dims& shape) {
-    int64_t count = 1;
-    for (const int64_t size : shape) count *= size;
-    return count;
-}
-
 }  // namespace
 
-IndexKernel::IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs)
+IndexKernel::IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
+                         std::vector<CopyStep> baseSteps)
     : name_(name), direction_(copy.direction), slots_(slots), inputs_(inputs) {
+    if (!baseSteps.empty()) base_.emplace(name, std::move(baseSteps), inputs);
     const auto dim = static_cast<size_t>(copy.dim);
     const size_t positionRank = copy.index.shape.size();
     const TensorView tableSlice = slice_of(copy.table, dim, 1);
@@ -46,8 +42,8 @@ IndexKernel::IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots s
     sliceJoint_ = JointLayout::of(slice_.source, slice_.destination);
     zeros_ = CopyStep::fill(slice_.destination, kZeroElement);
     zerosJoint_ = JointLayout::of(zeros_.source, zeros_.destination);
-    sliceElements_ = element_count(tableSlice.shape);
-    positions_ = element_count(copy.index.shape);
+    sliceElements_ = tableSlice.numel();
+    positions_ = copy.index.numel();
     rows_ = copy.table.shape[dim];
     elementBytes_ = element_size(copy.table.dtype);
     rowBytes_ = copy.table.strides[dim] * elementBytes_;
@@ -123,6 +119,9 @@ aclError IndexKernel::launch(const LaunchArgs& args) const noexcept {
         status != ACL_SUCCESS) {
         return status;
     }
+    if (base_) {
+        if (aclError status = base_->launch(args); status != ACL_SUCCESS) return status;
+    }
     return launch_block_slices(name_, blocks_, 2 * elementBytes_, sliceUnit_, [&](const BlockSlice& slice) {
         if (direction_ == IndexDirection::kGather) return gather_range(args, slice.units.begin, slice.units.end);
         for (int64_t position = 0; position < positions_; ++position) {
@@ -137,9 +136,11 @@ void IndexKernel::describe(std::string& details) const {
 }
 
 aclnnStatus hand_back_index(const char* api, const IndexedCopy& copy, IndexSlots slots, TensorSpan inputs,
-                            const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                            const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                            std::vector<CopyStep> baseSteps) {
     const int count = static_cast<int>(inputs.size());
-    return hand_back_kernel<IndexKernel>(inputs, {out}, 0, workspaceSize, executor, api, copy, slots, count);
+    return hand_back_kernel<IndexKernel>(inputs, {out}, 0, workspaceSize, executor, api, copy, slots, count,
+                                         std::move(baseSteps));
 }
 
 }  // namespace aclcpu::ops

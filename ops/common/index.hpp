@@ -19,7 +19,9 @@
 #include "common/internal.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/layout.hpp"
@@ -63,8 +65,11 @@ struct IndexSlots {
 class IndexKernel final : public OpKernel {
 public:
     /// Precondition: the copy's views are inside their storage, none empty,
-    /// table and other of one dtype, index INT32 or INT64.
-    IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs);
+    /// table and other of one dtype, index INT32 or INT64.  baseSteps (a
+    /// scatter's, may be empty): layout-engine steps that write the output
+    /// before the scatter (IndexCopy's copy of self into out).
+    IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
+                std::vector<CopyStep> baseSteps = {});
 
     const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
@@ -82,6 +87,8 @@ private:
     void gather_range(const LaunchArgs& args, int64_t begin, int64_t end) const;
 
     const char* name_;
+    /// The copy of the base into the output, run before the scatter.
+    std::optional<LayoutKernel> base_;
     IndexDirection direction_;
     IndexSlots slots_;
     int inputs_;
@@ -109,9 +116,11 @@ private:
     int64_t sliceUnit_ = 1;
 };
 
-/// Ends phase 1 of an index operator: an IndexKernel over copy, launched
-/// with inputs (in the operator's declaration order) and out.
+/// Ends phase 1 of an index operator: an IndexKernel over copy (and
+/// baseSteps), launched with inputs (in the operator's declaration order)
+/// and out.
 aclnnStatus hand_back_index(const char* api, const IndexedCopy& copy, IndexSlots slots, TensorSpan inputs,
-                            const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+                            const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                            std::vector<CopyStep> baseSteps = {});
 
 }  // namespace aclcpu::ops

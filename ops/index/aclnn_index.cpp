@@ -1,10 +1,12 @@
-// acl-cpu: the index family -- aclnnIndexSelect, aclnnGatherV2 and
-// aclnnEmbedding, each its checks in the order of its A2 op_api code in
-// hicann/ops-nn (index/gather_v2/op_api/aclnn_index_select.cpp,
-// aclnn_gather_v2.cpp, index/embedding/op_api/aclnn_embedding.cpp) and one
-// gather of the index engine.
+// acl-cpu: the index family -- aclnnIndexSelect, aclnnGatherV2,
+// aclnnEmbedding (a gather of the index engine each) and aclnnIndexCopy /
+// aclnnInplaceIndexCopy (a scatter), each its checks in the order of its A2
+// op_api code in hicann/ops-nn (index/gather_v2/op_api/aclnn_index_select.cpp,
+// aclnn_gather_v2.cpp, index/embedding/op_api/aclnn_embedding.cpp,
+// index/scatter_update/op_api/aclnn_index_copy.cpp).
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_select.h"
 
 #include "common/index.hpp"
@@ -220,6 +222,115 @@ aclnnStatus embedding(const aclTensor* weight, const aclTensor* indices, const a
     return hand_back_gather("aclnnEmbedding", weight, 0, indices, out, false, workspaceSize, executor);
 }
 
+// ---- IndexCopy (index/scatter_update/op_api/aclnn_index_copy.cpp) --------
+
+/// SELF_DTYPE_SUPPORT_LIST_910B.
+constexpr DtypeList kIndexCopyDtypes = {ACL_DOUBLE, ACL_INT16,   ACL_INT8,  ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128,
+                                        ACL_BOOL,   ACL_FLOAT,   ACL_FLOAT16, ACL_INT32, ACL_INT64,   ACL_BF16};
+
+/// CheckDtypeValid.
+aclnnStatus check_index_copy_dtypes(const aclTensor* self, const aclTensor* index, const aclTensor* source,
+                                    const aclTensor* out) {
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kIndexCopyDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(index, "index", kIndexDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", source, "source"));
+    return check_same_dtype(self, "self", out, "out");
+}
+
+/// CheckShape, then CheckElementNum.  A 0-d source is read as [1] (CANN's
+/// Reshape to {-1}); acl-cpu takes it only where that is self's slice shape
+/// (a 0-d or 1-D self), where CANN's slice comparison reads past the 0-d
+/// source's dims.
+aclnnStatus check_index_copy_shape(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                   const aclTensor* source, const aclTensor* out) {
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(source, "source"));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(index, "index", 1));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(self, "self", out, "out"));
+    const Dims& selfShape = view_of(self).shape;
+    const Dims& sourceShape = view_of(source).shape;
+    const int64_t positions = view_of(index).numel();
+    if (sourceShape.empty() && positions != 1) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "When source is scalar,index should have one element,but got %ld.", positions);
+    }
+    if (selfShape.size() != sourceShape.size() && !selfShape.empty() && !sourceShape.empty()) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "When source and self are not scalars,their dimensionality must match,but got self "
+                           "dimensionality %s,source dimensionlity %s",
+                           shape_string(selfShape).c_str(), shape_string(sourceShape).c_str());
+    }
+    const auto rank = static_cast<int64_t>(selfShape.size());
+    if (rank == 0 && dim != 0 && dim != -1) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Dimension out of range (expected to be in range of [-1, 0], but got %ld)", dim);
+    }
+    if (rank > 0 && (dim < -rank || dim >= rank)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Dimension out of range (expected to be in range of [-%ld, %ld],but got %ld)", rank,
+                           rank - 1, dim);
+    }
+    const Dims sourceSlices = sourceShape.empty() ? Dims{1} : sourceShape;
+    const bool sliceRanksDiffer = sourceShape.empty() && rank > 1;
+    for (int64_t d = 0; d < rank && !sliceRanksDiffer; ++d) {
+        if (d != wrapped_dim(dim, rank) && selfShape[d] != sourceSlices[d]) {
+            return param_error(ACLNN_ERR_PARAM_INVALID, "Self and source must have same slice shapes");
+        }
+    }
+    if (sliceRanksDiffer) return param_error(ACLNN_ERR_PARAM_INVALID, "Self and source must have same slice shapes");
+    if (!sourceShape.empty()) {
+        const int64_t axis = wrapped_dim(dim, static_cast<int64_t>(sourceShape.size()));
+        if (positions != sourceShape[axis]) {
+            return param_error(ACLNN_ERR_PARAM_INVALID,
+                               "The element num of index (%ld) should be equal to source size in dimension %ld, "
+                               "actual is %ld",
+                               positions, axis, sourceShape[axis]);
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
+/// CheckFormat.
+aclnnStatus check_same_format(const aclTensor* self, const aclTensor* out) {
+    if (format_of(self) == format_of(out)) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Format of input and output should be same. self [%s], out [%s].",
+                       format_name(format_of(self)), format_name(format_of(out)));
+}
+
+/// selfRef[.., index[i], ..] = source[.., i, ..] into out (selfRef itself
+/// in place; else out = selfRef first, CANN's copy of self that the
+/// scatter updates).  An index value outside [0, size(dim)) writes nothing
+/// (ScatterUpdate's kernel skips it; negative values too).
+aclnnStatus index_copy(const char* api, const aclTensor* self, int64_t dim, const aclTensor* index,
+                       const aclTensor* source, const aclTensor* out, uint64_t* workspaceSize,
+                       aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(
+        check_not_null({{self, "self"}, {index, "index"}, {source, "source"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_index_copy_dtypes(self, index, source, out));
+    ACLCPU_RETURN_IF_ERROR(check_index_copy_shape(self, dim, index, source, out));
+    ACLCPU_RETURN_IF_ERROR(check_same_format(self, out));
+    ACLCPU_RETURN_IF_ERROR(
+        check_view_in_storage({{self, "self"}, {index, "index"}, {source, "source"}, {out, "out"}}));
+    if (is_empty(self) || is_empty(index)) {
+        return hand_back_empty_executor({self, index, source}, {out}, workspaceSize, executor);
+    }
+    IndexedCopy copy;
+    copy.direction = IndexDirection::kScatter;
+    copy.table = at_least_1d(view_of(out));
+    copy.dim = wrapped_dim(dim, static_cast<int64_t>(copy.table.shape.size()));
+    copy.index = at_least_1d(view_of(index));
+    copy.other = at_least_1d(view_of(source));
+    std::vector<CopyStep> base;
+    if (out != self) {
+        const TensorView& from = view_of(self);
+        const TensorView& to = view_of(out);
+        append_copy(base, 0, step_dims(from, to), {from.dtype, from.offset}, {to.dtype, to.offset});
+    }
+    return hand_back_index(api, copy, IndexSlots{2, 1}, {self, index, source}, out, workspaceSize, executor,
+                           std::move(base));
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -242,8 +353,22 @@ aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight, const aclTen
     return embedding(weight, indices, out, workspaceSize, executor);
 }
 
+aclnnStatus aclnnIndexCopyGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index,
+                                           const aclTensor* source, aclTensor* outRef, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+    return index_copy("aclnnIndexCopy", selfRef, dim, index, source, outRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceIndexCopyGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index,
+                                                  const aclTensor* source, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
+    return index_copy("aclnnInplaceIndexCopy", selfRef, dim, index, source, selfRef, workspaceSize, executor);
+}
+
 }  // extern "C"
 
+ACLCPU_DEFINE_PHASE2(aclnnIndexCopy)
+ACLCPU_DEFINE_PHASE2(aclnnInplaceIndexCopy)
 ACLCPU_DEFINE_PHASE2(aclnnIndexSelect)
 ACLCPU_DEFINE_PHASE2(aclnnGatherV2)
 ACLCPU_DEFINE_PHASE2(aclnnEmbedding)

@@ -1,16 +1,18 @@
-// The index family (IndexSelect, GatherV2, Embedding) against references
+// The index family (IndexSelect, GatherV2, Embedding, IndexCopy and
+// InplaceIndexCopy) against references
 // computed here by index arithmetic on host vectors: every A2 dtype of data
 // and index, strided and offset views of self, index and out, negative and
 // out-of-range index values, 0-d and empty tensors, every error path with
-// its code (the op_api code of index/gather_v2 and index/embedding in
-// hicann/ops-nn), and a many-block gather bitwise equal for 1, 2 and 8
-// worker threads.
+// its code (the op_api code of index/gather_v2, index/embedding and
+// index/scatter_update in hicann/ops-nn), and a many-block gather and
+// scatter bitwise equal for 1, 2 and 8 worker threads.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
@@ -50,6 +52,31 @@ std::vector<Complex> gathered(const std::vector<Complex>& table, const Shape& sh
     return out;
 }
 
+/// The reference scatter: table with table[.., index[p], ..] =
+/// source[.., p, ..] along dim, positions in order (the last of repeated
+/// values wins); values outside [0, size(dim)) write nothing (CANN's
+/// ScatterUpdate kernel, index/scatter_update/op_kernel/arch35/
+/// scatter_update_simt.h: `continue`).
+std::vector<Complex> scattered(std::vector<Complex> table, const Shape& shape, size_t dim,
+                               const std::vector<int64_t>& index, const std::vector<Complex>& source) {
+    int64_t outer = 1, inner = 1;
+    for (size_t d = 0; d < dim; ++d) outer *= shape[d];
+    for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t rows = shape[dim];
+    const auto positions = static_cast<int64_t>(index.size());
+    for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t p = 0; p < positions; ++p) {
+            const int64_t value = index[static_cast<size_t>(p)];
+            if (value < 0 || value >= rows) continue;
+            for (int64_t i = 0; i < inner; ++i) {
+                table[static_cast<size_t>((o * rows + value) * inner + i)] =
+                    source[static_cast<size_t>((o * positions + p) * inner + i)];
+            }
+        }
+    }
+    return table;
+}
+
 std::vector<double> as_doubles(const std::vector<int64_t>& values) { return {values.begin(), values.end()}; }
 
 class IndexOps : public AclTest {
@@ -61,6 +88,16 @@ protected:
     aclnnStatus gather_v2(const DeviceTensor& self, int64_t dim, const DeviceTensor& index, DeviceTensor& out) {
         return run_aclnn(stream_, aclnnGatherV2GetWorkspaceSize, aclnnGatherV2, self.get(), dim, index.get(),
                          out.get());
+    }
+    aclnnStatus index_copy(DeviceTensor& self, int64_t dim, const DeviceTensor& index, const DeviceTensor& source,
+                           DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnIndexCopyGetWorkspaceSize, aclnnIndexCopy, self.get(), dim, index.get(),
+                         source.get(), out.get());
+    }
+    aclnnStatus inplace_index_copy(DeviceTensor& self, int64_t dim, const DeviceTensor& index,
+                                   const DeviceTensor& source) {
+        return run_aclnn(stream_, aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self.get(), dim,
+                         index.get(), source.get());
     }
     aclnnStatus embedding(const DeviceTensor& weight, const DeviceTensor& indices, DeviceTensor& out) {
         return run_aclnn(stream_, aclnnEmbeddingGetWorkspaceSize, aclnnEmbedding, weight.get(), indices.get(),
@@ -324,6 +361,112 @@ TEST_F(IndexOps, EmbeddingErrors) {
         });
 }
 
+// ---- IndexCopy (index/scatter_update/op_api/aclnn_index_copy.cpp) -------
+
+constexpr aclDataType kIndexCopyDtypes[] = {ACL_DOUBLE, ACL_INT16, ACL_INT8,    ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128,
+                                            ACL_BOOL,   ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64,     ACL_BF16};
+
+TEST_F(IndexOps, InplaceIndexCopyEveryListedDtypeAlongEachDim) {
+    // SELF_DTYPE_SUPPORT_LIST_910B x INDEX_DTYPE_SUPPORT_LIST; a repeated
+    // value (2) takes the later slice, out-of-range ones (-1, 4) write nothing.
+    const Shape shape = {4, 4};
+    const std::vector<int64_t> index = {2, -1, 0, 4, 2};
+    for (aclDataType dtype : kIndexCopyDtypes) {
+        for (aclDataType indexDtype : kIndexDtypes) {
+            for (size_t dim = 0; dim < 2; ++dim) {
+                SCOPED_TRACE(name(dtype) + " / " + name(indexDtype) + " dim " + std::to_string(dim));
+                const std::vector<Complex> values = sample(dtype, 16, 19, -100, 100);
+                const std::vector<Complex> updates = sample(dtype, 20, 23, -100, 100);
+                DeviceTensor self(TensorSpec(shape, dtype));
+                self.write_complex(values);
+                DeviceTensor source(TensorSpec(dim == 0 ? Shape{5, 4} : Shape{4, 5}, dtype));
+                source.write_complex(updates);
+                auto positions = index_tensor(TensorSpec({5}, indexDtype), index);
+                ASSERT_EQ(inplace_index_copy(self, static_cast<int64_t>(dim), *positions, source), ACLNN_SUCCESS)
+                    << aclGetRecentErrMsg();
+                EXPECT_EQ(self.read_complex(), scattered(values, shape, dim, index, updates));
+            }
+        }
+    }
+}
+
+TEST_F(IndexOps, IndexCopyWritesOutAndLeavesSelf) {
+    // aclnnIndexCopy scatters into a copy of self (GetScatterSelf) viewed into outRef.
+    const std::vector<Complex> values = sample(ACL_FLOAT, 12, 29, -100, 100);
+    DeviceTensor self(TensorSpec({3, 4}, ACL_FLOAT, {1, 3}, 1, {13}));  // a transposed view
+    self.write_complex(values);
+    DeviceTensor source(TensorSpec({3, 2}, ACL_FLOAT), {1, 2, 3, 4, 5, 6});
+    DeviceTensor index(TensorSpec({2}, ACL_INT32, {3}, 2, {6}), {3, 0});
+    auto out = DeviceTensor::output(TensorSpec({3, 4}, ACL_FLOAT, {5, 1}, 0, {15}));
+    ASSERT_EQ(index_copy(self, -1, index, source, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(out->read_complex(), scattered(values, {3, 4}, 1, {3, 0}, {1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
+    EXPECT_EQ(self.read_complex(), values);
+}
+
+TEST_F(IndexOps, IndexCopyOfScalarsAndOfNothing) {
+    // A 0-d source takes one index value into a 1-D self; a 0-d self takes
+    // its value from the last in-range position.
+    DeviceTensor vector(TensorSpec({3}, ACL_INT64), {1, 2, 3});
+    DeviceTensor scalar(TensorSpec({}, ACL_INT64), {9});
+    DeviceTensor one(TensorSpec({}, ACL_INT32), {1});
+    ASSERT_EQ(inplace_index_copy(vector, 0, one, scalar), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(vector.read(), (std::vector<double>{1, 9, 3}));
+    DeviceTensor target(TensorSpec({}, ACL_FLOAT), {5});
+    DeviceTensor updates(TensorSpec({3}, ACL_FLOAT), {6, 7, 8});
+    DeviceTensor index(TensorSpec({3}, ACL_INT64), {0, 0, 1});
+    ASSERT_EQ(inplace_index_copy(target, -1, index, updates), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(target.read(), std::vector<double>{7});
+    // An empty index: nothing written.
+    DeviceTensor none(TensorSpec({0}, ACL_INT64));
+    DeviceTensor noSource(TensorSpec({0}, ACL_INT64));
+    ASSERT_EQ(inplace_index_copy(vector, 0, none, noSource), ACLNN_SUCCESS);
+    EXPECT_EQ(vector.read(), (std::vector<double>{1, 9, 3}));
+}
+
+struct IndexCopyCase {
+    const char* why;
+    Described self;
+    int64_t dim;
+    Described index;
+    Described source;
+    Described out;
+};
+
+TEST_F(IndexOps, IndexCopyErrors) {
+    const RawTensor self(Described{{3, 4}}), index(Described{{2}, ACL_INT64}), source(Described{{2, 4}}),
+        out(Described{{3, 4}});
+    expect_each_null_is_161001_naming(aclnnIndexCopyGetWorkspaceSize, {"self", "index", "source", "out"},
+                                      self.get(), int64_t{0}, static_cast<const aclTensor*>(index.get()),
+                                      static_cast<const aclTensor*>(source.get()), out.get());
+    expect_each_null_is_161001_naming(aclnnInplaceIndexCopyGetWorkspaceSize, {"self", "index", "source"},
+                                      self.get(), int64_t{0}, static_cast<const aclTensor*>(index.get()),
+                                      static_cast<const aclTensor*>(source.get()));
+    const Described f32{{3, 4}}, i64{{2}, ACL_INT64}, rows{{2, 4}};
+    expect_each_refused(
+        std::vector<IndexCopyCase>{
+            {"self dtype outside the list", {{3, 4}, ACL_UINT16}, 0, i64, {{2, 4}, ACL_UINT16}, {{3, 4}, ACL_UINT16}},
+            {"index dtype", f32, 0, {{2}, ACL_INT16}, rows, f32},
+            {"source dtype", f32, 0, i64, {{2, 4}, ACL_FLOAT16}, f32},
+            {"out dtype", f32, 0, i64, rows, {{3, 4}, ACL_DOUBLE}},
+            {"rank 9 self", {Shape(9, 1)}, 0, i64, {Shape(9, 1)}, {Shape(9, 1)}},
+            {"2-d index", f32, 0, {{2, 1}, ACL_INT64}, rows, f32},
+            {"out shape", f32, 0, i64, rows, {{4, 3}}},
+            {"0-d source, 2 positions", f32, 0, i64, {{}}, f32},
+            {"ranks differ", f32, 0, i64, {{2, 4, 1}}, f32},
+            {"0-d self, dim 1", {{}}, 1, {{1}, ACL_INT64}, {{1}}, {{}}},
+            {"dim 2", f32, 2, i64, rows, f32},
+            {"slice shapes differ", f32, 0, i64, {{2, 3}}, f32},
+            {"0-d source into a matrix", f32, 0, {{1}, ACL_INT64}, {{}}, f32},
+            {"positions not source's dim", f32, 0, {{3}, ACL_INT64}, rows, f32},
+            {"formats differ", f32, 0, i64, rows, {{3, 4}, ACL_FLOAT, ACL_FORMAT_NCHW}}},
+        [](const IndexCopyCase& c) {
+            return phase1_of(aclnnIndexCopyGetWorkspaceSize, RawTensor(c.self).get(), c.dim,
+                             static_cast<const aclTensor*>(RawTensor(c.index).get()),
+                             static_cast<const aclTensor*>(RawTensor(c.source).get()), RawTensor(c.out).get());
+        });
+}
+
 // ---- The engine's blocks -------------------------------------------------
 
 TEST_F(IndexOps, ManyBlocksGiveTheSameBitsForAnyWorkerCount) {
@@ -350,6 +493,44 @@ TEST_F(IndexOps, ManyBlocksGiveTheSameBitsForAnyWorkerCount) {
                 for (int64_t c = 0; c < width; c += 31) {
                     const double want = row < rows ? table[static_cast<size_t>(row * width + c)] : 0.0;
                     ASSERT_EQ(got[static_cast<size_t>(p * width + c)], want) << p << ", " << c;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(results[1], results[0]);
+    EXPECT_EQ(results[2], results[0]);
+}
+
+TEST_F(IndexOps, ManyBlocksOfAScatterGiveTheSameBitsForAnyWorkerCount) {
+    // 3000 slices of 1024 into 1000 rows: most rows written several times,
+    // the last position writing a row winning in every block.
+    const int64_t rows = 1000, width = 1024, count = 3000;
+    std::vector<int64_t> index(count);
+    for (int64_t i = 0; i < count; ++i) index[static_cast<size_t>(i)] = (i * 7919) % (rows + 9) - 4;
+    std::vector<std::vector<uint8_t>> results;
+    for (int threads : {1, 2, 8}) {
+        restart_with_worker_threads(threads);
+        DeviceTensor self(TensorSpec({rows, width}, ACL_FLOAT));
+        self.fill_pattern(-1, 1);
+        DeviceTensor source(TensorSpec({count, width}, ACL_FLOAT));
+        source.fill_pattern(-1000, 1000);
+        DeviceTensor positions(TensorSpec({count}, ACL_INT64), as_doubles(index));
+        ASSERT_EQ(inplace_index_copy(self, 0, positions, source), ACLNN_SUCCESS);
+        results.push_back(self.bytes());
+        if (threads == 1) {
+            // Row r holds the last position p with index[p] == r, else its own values.
+            std::vector<int64_t> last(rows, -1);
+            for (int64_t p = 0; p < count; ++p) {
+                const int64_t row = index[static_cast<size_t>(p)];
+                if (row >= 0 && row < rows) last[static_cast<size_t>(row)] = p;
+            }
+            const std::vector<double> updates = source.read();
+            const std::vector<double> got = self.read();
+            for (int64_t r = 0; r < rows; r += 7) {
+                const int64_t p = last[static_cast<size_t>(r)];
+                if (p < 0) continue;
+                for (int64_t c = 0; c < width; c += 29) {
+                    ASSERT_EQ(got[static_cast<size_t>(r * width + c)], updates[static_cast<size_t>(p * width + c)]);
                 }
             }
         }
