@@ -267,6 +267,16 @@ void copy_step(const JointLayout& joint, const CopyStep& step, const void* input
     });
 }
 
+bool is_private_format(aclFormat format) noexcept {
+    switch (format) {
+        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
+        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
+            return false;
+        default:
+            return true;
+    }
+}
+
 CopyStep CopyStep::fill(const StridedLayout& destination, const ElementBytes& value) {
     TensorView element;
     element.dtype = destination.dtype();

@@ -27,16 +27,6 @@ constexpr DtypeList kIndexSelectDtypes = {ACL_FLOAT,  ACL_INT32,  ACL_INT64,  AC
 constexpr DtypeList kGatherDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64,  ACL_FLOAT16,   ACL_INT16,      ACL_INT8,
                                      ACL_UINT8, ACL_BOOL,  ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
-bool is_private_format(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
-        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
-            return false;
-        default:
-            return true;
-    }
-}
-
 /// The first element of view as a [1] view: the only position a 0-d view
 /// (or a 0-d self's gather) takes.
 TensorView first_element(TensorView view) {
@@ -95,7 +85,7 @@ aclnnStatus hand_back_gather(const char* api, const aclTensor* self, int64_t dim
 // ---- IndexSelect (index/gather_v2/op_api/aclnn_index_select.cpp) ----------
 
 /// CheckFormat.
-aclnnStatus check_public_formats(NamedArgs tensors) {
+aclnnStatus check_no_private_format(NamedArgs tensors) {
     for (const NamedArg& arg : tensors) {
         if (is_private_format(format_of(arg.tensor))) {
             return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support ND, NCHW, NHWC, HWCN, NDHWC, NCDHW.");
@@ -143,7 +133,7 @@ aclnnStatus index_select(const aclTensor* self, int64_t dim, const aclTensor* in
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kIndexSelectDtypes));
     ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", view_of(self).dtype));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(index, "index", kIndexDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_public_formats({{self, "self"}, {index, "index"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_no_private_format({{self, "self"}, {index, "index"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_index_select_shape(self, dim, index, out));
     // GatherV3 without negative_index_support: a negative value is out of range.
     return hand_back_gather("aclnnIndexSelect", self, dim, index, out, false, workspaceSize, executor);

@@ -99,6 +99,18 @@ protected:
         return run_aclnn(stream_, aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self.get(), dim,
                          index.get(), source.get());
     }
+    /// run(check) for 1, 2 and 8 worker threads (check for the first): the
+    /// bytes each returns must be equal.
+    template <class Run>
+    void expect_same_bits_for_any_worker_count(const Run& run) {
+        std::vector<std::vector<uint8_t>> results;
+        for (int threads : {1, 2, 8}) {
+            restart_with_worker_threads(threads);
+            results.push_back(run(threads == 1));
+        }
+        EXPECT_EQ(results[1], results[0]);
+        EXPECT_EQ(results[2], results[0]);
+    }
     aclnnStatus embedding(const DeviceTensor& weight, const DeviceTensor& indices, DeviceTensor& out) {
         return run_aclnn(stream_, aclnnEmbeddingGetWorkspaceSize, aclnnEmbedding, weight.get(), indices.get(),
                          out.get());
@@ -469,74 +481,66 @@ TEST_F(IndexOps, IndexCopyErrors) {
 
 // ---- The engine's blocks -------------------------------------------------
 
+/// count row numbers in [-4, rows + 4], scrambled, most repeated.
+std::vector<int64_t> scrambled_rows(int64_t count, int64_t rows) {
+    std::vector<int64_t> index(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) index[static_cast<size_t>(i)] = (i * 7919) % (rows + 9) - 4;
+    return index;
+}
+
 TEST_F(IndexOps, ManyBlocksGiveTheSameBitsForAnyWorkerCount) {
     // A gather over many blocks (3 Mi elements), its rows chosen out of
     // order with repeats and some out of range, read through a strided self.
     const int64_t rows = 1000, width = 1024, count = 3000;
-    std::vector<int64_t> index(count);
-    for (int64_t i = 0; i < count; ++i) index[static_cast<size_t>(i)] = (i * 7919) % (rows + 9) - 4;
-    std::vector<std::vector<uint8_t>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    const std::vector<int64_t> index = scrambled_rows(count, rows);
+    expect_same_bits_for_any_worker_count([&](bool check) {
         DeviceTensor self(TensorSpec({rows, width}, ACL_FLOAT, {width + 3, 1}, 0, {rows * (width + 3)}));
         self.fill_pattern(-1000, 1000);
         DeviceTensor positions(TensorSpec({count}, ACL_INT64), as_doubles(index));
         auto out = DeviceTensor::output(TensorSpec({count, width}, ACL_FLOAT));
-        ASSERT_EQ(gather_v2(self, 0, positions, *out), ACLNN_SUCCESS);
-        results.push_back(out->bytes());
-        if (threads == 1) {
-            const std::vector<double> table = self.read();
-            const std::vector<double> got = out->read();
-            for (int64_t p = 0; p < count; p += 97) {
-                int64_t row = index[static_cast<size_t>(p)];
-                row += row < 0 ? rows : 0;
-                for (int64_t c = 0; c < width; c += 31) {
-                    const double want = row < rows ? table[static_cast<size_t>(row * width + c)] : 0.0;
-                    ASSERT_EQ(got[static_cast<size_t>(p * width + c)], want) << p << ", " << c;
-                }
+        EXPECT_EQ(gather_v2(self, 0, positions, *out), ACLNN_SUCCESS);
+        const std::vector<double> table = self.read();
+        const std::vector<double> got = out->read();
+        for (int64_t p = 0; check && p < count; p += 97) {
+            int64_t row = index[static_cast<size_t>(p)];
+            row += row < 0 ? rows : 0;
+            for (int64_t c = 0; c < width; c += 31) {
+                const double want = row < rows ? table[static_cast<size_t>(row * width + c)] : 0.0;
+                EXPECT_EQ(got[static_cast<size_t>(p * width + c)], want) << p << ", " << c;
             }
         }
-    }
-    EXPECT_EQ(results[1], results[0]);
-    EXPECT_EQ(results[2], results[0]);
+        return out->bytes();
+    });
 }
 
 TEST_F(IndexOps, ManyBlocksOfAScatterGiveTheSameBitsForAnyWorkerCount) {
     // 3000 slices of 1024 into 1000 rows: most rows written several times,
     // the last position writing a row winning in every block.
     const int64_t rows = 1000, width = 1024, count = 3000;
-    std::vector<int64_t> index(count);
-    for (int64_t i = 0; i < count; ++i) index[static_cast<size_t>(i)] = (i * 7919) % (rows + 9) - 4;
-    std::vector<std::vector<uint8_t>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    const std::vector<int64_t> index = scrambled_rows(count, rows);
+    // Row r holds the last position p with index[p] == r, else its own values.
+    std::vector<int64_t> last(rows, -1);
+    for (int64_t p = 0; p < count; ++p) {
+        const int64_t row = index[static_cast<size_t>(p)];
+        if (row >= 0 && row < rows) last[static_cast<size_t>(row)] = p;
+    }
+    expect_same_bits_for_any_worker_count([&](bool check) {
         DeviceTensor self(TensorSpec({rows, width}, ACL_FLOAT));
         self.fill_pattern(-1, 1);
         DeviceTensor source(TensorSpec({count, width}, ACL_FLOAT));
         source.fill_pattern(-1000, 1000);
         DeviceTensor positions(TensorSpec({count}, ACL_INT64), as_doubles(index));
-        ASSERT_EQ(inplace_index_copy(self, 0, positions, source), ACLNN_SUCCESS);
-        results.push_back(self.bytes());
-        if (threads == 1) {
-            // Row r holds the last position p with index[p] == r, else its own values.
-            std::vector<int64_t> last(rows, -1);
-            for (int64_t p = 0; p < count; ++p) {
-                const int64_t row = index[static_cast<size_t>(p)];
-                if (row >= 0 && row < rows) last[static_cast<size_t>(row)] = p;
-            }
-            const std::vector<double> updates = source.read();
-            const std::vector<double> got = self.read();
-            for (int64_t r = 0; r < rows; r += 7) {
-                const int64_t p = last[static_cast<size_t>(r)];
-                if (p < 0) continue;
-                for (int64_t c = 0; c < width; c += 29) {
-                    ASSERT_EQ(got[static_cast<size_t>(r * width + c)], updates[static_cast<size_t>(p * width + c)]);
-                }
+        EXPECT_EQ(inplace_index_copy(self, 0, positions, source), ACLNN_SUCCESS);
+        const std::vector<double> updates = source.read();
+        const std::vector<double> got = self.read();
+        for (int64_t r = 0; check && r < rows; r += 7) {
+            const int64_t p = last[static_cast<size_t>(r)];
+            for (int64_t c = 0; p >= 0 && c < width; c += 29) {
+                EXPECT_EQ(got[static_cast<size_t>(r * width + c)], updates[static_cast<size_t>(p * width + c)]);
             }
         }
-    }
-    EXPECT_EQ(results[1], results[0]);
-    EXPECT_EQ(results[2], results[0]);
+        return self.bytes();
+    });
 }
 
 }  // namespace
