@@ -287,6 +287,21 @@ aclnnStatus check_same_format(const aclTensor* self, const aclTensor* out) {
                        format_name(format_of(self)), format_name(format_of(out)));
 }
 
+/// Whether copy.other has table's shape with dim replaced by index's.
+bool slices_match(const IndexedCopy& copy) {
+    const Dims& table = copy.table.shape;
+    const Dims& other = copy.other.shape;
+    const Dims& positions = copy.index.shape;
+    if (other.size() != table.size() - 1 + positions.size()) return false;
+    const auto dim = static_cast<size_t>(copy.dim);
+    for (size_t d = 0; d < other.size(); ++d) {
+        const bool atPositions = d >= dim && d < dim + positions.size();
+        const int64_t expected = d < dim ? table[d] : atPositions ? positions[d - dim] : table[d + 1 - positions.size()];
+        if (other[d] != expected) return false;
+    }
+    return true;
+}
+
 /// selfRef[.., index[i], ..] = source[.., i, ..] into out (selfRef itself
 /// in place; else out = selfRef first, CANN's copy of self that the
 /// scatter updates).  An index value outside [0, size(dim)) writes nothing
@@ -311,6 +326,10 @@ aclnnStatus index_copy(const char* api, const aclTensor* self, int64_t dim, cons
     copy.dim = wrapped_dim(dim, static_cast<int64_t>(copy.table.shape.size()));
     copy.index = at_least_1d(view_of(index));
     copy.other = at_least_1d(view_of(source));
+    if (!slices_match(copy)) {
+        // A 0-d self passes CANN's slice comparison with a source of any rank.
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Self and source must have same slice shapes");
+    }
     std::vector<CopyStep> base;
     if (out != self) {
         const TensorView& from = view_of(self);

@@ -815,6 +815,16 @@ def elementwise_unary_seeds():
 
 # ---------------------------------------------------------------------------- the layout engine
 
+def small_int(s, v):
+    """fuzz_layout.cpp's and fuzz_index.cpp's int: a byte b % 32 - 10, or
+    byte 255 then a raw 8-byte word."""
+    if -10 <= v <= 21:
+        s.byte(v + 10)
+    else:
+        s.byte(255)
+        s.word(v & (2**64 - 1))
+
+
 LAYOUT_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, UINT16, UINT32, UINT64, BOOL,
                  COMPLEX64, COMPLEX128)
 
@@ -837,17 +847,10 @@ def layout_seeds():
         s.run(*run)
         return s
 
-    def integer(s, v):
-        if -10 <= v <= 21:
-            s.byte(v + 10)
-        else:
-            s.byte(255)
-            s.word(v & (2**64 - 1))
-
     def ints(s, values, null=False):
         s.byte(len(values))
         for v in values:
-            integer(s, v)
+            small_int(s, v)
         s.rare(null)
 
     def dims(values, null=False):
@@ -898,7 +901,7 @@ def layout_seeds():
         s.byte(len(tensors))
         for t in tensors:
             s.tensor(**t)
-        integer(s, dim)
+        small_int(s, dim)
         s.tensor(**out)
         s.rare(null)
         s.run(False, False)
@@ -921,7 +924,7 @@ def layout_seeds():
                                      'zero_step': ((4, 10), (0, 0, 4, 0), (4, 10)),
                                      'wild': ((4, 10), (0, -2**62, 2**62, 2**62), (1, 10))}.items():
         seeds[f'slice_{name}'] = seed(5, dict(shape=shape), dict(shape=out),
-                                      lambda s, a=args: [integer(s, v) for v in a])
+                                      lambda s, a=args: [small_int(s, v) for v in a])
 
     # ConstantPadNd: pad, scalar value
     for name, (shape, pads, out, dtype) in {
@@ -958,7 +961,7 @@ def layout_seeds():
             s.bit(False)
             s.tensor(shape=(2, 4, 6), dtype=UINT16)
             arith_out(s, dict(shape=(2, 4, 6), dtype=UINT16))
-            integer(s, diagonal)
+            small_int(s, diagonal)
             s.run(False, False)
             seeds[f'{op}_{diagonal}'] = s
         s = Seed()
@@ -966,7 +969,7 @@ def layout_seeds():
         s.byte(entry)
         s.bit(True)
         s.tensor(shape=(5, 5), strides='col', dtype=DOUBLE)
-        integer(s, 1)
+        small_int(s, 1)
         s.run(False, False)
         seeds[f'{op}_in_place'] = s
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
@@ -1057,6 +1060,106 @@ def scalar_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the index engine
+
+def index_seeds():
+    """fuzz_index.cpp's grammar: IndexSelect, GatherV2, Embedding and the
+    IndexCopy pair over every index dtype, strided views, 0-d and empty
+    tensors, with index values in range, negative, out of range and wild;
+    and their errors."""
+    seeds = {}
+
+    def seed(entry, self, dim, index, values, out, place=ON_DEVICE, run=(False, False), source=None):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        if entry != 2:
+            small_int(s, dim)
+        s.tensor(**index)
+        s.byte(len(values))
+        for v in values:
+            small_int(s, v)
+        if source is not None:
+            s.tensor(**source)
+        if out is not None:
+            s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for entry, name in ((0, 'index_select'), (1, 'gather_v2')):
+        for index_dtype in (INT32, INT64):
+            for dtype in (FLOAT, FLOAT16, BF16, INT8, DOUBLE, BOOL):
+                seeds[f'{name}_{dtype}_{index_dtype}'] = seed(
+                    entry, dict(shape=(4, 3), dtype=dtype), 0, dict(shape=(3,), dtype=index_dtype), [2, 0, 3],
+                    dict(shape=(3, 3), dtype=dtype))
+        seeds[f'{name}_negative'] = seed(entry, dict(shape=(4, 3)), -1, dict(shape=(2,), dtype=INT64), [-1, -4],
+                                         dict(shape=(4, 2)))
+        seeds[f'{name}_out_of_range'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(4,), dtype=INT32),
+                                             [4, -5, 2**31 - 1, -2**31], dict(shape=(4, 3)))
+        seeds[f'{name}_wild'] = seed(entry, dict(shape=(4, 3)), 1, dict(shape=(2,), dtype=INT64), [2**63 - 1, -2**63],
+                                     dict(shape=(4, 2)))
+        seeds[f'{name}_strided'] = seed(entry, dict(shape=(3, 4), strides='col', offset=2), 1,
+                                        dict(shape=(3,), dtype=INT64, strides=(2,), offset=1), [3, 1], dict(
+                                            shape=(3, 3), strides='col'))
+        seeds[f'{name}_scalar_self'] = seed(entry, dict(shape=()), 0, dict(shape=(1,), dtype=INT64), [0],
+                                            dict(shape=()))
+        seeds[f'{name}_scalar_index'] = seed(entry, dict(shape=(2, 3)), 1, dict(shape=(), dtype=INT32), [2],
+                                             dict(shape=(2, 1)))
+        seeds[f'{name}_empty'] = seed(entry, dict(shape=(0, 3)), 0, dict(shape=(2,), dtype=INT64), [0],
+                                      dict(shape=(2, 3)))
+        seeds[f'{name}_dim_out_of_range'] = seed(entry, dict(shape=(4, 3)), 5, dict(shape=(3,), dtype=INT64), [0],
+                                                 dict(shape=(3, 3)))
+        seeds[f'{name}_bad_out'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64), [0],
+                                        dict(shape=(3, 4)))
+        seeds[f'{name}_null_index'] = seed(entry, dict(shape=(4, 3)), 0, dict(null=True), [], dict(shape=(3, 3)))
+        seeds[f'{name}_null_workspace_size'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64),
+                                                    [1], dict(shape=(3, 3)), run=(True, False))
+    seeds['gather_v2_index_2d'] = seed(1, dict(shape=(5, 2, 3), dtype=INT16), 1, dict(shape=(2, 2), dtype=INT64),
+                                       [1, -2, 0, 9], dict(shape=(5, 2, 2, 3), dtype=INT16))
+    seeds['index_select_2d_index'] = seed(0, dict(shape=(4, 3)), 0, dict(shape=(2, 2), dtype=INT64), [0],
+                                          dict(shape=(2, 2, 3)))
+    for index_dtype in (INT32, INT64):
+        seeds[f'embedding_{index_dtype}'] = seed(2, dict(shape=(5, 4)), None, dict(shape=(2, 3), dtype=index_dtype),
+                                                 [4, 0, -1, 5, 2], dict(shape=(2, 3, 4)))
+    seeds['embedding_scalar_index'] = seed(2, dict(shape=(5, 4), dtype=DOUBLE), None, dict(shape=(), dtype=INT64),
+                                           [3], dict(shape=(4,), dtype=DOUBLE))
+    seeds['embedding_bad_out'] = seed(2, dict(shape=(5, 4)), None, dict(shape=(2,), dtype=INT64), [1],
+                                      dict(shape=(2, 5)))
+    seeds['embedding_strided'] = seed(2, dict(shape=(5, 4), strides='col'), None,
+                                      dict(shape=(3,), dtype=INT32, strides=(3,)), [1, 4, 0],
+                                      dict(shape=(3, 4), strides='col'))
+    # InplaceIndexCopy (3, no out) and IndexCopy (4)
+    for entry, name in ((3, 'inplace_index_copy'), (4, 'index_copy')):
+        out = None if entry == 3 else dict(shape=(4, 3))
+        for index_dtype in (INT32, INT64):
+            seeds[f'{name}_{index_dtype}'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=index_dtype),
+                                                  [2, -1, 2, 4], out, source=dict(shape=(3, 3)))
+        seeds[f'{name}_dim1_strided'] = seed(entry, dict(shape=(4, 3), strides='col'), 1,
+                                             dict(shape=(2,), dtype=INT64, strides=(2,)), [0, 2], out,
+                                             source=dict(shape=(4, 2), dtype=None))
+        seeds[f'{name}_scalar_source'] = seed(entry, dict(shape=(3,)), 0, dict(shape=(), dtype=INT64), [1],
+                                              None if entry == 3 else dict(shape=(3,)), source=dict(shape=()))
+        seeds[f'{name}_bad_source'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64), [0], out,
+                                           source=dict(shape=(3, 2)))
+        seeds[f'{name}_wild'] = seed(entry, dict(shape=(4, 3), dtype=INT8), 0, dict(shape=(2,), dtype=INT64),
+                                     [2**62, -2**63], None if entry == 3 else dict(shape=(4, 3), dtype=INT8),
+                                     source=dict(shape=(2, 3), dtype=INT8))
+    # Inputs fuzz_index found, kept as they were found.
+    seeds['index_copy_scalar_self_2d_source'] = Found('20000000000000405d000a0100000000080101000a000000000000000800')  # a 0-d self took a [3, 0] source
+    return seeds
+
+
+class Found:
+    """An input a fuzzer found (hex), kept byte for byte."""
+
+    def __init__(self, hex_bytes):
+        self.bytes = bytes.fromhex(hex_bytes)
+
+    def data(self):
+        return self.bytes
+
+
 def write(folder, seeds):
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -1073,6 +1176,7 @@ def main():
     write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
+    write(ops / 'index' / 'tests' / 'corpus', index_seeds())
 
 
 if __name__ == '__main__':

@@ -470,6 +470,8 @@ TEST_F(IndexOps, IndexCopyErrors) {
             {"dim 2", f32, 2, i64, rows, f32},
             {"slice shapes differ", f32, 0, i64, {{2, 3}}, f32},
             {"0-d source into a matrix", f32, 0, {{1}, ACL_INT64}, {{}}, f32},
+            // fuzz_index: a 0-d self passes CANN's slice check with any source.
+            {"0-d self, 2-d source", {{}}, 0, {{3}, ACL_INT64}, {{3, 0}}, {{}}},
             {"positions not source's dim", f32, 0, {{3}, ACL_INT64}, rows, f32},
             {"formats differ", f32, 0, i64, rows, {{3, 4}, ACL_FLOAT, ACL_FORMAT_NCHW}}},
         [](const IndexCopyCase& c) {
