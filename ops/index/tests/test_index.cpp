@@ -29,6 +29,19 @@ constexpr aclDataType kGatherDtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64,  ACL_F
                                          ACL_UINT8, ACL_BOOL,  ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 constexpr aclDataType kIndexDtypes[] = {ACL_INT32, ACL_INT64};
 
+/// f(dtype, indexDtype) for each of GatherV2's and Embedding's A2 dtypes
+/// (DTYPE_SUPPORT_LIST_WITH_BF16, WEIGHT_DTYPE_SUPPORT_LIST_WITH_COMPLEX_AND_BF16)
+/// and each index dtype.
+template <class F>
+void for_each_gather_dtype(const F& f) {
+    for (aclDataType dtype : kGatherDtypes) {
+        for (aclDataType indexDtype : kIndexDtypes) {
+            SCOPED_TRACE(name(dtype) + " / " + name(indexDtype));
+            f(dtype, indexDtype);
+        }
+    }
+}
+
 /// The reference gather: out = table[.., index[p], ..] along dim, out's
 /// shape table's with dim replaced by indexShape; a value below 0 counts
 /// from the end when wraps, and an out-of-range one gives zeros (CANN's
@@ -213,11 +226,16 @@ void expect_each_gather_refused(Entry entry, const std::vector<GatherCase>& case
     });
 }
 
-TEST_F(IndexOps, IndexSelectErrors) {
+/// The null checks of entry (self, dim, index, out), each naming its argument.
+template <class Entry>
+void expect_each_gather_null_refused(Entry entry) {
     const RawTensor self(Described{{3, 4}}), index(Described{{2}, ACL_INT64}), out(Described{{2, 4}});
-    expect_each_null_is_161001_naming(aclnnIndexSelectGetWorkspaceSize, {"self", "index", "out"},
-                                      static_cast<const aclTensor*>(self.get()), int64_t{0},
-                                      static_cast<const aclTensor*>(index.get()), out.get());
+    expect_each_null_is_161001_naming(entry, {"self", "index", "out"}, static_cast<const aclTensor*>(self.get()),
+                                      int64_t{0}, static_cast<const aclTensor*>(index.get()), out.get());
+}
+
+TEST_F(IndexOps, IndexSelectErrors) {
+    expect_each_gather_null_refused(aclnnIndexSelectGetWorkspaceSize);
     const Described f32{{3, 4}}, i64{{2}, ACL_INT64}, f32Out{{2, 4}};
     expect_each_gather_refused(
         aclnnIndexSelectGetWorkspaceSize,
@@ -231,11 +249,11 @@ TEST_F(IndexOps, IndexSelectErrors) {
          {"dim -3", f32, -3, i64, f32Out},
          {"2-d index", f32, 0, {{2, 1}, ACL_INT64}, f32Out},
          {"out not [2, 4]", f32, 0, i64, {{4, 2}}}});
-    // The messages CANN's checks print.
-    EXPECT_EQ(phase1_of(aclnnIndexSelectGetWorkspaceSize, static_cast<const aclTensor*>(self.get()), int64_t{5},
-                        static_cast<const aclTensor*>(index.get()), out.get()),
-              ACLNN_ERR_PARAM_INVALID);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("Dimension out of range"), std::string::npos);
+    // The message CANN's CheckShape prints.
+    const RawTensor self(f32), index(i64), out(f32Out);
+    expect_error_naming(phase1_of(aclnnIndexSelectGetWorkspaceSize, static_cast<const aclTensor*>(self.get()),
+                                  int64_t{5}, static_cast<const aclTensor*>(index.get()), out.get()),
+                        ACLNN_ERR_PARAM_INVALID, "Dimension out of range");
 }
 
 // ---- GatherV2 (index/gather_v2/op_api/aclnn_gather_v2.cpp) ---------------
@@ -245,18 +263,15 @@ TEST_F(IndexOps, GatherV2EveryListedDtypeWithAnIndexOfTwoDims) {
     // self's shape with dim replaced by index's; negative values wrap
     // (negative_index_support), out-of-range ones give zeros.
     const std::vector<int64_t> index = {1, -1, 4, -5, 0, 3};
-    for (aclDataType dtype : kGatherDtypes) {
-        for (aclDataType indexDtype : kIndexDtypes) {
-            SCOPED_TRACE(name(dtype) + " / " + name(indexDtype));
-            const std::vector<Complex> values = sample(dtype, 8, 11, -100, 100);
-            DeviceTensor self(TensorSpec({2, 4}, dtype));
-            self.write_complex(values);
-            auto positions = index_tensor(TensorSpec({3, 2}, indexDtype), index);
-            auto out = DeviceTensor::output(TensorSpec({2, 3, 2}, dtype));
-            ASSERT_EQ(gather_v2(self, -1, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            EXPECT_EQ(out->read_complex(), gathered(values, {2, 4}, 1, index, true));
-        }
-    }
+    for_each_gather_dtype([&](aclDataType dtype, aclDataType indexDtype) {
+        const std::vector<Complex> values = sample(dtype, 8, 11, -100, 100);
+        DeviceTensor self(TensorSpec({2, 4}, dtype));
+        self.write_complex(values);
+        auto positions = index_tensor(TensorSpec({3, 2}, indexDtype), index);
+        auto out = DeviceTensor::output(TensorSpec({2, 3, 2}, dtype));
+        ASSERT_EQ(gather_v2(self, -1, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(out->read_complex(), gathered(values, {2, 4}, 1, index, true));
+    });
 }
 
 TEST_F(IndexOps, GatherV2ReadsATransposedIndexIntoAStridedOut) {
@@ -289,10 +304,7 @@ TEST_F(IndexOps, GatherV2OfScalars) {
 }
 
 TEST_F(IndexOps, GatherV2Errors) {
-    const RawTensor self(Described{{3, 4}}), index(Described{{2}, ACL_INT64}), out(Described{{2, 4}});
-    expect_each_null_is_161001_naming(aclnnGatherV2GetWorkspaceSize, {"self", "index", "out"},
-                                      static_cast<const aclTensor*>(self.get()), int64_t{0},
-                                      static_cast<const aclTensor*>(index.get()), out.get());
+    expect_each_gather_null_refused(aclnnGatherV2GetWorkspaceSize);
     const Described f32{{3, 4}}, i64{{2}, ACL_INT64}, f32Out{{2, 4}};
     expect_each_gather_refused(
         aclnnGatherV2GetWorkspaceSize,
@@ -306,7 +318,7 @@ TEST_F(IndexOps, GatherV2Errors) {
          {"out not [3, 2]", f32, 1, i64, f32Out},
          {"0-d self, out not 0-d", {{}}, 0, i64, {{2}}}});
     // A private format is only a warning (CheckFormat).
-    const RawTensor nz(Described{{3, 4}, ACL_FLOAT, ACL_FORMAT_FRACTAL_NZ});
+    const RawTensor nz(Described{{3, 4}, ACL_FLOAT, ACL_FORMAT_FRACTAL_NZ}), index(i64), out(f32Out);
     EXPECT_EQ(phase1_of(aclnnGatherV2GetWorkspaceSize, static_cast<const aclTensor*>(nz.get()), int64_t{0},
                         static_cast<const aclTensor*>(index.get()), out.get()),
               ACLNN_SUCCESS);
@@ -318,18 +330,15 @@ TEST_F(IndexOps, EmbeddingEveryListedDtype) {
     // WEIGHT_DTYPE_SUPPORT_LIST_WITH_COMPLEX_AND_BF16 x INDICES_DTYPE_SUPPORT_LIST;
     // GatherV2 along dim 0 without negative_index_support: -1 gives zeros.
     const std::vector<int64_t> indices = {3, 0, -1, 2, 7, 3};
-    for (aclDataType dtype : kGatherDtypes) {
-        for (aclDataType indexDtype : kIndexDtypes) {
-            SCOPED_TRACE(name(dtype) + " / " + name(indexDtype));
-            const std::vector<Complex> values = sample(dtype, 12, 17, -100, 100);
-            DeviceTensor weight(TensorSpec({4, 3}, dtype));
-            weight.write_complex(values);
-            auto positions = index_tensor(TensorSpec({2, 3}, indexDtype), indices);
-            auto out = DeviceTensor::output(TensorSpec({2, 3, 3}, dtype));
-            ASSERT_EQ(embedding(weight, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            EXPECT_EQ(out->read_complex(), gathered(values, {4, 3}, 0, indices, false));
-        }
-    }
+    for_each_gather_dtype([&](aclDataType dtype, aclDataType indexDtype) {
+        const std::vector<Complex> values = sample(dtype, 12, 17, -100, 100);
+        DeviceTensor weight(TensorSpec({4, 3}, dtype));
+        weight.write_complex(values);
+        auto positions = index_tensor(TensorSpec({2, 3}, indexDtype), indices);
+        auto out = DeviceTensor::output(TensorSpec({2, 3, 3}, dtype));
+        ASSERT_EQ(embedding(weight, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(out->read_complex(), gathered(values, {4, 3}, 0, indices, false));
+    });
 }
 
 TEST_F(IndexOps, EmbeddingOfAScalarIndexAndOfNothing) {
