@@ -3,8 +3,10 @@
 # test_aclnn_*.cpp programs of CANN's operator repositories hicann/ops-math,
 # ops-nn, ops-transformer and ops-cv) unchanged against acl-cpu's install
 # tree, compiled and linked as those repositories' build.sh compiles an eager
-# example: g++ FILE -I $prefix/include -I $prefix/include/aclnn -L
-# $prefix/lib64 -lopapi_<repo> -lascendcl -lnnopbase.
+# example: g++ FILE -I $prefix/include -I $prefix/include/aclnnop -I
+# $prefix/include/aclnn -L $prefix/lib64 -lopapi_<repo> -lascendcl -lnnopbase
+# (ops-nn's build.sh passes include/aclnnop too: its IndexCopy examples
+# include "aclnn_index_copy.h" without the folder).
 #
 # Usage: run_cann_op_examples.sh REPOSITORY... [-- NAME...]
 #   REPOSITORY  a copy of one of CANN's operator repositories (its folder name
@@ -92,7 +94,8 @@ for repository in "${repositories[@]}"; do
     fi
     log="$logs/$(echo "$name" | tr / _).log"
     binary="$work/example"
-    if g++ -std=c++17 "$source" -I "$prefix/include" -I "$prefix/include/aclnn" -L "$prefix/lib64" \
+    if g++ -std=c++17 "$source" -I "$prefix/include" -I "$prefix/include/aclnnop" -I "$prefix/include/aclnn" \
+         -L "$prefix/lib64" \
          "-l$library" -lascendcl -lnnopbase -o "$binary" >"$log" 2>&1 &&
        timeout "${ACLCPU_EXAMPLE_TIMEOUT:-120}" "$binary" >>"$log" 2>&1 &&
        ! grep -q -i -E "failed|\[?error\]?[ :]" "$log"; then

@@ -158,17 +158,6 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
     }
 }
 
-/// Copies elements [begin, begin + count) of one step.
-void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
-               int64_t count, bool streaming) {
-    visit_step_types(step.source.dtype(), step.destination.dtype(), [&](auto sourceTag, auto destinationTag) {
-        using Source = decltype(sourceTag);
-        using Destination = decltype(destinationTag);
-        copy_elements(joint, step, static_cast<const Source*>(input), static_cast<Destination*>(output), begin,
-                      count, streaming);
-    });
-}
-
 /// The bytes [first, last) a layout's elements take, counted from its
 /// tensor's data pointer (first == last for no element).
 ByteRange byte_range(const StridedLayout& layout) {
@@ -267,6 +256,26 @@ bool is_empty_space(const std::vector<StepDim>& dims) {
 }
 
 }  // namespace
+
+void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
+               int64_t count, bool streaming) {
+    visit_step_types(step.source.dtype(), step.destination.dtype(), [&](auto sourceTag, auto destinationTag) {
+        using Source = decltype(sourceTag);
+        using Destination = decltype(destinationTag);
+        copy_elements(joint, step, static_cast<const Source*>(input), static_cast<Destination*>(output), begin,
+                      count, streaming);
+    });
+}
+
+bool is_private_format(aclFormat format) noexcept {
+    switch (format) {
+        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
+        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
+            return false;
+        default:
+            return true;
+    }
+}
 
 CopyStep CopyStep::fill(const StridedLayout& destination, const ElementBytes& value) {
     TensorView element;

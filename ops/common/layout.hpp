@@ -127,6 +127,18 @@ struct JointLayout {
     static constexpr int64_t kTileRows = 64;
 };
 
+/// Copies elements [begin, begin + count) of one step (its joint layout
+/// `joint`), reading the step's source from input (a fill step's value) and
+/// writing its destination into output, both data pointers its offsets
+/// count from; dense runs with streaming stores when `streaming`.
+void copy_step(const JointLayout& joint, const CopyStep& step, const void* input, void* output, int64_t begin,
+               int64_t count, bool streaming);
+
+/// op::IsPrivateFormat, which the copying operators (Cat, ReflectionPad1d,
+/// IndexSelect) refuse: a layout of CANN's own (FRACTAL_NZ, NC1HWC0, ...),
+/// not one of the public ND, NCHW, NHWC, HWCN, NDHWC, NCDHW, NCL.
+bool is_private_format(aclFormat format) noexcept;
+
 /// Bytes [first, last) counted from a tensor's data pointer; empty when first == last.
 struct ByteRange {
     int64_t first = 0;

@@ -172,16 +172,6 @@ aclnnStatus check_cat_promotion(const std::vector<const aclTensor*>& tensors, co
     return check_can_cast(promoted, view_of(out).dtype);
 }
 
-bool is_private_format(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
-        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
-            return false;
-        default:
-            return true;
-    }
-}
-
 aclnnStatus check_cat_formats(const std::vector<const aclTensor*>& tensors, const aclTensor* out) {
     const aclFormat format = format_of(tensors[0]);
     if (is_private_format(format)) {

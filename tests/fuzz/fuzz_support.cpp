@@ -385,6 +385,22 @@ aclTensor* OperatorCall::add(const TensorSpec& spec, aclDataType writtenDtype, b
     return tensor;
 }
 
+const aclTensor* OperatorCall::input(const TensorSpec& spec, const std::vector<int64_t>& values) {
+    const aclTensor* tensor = input(spec);
+    Operand& operand = *operands_.back();
+    const bool integers = spec.dtype == ACL_INT32 || spec.dtype == ACL_INT64;
+    if (operand.device == nullptr || operand.bytes == 0 || values.empty() || !integers) return tensor;
+    const size_t width = spec.dtype == ACL_INT32 ? 4 : 8;
+    for (size_t i = 0; i < operand.bytes / width; ++i) {
+        const int64_t value = values[i % values.size()];
+        const auto narrow = static_cast<int32_t>(value);
+        std::memcpy(&operand.initial[i * width], width == 4 ? static_cast<const void*>(&narrow) : &value, width);
+    }
+    expect_acl_success("aclrtMemcpy", aclrtMemcpy(operand.device, operand.bytes, operand.initial.data(),
+                                                  operand.bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    return tensor;
+}
+
 bool OperatorCall::all_on_device() const {
     return std::all_of(operands_.begin(), operands_.end(),
                        [](const auto& operand) { return operand->tensor != nullptr && operand->device != nullptr; });

@@ -142,6 +142,10 @@ public:
     OperatorCall& operator=(const OperatorCall&) = delete;
 
     const aclTensor* input(const TensorSpec& spec) { return add(spec, spec.dtype, false); }
+    /// An input whose storage holds values, cycled, as elements of its
+    /// dtype when that is INT32 or INT64 (an index tensor whose values the
+    /// input chooses); any other dtype keeps the seeded contents.
+    const aclTensor* input(const TensorSpec& spec, const std::vector<int64_t>& values);
     /// An output the operator writes as writtenDtype (its own dtype unless
     /// the operator overrides it, as ScaledMaskedSoftmaxBackward does).
     aclTensor* output(const TensorSpec& spec) { return add(spec, spec.dtype, true); }

@@ -1164,6 +1164,94 @@ def reduction_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the index engine
+
+def index_seeds():
+    """fuzz_index.cpp's grammar: IndexSelect, GatherV2, Embedding and the
+    IndexCopy pair over every index dtype, strided views, 0-d and empty
+    tensors, with index values in range, negative, out of range and wild;
+    and their errors."""
+    seeds = {}
+
+    def seed(entry, self, dim, index, values, out, place=ON_DEVICE, run=(False, False), source=None):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        if entry != 2:
+            s.small_int(dim)
+        s.tensor(**index)
+        s.byte(len(values))
+        for v in values:
+            s.small_int(v)
+        if source is not None:
+            s.tensor(**source)
+        if out is not None:
+            s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for entry, name in ((0, 'index_select'), (1, 'gather_v2')):
+        for index_dtype in (INT32, INT64):
+            for dtype in (FLOAT, FLOAT16, BF16, INT8, DOUBLE, BOOL):
+                seeds[f'{name}_{dtype}_{index_dtype}'] = seed(
+                    entry, dict(shape=(4, 3), dtype=dtype), 0, dict(shape=(3,), dtype=index_dtype), [2, 0, 3],
+                    dict(shape=(3, 3), dtype=dtype))
+        seeds[f'{name}_negative'] = seed(entry, dict(shape=(4, 3)), -1, dict(shape=(2,), dtype=INT64), [-1, -4],
+                                         dict(shape=(4, 2)))
+        seeds[f'{name}_out_of_range'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(4,), dtype=INT32),
+                                             [4, -5, 2**31 - 1, -2**31], dict(shape=(4, 3)))
+        seeds[f'{name}_wild'] = seed(entry, dict(shape=(4, 3)), 1, dict(shape=(2,), dtype=INT64), [2**63 - 1, -2**63],
+                                     dict(shape=(4, 2)))
+        seeds[f'{name}_strided'] = seed(entry, dict(shape=(3, 4), strides='col', offset=2), 1,
+                                        dict(shape=(3,), dtype=INT64, strides=(2,), offset=1), [3, 1], dict(
+                                            shape=(3, 3), strides='col'))
+        seeds[f'{name}_scalar_self'] = seed(entry, dict(shape=()), 0, dict(shape=(1,), dtype=INT64), [0],
+                                            dict(shape=()))
+        seeds[f'{name}_scalar_index'] = seed(entry, dict(shape=(2, 3)), 1, dict(shape=(), dtype=INT32), [2],
+                                             dict(shape=(2, 1)))
+        seeds[f'{name}_empty'] = seed(entry, dict(shape=(0, 3)), 0, dict(shape=(2,), dtype=INT64), [0],
+                                      dict(shape=(2, 3)))
+        seeds[f'{name}_dim_out_of_range'] = seed(entry, dict(shape=(4, 3)), 5, dict(shape=(3,), dtype=INT64), [0],
+                                                 dict(shape=(3, 3)))
+        seeds[f'{name}_bad_out'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64), [0],
+                                        dict(shape=(3, 4)))
+        seeds[f'{name}_null_index'] = seed(entry, dict(shape=(4, 3)), 0, dict(null=True), [], dict(shape=(3, 3)))
+        seeds[f'{name}_null_workspace_size'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64),
+                                                    [1], dict(shape=(3, 3)), run=(True, False))
+    seeds['gather_v2_index_2d'] = seed(1, dict(shape=(5, 2, 3), dtype=INT16), 1, dict(shape=(2, 2), dtype=INT64),
+                                       [1, -2, 0, 9], dict(shape=(5, 2, 2, 3), dtype=INT16))
+    seeds['index_select_2d_index'] = seed(0, dict(shape=(4, 3)), 0, dict(shape=(2, 2), dtype=INT64), [0],
+                                          dict(shape=(2, 2, 3)))
+    for index_dtype in (INT32, INT64):
+        seeds[f'embedding_{index_dtype}'] = seed(2, dict(shape=(5, 4)), None, dict(shape=(2, 3), dtype=index_dtype),
+                                                 [4, 0, -1, 5, 2], dict(shape=(2, 3, 4)))
+    seeds['embedding_scalar_index'] = seed(2, dict(shape=(5, 4), dtype=DOUBLE), None, dict(shape=(), dtype=INT64),
+                                           [3], dict(shape=(4,), dtype=DOUBLE))
+    seeds['embedding_bad_out'] = seed(2, dict(shape=(5, 4)), None, dict(shape=(2,), dtype=INT64), [1],
+                                      dict(shape=(2, 5)))
+    seeds['embedding_strided'] = seed(2, dict(shape=(5, 4), strides='col'), None,
+                                      dict(shape=(3,), dtype=INT32, strides=(3,)), [1, 4, 0],
+                                      dict(shape=(3, 4), strides='col'))
+    # InplaceIndexCopy (3, no out) and IndexCopy (4)
+    for entry, name in ((3, 'inplace_index_copy'), (4, 'index_copy')):
+        out = None if entry == 3 else dict(shape=(4, 3))
+        for index_dtype in (INT32, INT64):
+            seeds[f'{name}_{index_dtype}'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=index_dtype),
+                                                  [2, -1, 2, 4], out, source=dict(shape=(3, 3)))
+        seeds[f'{name}_dim1_strided'] = seed(entry, dict(shape=(4, 3), strides='col'), 1,
+                                             dict(shape=(2,), dtype=INT64, strides=(2,)), [0, 2], out,
+                                             source=dict(shape=(4, 2), dtype=None))
+        seeds[f'{name}_scalar_source'] = seed(entry, dict(shape=(3,)), 0, dict(shape=(), dtype=INT64), [1],
+                                              None if entry == 3 else dict(shape=(3,)), source=dict(shape=()))
+        seeds[f'{name}_bad_source'] = seed(entry, dict(shape=(4, 3)), 0, dict(shape=(3,), dtype=INT64), [0], out,
+                                           source=dict(shape=(3, 2)))
+        seeds[f'{name}_wild'] = seed(entry, dict(shape=(4, 3), dtype=INT8), 0, dict(shape=(2,), dtype=INT64),
+                                     [2**62, -2**63], None if entry == 3 else dict(shape=(4, 3), dtype=INT8),
+                                     source=dict(shape=(2, 3), dtype=INT8))
+    return seeds
+
+
 # Inputs a fuzzer found, kept byte for byte beside the generated seeds (their
 # names start with this): no grammar change may silently drop a reproducer.
 FOUND_PREFIX = 'found_'
@@ -1189,6 +1277,7 @@ def main():
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
     write(ops / 'reduce' / 'tests' / 'corpus', reduction_seeds())
+    write(ops / 'index' / 'tests' / 'corpus', index_seeds())
 
 
 if __name__ == '__main__':

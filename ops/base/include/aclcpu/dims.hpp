@@ -43,6 +43,11 @@ public:
         size_ = count;
     }
 
+    void push_back(int64_t value) {
+        resize(size_ + 1);
+        data()[size_ - 1] = value;
+    }
+
     size_t size() const noexcept { return size_; }
     bool empty() const noexcept { return size_ == 0; }
     int64_t* data() noexcept { return heap_ ? heap_.get() : inline_; }

@@ -1,0 +1,146 @@
+// acl-cpu ops/common: the index engine's kernel.
+#include "common/index.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "aclcpu/soc_profile.hpp"
+#include "common/block_launch.hpp"
+#include "common/elementwise.hpp"
+#include "common/phase1.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+/// view without its dims [first, first + count): the slice every position moves.
+TensorView slice_of(const TensorView& view, size_t first, size_t count) {
+    TensorView slice = view;
+    slice.shape.resize(0);
+    slice.strides.resize(0);
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        if (d >= first && d < first + count) continue;
+        slice.shape.push_back(view.shape[d]);
+        slice.strides.push_back(view.strides[d]);
+    }
+    return slice;
+}
+
+}  // namespace
+
+IndexKernel::IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
+                         std::vector<CopyStep> baseSteps)
+    : name_(name), direction_(copy.direction), slots_(slots), inputs_(inputs) {
+    if (!baseSteps.empty()) base_.emplace(name, std::move(baseSteps), inputs);
+    const auto dim = static_cast<size_t>(copy.dim);
+    const size_t positionRank = copy.index.shape.size();
+    const TensorView tableSlice = slice_of(copy.table, dim, 1);
+    const TensorView otherSlice = slice_of(copy.other, dim, positionRank);
+    const bool gather = direction_ == IndexDirection::kGather;
+    const StridedLayout table = StridedLayout::of(tableSlice);
+    const StridedLayout other = StridedLayout::of(otherSlice);
+    slice_ = gather ? CopyStep{0, table, other} : CopyStep{0, other, table};
+    sliceJoint_ = JointLayout::of(slice_.source, slice_.destination);
+    zeros_ = CopyStep::fill(slice_.destination, kZeroElement);
+    zerosJoint_ = JointLayout::of(zeros_.source, zeros_.destination);
+    sliceElements_ = tableSlice.numel();
+    positions_ = copy.index.numel();
+    rows_ = copy.table.shape[dim];
+    elementBytes_ = element_size(copy.table.dtype);
+    rowBytes_ = copy.table.strides[dim] * elementBytes_;
+    positionRank_ = static_cast<int>(positionRank);
+    for (size_t d = 0; d < positionRank; ++d) {
+        positionSizes_[d] = copy.index.shape[d];
+        indexStrides_[d] = copy.index.strides[d];
+        otherStrides_[d] = copy.other.strides[dim + d];
+    }
+    indexOffset_ = copy.index.offset;
+    indexDtype_ = copy.index.dtype;
+    wrapsNegative_ = copy.wrapsNegative;
+    // A gather splits the slices laid end to end (each element is written
+    // once); a scatter splits the slice's elements, each block walking
+    // every position in order, so that of repeated values the last wins in
+    // every block whatever runs it.
+    const int64_t total = gather ? positions_ * sliceElements_ : sliceElements_;
+    const ElementwiseTiling tiling = tile_elementwise(total, 2, copy.table.dtype, elementBytes_, soc_profile());
+    blocks_ = tiling.blocks;
+    sliceUnit_ = tiling.chunkElements;
+}
+
+int64_t IndexKernel::row_of(const void* index, int64_t position) const noexcept {
+    int64_t at = indexOffset_;
+    for (int d = positionRank_ - 1; d >= 0; --d) {
+        at += position % positionSizes_[d] * indexStrides_[d];
+        position /= positionSizes_[d];
+    }
+    int64_t value = indexDtype_ == ACL_INT32 ? static_cast<const int32_t*>(index)[at]
+                                             : static_cast<const int64_t*>(index)[at];
+    if (value < 0 && wrapsNegative_) value += rows_;
+    return value >= 0 && value < rows_ ? value : -1;
+}
+
+int64_t IndexKernel::other_offset(int64_t position) const noexcept {
+    int64_t at = 0;
+    for (int d = positionRank_ - 1; d >= 0; --d) {
+        at += position % positionSizes_[d] * otherStrides_[d];
+        position /= positionSizes_[d];
+    }
+    return at;
+}
+
+void IndexKernel::move_slice(const LaunchArgs& args, int64_t position, int64_t begin, int64_t end) const {
+    const int64_t row = row_of(args.inputs[slots_.index], position);
+    const auto* data = static_cast<const std::byte*>(args.inputs[slots_.data]);
+    auto* written = static_cast<std::byte*>(args.outputs[0]);
+    const int64_t otherBytes = other_offset(position) * elementBytes_;
+    if (direction_ == IndexDirection::kGather) {
+        if (row < 0) {
+            copy_step(zerosJoint_, zeros_, zeros_.value.data(), written + otherBytes, begin, end - begin, false);
+            return;
+        }
+        copy_step(sliceJoint_, slice_, data + row * rowBytes_, written + otherBytes, begin, end - begin, false);
+        return;
+    }
+    if (row < 0) return;
+    copy_step(sliceJoint_, slice_, data + otherBytes, written + row * rowBytes_, begin, end - begin, false);
+}
+
+void IndexKernel::gather_range(const LaunchArgs& args, int64_t begin, int64_t end) const {
+    while (begin < end) {
+        const int64_t position = begin / sliceElements_;
+        const int64_t first = begin % sliceElements_;
+        const int64_t last = std::min(sliceElements_, first + (end - begin));
+        move_slice(args, position, first, last);
+        begin += last - first;
+    }
+}
+
+aclError IndexKernel::launch(const LaunchArgs& args) const noexcept {
+    if (aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(inputs_), 1);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    if (base_) {
+        if (aclError status = base_->launch(args); status != ACL_SUCCESS) return status;
+    }
+    return launch_block_slices(name_, blocks_, 2 * elementBytes_, sliceUnit_, [&](const BlockSlice& slice) {
+        if (direction_ == IndexDirection::kGather) return gather_range(args, slice.units.begin, slice.units.end);
+        for (int64_t position = 0; position < positions_; ++position) {
+            move_slice(args, position, slice.units.begin, slice.units.end);
+        }
+    });
+}
+
+void IndexKernel::describe(std::string& details) const {
+    append_trace_arg(details, "blockDim", blocks_.count());
+    append_trace_arg(details, "positions", positions_);
+}
+
+aclnnStatus hand_back_index(const char* api, const IndexedCopy& copy, IndexSlots slots, TensorSpan inputs,
+                            const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                            std::vector<CopyStep> baseSteps) {
+    const int count = static_cast<int>(inputs.size());
+    return hand_back_kernel<IndexKernel>(inputs, {out}, 0, workspaceSize, executor, api, copy, slots, count,
+                                         std::move(baseSteps));
+}
+
+}  // namespace aclcpu::ops
