@@ -1057,6 +1057,89 @@ def scalar_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the row engine
+
+
+def rows_seeds():
+    """fuzz_rows.cpp's grammar: Softmax and LogSoftmax along each dim of
+    contiguous, transposed and offset views, rows of 1 and 0-d tensors, bad
+    dims, dtypes and shapes; RmsNorm over 1-D and 2-D gammas, strided rows,
+    every dtype pair and each wrong dtype or shape."""
+    seeds = {}
+
+    def integer(s, v):
+        if -10 <= v <= 21:
+            s.byte(v + 10)
+        else:
+            s.byte(255)
+            s.word(v & (2**64 - 1))
+
+    def softmax(entry, self, out, dim, place=ON_DEVICE, run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        arith_out(s, out)
+        integer(s, dim)
+        s.run(*run)
+        return s
+
+    for entry, name in ((0, 'softmax'), (1, 'log_softmax')):
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+            for dim in (-1, 0, 1):
+                seeds[f'{name}_{dtype}_dim{dim}'] = softmax(entry, dict(shape=(3, 5), dtype=dtype),
+                                                             ('broadcast', None), dim)
+        seeds[f'{name}_column_major'] = softmax(entry, dict(shape=(4, 6), strides='col'), ('broadcast', None), 0)
+        seeds[f'{name}_offset'] = softmax(entry, dict(shape=(2, 3, 4), offset=5, storage=7), 'self', 1)
+        seeds[f'{name}_rows_of_one'] = softmax(entry, dict(shape=(5, 1)), ('broadcast', None), 1)
+        seeds[f'{name}_scalar'] = softmax(entry, dict(shape=()), ('broadcast', None), 0)
+        seeds[f'{name}_long_row'] = softmax(entry, dict(shape=(2, 70000)), ('broadcast', None), 1,
+                                            place=PHASE1_ONLY)
+        seeds[f'{name}_empty'] = softmax(entry, dict(shape=(0, 3)), ('broadcast', None), 7)
+        seeds[f'{name}_bad_dim'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), 2)
+        seeds[f'{name}_wild_dim'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), -2**63)
+        seeds[f'{name}_int'] = softmax(entry, dict(shape=(2, 3), dtype=INT32), ('broadcast', FLOAT), 1)
+        seeds[f'{name}_out_half'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', FLOAT16), 1)
+        seeds[f'{name}_wrong_out'] = softmax(entry, dict(shape=(2, 3)), dict(shape=(3, 2)), 1)
+        seeds[f'{name}_rank9'] = softmax(entry, dict(shape=(1,) * 8 + (2,)), ('broadcast', None), 1)
+        seeds[f'{name}_null_out'] = softmax(entry, dict(shape=(2, 3)), dict(null=True), 1)
+        seeds[f'{name}_null_executor'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), 1,
+                                                 run=(False, True))
+        seeds[f'{name}_huge_stride'] = softmax(entry, dict(shape=(2, 3), strides=(2**62, 1)),
+                                               ('broadcast', None), 0)
+
+    def rms(name, x, gamma, y, rstd, eps=1e-6, place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(2)
+        s.tensor(**x)
+        s.tensor(**gamma)
+        s.real(eps)
+        s.tensor(**y)
+        s.tensor(**rstd)
+        s.run()
+        seeds[f'rms_norm_{name}'] = s
+
+    for xd, gd in ((FLOAT16, FLOAT), (BF16, FLOAT), (FLOAT16, FLOAT16), (BF16, BF16), (FLOAT, FLOAT)):
+        rms(f'{xd}_{gd}', dict(shape=(2, 3, 8), dtype=xd), dict(shape=(8,), dtype=gd), dict(shape=(2, 3, 8), dtype=xd),
+            dict(shape=(2, 3, 1)))
+    rms('gamma_2d', dict(shape=(2, 3, 8)), dict(shape=(3, 8)), dict(shape=(2, 3, 8)), dict(shape=(2, 1, 1)))
+    rms('strided', dict(shape=(3, 5), strides='col'), dict(shape=(5,), strides=(2,), storage=10),
+        dict(shape=(3, 5), offset=2, storage=3), dict(shape=(3, 1), strides=(2, 1), storage=2))
+    rms('nan_eps', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 1)), eps=float('nan'))
+    rms('empty', dict(shape=(0, 4)), dict(shape=(4,)), dict(shape=(0, 4)), dict(shape=(0, 1)))
+    rms('gamma_bf16_x_half', dict(shape=(2, 4), dtype=FLOAT16), dict(shape=(4,), dtype=BF16),
+        dict(shape=(2, 4), dtype=FLOAT16), dict(shape=(2, 1)))
+    rms('gamma_too_long', dict(shape=(2, 4)), dict(shape=(5,)), dict(shape=(2, 4)), dict(shape=(2, 1)))
+    rms('gamma_whole_x', dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(1, 1)))
+    rms('rstd_wrong', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 4)))
+    rms('rstd_half', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 1), dtype=FLOAT16))
+    rms('null_gamma', dict(shape=(2, 4)), dict(null=True), dict(shape=(2, 4)), dict(shape=(2, 1)))
+    rms('huge_stride', dict(shape=(2, 4), strides=(2**61, 1)), dict(shape=(4,)), dict(shape=(2, 4)),
+        dict(shape=(2, 1)))
+    return seeds
+
+
 def write(folder, seeds):
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -1073,6 +1156,7 @@ def main():
     write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
+    write(ops / 'norm' / 'tests' / 'corpus', rows_seeds())
 
 
 if __name__ == '__main__':

@@ -1,0 +1,248 @@
+// acl-cpu ops/common: the row engine's kernel (see rows.hpp), compiled for
+// every SIMD target Highway dispatches to at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "common/rows.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <cmath>
+#include <limits>
+
+#include <hwy/highway.h>
+
+#include "common/dtype.hpp"
+#include "common/rows-inl.h"
+#include "common/rows.hpp"
+
+ACLCPU_BEGIN_TARGET_NAMESPACE();
+namespace {
+
+/// Partial sums of a row in a fixed order, whatever its chunks (chunks
+/// start at multiples of kPartials): element i goes to partial i % 8, the
+/// partials then added as a pairwise tree.
+class RowSum {
+public:
+    static constexpr int64_t kPartials = kRowSumPartials;
+
+    /// Adds term(v[i]) for i < n, v being the row's elements from a
+    /// multiple of kPartials.
+    template <class Term>
+    void add(const float* v, int64_t n, const Term& term) {
+        int64_t i = 0;
+        for (; i + kPartials <= n; i += kPartials) {
+            for (int64_t k = 0; k < kPartials; ++k) partials_[k] += term(v[i + k]);
+        }
+        for (int64_t k = 0; i + k < n; ++k) partials_[k] += term(v[i + k]);
+    }
+    float total() const {
+        const float p01 = partials_[0] + partials_[1], p23 = partials_[2] + partials_[3];
+        const float p45 = partials_[4] + partials_[5], p67 = partials_[6] + partials_[7];
+        return (p01 + p23) + (p45 + p67);
+    }
+
+private:
+    float partials_[kPartials] = {};
+};
+
+/// One block slice's walk over its rows: the staged fp32 chunks of x, y,
+/// gamma and beta, and what is loaded in them.
+class RowWalk {
+public:
+    RowWalk(const RowJob& job, std::byte* staging) : job_(job), plan_(job.tiling), ops_(job.operands) {
+        auto* floats = reinterpret_cast<float*>(staging);
+        x_ = floats;
+        y_ = floats + plan_.chunk;
+        gamma_ = floats + 2 * plan_.chunk;
+        beta_ = floats + 3 * plan_.chunk;
+        chunks_ = ceil_div(plan_.length, plan_.chunk);
+    }
+
+    void run(int64_t row) {
+        row_ = row;
+        loadedChunk_ = -1;
+        switch (plan_.function) {
+            case RowFunction::kSoftmax:
+            case RowFunction::kLogSoftmax: softmax(); break;
+            case RowFunction::kRmsNorm: rms_norm(); break;
+            case RowFunction::kLayerNorm: layer_norm(); break;
+        }
+    }
+
+private:
+    int64_t chunk_begin(int64_t c) const { return c * plan_.chunk; }
+    int64_t chunk_size(int64_t c) const { return std::min(plan_.chunk, plan_.length - chunk_begin(c)); }
+
+    /// x's chunk c of the current row, rounded to the input dtype.
+    const float* x_chunk(int64_t c) {
+        if (loadedChunk_ != c) {
+            const int64_t n = chunk_size(c);
+            gather(ops_.x, job_.args.inputs[0], row_ * plan_.length + chunk_begin(c), n, x_);
+            round_through(plan_.inputDtype, x_, n);
+            loadedChunk_ = c;
+        }
+        return x_;
+    }
+
+    /// gamma's and beta's chunk c (each when the operator has it); a
+    /// one-chunk row loads them once per walk.
+    void load_affine(int64_t c) {
+        if (affineChunk_ == c) return;
+        const int64_t n = chunk_size(c);
+        if (ops_.gammaSlot >= 0) gather(ops_.gamma, job_.args.inputs[ops_.gammaSlot], chunk_begin(c), n, gamma_);
+        if (ops_.betaSlot >= 0) gather(ops_.beta, job_.args.inputs[ops_.betaSlot], chunk_begin(c), n, beta_);
+        affineChunk_ = c;
+    }
+
+    /// Stores y_[0, n) as chunk c of the current row.
+    void store_chunk(int64_t c) {
+        const int64_t n = chunk_size(c);
+        round_through(plan_.resultDtype, y_, n);
+        scatter(y_, ops_.y, job_.args.outputs[0], row_ * plan_.length + chunk_begin(c), n);
+    }
+
+    void store_stat(int slot, const StridedLayout& layout, float value) {
+        if (slot >= 0) scatter(&value, layout, job_.args.outputs[slot], row_, 1);
+    }
+
+    /// The sum over the row of term(x).
+    template <class Term>
+    float row_sum(const Term& term) {
+        RowSum sum;
+        for (int64_t c = 0; c < chunks_; ++c) sum.add(x_chunk(c), chunk_size(c), term);
+        return sum.total();
+    }
+
+    void softmax() {
+        float max = -std::numeric_limits<float>::infinity();
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const float* x = x_chunk(c);
+            for (int64_t i = 0, n = chunk_size(c); i < n; ++i) max = x[i] > max ? x[i] : max;
+        }
+        // e^(x - max) lands in y_: summed from there, and kept for the
+        // output when the row is one chunk.
+        RowSum sum;
+        for (int64_t c = 0; c < chunks_; ++c) {
+            exp_shifted(x_chunk(c), max, y_, chunk_size(c));
+            sum.add(y_, chunk_size(c), [](float e) { return e; });
+        }
+        const float total = sum.total();
+        if (plan_.function == RowFunction::kLogSoftmax) {
+            const float logSum = std::log(total);
+            for (int64_t c = 0; c < chunks_; ++c) {
+                const float* x = x_chunk(c);
+                for (int64_t i = 0, n = chunk_size(c); i < n; ++i) y_[i] = (x[i] - max) - logSum;
+                store_chunk(c);
+            }
+            return;
+        }
+        for (int64_t c = 0; c < chunks_; ++c) {
+            if (chunks_ > 1) exp_shifted(x_chunk(c), max, y_, chunk_size(c));
+            for (int64_t i = 0, n = chunk_size(c); i < n; ++i) y_[i] = y_[i] / total;
+            store_chunk(c);
+        }
+    }
+
+    float rstd_of(float meanSquare) const { return 1.0f / std::sqrt(meanSquare + plan_.epsilon); }
+
+    /// y = (x - mean) * rstd, times gamma and plus beta where present.
+    void normalize(float mean, float rstd) {
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const float* x = x_chunk(c);
+            load_affine(c);
+            const int64_t n = chunk_size(c);
+            for (int64_t i = 0; i < n; ++i) y_[i] = (x[i] - mean) * rstd;
+            if (ops_.gammaSlot >= 0) {
+                for (int64_t i = 0; i < n; ++i) y_[i] *= gamma_[i];
+            }
+            if (ops_.betaSlot >= 0) {
+                for (int64_t i = 0; i < n; ++i) y_[i] += beta_[i];
+            }
+            store_chunk(c);
+        }
+    }
+
+    void rms_norm() {
+        const float inverseLength = 1.0f / static_cast<float>(plan_.length);
+        const float rstd = rstd_of(row_sum([](float v) { return v * v; }) * inverseLength);
+        normalize(0.0f, rstd);
+        store_stat(ops_.rstdSlot, ops_.rstd, rstd);
+    }
+
+    void layer_norm() {
+        const float inverseLength = 1.0f / static_cast<float>(plan_.length);
+        const float mean = row_sum([](float v) { return v; }) * inverseLength;
+        const float variance = row_sum([mean](float v) { return (v - mean) * (v - mean); }) * inverseLength;
+        const float rstd = rstd_of(variance);
+        normalize(mean, rstd);
+        store_stat(ops_.meanSlot, ops_.mean, mean);
+        store_stat(ops_.rstdSlot, ops_.rstd, rstd);
+    }
+
+    const RowJob& job_;
+    const RowPlan& plan_;
+    const RowOperands& ops_;
+    float* x_;
+    float* y_;
+    float* gamma_;
+    float* beta_;
+    int64_t chunks_;
+    int64_t row_ = 0;
+    int64_t loadedChunk_ = -1;
+    int64_t affineChunk_ = -1;
+};
+
+}  // namespace
+
+void rows_slice(const RowJob& job, const BlockSlice& slice, std::byte* staging) {
+    RowWalk walk(job, staging);
+    for (int64_t row = slice.units.begin; row < slice.units.end; ++row) walk.run(row);
+}
+
+ACLCPU_END_TARGET_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclcpu::ops {
+
+HWY_EXPORT(rows_slice);
+
+namespace {
+/// x, y, gamma and beta chunks, fp32.
+constexpr int64_t kStagedRows = 4;
+constexpr int64_t kStagedBytesPerElement = kStagedRows * int64_t{sizeof(float)};
+}  // namespace
+
+RowPlan plan_rows(RowFunction function, int64_t rows, int64_t length, const SocProfile& soc) {
+    RowPlan plan;
+    plan.function = function;
+    plan.rows = rows;
+    plan.length = length;
+    plan.chunk = ub_chunk_elements(soc.ubSize, kStagedBytesPerElement, kRowSumPartials, length);
+    plan.blocks = BlockSplit::front_loaded(rows, soc.vectorCoreCount, length);
+    return plan;
+}
+
+TensorView with_dim_last(const TensorView& view, size_t dim) {
+    TensorView moved = view;
+    size_t to = 0;
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        if (d == dim) continue;
+        moved.shape[to] = view.shape[d];
+        moved.strides[to] = view.strides[d];
+        ++to;
+    }
+    moved.shape[to] = view.shape[dim];
+    moved.strides[to] = view.strides[dim];
+    return moved;
+}
+
+aclError RowKernel::launch(const LaunchArgs& args) const noexcept {
+    if (aclError status = check_tensor_addresses(name(), args, operands_.input_count(), operands_.output_count()); status != ACL_SUCCESS) return status;
+    const RowJob job{plan_, operands_, args};
+    const UbStaging staging = UbStaging::per_worker(plan_.chunk * kStagedBytesPerElement);
+    const int64_t bytesPerRow = plan_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
+    return launch_block_slices(name(), plan_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
+        HWY_DYNAMIC_DISPATCH(rows_slice)(job, slice, staging.for_block(slice.block));
+    });
+}
+
+}  // namespace aclcpu::ops
+#endif  // HWY_ONCE
