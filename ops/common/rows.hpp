@@ -27,7 +27,7 @@ namespace aclcpu::ops {
 ///   kLogSoftmax  y = (x - max) - log(sum(exp(x - max)))
 ///   kRmsNorm     rstd = 1 / sqrt(sum(x^2) / n + eps);  y = x * rstd * gamma
 ///   kLayerNorm   mean = sum(x) / n;  rstd = 1 / sqrt(sum((x - mean)^2) / n + eps);
-///                y = (x - mean) * rstd [* gamma] [+ beta]
+///                y = (x - mean) * rstd [* gamma] [+ beta]; rows of no element: mean 0, rstd NaN
 enum class RowFunction : uint8_t { kSoftmax, kLogSoftmax, kRmsNorm, kLayerNorm };
 
 /// A row's sums keep this many partial sums (element i in partial i % 8),
@@ -38,7 +38,7 @@ inline constexpr int64_t kRowSumPartials = 8;
 struct RowPlan {
     RowFunction function = RowFunction::kSoftmax;
     int64_t rows = 0;
-    int64_t length = 0;         ///< elements per row (> 0)
+    int64_t length = 0;         ///< elements per row (0 only for LayerNorm)
     int64_t chunk = 0;          ///< elements of a row staged at once (UB-sized)
     BlockSplit blocks;          ///< rows over blocks
     float epsilon = 0;
@@ -68,7 +68,7 @@ struct RowOperands {
 };
 
 /// Plans rows x length for soc: blocks of whole rows, a UB chunk of the
-/// staged fp32 buffers.  Precondition: rows > 0, length > 0.
+/// staged fp32 buffers.  Precondition: rows > 0, length >= 0.
 RowPlan plan_rows(RowFunction function, int64_t rows, int64_t length, const SocProfile& soc);
 
 /// A TensorView whose dim `dim` is moved last (the others keep their order):

@@ -1137,6 +1137,50 @@ def rows_seeds():
     rms('null_gamma', dict(shape=(2, 4)), dict(null=True), dict(shape=(2, 4)), dict(shape=(2, 1)))
     rms('huge_stride', dict(shape=(2, 4), strides=(2**61, 1)), dict(shape=(4,)), dict(shape=(2, 4)),
         dict(shape=(2, 1)))
+
+    def layer(name, x, norm, weight, bias, out, mean, rstd, eps=1e-5, mode=0, null_norm=False):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(3)
+        s.tensor(**x)
+        s.byte(len(norm))
+        for v in norm:
+            integer(s, v)
+        s.rare(null_norm)
+        for t in (weight, bias):
+            s.tensor(**t)
+        s.real(eps)
+        for t in (out, mean, rstd):
+            s.tensor(**t)
+        integer(s, mode)
+        s.run()
+        seeds[f'layer_norm_{name}'] = s
+
+    none = dict(null=True)
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for affine in (FLOAT, dtype):
+            layer(f'{dtype}_{affine}', dict(shape=(2, 3, 8), dtype=dtype), [8], dict(shape=(8,), dtype=affine),
+                  dict(shape=(8,), dtype=affine), dict(shape=(2, 3, 8), dtype=dtype), dict(shape=(2, 3, 1)),
+                  dict(shape=(2, 3, 1)))
+    layer('no_affine_no_stats', dict(shape=(4, 6)), [6], none, none, dict(shape=(4, 6)), none, none)
+    layer('two_dims', dict(shape=(2, 3, 4)), [3, 4], dict(shape=(3, 4)), none, dict(shape=(2, 3, 4)),
+          dict(shape=(2, 1, 1)), none)
+    layer('strided', dict(shape=(3, 5), strides='col'), [5], dict(shape=(5,), strides=(2,), storage=10), none,
+          dict(shape=(3, 5), offset=2, storage=3), dict(shape=(3, 1), strides=(2, 1), storage=2), none)
+    layer('rows_of_no_element', dict(shape=(3, 0)), [0], none, none, dict(shape=(3, 0)), dict(shape=(3, 1)),
+          dict(shape=(3, 1)))
+    layer('no_rows', dict(shape=(0, 4)), [4], none, none, dict(shape=(0, 4)), none, none)
+    layer('wrong_norm', dict(shape=(2, 4)), [5], none, none, dict(shape=(2, 4)), none, none)
+    layer('empty_norm', dict(shape=(2, 4)), [], none, none, dict(shape=(2, 4)), none, none)
+    layer('null_norm', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), none, none, null_norm=True)
+    layer('wild_norm', dict(shape=(2, 4)), [-2**63], none, none, dict(shape=(2, 4)), none, none)
+    layer('stats_wrong_size', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), dict(shape=(3,)), none)
+    layer('mode_keep_fp16', dict(shape=(2, 4), dtype=FLOAT16), [4], none, none, dict(shape=(2, 4), dtype=FLOAT16),
+          none, none, mode=2)
+    layer('mode_bad', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), none, none, mode=3)
+    layer('mixed_affine', dict(shape=(2, 4), dtype=FLOAT16), [4], dict(shape=(4,)), dict(shape=(4,), dtype=FLOAT16),
+          dict(shape=(2, 4), dtype=FLOAT16), none, none)
+    layer('huge_stride', dict(shape=(2, 4), strides=(2**62, 1)), [4], none, none, dict(shape=(2, 4)), none, none)
     return seeds
 
 

@@ -29,35 +29,13 @@
 #include "aclnnop/aclnn_triu.h"
 #include "aclcpu_testkit/tensor_copy.hpp"
 #include "fuzz_elementwise.hpp"
+#include "fuzz_ints.hpp"
 
 namespace {
 
 using aclcpu::fuzz::Decoder;
-
-/// A small int, sometimes a wild one.
-int64_t int_of(Decoder& in) {
-    const uint8_t choice = in.byte();
-    return choice == 255 ? static_cast<int64_t>(in.word()) : static_cast<int64_t>(choice % 32) - 10;
-}
-
-/// An aclIntArray of a few ints, or (rare) null; destroyed with the object.
-class Ints {
-public:
-    explicit Ints(Decoder& in) {
-        std::vector<int64_t> values(in.byte() % 10);
-        for (int64_t& value : values) value = int_of(in);
-        if (!in.rare()) array_ = aclCreateIntArray(values.data(), values.size());
-    }
-    ~Ints() {
-        if (array_ != nullptr) aclDestroyIntArray(array_);
-    }
-    Ints(const Ints&) = delete;
-    Ints& operator=(const Ints&) = delete;
-    const aclIntArray* get() const { return array_; }
-
-private:
-    aclIntArray* array_ = nullptr;
-};
+using aclcpu::fuzz::int_of;
+using aclcpu::fuzz::Ints;
 
 /// Permute, Repeat or ReflectionPad1d (named as ACLCPU_FUZZ_API names it):
 /// one + out, and ints between them.

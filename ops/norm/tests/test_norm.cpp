@@ -1,14 +1,15 @@
-// The row operators of ops/norm -- Softmax, LogSoftmax, RmsNorm -- against
+// The row operators of ops/norm -- Softmax, LogSoftmax, RmsNorm, LayerNorm -- against
 // double-precision references written here: every A2 dtype of each op_api
 // (activation/softmax_v2/op_api/aclnn_softmax.cpp, activation/log_softmax_v2/
-// op_api/aclnn_log_softmax.cpp, norm/rms_norm/docs/aclnnRmsNorm.md in
-// hicann/ops-nn), non-last dims, strided and offset rows, rows of 1, rows
+// op_api/aclnn_log_softmax.cpp, norm/rms_norm/docs/aclnnRmsNorm.md,
+// norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp in hicann/ops-nn), non-last dims, strided and offset rows, rows of 1, rows
 // of several UB chunks, special values, empty tensors, every error path
 // and results independent of the worker count.
 //
 // A reference models CANN's graph: the input as the device holds it, the
 // formula in double, the result rounded to the kernel's dtype and cast into
 // the output.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_softmax.h"
@@ -333,6 +335,201 @@ TEST_F(RmsNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
         ASSERT_EQ(rms_norm(x, gamma, 1e-6, *y, *rstd), ACLNN_SUCCESS);
         results.push_back(y->read());
         results.push_back(rstd->read());
+    }
+    for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
+}
+
+// --- LayerNorm ------------------------------------------------------------------
+
+struct LayerNormReference {
+    std::vector<double> y;
+    std::vector<double> mean;
+    std::vector<double> rstd;
+};
+
+/// Per row of `length`: mean, rstd = 1/sqrt(biased variance + eps),
+/// y = (x - mean) * rstd * weight + bias (weight 1, bias 0 when absent).
+LayerNormReference layer_norm_reference(const std::vector<double>& x, size_t length, const std::vector<double>& weight,
+                                        const std::vector<double>& bias, double eps) {
+    const size_t rows = x.size() / length;
+    LayerNormReference ref{std::vector<double>(x.size()), std::vector<double>(rows), std::vector<double>(rows)};
+    for (size_t r = 0; r < rows; ++r) {
+        double sum = 0;
+        for (size_t j = 0; j < length; ++j) sum += x[r * length + j];
+        const double mean = sum / static_cast<double>(length);
+        double squares = 0;
+        for (size_t j = 0; j < length; ++j) squares += (x[r * length + j] - mean) * (x[r * length + j] - mean);
+        const double rstd = 1.0 / std::sqrt(squares / static_cast<double>(length) + eps);
+        ref.mean[r] = mean;
+        ref.rstd[r] = rstd;
+        for (size_t j = 0; j < length; ++j) {
+            ref.y[r * length + j] = (x[r * length + j] - mean) * rstd * (weight.empty() ? 1.0 : weight[j]) +
+                                    (bias.empty() ? 0.0 : bias[j]);
+        }
+    }
+    return ref;
+}
+
+class LayerNorms : public AclTest {
+protected:
+    struct Case {
+        TensorSpec input;
+        std::vector<int64_t> normalized;
+        aclDataType affineDtype;  ///< ACL_DT_UNDEFINED: no weight and bias
+        bool withBias;
+        TensorSpec out;
+        aclDataType statDtype;    ///< ACL_DT_UNDEFINED: no mean and rstd
+    };
+
+    /// atol: beyond the dtype's, for rows whose mean is large next to their
+    /// spread (the fp32 mean's rounding, times rstd).
+    void expect_layer_norm(const Case& c, const std::vector<double>& values, double eps, double atol = 0) {
+        SCOPED_TRACE("input " + std::to_string(c.input.dtype) + " affine " + std::to_string(c.affineDtype));
+        DeviceTensor input(c.input, values);
+        const IntArray normalized(c.normalized);
+        Shape affineShape(c.normalized.begin(), c.normalized.end());
+        const auto length = static_cast<size_t>(numel(affineShape));
+        std::unique_ptr<DeviceTensor> weight, bias, mean, rstd;
+        if (c.affineDtype != ACL_DT_UNDEFINED) {
+            weight = std::make_unique<DeviceTensor>(TensorSpec(affineShape, c.affineDtype), uniform(length, 0.5, 2, 4));
+            if (c.withBias) {
+                bias = std::make_unique<DeviceTensor>(TensorSpec(affineShape, c.affineDtype), uniform(length, -1, 1, 5));
+            }
+        }
+        Shape statShape = c.input.shape;
+        for (size_t d = statShape.size() - c.normalized.size(); d < statShape.size(); ++d) statShape[d] = 1;
+        if (c.statDtype != ACL_DT_UNDEFINED) {
+            mean = DeviceTensor::output(TensorSpec(statShape, c.statDtype));
+            rstd = DeviceTensor::output(TensorSpec(statShape, c.statDtype));
+        }
+        auto out = DeviceTensor::output(c.out);
+        const auto get = [](const std::unique_ptr<DeviceTensor>& t) { return t ? t->get() : nullptr; };
+        ASSERT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, input.get(), normalized.get(),
+                            static_cast<const aclTensor*>(get(weight)), static_cast<const aclTensor*>(get(bias)), eps,
+                            out->get(), get(mean), get(rstd)),
+                  ACLNN_SUCCESS);
+        const LayerNormReference ref = layer_norm_reference(input.read(), length, weight ? weight->read() : std::vector<double>{},
+                                                            bias ? bias->read() : std::vector<double>{}, eps);
+        // The kernel's result in input's dtype, cast into out's.
+        Tolerance tol = tolerance_for(c.input.dtype);
+        tol.atol = std::max(tol.atol, atol);
+        expect_close(out->read(), rounded(rounded(ref.y, c.input.dtype), c.out.dtype), tol);
+        if (mean) {
+            expect_close(mean->read(), rounded(ref.mean, c.statDtype), {tolerance_for(c.statDtype).rtol, 1e-6});
+            expect_close(rstd->read(), rounded(ref.rstd, c.statDtype), tolerance_for(c.statDtype));
+        }
+    }
+};
+
+// aclnn_layer_norm.cpp CheckInputDtype on A2: input FLOAT16, FLOAT, BF16;
+// weight and bias FLOAT or input's dtype (and each other's); out, mean and
+// rstd any of the three.
+TEST_F(LayerNorms, EveryListedDtypeWithAndWithoutAffineAndStats) {
+    const auto values = uniform(2 * 3 * 24, -3.0, 5.0, 14);
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (aclDataType affine : {ACL_DT_UNDEFINED, ACL_FLOAT, dtype}) {
+            for (const bool withBias : {false, true}) {
+                expect_layer_norm({TensorSpec({2, 3, 24}, dtype), {24}, affine, withBias, TensorSpec({2, 3, 24}, dtype),
+                                   ACL_FLOAT}, values, 1e-5);
+            }
+        }
+        expect_layer_norm({TensorSpec({2, 3, 24}, dtype), {3, 24}, dtype, true, TensorSpec({2, 3, 24}, ACL_FLOAT),
+                           dtype}, values, 1e-3);
+        expect_layer_norm({TensorSpec({2, 3, 24}, dtype), {24}, ACL_DT_UNDEFINED, false, TensorSpec({2, 3, 24}, dtype),
+                           ACL_DT_UNDEFINED}, values, 1e-5);
+    }
+}
+
+TEST_F(LayerNorms, StridedRowsLongRowsAndRowsOfOne) {
+    expect_layer_norm({TensorSpec({3, 5}, ACL_FLOAT, {1, 4}, 2, {30}), {5}, ACL_FLOAT, true,
+                       TensorSpec({3, 5}, ACL_FLOAT, {6, 1}, 1, {20}), ACL_FLOAT}, uniform(15, -2, 2, 6), 1e-5);
+    expect_layer_norm({TensorSpec({2, 100000}, ACL_FLOAT), {100000}, ACL_FLOAT, true, TensorSpec({2, 100000}, ACL_FLOAT),
+                       ACL_FLOAT}, uniform(200000, 1000, 1010, 3), 1e-5,
+                      /* half an ulp of 1005 x rstd 0.35 x weight 2 */ 0.5 * 6.2e-5 * 0.35 * 2.0);
+    expect_layer_norm({TensorSpec({4, 1}, ACL_FLOAT), {1}, ACL_FLOAT, true, TensorSpec({4, 1}, ACL_FLOAT), ACL_FLOAT},
+                      uniform(4, -4, 4, 13), 1e-5);
+}
+
+// aclnn_layer_norm.cpp: no rows -> nothing; rows of no element -> mean 0
+// (ProcessEmptyTensorWithValue) and rstd NaN.
+TEST_F(LayerNorms, EmptyRowsAndRowsOfNoElement) {
+    const IntArray normalized({0});
+    DeviceTensor input(TensorSpec({3, 0}, ACL_FLOAT));
+    auto out = DeviceTensor::output(TensorSpec({3, 0}, ACL_FLOAT));
+    auto mean = DeviceTensor::output(TensorSpec({3, 1}, ACL_FLOAT));
+    auto rstd = DeviceTensor::output(TensorSpec({3, 1}, ACL_FLOAT));
+    ASSERT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, input.get(), normalized.get(),
+                        static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr), 1e-5,
+                        out->get(), mean->get(), rstd->get()),
+              ACLNN_SUCCESS);
+    expect_close(mean->read(), {0, 0, 0}, {0, 0});
+    expect_close(rstd->read(), {kNaN, kNaN, kNaN}, {0, 0});
+    const IntArray four({4});
+    DeviceTensor noRows(TensorSpec({0, 4}, ACL_FLOAT));
+    auto noOut = DeviceTensor::output(TensorSpec({0, 4}, ACL_FLOAT));
+    EXPECT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, noRows.get(), four.get(),
+                        static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr), 1e-5,
+                        noOut->get(), static_cast<aclTensor*>(nullptr), static_cast<aclTensor*>(nullptr)),
+              ACLNN_SUCCESS);
+}
+
+TEST_F(LayerNorms, ErrorPaths) {
+    DeviceTensor input(TensorSpec({2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
+    DeviceTensor weight(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
+    DeviceTensor bf16(TensorSpec({4}, ACL_BF16), uniform(4, -1, 1, 1));
+    DeviceTensor floats(TensorSpec({4}, ACL_FLOAT), uniform(4, -1, 1, 1));
+    DeviceTensor wide(TensorSpec({5}, ACL_FLOAT16), uniform(5, -1, 1, 1));
+    DeviceTensor ints(TensorSpec({2, 4}, ACL_INT32), uniform(8, -1, 1, 1));
+    auto out = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
+    auto badOut = DeviceTensor::output(TensorSpec({4, 2}, ACL_FLOAT16));
+    const IntArray four({4});
+    const IntArray five({5});
+    const IntArray none({});
+    const IntArray tooLong({1, 1, 1, 1, 1, 1, 1, 1, 1});
+    const auto phase1 = [&](const aclTensor* x, const aclIntArray* shape, const aclTensor* w, const aclTensor* b,
+                            aclTensor* o, int32_t implMode = 0) {
+        return phase1_of(aclnnLayerNormWithImplModeGetWorkspaceSize, x, shape, w, b, 1e-5, o,
+                         static_cast<aclTensor*>(nullptr), static_cast<aclTensor*>(nullptr), implMode);
+    };
+    expect_error(phase1(nullptr, four.get(), nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(input.get(), nullptr, nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error(phase1(input.get(), four.get(), nullptr, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+    expect_error_naming(phase1(ints.get(), four.get(), nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_INVALID, "input");
+    expect_error_naming(phase1(input.get(), four.get(), bf16.get(), nullptr, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "weightOptional");
+    expect_error_naming(phase1(input.get(), four.get(), weight.get(), floats.get(), out->get()),
+                        ACLNN_ERR_PARAM_INVALID, "biasOptional");
+    expect_error_naming(phase1(input.get(), five.get(), nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "normalized index [0] shape [5]");
+    expect_error_naming(phase1(input.get(), none.get(), nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "normalizedShape len [0]");
+    expect_error_naming(phase1(input.get(), tooLong.get(), nullptr, nullptr, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "normalizedShape len [9]");
+    expect_error_naming(phase1(input.get(), four.get(), wide.get(), nullptr, out->get()), ACLNN_ERR_PARAM_INVALID,
+                        "weightOptional");
+    expect_error(phase1(input.get(), four.get(), nullptr, nullptr, badOut->get()), ACLNN_ERR_PARAM_INVALID);
+    expect_error_naming(phase1(input.get(), four.get(), nullptr, nullptr, out->get(), 3), ACLNN_ERR_PARAM_INVALID,
+                        "implMode");
+    expect_error_naming(phase1(input.get(), four.get(), floats.get(), nullptr, out->get(), 2), ACLNN_ERR_PARAM_INVALID,
+                        "KEEP_FP16");
+}
+
+TEST_F(LayerNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
+    const auto values = uniform(512 * 1024, -3.0, 3.0, 22);
+    std::vector<std::vector<double>> results;
+    const IntArray normalized({1024});
+    for (int threads : {1, 2, 8}) {
+        restart_with_worker_threads(threads);
+        DeviceTensor input(TensorSpec({512, 1024}, ACL_FLOAT), values);
+        DeviceTensor weight(TensorSpec({1024}, ACL_FLOAT), uniform(1024, 0.5, 1.5, 2));
+        auto out = DeviceTensor::output(TensorSpec({512, 1024}, ACL_FLOAT));
+        auto mean = DeviceTensor::output(TensorSpec({512, 1}, ACL_FLOAT));
+        ASSERT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, input.get(), normalized.get(),
+                            static_cast<const aclTensor*>(weight.get()), static_cast<const aclTensor*>(nullptr), 1e-5,
+                            out->get(), mean->get(), static_cast<aclTensor*>(nullptr)),
+                  ACLNN_SUCCESS);
+        results.push_back(out->read());
+        results.push_back(mean->read());
     }
     for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
 }
