@@ -813,6 +813,15 @@ def elementwise_unary_seeds():
             seeds[f'{api}_activate_left'] = seed(left=True)
     return seeds
 
+def integer(s, v):
+    """fuzz_ints.hpp's int_of: a byte (b % 32 - 10), or 255 and a raw word."""
+    if -10 <= v <= 21:
+        s.byte(v + 10)
+    else:
+        s.byte(255)
+        s.word(v & (2**64 - 1))
+
+
 # ---------------------------------------------------------------------------- the layout engine
 
 LAYOUT_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT8, UINT8, INT16, INT32, INT64, UINT16, UINT32, UINT64, BOOL,
@@ -836,13 +845,6 @@ def layout_seeds():
             tail(s)
         s.run(*run)
         return s
-
-    def integer(s, v):
-        if -10 <= v <= 21:
-            s.byte(v + 10)
-        else:
-            s.byte(255)
-            s.word(v & (2**64 - 1))
 
     def ints(s, values, null=False):
         s.byte(len(values))
@@ -1066,13 +1068,6 @@ def rows_seeds():
     dims, dtypes and shapes; RmsNorm over 1-D and 2-D gammas, strided rows,
     every dtype pair and each wrong dtype or shape."""
     seeds = {}
-
-    def integer(s, v):
-        if -10 <= v <= 21:
-            s.byte(v + 10)
-        else:
-            s.byte(255)
-            s.word(v & (2**64 - 1))
 
     def softmax(entry, self, out, dim, place=ON_DEVICE, run=(False, False)):
         s = Seed()
