@@ -23,8 +23,10 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_reflection_pad1d.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_tril.h"
@@ -155,6 +157,36 @@ struct SwiGluSpec {
     }
     const DeviceTensor& x;
     DeviceTensor& out;
+};
+
+/// The row engine (ops/norm): softmax along rows of kRowLength.
+struct SoftmaxSpec {
+    static constexpr const char* kName = "Softmax";
+    static constexpr auto phase2 = aclnnSoftmax;
+    template <class Case>
+    SoftmaxSpec(Case& c, int64_t n, aclDataType t) : self(c.read(rows_of(n), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
+    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
+        return aclnnSoftmaxGetWorkspaceSize(self.get(), -1, out.get(), size, executor);
+    }
+    const DeviceTensor& self;
+    DeviceTensor& out;
+};
+
+/// RmsNorm over rows of kRowLength, with its per-row FLOAT rstd.
+struct RmsNormSpec {
+    static constexpr const char* kName = "RmsNorm";
+    static constexpr auto phase2 = aclnnRmsNorm;
+    template <class Case>
+    RmsNormSpec(Case& c, int64_t n, aclDataType t)
+        : x(c.read(rows_of(n), t)), gamma(c.read({kRowLength}, t)), y(c.output(rows_of(n), t)),
+          rstd(c.output(rows_of(n, 1), ACL_FLOAT)) {}
+    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
+        return aclnnRmsNormGetWorkspaceSize(x.get(), gamma.get(), 1e-6, y.get(), rstd.get(), size, executor);
+    }
+    const DeviceTensor& x;
+    const DeviceTensor& gamma;
+    DeviceTensor& y;
+    DeviceTensor& rstd;
 };
 
 /// The fill family: a pure write.
