@@ -145,32 +145,37 @@ struct EqTensorSpec {
     DeviceTensor& out;
 };
 
-/// The gated family: x [rows, 2 kRowLength] halved along its last dim.
-struct SwiGluSpec {
-    static constexpr const char* kName = "SwiGlu";
-    static constexpr auto phase2 = aclnnSwiGlu;
+/// An operator of (x, dim = -1, out) over rows of kRowLength (x Op::kInputColumns
+/// wide): SwiGlu (halves of a row twice as wide) and the row engine's Softmax.
+template <class Op>
+struct LastDimSpec {
+    static constexpr const char* kName = Op::kName;
+    static constexpr auto phase2 = Op::phase2;
     template <class Case>
-    SwiGluSpec(Case& c, int64_t n, aclDataType t)
-        : x(c.read(rows_of(n, 2 * kRowLength), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
+    LastDimSpec(Case& c, int64_t n, aclDataType t)
+        : x(c.read(rows_of(n, Op::kInputColumns), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
     aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
-        return aclnnSwiGluGetWorkspaceSize(x.get(), -1, out.get(), size, executor);
+        return Op::phase1(x.get(), -1, out.get(), size, executor);
     }
     const DeviceTensor& x;
     DeviceTensor& out;
 };
 
-/// The row engine (ops/norm): softmax along rows of kRowLength.
-struct SoftmaxSpec {
-    static constexpr const char* kName = "Softmax";
-    static constexpr auto phase2 = aclnnSoftmax;
-    template <class Case>
-    SoftmaxSpec(Case& c, int64_t n, aclDataType t) : self(c.read(rows_of(n), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
-    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
-        return aclnnSoftmaxGetWorkspaceSize(self.get(), -1, out.get(), size, executor);
-    }
-    const DeviceTensor& self;
-    DeviceTensor& out;
+struct SwiGluOp {
+    static constexpr const char* kName = "SwiGlu";
+    static constexpr auto phase1 = aclnnSwiGluGetWorkspaceSize;
+    static constexpr auto phase2 = aclnnSwiGlu;
+    static constexpr int64_t kInputColumns = 2 * kRowLength;
 };
+using SwiGluSpec = LastDimSpec<SwiGluOp>;
+
+struct SoftmaxOp {
+    static constexpr const char* kName = "Softmax";
+    static constexpr auto phase1 = aclnnSoftmaxGetWorkspaceSize;
+    static constexpr auto phase2 = aclnnSoftmax;
+    static constexpr int64_t kInputColumns = kRowLength;
+};
+using SoftmaxSpec = LastDimSpec<SoftmaxOp>;
 
 /// RmsNorm over rows of kRowLength, with its per-row FLOAT rstd.
 struct RmsNormSpec {
