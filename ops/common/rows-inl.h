@@ -10,12 +10,14 @@
 #define ACLCPU_OPS_COMMON_ROWS_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include <hwy/highway.h>
 
 #include "common/hwy_target.hpp"
+#include "common/rows.hpp"
 #include "common/simd-inl.h"
 #include "common/vector_math-inl.h"
 
@@ -35,6 +37,104 @@ inline void exp_shifted(const float* x, float shift, float* out, int64_t n) {
     hn::StoreU(exp_ieee(d, hn::Sub(hn::LoadU(d, tail), shiftV)), d, tail);
     std::memcpy(out + i, tail, static_cast<size_t>(n - i) * sizeof(float));
 }
+
+/// The row passes' vectors: at most kRowSumPartials lanes, so that a
+/// whole number of vectors holds one lane per partial on every target.
+using RowTag = hn::CappedTag<float, static_cast<size_t>(kRowSumPartials)>;
+using RowVec = hn::Vec<RowTag>;
+
+/// The count (<= the lanes) floats at p as a vector; the other lanes 0.
+HWY_INLINE RowVec load_row_lanes(const float* p, size_t count) {
+    const RowTag d;
+    return count == hn::Lanes(d) ? hn::LoadU(d, p) : load_f32_partial(d, p, count);
+}
+
+/// The largest of max and x[i] for i < n, NaN ignored (x > max keeps the
+/// current max when either is NaN), as the scalar comparison chain does.
+inline float row_max(const float* x, int64_t n, float max) {
+    const RowTag d;
+    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+    RowVec m = hn::Set(d, max);
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const RowVec v = hn::LoadU(d, x + i);
+        m = hn::IfThenElse(hn::Gt(v, m), v, m);
+    }
+    if (i < n) {
+        const auto count = static_cast<size_t>(n - i);
+        const RowVec v = load_f32_partial(d, x + i, count);
+        m = hn::IfThenElse(hn::And(hn::FirstN(d, count), hn::Gt(v, m)), v, m);
+    }
+    return hn::GetLane(hn::MaxOfLanes(d, m));  // no lane is NaN
+}
+
+/// out[i] = value(i, count) for i < n in vectors, value returning the
+/// vector of elements i.. of which the first count lanes are stored.
+template <class Value>
+HWY_INLINE void store_row(float* out, int64_t n, const Value& value) {
+    store_values(RowTag(), value, static_cast<size_t>(n), out);
+}
+
+/// Partial sums of a row in a fixed order, whatever its chunks (chunks
+/// start at multiples of kPartials) and whatever the target's vector
+/// width: element i goes to partial i % kPartials (lane i % lanes of
+/// vector (i / lanes) % kVectors), each partial compensated (Kahan), so
+/// that a 100 000-element row of values near 1000 keeps its mean to fp32's
+/// precision; the partials are then added as a pairwise tree.
+class RowSum {
+public:
+    static constexpr int64_t kPartials = kRowSumPartials;
+
+    RowSum() {
+        for (size_t k = 0; k < kVectors; ++k) sums_[k] = errors_[k] = hn::Zero(RowTag());
+    }
+
+    /// Adds term(v[i]) for i < n, v being the row's elements from a
+    /// multiple of kPartials, term mapping a RowVec to a RowVec lane by lane.
+    template <class Term>
+    void add(const float* v, int64_t n, const Term& term) {
+        const RowTag d;
+        int64_t i = 0;
+        for (; i + kPartials <= n; i += kPartials) {
+            for (size_t k = 0; k < kVectors; ++k) add_to(k, term(hn::LoadU(d, v + i + k * kLanes)));
+        }
+        for (size_t k = 0; i < n; ++k, i += kLanes) {
+            const size_t count = std::min(kLanes, static_cast<size_t>(n - i));
+            add_to(k, term(load_row_lanes(v + i, count)), hn::FirstN(d, count));
+        }
+    }
+    float total() const {
+        const RowTag d;
+        float p[kPartials];
+        for (size_t k = 0; k < kVectors; ++k) hn::StoreU(hn::Sub(sums_[k], errors_[k]), d, p + k * kLanes);
+        return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+    }
+
+private:
+    static constexpr size_t kLanes = hn::MaxLanes(RowTag());
+    static constexpr size_t kVectors = static_cast<size_t>(kPartials) / kLanes;
+    static_assert(kPartials == 8, "total() folds eight partials");
+    static_assert(kVectors * kLanes == static_cast<size_t>(kPartials), "whole vectors of partials");
+
+    /// The Kahan step on the partials of vector k.
+    void add_to(size_t k, RowVec term) {
+        const RowVec corrected = hn::Sub(term, errors_[k]);
+        const RowVec sum = hn::Add(sums_[k], corrected);
+        errors_[k] = hn::Sub(hn::Sub(sum, sums_[k]), corrected);
+        sums_[k] = sum;
+    }
+    /// The Kahan step on the partials of vector k in the lanes of mask only.
+    void add_to(size_t k, RowVec term, hn::Mask<RowTag> mask) {
+        const RowVec sums = sums_[k];
+        const RowVec errors = errors_[k];
+        add_to(k, term);
+        sums_[k] = hn::IfThenElse(mask, sums_[k], sums);
+        errors_[k] = hn::IfThenElse(mask, errors_[k], errors);
+    }
+
+    RowVec sums_[kVectors];
+    RowVec errors_[kVectors];
+};
 
 ACLCPU_END_TARGET_NAMESPACE();
 

@@ -17,43 +17,6 @@
 ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
-/// Partial sums of a row in a fixed order, whatever its chunks (chunks
-/// start at multiples of kPartials): element i goes to partial i % 8, each
-/// partial compensated (Kahan), so that a 100 000-element row of values
-/// near 1000 keeps its mean to fp32's precision; the partials are then
-/// added as a pairwise tree.
-class RowSum {
-public:
-    static constexpr int64_t kPartials = kRowSumPartials;
-
-    /// Adds term(v[i]) for i < n, v being the row's elements from a
-    /// multiple of kPartials.
-    template <class Term>
-    void add(const float* v, int64_t n, const Term& term) {
-        int64_t i = 0;
-        for (; i + kPartials <= n; i += kPartials) {
-            for (int64_t k = 0; k < kPartials; ++k) add_to(k, term(v[i + k]));
-        }
-        for (int64_t k = 0; i + k < n; ++k) add_to(k, term(v[i + k]));
-    }
-    float total() const {
-        float p[kPartials];
-        for (int64_t k = 0; k < kPartials; ++k) p[k] = sums_[k] - errors_[k];
-        return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-    }
-
-private:
-    void add_to(int64_t k, float term) {
-        const float corrected = term - errors_[k];
-        const float sum = sums_[k] + corrected;
-        errors_[k] = (sum - sums_[k]) - corrected;
-        sums_[k] = sum;
-    }
-
-    float sums_[kPartials] = {};
-    float errors_[kPartials] = {};
-};
-
 /// One block slice's walk over its rows: the staged fp32 chunks of x, y,
 /// gamma and beta, and what is loaded in them.
 class RowWalk {
@@ -125,29 +88,32 @@ private:
     void softmax() {
         float max = -std::numeric_limits<float>::infinity();
         for (int64_t c = 0; c < chunks_; ++c) {
-            const float* x = x_chunk(c);
-            for (int64_t i = 0, n = chunk_size(c); i < n; ++i) max = x[i] > max ? x[i] : max;
+            max = row_max(x_chunk(c), chunk_size(c), max);
         }
         // e^(x - max) lands in y_: summed from there, and kept for the
         // output when the row is one chunk.
         RowSum sum;
         for (int64_t c = 0; c < chunks_; ++c) {
             exp_shifted(x_chunk(c), max, y_, chunk_size(c));
-            sum.add(y_, chunk_size(c), [](float e) { return e; });
+            sum.add(y_, chunk_size(c), [](RowVec e) { return e; });
         }
         const float total = sum.total();
         if (plan_.function == RowFunction::kLogSoftmax) {
-            const float logSum = std::log(total);
+            const RowVec maxV = hn::Set(RowTag(), max);
+            const RowVec logSum = hn::Set(RowTag(), std::log(total));
             for (int64_t c = 0; c < chunks_; ++c) {
                 const float* x = x_chunk(c);
-                for (int64_t i = 0, n = chunk_size(c); i < n; ++i) y_[i] = (x[i] - max) - logSum;
+                store_row(y_, chunk_size(c), [&](size_t i, size_t count) {
+                    return hn::Sub(hn::Sub(load_row_lanes(x + i, count), maxV), logSum);
+                });
                 store_chunk(c);
             }
             return;
         }
         for (int64_t c = 0; c < chunks_; ++c) {
             if (chunks_ > 1) exp_shifted(x_chunk(c), max, y_, chunk_size(c));
-            for (int64_t i = 0, n = chunk_size(c); i < n; ++i) y_[i] = y_[i] / total;
+            const RowVec totalV = hn::Set(RowTag(), total);
+            store_row(y_, chunk_size(c), [&](size_t i, size_t count) { return hn::Div(load_row_lanes(y_ + i, count), totalV); });
             store_chunk(c);
         }
     }
@@ -159,21 +125,23 @@ private:
         for (int64_t c = 0; c < chunks_; ++c) {
             const float* x = x_chunk(c);
             load_affine(c);
-            const int64_t n = chunk_size(c);
-            for (int64_t i = 0; i < n; ++i) y_[i] = (x[i] - mean) * rstd;
-            if (ops_.gammaSlot >= 0) {
-                for (int64_t i = 0; i < n; ++i) y_[i] *= gamma_[i];
-            }
-            if (ops_.betaSlot >= 0) {
-                for (int64_t i = 0; i < n; ++i) y_[i] += beta_[i];
-            }
+            const RowVec meanV = hn::Set(RowTag(), mean);
+            const RowVec rstdV = hn::Set(RowTag(), rstd);
+            const bool scaled = ops_.gammaSlot >= 0;
+            const bool shifted = ops_.betaSlot >= 0;
+            store_row(y_, chunk_size(c), [&](size_t i, size_t count) {
+                RowVec y = hn::Mul(hn::Sub(load_row_lanes(x + i, count), meanV), rstdV);
+                if (scaled) y = hn::Mul(y, load_row_lanes(gamma_ + i, count));
+                if (shifted) y = hn::Add(y, load_row_lanes(beta_ + i, count));
+                return y;
+            });
             store_chunk(c);
         }
     }
 
     void rms_norm() {
         const float inverseLength = 1.0f / static_cast<float>(plan_.length);
-        const float rstd = rstd_of(row_sum([](float v) { return v * v; }) * inverseLength);
+        const float rstd = rstd_of(row_sum([](RowVec v) { return hn::Mul(v, v); }) * inverseLength);
         normalize(0.0f, rstd);
         store_stat(ops_.rstdSlot, ops_.rstd, rstd);
     }
@@ -185,8 +153,11 @@ private:
             return;
         }
         const float inverseLength = 1.0f / static_cast<float>(plan_.length);
-        const float mean = row_sum([](float v) { return v; }) * inverseLength;
-        const float variance = row_sum([mean](float v) { return (v - mean) * (v - mean); }) * inverseLength;
+        const float mean = row_sum([](RowVec v) { return v; }) * inverseLength;
+        const float variance = row_sum([meanV = hn::Set(RowTag(), mean)](RowVec v) {
+            const RowVec centred = hn::Sub(v, meanV);
+            return hn::Mul(centred, centred);
+        }) * inverseLength;
         const float rstd = rstd_of(variance);
         normalize(mean, rstd);
         store_stat(ops_.meanSlot, ops_.mean, mean);
