@@ -38,10 +38,15 @@ inline void exp_shifted(const float* x, float shift, float* out, int64_t n) {
     std::memcpy(out + i, tail, static_cast<size_t>(n - i) * sizeof(float));
 }
 
-/// The row passes' vectors: at most kRowSumPartials lanes, so that a
-/// whole number of vectors holds one lane per partial on every target.
-using RowTag = hn::CappedTag<float, static_cast<size_t>(kRowSumPartials)>;
+/// The row passes' vectors: at most 16 lanes (a divisor of
+/// kRowSumPartials), so that a whole number of vectors holds one lane per
+/// partial on every target.
+using RowTag = hn::CappedTag<float, 16>;
 using RowVec = hn::Vec<RowTag>;
+inline constexpr size_t kRowLanes = hn::MaxLanes(RowTag());
+/// Vectors of partials (independent accumulators) per kRowSumPartials elements.
+inline constexpr size_t kRowVectors = static_cast<size_t>(kRowSumPartials) / kRowLanes;
+static_assert(kRowVectors * kRowLanes == static_cast<size_t>(kRowSumPartials), "whole vectors of partials");
 
 /// The count (<= the lanes) floats at p as a vector; the other lanes 0.
 HWY_INLINE RowVec load_row_lanes(const float* p, size_t count) {
@@ -50,22 +55,26 @@ HWY_INLINE RowVec load_row_lanes(const float* p, size_t count) {
 }
 
 /// The largest of max and x[i] for i < n, NaN ignored (x > max keeps the
-/// current max when either is NaN), as the scalar comparison chain does.
+/// current max when either is NaN), as the scalar comparison chain does;
+/// kRowVectors independent running maxima (max is exact in any order).
 inline float row_max(const float* x, int64_t n, float max) {
     const RowTag d;
-    const auto lanes = static_cast<int64_t>(hn::Lanes(d));
-    RowVec m = hn::Set(d, max);
+    RowVec m[kRowVectors];
+    for (auto& lanes : m) lanes = hn::Set(d, max);
     int64_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-        const RowVec v = hn::LoadU(d, x + i);
-        m = hn::IfThenElse(hn::Gt(v, m), v, m);
+    for (; i + kRowSumPartials <= n; i += kRowSumPartials) {
+        for (size_t k = 0; k < kRowVectors; ++k) {
+            const RowVec v = hn::LoadU(d, x + i + k * kRowLanes);
+            m[k] = hn::IfThenElse(hn::Gt(v, m[k]), v, m[k]);
+        }
     }
-    if (i < n) {
-        const auto count = static_cast<size_t>(n - i);
-        const RowVec v = load_f32_partial(d, x + i, count);
-        m = hn::IfThenElse(hn::And(hn::FirstN(d, count), hn::Gt(v, m)), v, m);
+    for (size_t k = 0; i < n; ++k, i += kRowLanes) {
+        const size_t count = std::min(kRowLanes, static_cast<size_t>(n - i));
+        const RowVec v = load_row_lanes(x + i, count);
+        m[k] = hn::IfThenElse(hn::And(hn::FirstN(d, count), hn::Gt(v, m[k])), v, m[k]);
     }
-    return hn::GetLane(hn::MaxOfLanes(d, m));  // no lane is NaN
+    for (size_t k = 1; k < kRowVectors; ++k) m[0] = hn::IfThenElse(hn::Gt(m[k], m[0]), m[k], m[0]);
+    return hn::GetLane(hn::MaxOfLanes(d, m[0]));  // no lane is NaN
 }
 
 /// out[i] = value(i, count) for i < n in vectors, value returning the
@@ -78,9 +87,11 @@ HWY_INLINE void store_row(float* out, int64_t n, const Value& value) {
 /// Partial sums of a row in a fixed order, whatever its chunks (chunks
 /// start at multiples of kPartials) and whatever the target's vector
 /// width: element i goes to partial i % kPartials (lane i % lanes of
-/// vector (i / lanes) % kVectors), each partial compensated (Kahan), so
+/// vector (i / lanes) % kRowVectors), each partial compensated (Kahan), so
 /// that a 100 000-element row of values near 1000 keeps its mean to fp32's
-/// precision; the partials are then added as a pairwise tree.
+/// precision; the partials (each with its compensation) are then added as
+/// a pairwise tree in double, rounded to fp32 once, so that folding 32
+/// partials of such a row loses nothing.
 class RowSum {
 public:
     static constexpr int64_t kPartials = kRowSumPartials;
@@ -105,16 +116,24 @@ public:
     }
     float total() const {
         const RowTag d;
-        float p[kPartials];
-        for (size_t k = 0; k < kVectors; ++k) hn::StoreU(hn::Sub(sums_[k], errors_[k]), d, p + k * kLanes);
-        return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+        float sums[kPartials];
+        float errors[kPartials];
+        for (size_t k = 0; k < kVectors; ++k) {
+            hn::StoreU(sums_[k], d, sums + k * kLanes);
+            hn::StoreU(errors_[k], d, errors + k * kLanes);
+        }
+        double p[kPartials];
+        for (int64_t k = 0; k < kPartials; ++k) p[k] = double{sums[k]} - double{errors[k]};
+        for (int64_t n = kPartials; n > 1; n /= 2) {
+            for (int64_t k = 0; k < n / 2; ++k) p[k] = p[2 * k] + p[2 * k + 1];
+        }
+        return static_cast<float>(p[0]);
     }
 
 private:
-    static constexpr size_t kLanes = hn::MaxLanes(RowTag());
-    static constexpr size_t kVectors = static_cast<size_t>(kPartials) / kLanes;
-    static_assert(kPartials == 8, "total() folds eight partials");
-    static_assert(kVectors * kLanes == static_cast<size_t>(kPartials), "whole vectors of partials");
+    static constexpr size_t kLanes = kRowLanes;
+    static constexpr size_t kVectors = kRowVectors;
+    static_assert((kPartials & (kPartials - 1)) == 0, "total() folds a power of two of partials");
 
     /// The Kahan step on the partials of vector k.
     void add_to(size_t k, RowVec term) {

@@ -30,9 +30,10 @@ namespace aclcpu::ops {
 ///                y = (x - mean) * rstd [* gamma] [+ beta]; rows of no element: mean 0, rstd NaN
 enum class RowFunction : uint8_t { kSoftmax, kLogSoftmax, kRmsNorm, kLayerNorm };
 
-/// A row's sums keep this many partial sums (element i in partial i % 8),
-/// so a row's chunks start at multiples of it.
-inline constexpr int64_t kRowSumPartials = 8;
+/// A row's sums keep this many partial sums (element i in partial i % 32),
+/// so a row's chunks start at multiples of it: independent accumulators
+/// for every SIMD target (2 of AVX-512's vectors, 4 of AVX2's, 8 of SSE's).
+inline constexpr int64_t kRowSumPartials = 32;
 
 /// The per-launch constants of a row operator.
 struct RowPlan {
