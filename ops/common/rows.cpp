@@ -28,6 +28,9 @@ public:
         gamma_ = floats + 2 * plan_.chunk;
         beta_ = floats + 3 * plan_.chunk;
         chunks_ = ceil_div(plan_.length, plan_.chunk);
+        if (ops_.x.dtype() == ACL_FLOAT && plan_.inputDtype == ACL_FLOAT && ops_.x.is_linear()) {
+            xDense_ = static_cast<const float*>(job_.args.inputs[0]) + ops_.x.offset();
+        }
     }
 
     void run(int64_t row) {
@@ -45,8 +48,10 @@ private:
     int64_t chunk_begin(int64_t c) const { return c * plan_.chunk; }
     int64_t chunk_size(int64_t c) const { return std::min(plan_.chunk, plan_.length - chunk_begin(c)); }
 
-    /// x's chunk c of the current row, rounded to the input dtype.
+    /// x's chunk c of the current row, rounded to the input dtype: read in
+    /// place when x is dense fp32 (no Cast), staged otherwise.
     const float* x_chunk(int64_t c) {
+        if (xDense_) return xDense_ + row_ * plan_.length + chunk_begin(c);
         if (loadedChunk_ != c) {
             const int64_t n = chunk_size(c);
             gather(ops_.x, job_.args.inputs[0], row_ * plan_.length + chunk_begin(c), n, x_);
@@ -171,6 +176,7 @@ private:
     float* y_;
     float* gamma_;
     float* beta_;
+    const float* xDense_ = nullptr;  ///< x's first element when x is read in place
     int64_t chunks_;
     int64_t row_ = 0;
     int64_t loadedChunk_ = -1;
