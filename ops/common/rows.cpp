@@ -13,6 +13,7 @@
 #include "common/dtype.hpp"
 #include "common/rows-inl.h"
 #include "common/rows.hpp"
+#include "common/streaming_stores.hpp"
 
 ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
@@ -31,7 +32,14 @@ public:
         if (ops_.x.dtype() == ACL_FLOAT && plan_.inputDtype == ACL_FLOAT && ops_.x.is_linear()) {
             xDense_ = static_cast<const float*>(job_.args.inputs[0]) + ops_.x.offset();
         }
+        if (ops_.y.dtype() == ACL_FLOAT && plan_.resultDtype == ACL_FLOAT && ops_.y.is_linear()) {
+            yDense_ = static_cast<float*>(job_.args.outputs[0]) + ops_.y.offset();
+            streaming_ = ops_.y.numel() * int64_t{sizeof(float)} >= kStreamingOutputBytes;
+        }
     }
+
+    /// Whether the walk wrote with streaming stores (to be fenced).
+    bool streams() const { return streaming_; }
 
     void run(int64_t row) {
         row_ = row;
@@ -71,11 +79,25 @@ private:
         affineChunk_ = c;
     }
 
-    /// Stores y_[0, n) as chunk c of the current row.
-    void store_chunk(int64_t c) {
+    /// Writes value(i, count) as elements [i, i + count) of y's chunk c of
+    /// the current row (store_values' contract): in place when y is dense
+    /// fp32 (no Cast), with streaming stores when y is too large for the
+    /// caches; otherwise through y_, rounded and scattered.
+    template <class Value>
+    void write_chunk(int64_t c, const Value& value) {
         const int64_t n = chunk_size(c);
-        round_through(plan_.resultDtype, y_, n);
-        scatter(y_, ops_.y, job_.args.outputs[0], row_ * plan_.length + chunk_begin(c), n);
+        if (yDense_ == nullptr) {
+            store_row(y_, n, value);
+            round_through(plan_.resultDtype, y_, n);
+            scatter(y_, ops_.y, job_.args.outputs[0], row_ * plan_.length + chunk_begin(c), n);
+            return;
+        }
+        float* out = yDense_ + row_ * plan_.length + chunk_begin(c);
+        if (streams_run(streaming_, 1, n * int64_t{sizeof(float)})) {
+            store_values_streaming(RowTag(), value, static_cast<size_t>(n), out);
+        } else {
+            store_row(out, n, value);
+        }
     }
 
     void store_stat(int slot, const StridedLayout& layout, float value) {
@@ -108,18 +130,16 @@ private:
             const RowVec logSum = hn::Set(RowTag(), std::log(total));
             for (int64_t c = 0; c < chunks_; ++c) {
                 const float* x = x_chunk(c);
-                store_row(y_, chunk_size(c), [&](size_t i, size_t count) {
+                write_chunk(c, [&](size_t i, size_t count) {
                     return hn::Sub(hn::Sub(load_row_lanes(x + i, count), maxV), logSum);
                 });
-                store_chunk(c);
             }
             return;
         }
         for (int64_t c = 0; c < chunks_; ++c) {
             if (chunks_ > 1) exp_shifted(x_chunk(c), max, y_, chunk_size(c));
             const RowVec totalV = hn::Set(RowTag(), total);
-            store_row(y_, chunk_size(c), [&](size_t i, size_t count) { return hn::Div(load_row_lanes(y_ + i, count), totalV); });
-            store_chunk(c);
+            write_chunk(c, [&](size_t i, size_t count) { return hn::Div(load_row_lanes(y_ + i, count), totalV); });
         }
     }
 
@@ -134,13 +154,12 @@ private:
             const RowVec rstdV = hn::Set(RowTag(), rstd);
             const bool scaled = ops_.gammaSlot >= 0;
             const bool shifted = ops_.betaSlot >= 0;
-            store_row(y_, chunk_size(c), [&](size_t i, size_t count) {
+            write_chunk(c, [&](size_t i, size_t count) {
                 RowVec y = hn::Mul(hn::Sub(load_row_lanes(x + i, count), meanV), rstdV);
                 if (scaled) y = hn::Mul(y, load_row_lanes(gamma_ + i, count));
                 if (shifted) y = hn::Add(y, load_row_lanes(beta_ + i, count));
                 return y;
             });
-            store_chunk(c);
         }
     }
 
@@ -177,6 +196,8 @@ private:
     float* gamma_;
     float* beta_;
     const float* xDense_ = nullptr;  ///< x's first element when x is read in place
+    float* yDense_ = nullptr;        ///< y's first element when y is written in place
+    bool streaming_ = false;
     int64_t chunks_;
     int64_t row_ = 0;
     int64_t loadedChunk_ = -1;
@@ -188,6 +209,7 @@ private:
 void rows_slice(const RowJob& job, const BlockSlice& slice, std::byte* staging) {
     RowWalk walk(job, staging);
     for (int64_t row = slice.units.begin; row < slice.units.end; ++row) walk.run(row);
+    if (walk.streams()) stream_fence();
 }
 
 ACLCPU_END_TARGET_NAMESPACE();
