@@ -63,14 +63,18 @@ inline float row_max(const float* x, int64_t n, float max) {
     for (auto& lanes : m) lanes = hn::Set(d, max);
     int64_t i = 0;
     for (; i + kRowSumPartials <= n; i += kRowSumPartials) {
+        HWY_UNROLL(8)
         for (size_t k = 0; k < kRowVectors; ++k) {
             const RowVec v = hn::LoadU(d, x + i + k * kRowLanes);
             m[k] = hn::IfThenElse(hn::Gt(v, m[k]), v, m[k]);
         }
     }
-    for (size_t k = 0; i < n; ++k, i += kRowLanes) {
-        const size_t count = std::min(kRowLanes, static_cast<size_t>(n - i));
-        const RowVec v = load_row_lanes(x + i, count);
+    HWY_UNROLL(8)
+    for (size_t k = 0; k < kRowVectors; ++k) {  // a constant trip count keeps m in registers
+        const int64_t at = i + static_cast<int64_t>(k * kRowLanes);
+        if (at >= n) break;
+        const size_t count = std::min(kRowLanes, static_cast<size_t>(n - at));
+        const RowVec v = load_row_lanes(x + at, count);
         m[k] = hn::IfThenElse(hn::And(hn::FirstN(d, count), hn::Gt(v, m[k])), v, m[k]);
     }
     for (size_t k = 1; k < kRowVectors; ++k) m[0] = hn::IfThenElse(hn::Gt(m[k], m[0]), m[k], m[0]);
@@ -107,11 +111,15 @@ public:
         const RowTag d;
         int64_t i = 0;
         for (; i + kPartials <= n; i += kPartials) {
+            HWY_UNROLL(8)
             for (size_t k = 0; k < kVectors; ++k) add_to(k, term(hn::LoadU(d, v + i + k * kLanes)));
         }
-        for (size_t k = 0; i < n; ++k, i += kLanes) {
-            const size_t count = std::min(kLanes, static_cast<size_t>(n - i));
-            add_to(k, term(load_row_lanes(v + i, count)), hn::FirstN(d, count));
+        HWY_UNROLL(8)
+        for (size_t k = 0; k < kVectors; ++k) {  // a constant trip count keeps the sums in registers
+            const int64_t at = i + static_cast<int64_t>(k * kLanes);
+            if (at >= n) break;
+            const size_t count = std::min(kLanes, static_cast<size_t>(n - at));
+            add_to(k, term(load_row_lanes(v + at, count)), hn::FirstN(d, count));
         }
     }
     float total() const {
