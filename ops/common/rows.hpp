@@ -6,8 +6,9 @@
 // output views with their reduced dims moved last (a non-last softmax dim
 // is a strided row).  Blocks own whole rows (BlockSplit::front_loaded over
 // vectorCoreCount); a row is read in UB-sized chunks of fp32, so a row of
-// any length works in a block's staging.  Results never depend on the
-// worker count: a row's arithmetic depends only on the row.
+// any length works in a block's staging (a dense fp32 x or y is read or
+// written in place instead).  Results never depend on the worker count or
+// the SIMD target: a row's arithmetic depends only on the row.
 #pragma once
 
 #include "common/internal.hpp"

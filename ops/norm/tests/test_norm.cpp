@@ -149,6 +149,24 @@ TEST_F(Softmaxes, LongRowsOfSeveralChunks) {
     }
 }
 
+// aclnn_softmax.cpp's CheckParams asks only that out has self's shape, so
+// out may be self: a dense fp32 row is read and written in place, and each
+// element is read before it is overwritten, over rows of one chunk and of
+// several.
+TEST_F(Softmaxes, OutMayBeSelf) {
+    for (const bool log : {false, true}) {
+        for (const int64_t length : {int64_t{1000}, int64_t{100000}}) {
+            SCOPED_TRACE(std::string(log ? "LogSoftmax" : "Softmax") + " length " + std::to_string(length));
+            const Shape shape{2, length};
+            DeviceTensor self(TensorSpec(shape, ACL_FLOAT), uniform(static_cast<size_t>(2 * length), -20.0, 20.0, 78));
+            const std::vector<double> input = self.read();
+            ASSERT_EQ(log ? log_softmax(self, 1, self) : softmax(self, 1, self), ACLNN_SUCCESS);
+            expect_close(self.read(), rounded(softmax_reference(input, shape, 1, log), ACL_FLOAT),
+                         tolerance_for(ACL_FLOAT));
+        }
+    }
+}
+
 // exp(-inf - max) is 0; a row whose max is +inf or NaN, or all -inf, is NaN
 // (inf - inf), as PyTorch's softmax.
 TEST_F(Softmaxes, SpecialValues) {
