@@ -23,8 +23,10 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_reflection_pad1d.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_tril.h"
@@ -143,18 +145,53 @@ struct EqTensorSpec {
     DeviceTensor& out;
 };
 
-/// The gated family: x [rows, 2 kRowLength] halved along its last dim.
-struct SwiGluSpec {
-    static constexpr const char* kName = "SwiGlu";
-    static constexpr auto phase2 = aclnnSwiGlu;
+/// An operator of (x, dim = -1, out) over rows of kRowLength (x Op::kInputColumns
+/// wide): SwiGlu (halves of a row twice as wide) and the row engine's Softmax.
+template <class Op>
+struct LastDimSpec {
+    static constexpr const char* kName = Op::kName;
+    static constexpr auto phase2 = Op::phase2;
     template <class Case>
-    SwiGluSpec(Case& c, int64_t n, aclDataType t)
-        : x(c.read(rows_of(n, 2 * kRowLength), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
+    LastDimSpec(Case& c, int64_t n, aclDataType t)
+        : x(c.read(rows_of(n, Op::kInputColumns), t, -10.0f, 10.0f)), out(c.output(rows_of(n), t)) {}
     aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
-        return aclnnSwiGluGetWorkspaceSize(x.get(), -1, out.get(), size, executor);
+        return Op::phase1(x.get(), -1, out.get(), size, executor);
     }
     const DeviceTensor& x;
     DeviceTensor& out;
+};
+
+struct SwiGluOp {
+    static constexpr const char* kName = "SwiGlu";
+    static constexpr auto phase1 = aclnnSwiGluGetWorkspaceSize;
+    static constexpr auto phase2 = aclnnSwiGlu;
+    static constexpr int64_t kInputColumns = 2 * kRowLength;
+};
+using SwiGluSpec = LastDimSpec<SwiGluOp>;
+
+struct SoftmaxOp {
+    static constexpr const char* kName = "Softmax";
+    static constexpr auto phase1 = aclnnSoftmaxGetWorkspaceSize;
+    static constexpr auto phase2 = aclnnSoftmax;
+    static constexpr int64_t kInputColumns = kRowLength;
+};
+using SoftmaxSpec = LastDimSpec<SoftmaxOp>;
+
+/// RmsNorm over rows of kRowLength, with its per-row FLOAT rstd.
+struct RmsNormSpec {
+    static constexpr const char* kName = "RmsNorm";
+    static constexpr auto phase2 = aclnnRmsNorm;
+    template <class Case>
+    RmsNormSpec(Case& c, int64_t n, aclDataType t)
+        : x(c.read(rows_of(n), t)), gamma(c.read({kRowLength}, t)), y(c.output(rows_of(n), t)),
+          rstd(c.output(rows_of(n, 1), ACL_FLOAT)) {}
+    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
+        return aclnnRmsNormGetWorkspaceSize(x.get(), gamma.get(), 1e-6, y.get(), rstd.get(), size, executor);
+    }
+    const DeviceTensor& x;
+    const DeviceTensor& gamma;
+    DeviceTensor& y;
+    DeviceTensor& rstd;
 };
 
 /// The fill family: a pure write.

@@ -73,6 +73,8 @@ const bool kRegistered = [] {
     register_operator<CallCase<GtScalarSpec>>();
     register_operator<CallCase<EqTensorSpec>>();
     register_operator<CallCase<SwiGluSpec>>();
+    register_operator<CallCase<SoftmaxSpec>>();
+    register_operator<CallCase<RmsNormSpec>>();
     register_operator<CallCase<FillSpec>>();
     register_operator<CallCase<ArangeSpec>>();
     register_operator<CallCase<CatSpec>>();

@@ -1252,6 +1252,126 @@ def index_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the row engine
+
+
+def rows_seeds():
+    """fuzz_rows.cpp's grammar: Softmax and LogSoftmax along each dim of
+    contiguous, transposed and offset views, rows of 1 and 0-d tensors, bad
+    dims, dtypes and shapes; RmsNorm over 1-D and 2-D gammas, strided rows,
+    every dtype pair and each wrong dtype or shape."""
+    seeds = {}
+
+    def softmax(entry, self, out, dim, place=ON_DEVICE, run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        arith_out(s, out)
+        s.small_int(dim)
+        s.run(*run)
+        return s
+
+    for entry, name in ((0, 'softmax'), (1, 'log_softmax')):
+        for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+            for dim in (-1, 0, 1):
+                seeds[f'{name}_{dtype}_dim{dim}'] = softmax(entry, dict(shape=(3, 5), dtype=dtype),
+                                                             ('broadcast', None), dim)
+        seeds[f'{name}_column_major'] = softmax(entry, dict(shape=(4, 6), strides='col'), ('broadcast', None), 0)
+        seeds[f'{name}_offset'] = softmax(entry, dict(shape=(2, 3, 4), offset=5, storage=7), 'self', 1)
+        seeds[f'{name}_rows_of_one'] = softmax(entry, dict(shape=(5, 1)), ('broadcast', None), 1)
+        seeds[f'{name}_scalar'] = softmax(entry, dict(shape=()), ('broadcast', None), 0)
+        seeds[f'{name}_long_row'] = softmax(entry, dict(shape=(2, 70000)), ('broadcast', None), 1,
+                                            place=PHASE1_ONLY)
+        seeds[f'{name}_empty'] = softmax(entry, dict(shape=(0, 3)), ('broadcast', None), 7)
+        seeds[f'{name}_bad_dim'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), 2)
+        seeds[f'{name}_wild_dim'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), -2**63)
+        seeds[f'{name}_int'] = softmax(entry, dict(shape=(2, 3), dtype=INT32), ('broadcast', FLOAT), 1)
+        seeds[f'{name}_out_half'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', FLOAT16), 1)
+        seeds[f'{name}_wrong_out'] = softmax(entry, dict(shape=(2, 3)), dict(shape=(3, 2)), 1)
+        seeds[f'{name}_rank9'] = softmax(entry, dict(shape=(1,) * 8 + (2,)), ('broadcast', None), 1)
+        seeds[f'{name}_null_out'] = softmax(entry, dict(shape=(2, 3)), dict(null=True), 1)
+        seeds[f'{name}_null_executor'] = softmax(entry, dict(shape=(2, 3)), ('broadcast', None), 1,
+                                                 run=(False, True))
+        seeds[f'{name}_huge_stride'] = softmax(entry, dict(shape=(2, 3), strides=(2**62, 1)),
+                                               ('broadcast', None), 0)
+
+    def rms(name, x, gamma, y, rstd, eps=1e-6, place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(2)
+        s.tensor(**x)
+        s.tensor(**gamma)
+        s.real(eps)
+        s.tensor(**y)
+        s.tensor(**rstd)
+        s.run()
+        seeds[f'rms_norm_{name}'] = s
+
+    for xd, gd in ((FLOAT16, FLOAT), (BF16, FLOAT), (FLOAT16, FLOAT16), (BF16, BF16), (FLOAT, FLOAT)):
+        rms(f'{xd}_{gd}', dict(shape=(2, 3, 8), dtype=xd), dict(shape=(8,), dtype=gd), dict(shape=(2, 3, 8), dtype=xd),
+            dict(shape=(2, 3, 1)))
+    rms('gamma_2d', dict(shape=(2, 3, 8)), dict(shape=(3, 8)), dict(shape=(2, 3, 8)), dict(shape=(2, 1, 1)))
+    rms('strided', dict(shape=(3, 5), strides='col'), dict(shape=(5,), strides=(2,), storage=10),
+        dict(shape=(3, 5), offset=2, storage=3), dict(shape=(3, 1), strides=(2, 1), storage=2))
+    rms('nan_eps', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 1)), eps=float('nan'))
+    rms('empty', dict(shape=(0, 4)), dict(shape=(4,)), dict(shape=(0, 4)), dict(shape=(0, 1)))
+    rms('gamma_bf16_x_half', dict(shape=(2, 4), dtype=FLOAT16), dict(shape=(4,), dtype=BF16),
+        dict(shape=(2, 4), dtype=FLOAT16), dict(shape=(2, 1)))
+    rms('gamma_too_long', dict(shape=(2, 4)), dict(shape=(5,)), dict(shape=(2, 4)), dict(shape=(2, 1)))
+    rms('gamma_whole_x', dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(1, 1)))
+    rms('rstd_wrong', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 4)))
+    rms('rstd_half', dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)), dict(shape=(2, 1), dtype=FLOAT16))
+    rms('null_gamma', dict(shape=(2, 4)), dict(null=True), dict(shape=(2, 4)), dict(shape=(2, 1)))
+    rms('huge_stride', dict(shape=(2, 4), strides=(2**61, 1)), dict(shape=(4,)), dict(shape=(2, 4)),
+        dict(shape=(2, 1)))
+
+    def layer(name, x, norm, weight, bias, out, mean, rstd, eps=1e-5, mode=0, null_norm=False):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(3)
+        s.tensor(**x)
+        s.byte(len(norm))
+        for v in norm:
+            s.small_int(v)
+        s.rare(null_norm)
+        for t in (weight, bias):
+            s.tensor(**t)
+        s.real(eps)
+        for t in (out, mean, rstd):
+            s.tensor(**t)
+        s.small_int(mode)
+        s.run()
+        seeds[f'layer_norm_{name}'] = s
+
+    none = dict(null=True)
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for affine in (FLOAT, dtype):
+            layer(f'{dtype}_{affine}', dict(shape=(2, 3, 8), dtype=dtype), [8], dict(shape=(8,), dtype=affine),
+                  dict(shape=(8,), dtype=affine), dict(shape=(2, 3, 8), dtype=dtype), dict(shape=(2, 3, 1)),
+                  dict(shape=(2, 3, 1)))
+    layer('no_affine_no_stats', dict(shape=(4, 6)), [6], none, none, dict(shape=(4, 6)), none, none)
+    layer('two_dims', dict(shape=(2, 3, 4)), [3, 4], dict(shape=(3, 4)), none, dict(shape=(2, 3, 4)),
+          dict(shape=(2, 1, 1)), none)
+    layer('strided', dict(shape=(3, 5), strides='col'), [5], dict(shape=(5,), strides=(2,), storage=10), none,
+          dict(shape=(3, 5), offset=2, storage=3), dict(shape=(3, 1), strides=(2, 1), storage=2), none)
+    layer('rows_of_no_element', dict(shape=(3, 0)), [0], none, none, dict(shape=(3, 0)), dict(shape=(3, 1)),
+          dict(shape=(3, 1)))
+    layer('no_rows', dict(shape=(0, 4)), [4], none, none, dict(shape=(0, 4)), none, none)
+    layer('wrong_norm', dict(shape=(2, 4)), [5], none, none, dict(shape=(2, 4)), none, none)
+    layer('empty_norm', dict(shape=(2, 4)), [], none, none, dict(shape=(2, 4)), none, none)
+    layer('null_norm', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), none, none, null_norm=True)
+    layer('wild_norm', dict(shape=(2, 4)), [-2**63], none, none, dict(shape=(2, 4)), none, none)
+    layer('stats_wrong_size', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), dict(shape=(3,)), none)
+    layer('mode_keep_fp16', dict(shape=(2, 4), dtype=FLOAT16), [4], none, none, dict(shape=(2, 4), dtype=FLOAT16),
+          none, none, mode=2)
+    layer('mode_bad', dict(shape=(2, 4)), [4], none, none, dict(shape=(2, 4)), none, none, mode=3)
+    layer('mixed_affine', dict(shape=(2, 4), dtype=FLOAT16), [4], dict(shape=(4,)), dict(shape=(4,), dtype=FLOAT16),
+          dict(shape=(2, 4), dtype=FLOAT16), none, none)
+    layer('huge_stride', dict(shape=(2, 4), strides=(2**62, 1)), [4], none, none, dict(shape=(2, 4)), none, none)
+    return seeds
+
+
 # Inputs a fuzzer found, kept byte for byte beside the generated seeds (their
 # names start with this): no grammar change may silently drop a reproducer.
 FOUND_PREFIX = 'found_'
@@ -1278,6 +1398,7 @@ def main():
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
     write(ops / 'reduce' / 'tests' / 'corpus', reduction_seeds())
     write(ops / 'index' / 'tests' / 'corpus', index_seeds())
+    write(ops / 'norm' / 'tests' / 'corpus', rows_seeds())
 
 
 if __name__ == '__main__':

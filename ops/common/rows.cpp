@@ -1,0 +1,263 @@
+// acl-cpu ops/common: the row engine's kernel (see rows.hpp), compiled for
+// every SIMD target Highway dispatches to at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "common/rows.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <hwy/highway.h>
+
+#include "common/dtype.hpp"
+#include "common/rows-inl.h"
+#include "common/rows.hpp"
+#include "common/streaming_stores.hpp"
+
+ACLCPU_BEGIN_TARGET_NAMESPACE();
+namespace {
+
+/// One block slice's walk over its rows: the staged fp32 chunks of x, y,
+/// gamma and beta, and what is loaded in them.
+class RowWalk {
+public:
+    RowWalk(const RowJob& job, std::byte* staging) : job_(job), plan_(job.tiling), ops_(job.operands) {
+        auto* floats = reinterpret_cast<float*>(staging);
+        x_ = floats;
+        y_ = floats + plan_.chunk;
+        gamma_ = floats + 2 * plan_.chunk;
+        beta_ = floats + 3 * plan_.chunk;
+        chunks_ = ceil_div(plan_.length, plan_.chunk);
+        if (ops_.x.dtype() == ACL_FLOAT && plan_.inputDtype == ACL_FLOAT && ops_.x.is_linear()) {
+            xDense_ = static_cast<const float*>(job_.args.inputs[0]) + ops_.x.offset();
+        }
+        if (ops_.y.dtype() == ACL_FLOAT && plan_.resultDtype == ACL_FLOAT && ops_.y.is_linear()) {
+            yDense_ = static_cast<float*>(job_.args.outputs[0]) + ops_.y.offset();
+            streaming_ = ops_.y.numel() * int64_t{sizeof(float)} >= kStreamingOutputBytes;
+        }
+    }
+
+    /// Whether the walk wrote with streaming stores (to be fenced).
+    bool streams() const { return streaming_; }
+
+    void run(int64_t row) {
+        row_ = row;
+        loadedChunk_ = -1;
+        switch (plan_.function) {
+            case RowFunction::kSoftmax:
+            case RowFunction::kLogSoftmax: softmax(); break;
+            case RowFunction::kRmsNorm: rms_norm(); break;
+            case RowFunction::kLayerNorm: layer_norm(); break;
+        }
+    }
+
+private:
+    int64_t chunk_begin(int64_t c) const { return c * plan_.chunk; }
+    int64_t chunk_size(int64_t c) const { return std::min(plan_.chunk, plan_.length - chunk_begin(c)); }
+
+    /// x's chunk c of the current row, rounded to the input dtype: read in
+    /// place when x is dense fp32 (no Cast), staged otherwise.
+    const float* x_chunk(int64_t c) {
+        if (xDense_) return xDense_ + row_ * plan_.length + chunk_begin(c);
+        if (loadedChunk_ != c) {
+            const int64_t n = chunk_size(c);
+            gather(ops_.x, job_.args.inputs[0], row_ * plan_.length + chunk_begin(c), n, x_);
+            round_through(plan_.inputDtype, x_, n);
+            loadedChunk_ = c;
+        }
+        return x_;
+    }
+
+    /// gamma's and beta's chunk c (each when the operator has it); a
+    /// one-chunk row loads them once per walk.
+    void load_affine(int64_t c) {
+        if (affineChunk_ == c) return;
+        const int64_t n = chunk_size(c);
+        if (ops_.gammaSlot >= 0) gather(ops_.gamma, job_.args.inputs[ops_.gammaSlot], chunk_begin(c), n, gamma_);
+        if (ops_.betaSlot >= 0) gather(ops_.beta, job_.args.inputs[ops_.betaSlot], chunk_begin(c), n, beta_);
+        affineChunk_ = c;
+    }
+
+    /// Writes value(i, count) as elements [i, i + count) of y's chunk c of
+    /// the current row (store_values' contract): in place when y is dense
+    /// fp32 (no Cast), with streaming stores when y is too large for the
+    /// caches; otherwise through y_, rounded and scattered.
+    template <class Value>
+    void write_chunk(int64_t c, const Value& value) {
+        const int64_t n = chunk_size(c);
+        if (yDense_ == nullptr) {
+            store_row(y_, n, value);
+            round_through(plan_.resultDtype, y_, n);
+            scatter(y_, ops_.y, job_.args.outputs[0], row_ * plan_.length + chunk_begin(c), n);
+            return;
+        }
+        float* out = yDense_ + row_ * plan_.length + chunk_begin(c);
+        if (streams_run(streaming_, 1, n * int64_t{sizeof(float)})) {
+            store_values_streaming(RowTag(), value, static_cast<size_t>(n), out);
+        } else {
+            store_row(out, n, value);
+        }
+    }
+
+    void store_stat(int slot, const StridedLayout& layout, float value) {
+        if (slot >= 0) scatter(&value, layout, job_.args.outputs[slot], row_, 1);
+    }
+
+    /// The sum over the row of term(x).
+    template <class Term>
+    float row_sum(const Term& term) {
+        RowSum sum;
+        for (int64_t c = 0; c < chunks_; ++c) sum.add(x_chunk(c), chunk_size(c), term);
+        return sum.total();
+    }
+
+    void softmax() {
+        float max = -std::numeric_limits<float>::infinity();
+        for (int64_t c = 0; c < chunks_; ++c) {
+            max = row_max(x_chunk(c), chunk_size(c), max);
+        }
+        // e^(x - max) lands in y_: summed from there, and kept for the
+        // output when the row is one chunk.
+        RowSum sum;
+        for (int64_t c = 0; c < chunks_; ++c) {
+            exp_shifted(x_chunk(c), max, y_, chunk_size(c));
+            sum.add(y_, chunk_size(c), [](RowVec e) { return e; });
+        }
+        const float total = sum.total();
+        if (plan_.function == RowFunction::kLogSoftmax) {
+            const RowVec maxV = hn::Set(RowTag(), max);
+            const RowVec logSum = hn::Set(RowTag(), std::log(total));
+            for (int64_t c = 0; c < chunks_; ++c) {
+                const float* x = x_chunk(c);
+                write_chunk(c, [&](size_t i, size_t count) {
+                    return hn::Sub(hn::Sub(load_row_lanes(x + i, count), maxV), logSum);
+                });
+            }
+            return;
+        }
+        for (int64_t c = 0; c < chunks_; ++c) {
+            if (chunks_ > 1) exp_shifted(x_chunk(c), max, y_, chunk_size(c));
+            const RowVec totalV = hn::Set(RowTag(), total);
+            write_chunk(c, [&](size_t i, size_t count) { return hn::Div(load_row_lanes(y_ + i, count), totalV); });
+        }
+    }
+
+    float rstd_of(float meanSquare) const { return 1.0f / std::sqrt(meanSquare + plan_.epsilon); }
+
+    /// y = (x - mean) * rstd, times gamma and plus beta where present.
+    void normalize(float mean, float rstd) {
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const float* x = x_chunk(c);
+            load_affine(c);
+            const RowVec meanV = hn::Set(RowTag(), mean);
+            const RowVec rstdV = hn::Set(RowTag(), rstd);
+            const bool scaled = ops_.gammaSlot >= 0;
+            const bool shifted = ops_.betaSlot >= 0;
+            write_chunk(c, [&](size_t i, size_t count) {
+                RowVec y = hn::Mul(hn::Sub(load_row_lanes(x + i, count), meanV), rstdV);
+                if (scaled) y = hn::Mul(y, load_row_lanes(gamma_ + i, count));
+                if (shifted) y = hn::Add(y, load_row_lanes(beta_ + i, count));
+                return y;
+            });
+        }
+    }
+
+    void rms_norm() {
+        const float inverseLength = 1.0f / static_cast<float>(plan_.length);
+        const float rstd = rstd_of(row_sum([](RowVec v) { return hn::Mul(v, v); }) * inverseLength);
+        normalize(0.0f, rstd);
+        store_stat(ops_.rstdSlot, ops_.rstd, rstd);
+    }
+
+    void layer_norm() {
+        if (plan_.length == 0) {  // aclnn_layer_norm.cpp: rows of no element
+            store_stat(ops_.meanSlot, ops_.mean, 0.0f);
+            store_stat(ops_.rstdSlot, ops_.rstd, std::numeric_limits<float>::quiet_NaN());
+            return;
+        }
+        const float inverseLength = 1.0f / static_cast<float>(plan_.length);
+        const float mean = row_sum([](RowVec v) { return v; }) * inverseLength;
+        const float variance = row_sum([meanV = hn::Set(RowTag(), mean)](RowVec v) {
+            const RowVec centred = hn::Sub(v, meanV);
+            return hn::Mul(centred, centred);
+        }) * inverseLength;
+        const float rstd = rstd_of(variance);
+        normalize(mean, rstd);
+        store_stat(ops_.meanSlot, ops_.mean, mean);
+        store_stat(ops_.rstdSlot, ops_.rstd, rstd);
+    }
+
+    const RowJob& job_;
+    const RowPlan& plan_;
+    const RowOperands& ops_;
+    float* x_;
+    float* y_;
+    float* gamma_;
+    float* beta_;
+    const float* xDense_ = nullptr;  ///< x's first element when x is read in place
+    float* yDense_ = nullptr;        ///< y's first element when y is written in place
+    bool streaming_ = false;
+    int64_t chunks_;
+    int64_t row_ = 0;
+    int64_t loadedChunk_ = -1;
+    int64_t affineChunk_ = -1;
+};
+
+}  // namespace
+
+void rows_slice(const RowJob& job, const BlockSlice& slice, std::byte* staging) {
+    RowWalk walk(job, staging);
+    for (int64_t row = slice.units.begin; row < slice.units.end; ++row) walk.run(row);
+    if (walk.streams()) stream_fence();
+}
+
+ACLCPU_END_TARGET_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclcpu::ops {
+
+HWY_EXPORT(rows_slice);
+
+namespace {
+/// x, y, gamma and beta chunks, fp32.
+constexpr int64_t kStagedRows = 4;
+constexpr int64_t kStagedBytesPerElement = kStagedRows * int64_t{sizeof(float)};
+}  // namespace
+
+RowPlan plan_rows(RowFunction function, int64_t rows, int64_t length, const SocProfile& soc) {
+    RowPlan plan;
+    plan.function = function;
+    plan.rows = rows;
+    plan.length = length;
+    plan.chunk = ub_chunk_elements(soc.ubSize, kStagedBytesPerElement, kRowSumPartials, length);
+    plan.blocks = BlockSplit::front_loaded(rows, soc.vectorCoreCount, std::max<int64_t>(length, 1));
+    return plan;
+}
+
+TensorView with_dim_last(const TensorView& view, size_t dim) {
+    TensorView moved = view;
+    size_t to = 0;
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        if (d == dim) continue;
+        moved.shape[to] = view.shape[d];
+        moved.strides[to] = view.strides[d];
+        ++to;
+    }
+    moved.shape[to] = view.shape[dim];
+    moved.strides[to] = view.strides[dim];
+    return moved;
+}
+
+aclError RowKernel::launch(const LaunchArgs& args) const noexcept {
+    if (aclError status = check_tensor_addresses(name(), args, operands_.input_count(), operands_.output_count()); status != ACL_SUCCESS) return status;
+    const RowJob job{plan_, operands_, args};
+    const UbStaging staging = UbStaging::per_worker(plan_.chunk * kStagedBytesPerElement);
+    const int64_t bytesPerRow = plan_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
+    return launch_block_slices(name(), plan_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
+        HWY_DYNAMIC_DISPATCH(rows_slice)(job, slice, staging.for_block(slice.block));
+    });
+}
+
+}  // namespace aclcpu::ops
+#endif  // HWY_ONCE
