@@ -205,7 +205,7 @@ void expect_each_null_is_161001_naming(aclnnStatus (*entry)(Params...), const st
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     const std::tuple<Params...> valid(args..., &workspace, &executor);
-    size_t pointer = 0;
+    auto name = names.begin();  // of the next pointer parameter
     const auto null_at = [&](auto index) {
         using Param = std::tuple_element_t<decltype(index)::value, std::tuple<Params...>>;
         if constexpr (std::is_pointer_v<Param>) {
@@ -216,11 +216,10 @@ void expect_each_null_is_161001_naming(aclnnStatus (*entry)(Params...), const st
             const char* recent = aclGetRecentErrMsg();  // handed out once
             const std::string message = recent != nullptr ? recent : "";
             EXPECT_FALSE(message.empty());
-            if (pointer < names.size()) {
-                EXPECT_NE(message.find(names[pointer]), std::string::npos)
-                    << "message \"" << message << "\" does not name " << names[pointer];
+            if (name != names.end()) {
+                EXPECT_NE(message.find(*name), std::string::npos) << "message \"" << message << "\" does not name " << *name;
+                ++name;
             }
-            ++pointer;
         }
     };
     for_each_index(null_at, std::index_sequence_for<Params...>{});
