@@ -18,6 +18,8 @@
 #include "common/rows.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <vector>
 
 namespace aclcpu::ops {
@@ -122,8 +124,20 @@ aclnnStatus check_rms_norm_dtypes(const aclTensor* x, const aclTensor* gamma, co
     return check_dtype_is(rstd, "rstdOut", ACL_FLOAT);
 }
 
+/// acl-cpu's guard: mean and rstd hold one element per row (CANN's kernel
+/// writes input's shape with the normalized dims 1 into them).
+aclnnStatus check_stat_size(const aclTensor* stat, const char* name, int64_t rows) {
+    if (stat == nullptr || StridedLayout::of(view_of(stat)).numel() == rows) return ACLNN_SUCCESS;
+    report_error(ACLNN_ERR_PARAM_INVALID, kAclnnParamTag, "Expected %s to hold %ld elements (one per row), but its "
+                 "shape is %s.", name, static_cast<long>(rows), shape_string(view_of(stat).shape).c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
 /// The doc's shapes: x of rank 1-8, gamma = x's last gamma-rank dims
-/// (fewer than x's), yOut = x, rstdOut = x with those dims 1.
+/// (fewer than x's), yOut = x; rstdOut one element per row. The doc shows
+/// rstdOut as x with gamma's dims 1, but ggml's RMS_NORM, which runs on Atlas
+/// A2, passes x's shape without them (ggml-cann aclnn_ops.cpp,
+/// ggml_cann_rms_norm): CANN holds rstdOut to its element count, not its rank.
 aclnnStatus check_rms_norm_shapes(const aclTensor* x, const aclTensor* gamma, const aclTensor* y,
                                   const aclTensor* rstd) {
     ACLCPU_RETURN_IF_ERROR(check_min_dim(x, "x", 1));
@@ -140,9 +154,11 @@ aclnnStatus check_rms_norm_shapes(const aclTensor* x, const aclTensor* gamma, co
         return ACLNN_ERR_PARAM_INVALID;
     }
     ACLCPU_RETURN_IF_ERROR(check_shape_is(y, "yOut", xShape));
-    Dims rstdShape = xShape;
-    for (size_t d = rows; d < rstdShape.size(); ++d) rstdShape[d] = 1;
-    return check_shape_is(rstd, "rstdOut", rstdShape);
+    // Sizes are not yet known to fit in int64 (check_view_in_storage comes last).
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{x, "x"}, {rstd, "rstdOut"}}));
+    const int64_t rowCount = std::accumulate(xShape.begin(), xShape.begin() + static_cast<std::ptrdiff_t>(rows),
+                                             int64_t{1}, std::multiplies<>());
+    return check_stat_size(rstd, "rstdOut", rowCount);
 }
 
 aclnnStatus rms_norm(const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* y,
@@ -260,15 +276,6 @@ aclnnStatus check_layer_norm_shapes(const LayerNormArgs& a, const std::vector<in
     ACLCPU_RETURN_IF_ERROR(check_affine_shape(a.weight, "weightOptional", normalized));
     ACLCPU_RETURN_IF_ERROR(check_affine_shape(a.bias, "biasOptional", normalized));
     return check_same_shape(a.input, "input", a.out, "out");
-}
-
-/// acl-cpu's guard: mean and rstd hold one element per row (CANN's kernel
-/// writes input's shape with the normalized dims 1 into them).
-aclnnStatus check_stat_size(const aclTensor* stat, const char* name, int64_t rows) {
-    if (stat == nullptr || StridedLayout::of(view_of(stat)).numel() == rows) return ACLNN_SUCCESS;
-    report_error(ACLNN_ERR_PARAM_INVALID, kAclnnParamTag, "Expected %s to hold %ld elements (one per row), but its "
-                 "shape is %s.", name, static_cast<long>(rows), shape_string(view_of(stat).shape).c_str());
-    return ACLNN_ERR_PARAM_INVALID;
 }
 
 /// aclnnLayerNormWithImplMode's phase 1 (aclnnLayerNorm and acl-cpu's

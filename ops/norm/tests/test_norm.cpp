@@ -290,6 +290,15 @@ TEST_F(RmsNorms, EveryListedDtypePair) {
     }
 }
 
+// ggml's RMS_NORM (ggml-cann aclnn_ops.cpp, ggml_cann_rms_norm) passes an
+// rstd of x's shape without gamma's dims, and runs so on Atlas A2.
+TEST_F(RmsNorms, RstdOfOneElementPerRowInAnyShape) {
+    const auto values = uniform(3 * 4 * 5 * 8, -3.0, 3.0, 9);
+    expect_rms_norm(TensorSpec({3, 4, 5, 8}, ACL_FLOAT), TensorSpec({8}, ACL_FLOAT), TensorSpec({3, 4, 5, 8}, ACL_FLOAT),
+                    TensorSpec({3, 4, 5}, ACL_FLOAT), values, 1e-6);
+    expect_rms_norm(TensorSpec({3, 4, 5, 8}, ACL_FLOAT), TensorSpec({5, 8}, ACL_FLOAT),
+                    TensorSpec({3, 4, 5, 8}, ACL_FLOAT), TensorSpec({12}, ACL_FLOAT), values, 1e-6);
+}
 TEST_F(RmsNorms, StridedRowsLongRowsAndRowsOfOne) {
     expect_rms_norm(TensorSpec({3, 5}, ACL_FLOAT, {1, 4}, 2, {30}), TensorSpec({5}, ACL_FLOAT, {2}, 1, {12}),
                     TensorSpec({3, 5}, ACL_FLOAT, {6, 1}, 1, {20}), TensorSpec({3, 1}, ACL_FLOAT, {2, 1}, 1, {8}),
