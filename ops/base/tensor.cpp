@@ -102,10 +102,17 @@ aclnnStatus describe(const char* api, aclTensor& tensor, const int64_t* viewDims
                      "%s: viewDims or storageDims is nullptr while its count is not zero.", api);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
-    if (any_negative(viewDims, viewDimsNum) || any_negative(stride, viewDimsNum) ||
-        any_negative(storageDims, storageDimsNum) || offset < 0) {
+    // Storage dims are kept as given, negative ones too: CANN's aclTensor
+    // constructor (opbase common_types.cpp) stores them unchecked, and ggml's
+    // CANN backend passes 1 - stride for the storage of an empty view
+    // (ggml_cann_create_tensor, SET_ROWS of no rows).  An operator bounds a
+    // non-empty view by its storage (check_view_in_storage), which a
+    // negative storage cannot hold.  View dims, strides and offset stay
+    // refused as opbase's aclCreateTensor doc asks: every kernel indexes with
+    // them.
+    if (any_negative(viewDims, viewDimsNum) || any_negative(stride, viewDimsNum) || offset < 0) {
         report_error(ACLNN_ERR_PARAM_INVALID, aclcpu::kAclnnParamTag,
-                     "%s: dims, strides and offset must be non-negative.", api);
+                     "%s: view dims, strides and offset must be non-negative.", api);
         return ACLNN_ERR_PARAM_INVALID;
     }
     try {

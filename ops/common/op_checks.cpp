@@ -5,6 +5,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "aclcpu/memcheck.hpp"
+
 namespace aclcpu::ops {
 
 aclnnStatus param_error(aclnnStatus code, const char* format, ...) {
@@ -240,11 +242,22 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
         overflow |= __builtin_mul_overflow(view.shape[d] - 1, view.strides[d], &span);
         overflow |= __builtin_add_overflow(last, span, &last);
     }
-    const int64_t storageElements = storageBytes / elementBytes;
-    if (!overflow && last < storageElements) return ACLNN_SUCCESS;
+    int64_t endByte = 0;
+    overflow |= __builtin_mul_overflow(last, elementBytes, &endByte);
+    overflow |= __builtin_add_overflow(endByte, elementBytes, &endByte);
+    if (!overflow && reaches_only_its_memory(tensor, endByte)) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "The view of tensor %s (shape %s, strides %s, offset %lld) reaches outside its storage of %lld "
-                         "elements.", name, shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),
-                         static_cast<long long>(view.offset), static_cast<long long>(storageElements));
+                         "elements and outside any device memory block its data points into.", name,
+                         shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),
+                         static_cast<long long>(view.offset), static_cast<long long>(storageBytes / elementBytes));
+}
+
+bool reaches_only_its_memory(const aclTensor* tensor, int64_t endByte) {
+    const int64_t elementBytes = std::max<int64_t>(element_size(view_of(tensor).dtype), 1);
+    int64_t storageBytes = 0;
+    if (byte_size(storage_shape_of(tensor), elementBytes, &storageBytes) && endByte <= storageBytes) return true;
+    const void* data = data_of(tensor);
+    return data != nullptr && endByte >= 0 && is_live_device_range(data, static_cast<uint64_t>(endByte));
 }
 
 namespace {

@@ -101,6 +101,11 @@ aclError check_device_accesses(const char* task, const DeviceAccess* accesses, s
     return ACL_SUCCESS;
 }
 
+bool is_live_device_range(const void* address, uint64_t bytes) noexcept {
+    detail::DevicePool* pool = nullptr;
+    return detail::locate(DeviceAccess{address, bytes, "", -1}, pool).placement == detail::Placement::kLive;
+}
+
 aclError check_device_guards(const char* task, const DeviceAccess* accesses, size_t count) noexcept {
     aclError result = ACL_SUCCESS;
     for (size_t i = 0; i < count; ++i) {

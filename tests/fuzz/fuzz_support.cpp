@@ -49,8 +49,17 @@ constexpr int64_t kMaxDeviceElements = int64_t{1} << 16;
 constexpr uint64_t kMaxWorkspaceBytes = uint64_t{64} << 20;
 /// aclrtMalloc pads every allocation by at least this much (CANN's 32-byte
 /// padding); the fuzzers poison it so that ASan catches any access just
-/// past a tensor's storage.
+/// past a tensor's storage, except the part a view reaches into (an
+/// operator may run a view past its storage into the block, see
+/// usable_bytes).
 constexpr size_t kGuardBytes = 32;
+
+/// The usable bytes of the block aclrtMalloc(size) returns: CANN's rounded
+/// size (up to 32, plus 32 of padding), which bounds a view that reaches past
+/// its storage (ops/common check_view_in_storage).
+int64_t usable_bytes(size_t size) {
+    return static_cast<int64_t>((std::max<size_t>(size, 1) + 31) / 32 * 32 + 32);
+}
 
 aclrtStream g_stream = nullptr;
 
@@ -131,17 +140,27 @@ void expect_acl_success(const char* api, aclError status) {
     if (status != ACL_SUCCESS) fail("%s failed with %d", api, status);
 }
 
-/// Memory from aclrtMalloc whose guard bytes (just past size) are poisoned.
-void* device_alloc(size_t size) {
+/// The guard bytes past a buffer of `size` a view reaching `reach` bytes
+/// from its start leaves poisoned: [max(size, reach), size + kGuardBytes).
+struct Guard {
+    Guard(size_t size, size_t reach) : from(std::max(size, reach)), bytes(size + kGuardBytes - std::min(from, size + kGuardBytes)) {}
+    size_t from;
+    size_t bytes;
+};
+
+/// Memory from aclrtMalloc whose guard bytes are poisoned.
+void* device_alloc(size_t size, size_t reach = 0) {
     void* memory = nullptr;
     expect_acl_success("aclrtMalloc", aclrtMalloc(&memory, std::max<size_t>(size, 1), ACL_MEM_MALLOC_HUGE_FIRST));
-    ASAN_POISON_MEMORY_REGION(static_cast<char*>(memory) + size, kGuardBytes);
+    const Guard guard(size, reach);
+    ASAN_POISON_MEMORY_REGION(static_cast<char*>(memory) + guard.from, guard.bytes);
     return memory;
 }
 
-void device_free(void* memory, size_t size) {
+void device_free(void* memory, size_t size, size_t reach = 0) {
     if (memory == nullptr) return;
-    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(memory) + size, kGuardBytes);
+    const Guard guard(size, reach);
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(memory) + guard.from, guard.bytes);
     expect_acl_success("aclrtFree", aclrtFree(memory));
 }
 
@@ -310,15 +329,22 @@ struct OperatorCall::Operand {
     aclTensor* tensor = nullptr;           ///< nullptr: a null argument, or refused by aclCreateTensor.
     void* device = nullptr;                ///< nullptr: the tensor has no data (phase 1 only).
     size_t bytes = 0;                      ///< Of the storage on the device.
+    size_t reach = 0;                      ///< Bytes its view reaches from the data pointer.
     std::vector<unsigned char> initial;    ///< What the device buffer held before phase 1.
 
     ~Operand() {
         aclDestroyTensor(tensor);
-        device_free(device, bytes);
+        device_free(device, bytes, reach);
     }
 
     /// Bytes a view element of this operand occupies as the operator writes it.
     int64_t written_size() const { return static_cast<int64_t>(aclDataTypeSize(writtenDtype)); }
+
+    /// Bytes the view reaches from the data pointer, as read or as written.
+    int64_t reach_bytes() const {
+        const int64_t elementBytes = std::max<int64_t>(aclDataTypeSize(spec.dtype), written_size());
+        return saturating_mul(reach_of(spec), elementBytes);
+    }
 
     /// For each byte of the storage, whether the operator may write it: the
     /// elements of the view, in the written dtype, that lie in the storage.
@@ -365,7 +391,8 @@ aclTensor* OperatorCall::add(const TensorSpec& spec, aclDataType writtenDtype, b
         if (onDevice_ && elementSize > 0 && storageElements <= kMaxDeviceElements &&
             element_count(spec.view) <= kMaxDeviceElements) {
             operand->bytes = static_cast<size_t>(storageElements * elementSize);
-            operand->device = device_alloc(operand->bytes);
+            operand->reach = static_cast<size_t>(std::min(operand->reach_bytes(), usable_bytes(operand->bytes)));
+            operand->device = device_alloc(operand->bytes, operand->reach);
             uint64_t state = fillSeed_ * 0x100000001b3ull + operands_.size();
             operand->initial.resize(operand->bytes);
             for (unsigned char& b : operand->initial) b = static_cast<unsigned char>(splitmix64(state));
@@ -424,8 +451,11 @@ void OperatorCall::expect_views_in_storage(const char* api) const {
         if (operand->tensor == nullptr) continue;
         const int64_t ownSize = static_cast<int64_t>(aclDataTypeSize(operand->spec.dtype));
         const int64_t reachBytes = saturating_mul(reach_of(operand->spec), operand->written_size());
-        if (reachBytes > saturating_mul(element_count(operand->spec.storage), ownSize)) {
-            fail("%s accepted a view reaching outside its storage: %s", api, spec_string(operand->spec).c_str());
+        const bool inStorage = reachBytes <= saturating_mul(element_count(operand->spec.storage), ownSize);
+        const bool inBlock = operand->device != nullptr && reachBytes <= usable_bytes(operand->bytes);
+        if (!inStorage && !inBlock) {
+            fail("%s accepted a view reaching outside its storage and its device block: %s", api,
+                 spec_string(operand->spec).c_str());
         }
     }
 }

@@ -2,7 +2,8 @@
 // address accessors with any descriptor, null arrays with non-zero counts
 // included.  Beyond the shared invariant it checks CANN's contract: a
 // descriptor is refused exactly when an array is null with a non-zero
-// count or a dim, stride or offset is negative; an accepted one reads back
+// count or a view dim, stride or offset is negative (storage dims are kept
+// as given, as CANN's aclTensor constructor keeps them); an accepted one reads back
 // as given; a refused aclInitTensor leaves the tensor as it was.
 #include <cstring>
 
@@ -39,7 +40,7 @@ struct TensorArgs {
         if ((nullView && viewCount > 0) || (nullStorage && storageCount > 0)) return false;
         // A null view has count 0, so no stride is read either.
         const bool badView = !nullView && (negative(spec.view) || (spec.hasStrides && negative(spec.strides)));
-        return !badView && !(!nullStorage && negative(spec.storage)) && spec.offset >= 0;
+        return !badView && spec.offset >= 0;
     }
 };
 

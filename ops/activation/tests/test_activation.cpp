@@ -605,12 +605,13 @@ TEST_F(ActivationErrors, AnOutDtypeNoKernelStoresIs561103) {
 }
 
 // acl-cpu's storage guard holds where CANN's op_api skips the kernel: a UINT8
-// Relu in place whose view reaches outside its storage is refused.
+// Relu in place whose view reaches outside its storage, and outside the
+// device block (64 + 32 bytes) its data points into, is refused.
 TEST_F(ActivationErrors, InplaceReluOfUint8StillGuardsItsStorage) {
     const int64_t shape[] = {4};
     const int64_t strides[] = {1};
     DeviceBuffer buffer(64);
-    aclTensor* selfRef = aclCreateTensor(shape, 1, ACL_UINT8, strides, 2, ACL_FORMAT_ND, shape, 1, buffer.get());
+    aclTensor* selfRef = aclCreateTensor(shape, 1, ACL_UINT8, strides, 94, ACL_FORMAT_ND, shape, 1, buffer.get());
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
     expect_error(aclnnInplaceReluGetWorkspaceSize(selfRef, &workspace, &executor), ACLNN_ERR_PARAM_INVALID);

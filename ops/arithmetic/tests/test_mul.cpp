@@ -208,6 +208,45 @@ TEST_F(Mul, InplaceMulOfAViewWhoseSizeOverflowsIsRefused) {
     aclDestroyTensor(selfRef);
 }
 
+// ggml's CANN backend declares a view's storage as the view's own extent and
+// leaves its offset out (ggml_cann_create_tensor, acl_tensor.h): its Q8_0
+// GET_ROWS multiplies other [1,1,5,8,1] at offset 640 with a storage of 40
+// elements.  CANN checks no view against its storage and the memory is there
+// on Atlas A2, so acl-cpu bounds such a view by the aclrtMalloc block its
+// data points into; past the block, or outside device memory, it still
+// refuses.
+TEST_F(Mul, AViewPastItsDeclaredStorageReadsTheDeviceBlockItLiesIn) {
+    constexpr int64_t kBlockFloats = 64;
+    DeviceBuffer block(kBlockFloats * sizeof(float));
+    std::vector<float> values(kBlockFloats);
+    for (int64_t i = 0; i < kBlockFloats; ++i) values[i] = 0.5f * static_cast<float>(i);
+    ASSERT_EQ(aclrtMemcpy(block.get(), block.size(), values.data(), block.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    const int64_t shape[] = {8};
+    const int64_t strides[] = {1};
+    const auto ggml_view = [&](int64_t offset, void* data) {
+        return aclCreateTensor(shape, 1, ACL_FLOAT, strides, offset, ACL_FORMAT_ND, shape, 1, data);
+    };
+    const DeviceTensor other({{8}, ACL_FLOAT}, {1, -2, 3, -4, 5, -6, 7, -8});
+    const auto out = DeviceTensor::output({{8}, ACL_FLOAT});
+    aclTensor* self = ggml_view(40, block.get());
+    ASSERT_EQ(run_aclnn(stream_, aclnnMulGetWorkspaceSize, aclnnMul, self, other.get(), out->get()), ACLNN_SUCCESS);
+    const std::vector<double> got = out->read(), factors = other.read();
+    for (int64_t i = 0; i < 8; ++i) EXPECT_EQ(got[i], 0.5 * static_cast<double>(40 + i) * factors[i]) << i;
+    aclDestroyTensor(self);
+
+    // aclrtMalloc's block holds CANN's rounded size, 64 * 4 + 32 bytes: 72 floats.
+    aclTensor* pastBlock = ggml_view(65, block.get());
+    expect_error_naming(phase1_of(aclnnMulGetWorkspaceSize, pastBlock, other.get(), out->get()),
+                        ACLNN_ERR_PARAM_INVALID, "outside");
+    aclDestroyTensor(pastBlock);
+    std::vector<float> host(kBlockFloats);
+    aclTensor* onHost = ggml_view(40, host.data());
+    expect_error_naming(phase1_of(aclnnMulGetWorkspaceSize, onHost, other.get(), out->get()),
+                        ACLNN_ERR_PARAM_INVALID, "outside");
+    aclDestroyTensor(onHost);
+}
+
 TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
     const DeviceTensor selfRef({{2}, ACL_INT32}), other({{2}, ACL_FLOAT});
     expect_error_naming(phase1_of(aclnnInplaceMulGetWorkspaceSize, selfRef.get(), other.get()),

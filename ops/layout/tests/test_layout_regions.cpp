@@ -268,10 +268,11 @@ TEST_F(LayoutRegions, CatOfNothingToJoinDoesNothing) {
     DeviceTensor empty(TensorSpec({0, 3}, ACL_FLOAT));
     EXPECT_EQ(cat({copy_of(empty), copy_of(empty)}, 0, *out), ACLNN_SUCCESS);
     EXPECT_EQ(out->read(), std::vector<double>(3, -7.0));
-    // Even then an out reaching past its storage is refused (acl-cpu's guard;
-    // the fuzz target found the empty path took it unchecked).
+    // Even then an out reaching past its storage, and past the 64-byte device
+    // block it points into, is refused (acl-cpu's guard; the fuzz target found
+    // the empty path took it unchecked).
     DeviceBuffer bytes(16);
-    const int64_t shape[] = {3, 5};
+    const int64_t shape[] = {4, 5};
     const int64_t strides[] = {5, 1};
     const int64_t storage[] = {4};
     aclTensor* outside = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, bytes.get());

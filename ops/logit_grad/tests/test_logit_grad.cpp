@@ -160,7 +160,7 @@ TEST_F(LogitGrad, ErrorsCarryCannCodesAndMessages) {
          {"shapes differ", f32, other, f32},
          {"out's shape differs", f32, f32, other},
          {"rank 9", rank9, rank9, rank9},
-         {"view reaches past its storage", f32, {{2, 3}, ACL_FLOAT, {3, 1}, 1, {6}}, f32}});
+         {"view reaches past its storage and device block", f32, {{2, 3}, ACL_FLOAT, {3, 1}, 32, {6}}, f32}});
 }
 
 TEST_F(LogitGrad, ManyBlocksAndDeterministicAcrossWorkerCounts) {

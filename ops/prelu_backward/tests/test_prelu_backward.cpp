@@ -294,8 +294,8 @@ TEST_F(PreluBackward, ErrorsCarryCannCodesAndMessages) {
     EXPECT_TRUE(has_error_message());
     EXPECT_EQ(aclnnPreluBackwardGetWorkspaceSize(nullptr, x.get(), w.get(), dx->get(), dw->get(), nullptr, nullptr),
               ACLNN_ERR_PARAM_NULLPTR);
-    // a view reaching past its storage
-    DeviceTensor outside({shape, ACL_FLOAT, {3, 1}, 2, {6}}, six);
+    // a view reaching past its storage and the device block holding it
+    DeviceTensor outside({shape, ACL_FLOAT, {3, 1}, 32, {6}});
     expect_error(call(&dy, &outside, &w, dx.get(), dw.get()), ACLNN_ERR_PARAM_INVALID);
 }
 

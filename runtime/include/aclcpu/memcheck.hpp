@@ -32,6 +32,14 @@ ACLCPU_EXPORT bool memcheck_enabled() noexcept;
 /// then leave memory untouched.
 ACLCPU_EXPORT aclError check_device_accesses(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
 
+/// True when [address, address + bytes) lies inside the usable bytes of one
+/// live aclrtMalloc block (or mapped virtual range) of an open device,
+/// whether or not memory checking is on.  Operators bound a tensor's view by
+/// the block its data points into when the storage shape it declares is
+/// smaller (ggml's descriptors leave the view offset out of it).  Any
+/// thread; it takes the runtime's device lock.
+ACLCPU_EXPORT bool is_live_device_range(const void* address, uint64_t bytes) noexcept;
+
 /// Memory check after `task` ran: the guard zones of the blocks it accessed
 /// still hold their canaries.  A damaged zone is reported, re-armed and
 /// ACL_ERROR_RT_AICORE_EXCEPTION returned.

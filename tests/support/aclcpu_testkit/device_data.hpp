@@ -415,6 +415,7 @@ private:
     void write_view(const std::vector<T>& values, void (*encode)(uint8_t*, aclDataType, T)) {
         const std::vector<int64_t> positions = this->positions();
         if (values.size() != positions.size()) fail("values do not match the view");
+        require_view_in_buffer();
         initial_ = buffer_.download();
         const size_t width = dtype_bytes(spec_.dtype);
         for (size_t i = 0; i < positions.size() && i < values.size(); ++i) {
@@ -425,6 +426,7 @@ private:
     /// read() and read_complex(), the view's elements decoded by decode.
     template <class T>
     std::vector<T> read_view(T (*decode)(const uint8_t*, aclDataType)) const {
+        require_view_in_buffer();
         const std::vector<uint8_t> bytes = buffer_.download();
         std::vector<T> values;
         for (int64_t position : positions()) {
@@ -442,11 +444,17 @@ private:
         return last;
     }
     Shape minimal_storage() const { return {last_position() + 1}; }
-    /// Room for the declared storage and for every view element, even those
-    /// of a view that (deliberately) reaches outside its declared storage.
+    /// The declared storage, and no more: a view that (deliberately) reaches
+    /// past it reaches past the device memory, too, as operators see it (they
+    /// bound a view by the aclrtMalloc block its data lies in).
     size_t allocation_bytes() const {
-        const int64_t elements = std::max(numel(storage_), last_position() + 1);
-        return std::max<size_t>(static_cast<size_t>(elements) * dtype_bytes(spec_.dtype), 32);
+        return std::max<size_t>(static_cast<size_t>(numel(storage_)) * dtype_bytes(spec_.dtype), 32);
+    }
+    /// Fails the test when the view's elements are not all in the buffer.
+    void require_view_in_buffer() const {
+        if (static_cast<size_t>(last_position() + 1) * dtype_bytes(spec_.dtype) > buffer_.size()) {
+            fail("the view reaches past the tensor's storage: its elements cannot be written or read");
+        }
     }
 
     TensorSpec spec_;
