@@ -8,6 +8,7 @@
 #include "core/graph_capture.hpp"
 #include "core/graph_model.hpp"
 #include "core/ipc_event.hpp"
+#include "aclcpu/testing.hpp"
 #include "observe/runtime_hooks.hpp"
 
 namespace aclcpu::detail {
@@ -165,6 +166,23 @@ void ConditionWatcher::poke() {
     changed_.notify_one();
 }
 
+void ConditionWatcher::forget_lanes(const std::vector<std::unique_ptr<StreamLane>>& lanes) {
+    const auto onLanes = [&lanes](const Armed& armed) {
+        return std::any_of(lanes.begin(), lanes.end(), [&armed](const auto& lane) { return lane.get() == armed.gate.lane; });
+    };
+    std::lock_guard<std::mutex> lock(mutex_);
+    armed_.erase(std::remove_if(armed_.begin(), armed_.end(), onLanes), armed_.end());
+}
+
+void ConditionWatcher::pause(bool paused) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        paused_ = paused;
+        dirty_ = true;
+    }
+    changed_.notify_one();
+}
+
 void ConditionWatcher::quiesce() { const std::lock_guard<std::mutex> waitForDelivery(deliveryMutex_); }
 
 void ConditionWatcher::serve() {
@@ -172,6 +190,10 @@ void ConditionWatcher::serve() {
     std::vector<Armed> expired;
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stopping_) {
+        if (paused_) {
+            changed_.wait(lock, [this] { return !paused_ || stopping_; });
+            continue;
+        }
         dirty_ = false;
         const Clock::time_point next = settle(passed, expired);
         if (!passed.empty() || !expired.empty()) {
@@ -225,3 +247,9 @@ ConditionWatcher::Clock::time_point ConditionWatcher::settle(std::vector<Armed>&
 }
 
 }  // namespace aclcpu::detail
+
+namespace aclcpu::testing {
+
+void pause_condition_watcher(bool paused) { detail::ConditionWatcher::instance().pause(paused); }
+
+}  // namespace aclcpu::testing

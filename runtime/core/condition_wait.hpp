@@ -74,6 +74,15 @@ public:
     /// device that has seen all its work complete calls this before tearing
     /// the arena down.
     void quiesce();
+    /// Drops the armed waits on `lanes`, which a device tearing down is
+    /// about to destroy.  Once its work has completed only waits an abort
+    /// killed can be left, which nothing delivers and the watcher would test
+    /// again at its next look; on return no look is testing them either.
+    void forget_lanes(const std::vector<std::unique_ptr<StreamLane>>& lanes);
+    /// While paused the watcher tests and delivers nothing (waits armed or
+    /// poked meanwhile are tested on resume): aclcpu::testing's seam for what
+    /// happens to armed waits between two of its looks.
+    void pause(bool paused);
 
 private:
     struct Armed {
@@ -99,6 +108,7 @@ private:
     std::condition_variable changed_;
     bool dirty_ = false;
     bool stopping_ = false;
+    bool paused_ = false;
     std::vector<Armed> armed_;
     std::thread thread_;
 };

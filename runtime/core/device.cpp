@@ -17,6 +17,7 @@ Device::~Device() {
     synchronize(ProgressCounter::Clock::time_point::max());
     if (ScheduleExplorer* explorer = ScheduleExplorer::active()) explorer->quiesce();
     hostWorker_.stop();
+    ConditionWatcher::instance().forget_lanes(lanes_);
     ConditionWatcher::instance().quiesce();
     quiesce_gate_deliveries();
     arena_.execute([this] {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aclcpu/testing.hpp"
 #include "runtime/runtime_test_support.hpp"
 
 namespace aclcpu::test {
@@ -111,6 +112,31 @@ TEST_F(NotifyTest, EachRecordReleasesOneWait) {
     EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs), ACL_ERROR_RT_TASK_TIMEOUT);
     // The error was handed out once; the stream goes on.
     EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(consumer.get(), kBoundedWaitMs));
+}
+
+// An abort kills a stream's notify wait and pokes the condition watcher,
+// which drops the wait at its next look.  A device reset could destroy the
+// stream's lane before that look, which then tested the freed lane (a TSan
+// race in Stress.StreamAbortWakesABlockedWaiterEveryTime; here, with the
+// watcher paused across the reset, ASan's heap-use-after-free).  The reset
+// now drops the device's armed waits first.
+TEST_F(NotifyTest, AWaitAnAbortKilledDoesNotOutliveItsDevice) {
+    {
+        Stream stream;
+        Notify notify;
+        ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify.get(), stream.get(), 0));
+        aclcpu::testing::pause_condition_watcher(true);
+        ASSERT_ACL_OK(aclrtStreamAbort(stream.get()));
+    }
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    aclcpu::testing::pause_condition_watcher(false);
+    Stream waiter;
+    Stream recorder;
+    Notify notify;
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify.get(), waiter.get(), 0));
+    ASSERT_ACL_OK(aclrtRecordNotify(notify.get(), recorder.get()));
+    EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(waiter.get(), kBoundedWaitMs));
 }
 
 // 08, aclrtNotifyBatchReset: resets every listed notify, and (acl-cpu) none

@@ -42,6 +42,13 @@ ACLCPU_EXPORT FaultCounts injected_faults();
 /// overflow yet).  deviceId must be below the configured device count.
 ACLCPU_EXPORT void raise_float_overflow(int32_t deviceId);
 
+/// Pauses (true) or resumes the thread that tests and delivers the waits no
+/// stream's progress expresses (notify, count-notify and value waits, event
+/// waits with a timeout): while paused it looks at none, so a test can act
+/// between two of its looks.  Waits armed or changed meanwhile are tested on
+/// resume.  Any thread.
+ACLCPU_EXPORT void pause_condition_watcher(bool paused);
+
 /// A stream race checker of its own (what ACLCPU_CHECK=race installs), for
 /// tests that install it with instrument::install and drive it directly.
 ACLCPU_EXPORT std::shared_ptr<instrument::Observer> make_race_checker(bool fatal);
