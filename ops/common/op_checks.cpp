@@ -256,8 +256,11 @@ bool reaches_only_its_memory(const aclTensor* tensor, int64_t endByte) {
     const int64_t elementBytes = std::max<int64_t>(element_size(view_of(tensor).dtype), 1);
     int64_t storageBytes = 0;
     if (byte_size(storage_shape_of(tensor), elementBytes, &storageBytes) && endByte <= storageBytes) return true;
+    // A dtype without an element size is counted one byte per element
+    // above; its real size is unknown, so only the declared storage bounds it.
     const void* data = data_of(tensor);
-    return data != nullptr && endByte >= 0 && is_live_device_range(data, static_cast<uint64_t>(endByte));
+    return data != nullptr && endByte >= 0 && element_size(view_of(tensor).dtype) > 0 &&
+           is_live_device_range(data, static_cast<uint64_t>(endByte));
 }
 
 namespace {

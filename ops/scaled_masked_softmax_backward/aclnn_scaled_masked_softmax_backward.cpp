@@ -104,18 +104,20 @@ aclnnStatus check_params(const aclTensor* gradOutput, const aclTensor* y, const 
 }
 
 /// CANN writes out with gradOutput's dtype; its view must then still fit in
-/// its memory (reaches_only_its_memory) -> else 161002.  Precondition:
+/// the bytes its storage was declared with -> else 161002.  Precondition:
 /// check_view_in_storage passed, so only the bytes as written can overflow.
 aclnnStatus check_out_fits_as(const aclTensor* out, aclDataType written) {
     const TensorView& view = view_of(out);
+    int64_t storageElements = 1;
+    for (int64_t d : storage_shape_of(out)) storageElements *= d;
     int64_t last = view.offset;
     for (size_t d = 0; d < view.shape.size(); ++d) last += (view.shape[d] - 1) * view.strides[d];
     int64_t writtenBytes = 0;
     const bool overflows = __builtin_mul_overflow(last + 1, element_size(written), &writtenBytes);
-    if (!overflows && reaches_only_its_memory(out, writtenBytes)) return ACLNN_SUCCESS;
+    if (!overflows && writtenBytes <= storageElements * element_size(view.dtype)) return ACLNN_SUCCESS;
     report_error(ACLNN_ERR_PARAM_INVALID, kAclnnParamTag,
-                 "The view of tensor out, written as %s (gradOutput's dtype), reaches outside its storage and its "
-                 "device memory block.", dtype_name(written));
+                 "The view of tensor out, written as %s (gradOutput's dtype), reaches outside its storage of %lld "
+                 "bytes.", dtype_name(written), static_cast<long long>(storageElements * element_size(view.dtype)));
     return ACLNN_ERR_PARAM_INVALID;
 }
 
