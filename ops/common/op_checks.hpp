@@ -147,21 +147,11 @@ aclnnStatus check_view_in_storage(NamedArgs tensors);
 /// memory outside a tensor: a non-empty view must stay inside its storage
 /// (offset + sum((size_d - 1) * stride_d) < storage element count) or, when
 /// it does not, inside the live aclrtMalloc block its data points into
-/// (reaches_only_its_memory), neither
+/// (see in_device_block in op_checks.cpp), neither
 /// the view's nor the storage's byte size may overflow int64, and the
 /// storage may not exceed 2^48 bytes, which no address space holds ->
 /// 161002. Past it, size_d * stride_d and any index up to it times a stride
 /// fit in int64.
 aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name);
-
-/// True when bytes [0, endByte) from tensor's data pointer lie inside the
-/// storage it declares or, when they do not, inside the live aclrtMalloc
-/// block the data points into.  CANN checks no view against its storage;
-/// acl-cpu does, so that a kernel never strays, and falls back on the block
-/// because ggml's CANN backend declares the storage of a view with an offset
-/// without the offset (ggml_cann_create_tensor, acl_tensor.h) and runs so on
-/// Atlas A2: the memory is there.  No block exceeds the device's capacity,
-/// far below 2^48 bytes.
-bool reaches_only_its_memory(const aclTensor* tensor, int64_t endByte);
 
 }  // namespace aclcpu::ops
