@@ -54,10 +54,22 @@ enum Operand { kIndexOperand, kOtherOperand, kTableOperand };
 
 }  // namespace
 
+IndexKernelBase::IndexKernelBase(const char* name, IndexSlots slots, int inputs, std::vector<CopyStep> baseSteps)
+    : name_(name), slots_(slots), inputs_(inputs) {
+    if (!baseSteps.empty()) base_.emplace(name, std::move(baseSteps), inputs);
+}
+
+aclError IndexKernelBase::write_base(const LaunchArgs& args) const noexcept {
+    if (aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(inputs_), 1);
+        status != ACL_SUCCESS) {
+        return status;
+    }
+    return base_ ? base_->launch(args) : ACL_SUCCESS;
+}
+
 IndexKernel::IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
                          std::vector<CopyStep> baseSteps)
-    : name_(name), direction_(copy.direction), slots_(slots), inputs_(inputs) {
-    if (!baseSteps.empty()) base_.emplace(name, std::move(baseSteps), inputs);
+    : IndexKernelBase(name, slots, inputs, std::move(baseSteps)), direction_(copy.direction) {
     const auto dim = static_cast<size_t>(copy.dim);
     const size_t positionRank = copy.index.shape.size();
     const TensorView tableSlice = slice_of(copy.table, dim, 1);
@@ -142,13 +154,7 @@ void IndexKernel::gather_range(const LaunchArgs& args, int64_t begin, int64_t en
 }
 
 aclError IndexKernel::launch(const LaunchArgs& args) const noexcept {
-    if (aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(inputs_), 1);
-        status != ACL_SUCCESS) {
-        return status;
-    }
-    if (base_) {
-        if (aclError status = base_->launch(args); status != ACL_SUCCESS) return status;
-    }
+    if (aclError status = write_base(args); status != ACL_SUCCESS) return status;
     return launch_block_slices(name_, blocks_, 2 * elementBytes_, sliceUnit_, [&](const BlockSlice& slice) {
         if (direction_ == IndexDirection::kGather) return gather_range(args, slice.units.begin, slice.units.end);
         for (int64_t position = 0; position < positions_; ++position) {
@@ -164,9 +170,8 @@ void IndexKernel::describe(std::string& details) const {
 
 ElementScatterKernel::ElementScatterKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
                                            std::vector<CopyStep> baseSteps)
-    : name_(name), slots_(slots), inputs_(inputs), reduce_(copy.reduce), value_(copy.value),
+    : IndexKernelBase(name, slots, inputs, std::move(baseSteps)), reduce_(copy.reduce), value_(copy.value),
       dtype_(copy.table.dtype), indexDtype_(copy.index.dtype) {
-    if (!baseSteps.empty()) base_.emplace(name, std::move(baseSteps), inputs);
     const TensorView* views[3] = {&copy.index, &copy.other, &copy.table};
     rank_ = static_cast<int>(copy.index.shape.size());
     for (int d = 0; d < rank_; ++d) lineSizes_[d] = d == copy.dim ? 1 : copy.index.shape[d];
@@ -232,13 +237,7 @@ void ElementScatterKernel::scatter_lines(const LaunchArgs& args, int64_t begin, 
 }
 
 aclError ElementScatterKernel::launch(const LaunchArgs& args) const noexcept {
-    if (aclError status = check_tensor_addresses(name_, args, static_cast<size_t>(inputs_), 1);
-        status != ACL_SUCCESS) {
-        return status;
-    }
-    if (base_) {
-        if (aclError status = base_->launch(args); status != ACL_SUCCESS) return status;
-    }
+    if (aclError status = write_base(args); status != ACL_SUCCESS) return status;
     const int64_t lineBytes = along_ * 2 * element_size(dtype_);
     return launch_block_slices(name_, blocks_, lineBytes, 1, [&](const BlockSlice& slice) {
         visit_element(dtype_, [&](auto tag) {

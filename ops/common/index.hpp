@@ -74,8 +74,26 @@ struct IndexSlots {
     int index = 1;
 };
 
+/// What the index engine's kernels share: their launch inputs and the
+/// layout-engine steps that write the output before a scatter (IndexCopy's
+/// and Scatter's copy of self into out; none in place).
+class IndexKernelBase : public OpKernel {
+public:
+    const char* name() const noexcept override { return name_; }
+
+protected:
+    IndexKernelBase(const char* name, IndexSlots slots, int inputs, std::vector<CopyStep> baseSteps);
+    /// Checks the launch's addresses, then runs the base steps.
+    aclError write_base(const LaunchArgs& args) const noexcept;
+
+    const char* name_;
+    std::optional<LayoutKernel> base_;
+    IndexSlots slots_;
+    int inputs_;
+};
+
 /// The kernel of an index operator.  Immutable; launch() may run concurrently.
-class IndexKernel final : public OpKernel {
+class IndexKernel final : public IndexKernelBase {
 public:
     /// Precondition: the copy's views are inside their storage, none empty,
     /// table and other of one dtype, index INT32 or INT64.  baseSteps (a
@@ -84,7 +102,6 @@ public:
     IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
                 std::vector<CopyStep> baseSteps = {});
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
     void describe(std::string& details) const override;
 
@@ -99,12 +116,7 @@ private:
     /// Gather: elements [begin, end) of the positions' slices laid end to end.
     void gather_range(const LaunchArgs& args, int64_t begin, int64_t end) const;
 
-    const char* name_;
-    /// The copy of the base into the output, run before the scatter.
-    std::optional<LayoutKernel> base_;
     IndexDirection direction_;
-    IndexSlots slots_;
-    int inputs_;
     /// Position 0's slice copy, with the indexed side at row 0, and (gather)
     /// the zero fill of the destination for an out-of-range value.
     CopyStep slice_;
@@ -134,14 +146,13 @@ private:
 /// output, so blocks of lines never share an element, and a line walks k
 /// upwards as CANN's ScatterElementsV2 kernel does (index/
 /// scatter_elements_v2/op_kernel/scatter_elements_v2.h, ProcessScatter).
-class ElementScatterKernel final : public OpKernel {
+class ElementScatterKernel final : public IndexKernelBase {
 public:
     /// Precondition: as IndexKernel's, with index of table's rank, each of
     /// its dims no longer than table's (but dim) and other's.
     ElementScatterKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
                          std::vector<CopyStep> baseSteps);
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
     void describe(std::string& details) const override;
 
@@ -157,10 +168,6 @@ private:
     template <class T>
     void scatter_lines(const LaunchArgs& args, int64_t begin, int64_t end) const;
 
-    const char* name_;
-    std::optional<LayoutKernel> base_;
-    IndexSlots slots_;
-    int inputs_;
     ScatterReduce reduce_;
     std::optional<ElementBytes> value_;
     aclDataType dtype_;

@@ -1166,6 +1166,22 @@ def reduction_seeds():
 
 # ---------------------------------------------------------------------------- the index engine
 
+def index_call(entry, self, dim, index, values, place=ON_DEVICE):
+    """fuzz_index.cpp's start of a call: place, entry, self, dim (none for
+    Embedding), the index tensor and its values."""
+    s = Seed()
+    s.byte(place)
+    s.byte(entry)
+    s.tensor(**self)
+    if dim is not None:
+        s.small_int(dim)
+    s.tensor(**index)
+    s.byte(len(values))
+    for v in values:
+        s.small_int(v)
+    return s
+
+
 def index_seeds():
     """fuzz_index.cpp's grammar: IndexSelect, GatherV2, Embedding and the
     IndexCopy pair over every index dtype, strided views, 0-d and empty
@@ -1174,16 +1190,7 @@ def index_seeds():
     seeds = {}
 
     def seed(entry, self, dim, index, values, out, place=ON_DEVICE, run=(False, False), source=None):
-        s = Seed()
-        s.byte(place)
-        s.byte(entry)
-        s.tensor(**self)
-        if entry != 2:
-            s.small_int(dim)
-        s.tensor(**index)
-        s.byte(len(values))
-        for v in values:
-            s.small_int(v)
+        s = index_call(entry, self, None if entry == 2 else dim, index, values, place)
         if source is not None:
             s.tensor(**source)
         if out is not None:
@@ -1259,15 +1266,7 @@ def index_map_seeds():
     seeds = {}
 
     def scatter(entry, self, dim, index, values, reduce, src=None, value=None, out=None, run=(False, False)):
-        s = Seed()
-        s.byte(ON_DEVICE)
-        s.byte(entry)
-        s.tensor(**self)
-        s.small_int(dim)
-        s.tensor(**index)
-        s.byte(len(values))
-        for v in values:
-            s.small_int(v)
+        s = index_call(entry, self, dim, index, values)
         if value is not None:
             s.scalar(*value)
         else:

@@ -46,22 +46,6 @@ std::vector<Complex> small_values(aclDataType dtype, size_t n, int seed) {
     return values;
 }
 
-/// Row-major coordinates of flat position p in shape.
-Shape coordinates(int64_t p, const Shape& shape) {
-    Shape at(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-        at[d] = p % shape[d];
-        p /= shape[d];
-    }
-    return at;
-}
-
-int64_t flat(const Shape& at, const Shape& shape) {
-    int64_t p = 0;
-    for (size_t d = 0; d < shape.size(); ++d) p = p * shape[d] + at[d];
-    return p;
-}
-
 /// The reference element scatter (aclnnScatter's doc formula): for each
 /// element of index in row-major order, self[.., index, ..] is replaced by
 /// (0), added to (1) or multiplied by (2) src at the same coordinates; a
@@ -72,7 +56,7 @@ std::vector<Complex> scatter_reference(std::vector<Complex> self, const Shape& s
                                        const std::vector<Complex>& src, const Shape& srcShape, int reduce,
                                        aclDataType dtype) {
     for (int64_t p = 0; p < numel(indexShape); ++p) {
-        Shape at = coordinates(p, indexShape);
+        Shape at = index_of(p, indexShape);
         const Complex update = src[static_cast<size_t>(flat(at, srcShape))];
         int64_t row = index[static_cast<size_t>(p)];
         if (row < 0) row += shape[dim];
@@ -360,7 +344,7 @@ TEST_F(IndexMapOps, ManyLinesOfAScatterAddGiveTheSameBitsForAnyWorkerCount) {
 std::vector<Complex> filled(std::vector<Complex> self, const Shape& shape, size_t dim,
                             const std::vector<int64_t>& index, Complex value) {
     for (int64_t p = 0; p < numel(shape); ++p) {
-        const int64_t row = coordinates(p, shape)[dim];
+        const int64_t row = index_of(p, shape)[dim];
         for (int64_t v : index) {
             if ((v < 0 ? v + shape[dim] : v) == row) self[static_cast<size_t>(p)] = value;
         }
@@ -460,7 +444,7 @@ std::vector<Complex> repeated(const std::vector<Complex>& self, const Shape& sha
     outShape[dim] *= repeats;
     std::vector<Complex> out(static_cast<size_t>(numel(outShape)));
     for (int64_t p = 0; p < numel(outShape); ++p) {
-        Shape at = coordinates(p, outShape);
+        Shape at = index_of(p, outShape);
         at[dim] /= repeats;
         out[static_cast<size_t>(p)] = self[static_cast<size_t>(flat(at, shape))];
     }
