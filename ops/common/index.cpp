@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
@@ -201,18 +203,19 @@ ElementScatterKernel::LineStart ElementScatterKernel::line_start(int64_t line) c
 template <class T>
 void ElementScatterKernel::scatter_lines(const LaunchArgs& args, int64_t begin, int64_t end) const {
     using A = ScatterAcc<T>;
-    // The line of the output being combined, as the kernel holds it in UB:
-    // a target's first hit loads it, the line's end stores what was hit.
-    std::vector<A> line(static_cast<size_t>(rows_));
-    std::vector<uint8_t> hit(static_cast<size_t>(rows_), 0);
-    std::vector<int64_t> targets;
+    // A line's in-range hits (row, k), grouped by row in k order: each
+    // target is loaded once, combined with its updates as the kernel does
+    // in UB, and stored once.  Sized by the line, not by size(dim).
+    std::vector<std::pair<int64_t, int64_t>> hits;
     auto* table = static_cast<T*>(args.outputs[0]);
     const auto* other = value_ ? reinterpret_cast<const T*>(value_->data()) : static_cast<const T*>(args.inputs[slots_.data]);
     const int64_t otherAlong = value_ ? 0 : alongStrides_[kOtherOperand];
+    const int64_t tableAlong = alongStrides_[kTableOperand];
     const void* index = args.inputs[slots_.index];
     for (int64_t l = begin; l < end; ++l) {
         const LineStart at = line_start(l);
         const int64_t otherStart = value_ ? 0 : at.other;
+        hits.clear();
         for (int64_t k = 0; k < along_; ++k) {
             const int64_t i = at.index + k * alongStrides_[kIndexOperand];
             int64_t row = indexDtype_ == ACL_INT32 ? static_cast<const int32_t*>(index)[i]
@@ -220,19 +223,18 @@ void ElementScatterKernel::scatter_lines(const LaunchArgs& args, int64_t begin, 
             // LinearIndex adds the size once to a negative value; the
             // kernel skips what is still outside [0, rows).
             if (row < 0) row += rows_;
-            if (row < 0 || row >= rows_) continue;
-            if (!hit[row]) {
-                hit[row] = 1;
-                targets.push_back(row);
-                line[row] = cast_element<A>(table[at.table + row * alongStrides_[kTableOperand]]);
+            if (row >= 0 && row < rows_) hits.emplace_back(row, k);
+        }
+        std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (size_t h = 0; h < hits.size();) {
+            T& target = table[at.table + hits[h].first * tableAlong];
+            A combined = cast_element<A>(target);
+            const int64_t row = hits[h].first;
+            for (; h < hits.size() && hits[h].first == row; ++h) {
+                combined = combine(reduce_, combined, cast_element<A>(other[otherStart + hits[h].second * otherAlong]));
             }
-            line[row] = combine(reduce_, line[row], cast_element<A>(other[otherStart + k * otherAlong]));
+            target = cast_element<T>(combined);
         }
-        for (const int64_t row : targets) {
-            table[at.table + row * alongStrides_[kTableOperand]] = cast_element<T>(line[row]);
-            hit[row] = 0;
-        }
-        targets.clear();
     }
 }
 

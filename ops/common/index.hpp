@@ -145,7 +145,8 @@ private:
 /// Its work is index's lines along dim: each line owns one line of the
 /// output, so blocks of lines never share an element, and a line walks k
 /// upwards as CANN's ScatterElementsV2 kernel does (index/
-/// scatter_elements_v2/op_kernel/scatter_elements_v2.h, ProcessScatter).
+/// scatter_elements_v2/op_kernel/scatter_elements_v2.h, ProcessScatter),
+/// combining each target's updates before one store.
 class ElementScatterKernel final : public IndexKernelBase {
 public:
     /// Precondition: as IndexKernel's, with index of table's rank, each of
