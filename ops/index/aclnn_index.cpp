@@ -428,8 +428,8 @@ aclnnStatus scatter_reduce_of(int64_t reduce, ScatterReduce* mode) {
 
 /// out = self, then ScatterElements of src (or value, over index's shape)
 /// into out: ExecScatterBase's checks after CheckParams.  An empty index
-/// only copies self (its ViewCopy fails, 561103, when out's shape is not
-/// self's).  A negative index value counts from the end once (LinearIndex),
+/// only copies self (its ViewCopy fails, 561103, when out's shape or dtype
+/// is not self's).  A negative index value counts from the end once (LinearIndex),
 /// a value outside [0, self.size(dim)) then is skipped (the kernel's
 /// `continue`).
 /// inputs: {self, index, src}, or {self, index} with a value.
@@ -437,7 +437,9 @@ aclnnStatus scatter_elements(const char* api, TensorSpan inputs, const aclTensor
                              const aclTensor* index, const aclTensor* src, const std::optional<ElementBytes>& value,
                              int64_t reduce, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (is_empty(index)) {
-        if (view_of(self).numel() != view_of(out).numel()) {
+        // ViewCopy copies, it does not reshape or cast.
+        if (view_of(self).shape != view_of(out).shape || view_of(self).dtype != view_of(out).dtype ||
+            !has_element_type(view_of(self).dtype)) {
             return param_error(ACLNN_ERR_INNER_NULLPTR, "viewCopy self failed!");
         }
         ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
@@ -643,10 +645,11 @@ aclnnStatus hand_back_repeat(const char* api, const aclTensor* self, int64_t rep
                            "%s.",
                            shape_string(expected).c_str(), shape_string(view_of(out).shape).c_str());
     }
-    if (repeats != 1 && outputSize != repeated * repeats) {
+    int64_t total = 0;
+    if (repeats != 1 && (__builtin_mul_overflow(repeated, repeats, &total) || outputSize != total)) {
         return param_error(ACLNN_ERR_PARAM_INVALID,
-                           "acl-cpu: outputSize %ld should be %ld (the size repeated times repeats %ld).", outputSize,
-                           repeated * repeats, repeats);
+                           "acl-cpu: outputSize %ld should be the size repeated (%ld) times repeats (%ld).",
+                           outputSize, repeated, repeats);
     }
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const TensorView source = with_broadcast_dim(view_of(self), insertAt, repeats);

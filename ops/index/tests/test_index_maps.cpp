@@ -291,11 +291,14 @@ TEST_F(IndexMapOps, ScatterErrors) {
                                   static_cast<const aclTensor*>(src.get()), int64_t{0}, out.get()),
                         ACLNN_ERR_PARAM_INVALID, "expect self, index, src have same number of dimensions.");
     // An empty index copies self: a ViewCopy into an out of other size fails (561103).
-    const RawTensor none(Described{{0}, ACL_INT64}), small(Described{{2, 2}});
-    expect_error(phase1_of(aclnnScatterGetWorkspaceSize, static_cast<const aclTensor*>(self.get()), int64_t{0},
-                           static_cast<const aclTensor*>(none.get()), static_cast<const aclTensor*>(src.get()),
-                           int64_t{0}, small.get()),
-                 ACLNN_ERR_INNER_NULLPTR);
+    const RawTensor none(Described{{0}, ACL_INT64});
+    for (const Described& other : {Described{{2, 2}}, Described{{12}}}) {
+        const RawTensor otherOut(other);
+        expect_error(phase1_of(aclnnScatterGetWorkspaceSize, static_cast<const aclTensor*>(self.get()), int64_t{0},
+                               static_cast<const aclTensor*>(none.get()), static_cast<const aclTensor*>(src.get()),
+                               int64_t{0}, otherOut.get()),
+                     ACLNN_ERR_INNER_NULLPTR);
+    }
     // ScatterValue: one message for any null, and a complex value needs a complex self.
     const Scalar value(1.0), complexValue(Complex(1, 1), ACL_COMPLEX64);
     expect_error_naming(phase1_of(aclnnScatterValueGetWorkspaceSize, static_cast<const aclTensor*>(self.get()),
@@ -307,6 +310,11 @@ TEST_F(IndexMapOps, ScatterErrors) {
                                   static_cast<const aclScalar*>(complexValue.get()), int64_t{0}),
                         ACLNN_ERR_PARAM_INVALID, "When value is COMPLEX, the data type of self must be COMPLEX.");
     const RawTensor halfOut(Described{{3, 4}, ACL_FLOAT16});
+    // ScatterValue copies for an empty index before its dtype checks: a ViewCopy into another dtype fails.
+    expect_error(phase1_of(aclnnScatterValueGetWorkspaceSize, static_cast<const aclTensor*>(self.get()), int64_t{0},
+                           static_cast<const aclTensor*>(none.get()), static_cast<const aclScalar*>(value.get()),
+                           int64_t{0}, halfOut.get()),
+                 ACLNN_ERR_INNER_NULLPTR);
     expect_error(phase1_of(aclnnScatterValueGetWorkspaceSize, static_cast<const aclTensor*>(self.get()), int64_t{0},
                            static_cast<const aclTensor*>(index.get()), static_cast<const aclScalar*>(value.get()),
                            int64_t{0}, halfOut.get()),
@@ -529,6 +537,7 @@ TEST_F(IndexMapOps, RepeatInterleaveErrors) {
     expect_error(withDim({Shape(9, 1)}, 2, 0, 2, {Shape(9, 1)}), ACLNN_ERR_PARAM_INVALID);
     expect_error_naming(withDim(f32, 2, 0, 4, {{4, 2}}), ACLNN_ERR_PARAM_INVALID, "repeatRes");
     expect_error_naming(withDim(f32, 2, 0, 5, {{5, 3}}), ACLNN_ERR_PARAM_INVALID, "acl-cpu: outputSize 5");
+    expect_error(withDim({{2}}, int64_t{1} << 62, 0, 2, {{2}}), ACLNN_ERR_PARAM_INVALID);  // size x repeats overflows
     expect_error(phase1_of(aclnnRepeatInterleaveIntGetWorkspaceSize, static_cast<const aclTensor*>(self.get()),
                            int64_t{2}, int64_t{12}, out.get()),
                  ACLNN_ERR_PARAM_INVALID);
