@@ -21,5 +21,5 @@ configure_sanitized_tree() {
 
 configure_asan_tree() {
   configure_sanitized_tree "$1" address,undefined -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DACLCPU_BUILD_FUZZERS=ON
+    -DACLCPU_BUILD_FUZZERS=ON "${@:2}"
 }

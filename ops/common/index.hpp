@@ -1,6 +1,8 @@
 // acl-cpu ops/common: the index engine -- operators that move the slices of
 // a tensor along one dim chosen by an index tensor (IndexSelect, GatherV2,
-// Embedding gather them; IndexCopy scatters into them).
+// Embedding gather them; IndexCopy scatters into them) -- and, as its
+// element mode, the operators that move single elements along dim (Scatter:
+// out[.., index[.., k, ..], ..] op= src[.., k, ..]).
 //
 // The index VALUES are device memory, read in phase 2, so phase 1 cannot
 // list the copies as the layout engine does.  It plans one slice copy
@@ -36,7 +38,14 @@ enum class IndexDirection {
     /// table[.., index[p], ..] = other[.., p, ..]; with repeated values the
     /// last position wins, whatever the worker count.
     kScatter,
+    /// Element scatter (ScatterElements): index has table's rank, and
+    /// table[a.., index[a.., k, b..], b..] op= other[a.., k, b..] for every
+    /// element of index; of repeated targets the larger k comes later.
+    kScatterElements,
 };
+
+/// How an element scatter combines a value with the element it lands on.
+enum class ScatterReduce { kNone, kAdd, kMul };
 
 /// An indexed copy as phase 1 plans it.
 struct IndexedCopy {
@@ -51,6 +60,10 @@ struct IndexedCopy {
     /// Whether a value v < 0 stands for v + table.shape[dim] (GatherV2's
     /// negative_index_support); otherwise it is out of range.
     bool wrapsNegative = false;
+    /// kScatterElements only: the combine, and (ScatterValue) the element of
+    /// table's dtype every position writes instead of reading other.
+    ScatterReduce reduce = ScatterReduce::kNone;
+    std::optional<ElementBytes> value;
 };
 
 /// Where the kernel finds its operands in a launch: the input holding the
@@ -61,8 +74,26 @@ struct IndexSlots {
     int index = 1;
 };
 
+/// What the index engine's kernels share: their launch inputs and the
+/// layout-engine steps that write the output before a scatter (IndexCopy's
+/// and Scatter's copy of self into out; none in place).
+class IndexKernelBase : public OpKernel {
+public:
+    const char* name() const noexcept override { return name_; }
+
+protected:
+    IndexKernelBase(const char* name, IndexSlots slots, int inputs, std::vector<CopyStep> baseSteps);
+    /// Checks the launch's addresses, then runs the base steps.
+    aclError write_base(const LaunchArgs& args) const noexcept;
+
+    const char* name_;
+    std::optional<LayoutKernel> base_;
+    IndexSlots slots_;
+    int inputs_;
+};
+
 /// The kernel of an index operator.  Immutable; launch() may run concurrently.
-class IndexKernel final : public OpKernel {
+class IndexKernel final : public IndexKernelBase {
 public:
     /// Precondition: the copy's views are inside their storage, none empty,
     /// table and other of one dtype, index INT32 or INT64.  baseSteps (a
@@ -71,7 +102,6 @@ public:
     IndexKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
                 std::vector<CopyStep> baseSteps = {});
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
     void describe(std::string& details) const override;
 
@@ -86,12 +116,7 @@ private:
     /// Gather: elements [begin, end) of the positions' slices laid end to end.
     void gather_range(const LaunchArgs& args, int64_t begin, int64_t end) const;
 
-    const char* name_;
-    /// The copy of the base into the output, run before the scatter.
-    std::optional<LayoutKernel> base_;
     IndexDirection direction_;
-    IndexSlots slots_;
-    int inputs_;
     /// Position 0's slice copy, with the indexed side at row 0, and (gather)
     /// the zero fill of the destination for an out-of-range value.
     CopyStep slice_;
@@ -115,6 +140,55 @@ private:
     BlockSplit blocks_;
     int64_t sliceUnit_ = 1;
 };
+
+/// The kernel of an element scatter (IndexDirection::kScatterElements).
+/// Its work is index's lines along dim: each line owns one line of the
+/// output, so blocks of lines never share an element, and a line walks k
+/// upwards as CANN's ScatterElementsV2 kernel does (index/
+/// scatter_elements_v2/op_kernel/scatter_elements_v2.h, ProcessScatter),
+/// combining each target's updates before one store.
+class ElementScatterKernel final : public IndexKernelBase {
+public:
+    /// Precondition: as IndexKernel's, with index of table's rank, each of
+    /// its dims no longer than table's (but dim) and other's.
+    ElementScatterKernel(const char* name, const IndexedCopy& copy, IndexSlots slots, int inputs,
+                         std::vector<CopyStep> baseSteps);
+
+    aclError launch(const LaunchArgs& args) const noexcept override;
+    void describe(std::string& details) const override;
+
+private:
+    /// The operands' element offsets where line `line` starts (k = 0).
+    struct LineStart {
+        int64_t index = 0;
+        int64_t other = 0;
+        int64_t table = 0;
+    };
+    LineStart line_start(int64_t line) const noexcept;
+    /// Lines [begin, end) in element type T.
+    template <class T>
+    void scatter_lines(const LaunchArgs& args, int64_t begin, int64_t end) const;
+
+    ScatterReduce reduce_;
+    std::optional<ElementBytes> value_;
+    aclDataType dtype_;
+    aclDataType indexDtype_;
+    int rank_ = 0;
+    /// index's shape with dim's size 1 (the lines), and each operand's
+    /// strides; along: the k of a line, rows: table's size along dim.
+    int64_t lineSizes_[kMaxDims] = {};
+    int64_t strides_[3][kMaxDims] = {};
+    int64_t offsets_[3] = {};
+    int64_t alongStrides_[3] = {};
+    int64_t along_ = 0;
+    int64_t rows_ = 0;
+    int64_t lines_ = 0;
+    BlockSplit blocks_;
+};
+
+/// view without its dims [first, first + count): the slice an index
+/// position moves.
+TensorView slice_of(const TensorView& view, size_t first, size_t count);
 
 /// Ends phase 1 of an index operator: an IndexKernel over copy (and
 /// baseSteps), launched with inputs (in the operator's declaration order)

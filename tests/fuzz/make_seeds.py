@@ -1166,6 +1166,22 @@ def reduction_seeds():
 
 # ---------------------------------------------------------------------------- the index engine
 
+def index_call(entry, self, dim, index, values, place=ON_DEVICE):
+    """fuzz_index.cpp's start of a call: place, entry, self, dim (none for
+    Embedding), the index tensor and its values."""
+    s = Seed()
+    s.byte(place)
+    s.byte(entry)
+    s.tensor(**self)
+    if dim is not None:
+        s.small_int(dim)
+    s.tensor(**index)
+    s.byte(len(values))
+    for v in values:
+        s.small_int(v)
+    return s
+
+
 def index_seeds():
     """fuzz_index.cpp's grammar: IndexSelect, GatherV2, Embedding and the
     IndexCopy pair over every index dtype, strided views, 0-d and empty
@@ -1174,16 +1190,7 @@ def index_seeds():
     seeds = {}
 
     def seed(entry, self, dim, index, values, out, place=ON_DEVICE, run=(False, False), source=None):
-        s = Seed()
-        s.byte(place)
-        s.byte(entry)
-        s.tensor(**self)
-        if entry != 2:
-            s.small_int(dim)
-        s.tensor(**index)
-        s.byte(len(values))
-        for v in values:
-            s.small_int(v)
+        s = index_call(entry, self, None if entry == 2 else dim, index, values, place)
         if source is not None:
             s.tensor(**source)
         if out is not None:
@@ -1249,6 +1256,94 @@ def index_seeds():
         seeds[f'{name}_wild'] = seed(entry, dict(shape=(4, 3), dtype=INT8), 0, dict(shape=(2,), dtype=INT64),
                                      [2**62, -2**63], None if entry == 3 else dict(shape=(4, 3), dtype=INT8),
                                      source=dict(shape=(2, 3), dtype=INT8))
+    seeds.update(index_map_seeds())
+    return seeds
+
+
+def index_map_seeds():
+    """fuzz_index.cpp's entries 5-10: Scatter and ScatterValue (in place and
+    not, each reduce), IndexFillTensor and RepeatInterleaveInt(WithDim)."""
+    seeds = {}
+
+    def scatter(entry, self, dim, index, values, reduce, src=None, value=None, out=None, run=(False, False)):
+        s = index_call(entry, self, dim, index, values)
+        if value is not None:
+            s.scalar(*value)
+        else:
+            s.tensor(**src)
+        s.small_int(reduce)
+        if out is not None:
+            s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for reduce in (0, 1, 2):
+        for dtype in (FLOAT, FLOAT16, BF16, INT8, INT64, BOOL, DOUBLE):
+            seeds[f'scatter_{dtype}_{reduce}'] = scatter(
+                5, dict(shape=(3, 4), dtype=dtype), 1, dict(shape=(2, 3), dtype=INT64), [1, 1, -1, 4, 0, 2], reduce,
+                src=dict(shape=(3, 4), dtype=dtype), out=dict(shape=(3, 4), dtype=dtype))
+        seeds[f'inplace_scatter_strided_{reduce}'] = scatter(
+            6, dict(shape=(4, 3), strides='col', offset=1), 0, dict(shape=(3, 2), dtype=INT32, strides='col'),
+            [3, 0, -4, 2, 2, 1], reduce, src=dict(shape=(3, 3), offset=2))
+        seeds[f'scatter_value_{reduce}'] = scatter(7, dict(shape=(2, 3)), -1, dict(shape=(2, 2), dtype=INT64),
+                                                   [0, 2, -3, 5], reduce, value=(FLOAT, f32(2.5)),
+                                                   out=dict(shape=(2, 3)))
+    seeds['inplace_scatter_value_scalar'] = scatter(8, dict(shape=()), 0, dict(shape=(), dtype=INT64), [0], 1,
+                                                    value=(DOUBLE, f64(3.0)))
+    seeds['scatter_empty_index'] = scatter(5, dict(shape=(2, 2)), 0, dict(shape=(0,), dtype=INT64), [], 0,
+                                           src=dict(shape=(3,)), out=dict(shape=(2, 2)))
+    seeds['scatter_reduce_max'] = scatter(5, dict(shape=(2, 2)), 0, dict(shape=(2, 2), dtype=INT64), [0], 3,
+                                          src=dict(shape=(2, 2)), out=dict(shape=(2, 2)))
+    seeds['scatter_wild'] = scatter(6, dict(shape=(3, 3), dtype=INT32), 0, dict(shape=(2, 3), dtype=INT64),
+                                    [2**63 - 1, -2**63, 2**31], 1, src=dict(shape=(3, 3), dtype=INT32))
+
+    def fill(self, dim, index, value, out):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(9)
+        s.tensor(**self)
+        s.small_int(dim)
+        s.byte(len(index))
+        for v in index:
+            s.small_int(v)
+        s.rare(False)
+        s.scalar(*value)
+        s.tensor(**out)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, INT32, INT64, BOOL):
+        seeds[f'index_fill_{dtype}'] = fill(dict(shape=(3, 4), dtype=dtype), 1, [0, -1, 0], (FLOAT, f32(-2.0)),
+                                            dict(shape=(3, 4), dtype=dtype))
+    seeds['index_fill_strided'] = fill(dict(shape=(3, 4), strides='col'), 0, [2], (DOUBLE, f64(7.0)),
+                                       dict(shape=(3, 4), strides='col', offset=3))
+    seeds['index_fill_scalar'] = fill(dict(shape=()), -1, [0], (FLOAT, f32(1.0)), dict(shape=()))
+    seeds['index_fill_out_of_range'] = fill(dict(shape=(3, 4)), 0, [3], (FLOAT, f32(1.0)), dict(shape=(3, 4)))
+
+    def repeat(with_dim, self, repeats, dim, output_size, out):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(10)
+        s.byte(0 if with_dim else 1)
+        s.tensor(**self)
+        s.small_int(repeats)
+        if with_dim:
+            s.small_int(dim)
+        s.small_int(output_size)
+        s.tensor(**out)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, INT8, BOOL, INT64):
+        seeds[f'repeat_dim_{dtype}'] = repeat(True, dict(shape=(2, 3), dtype=dtype), 2, 1, 6,
+                                              dict(shape=(2, 6), dtype=dtype))
+        seeds[f'repeat_int_{dtype}'] = repeat(False, dict(shape=(2, 3), dtype=dtype), 3, 0, 18,
+                                              dict(shape=(18,), dtype=dtype))
+    seeds['repeat_dim_strided'] = repeat(True, dict(shape=(3, 2), strides='col', offset=1), 3, 0, 9,
+                                         dict(shape=(9, 2), strides='col'))
+    seeds['repeat_int_scalar'] = repeat(False, dict(shape=()), 4, 0, 4, dict(shape=(4,)))
+    seeds['repeat_dim_output_size_0'] = repeat(True, dict(shape=(2,)), 2, 0, 0, dict(shape=(4,)))
+    seeds['repeat_dim_bad_output_size'] = repeat(True, dict(shape=(2,)), 2, 0, 5, dict(shape=(5,)))
     return seeds
 
 

@@ -87,4 +87,21 @@ void expect_array_entry_errors(Entry entry, const ArrayCase& valid, const std::v
     }, refused);
 }
 
+/// The row-major multi-index of element i of shape.
+inline Shape index_of(int64_t i, const Shape& shape) {
+    Shape index(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = i % shape[d];
+        i /= shape[d];
+    }
+    return index;
+}
+
+/// The row-major position of index in shape.
+inline int64_t flat(const Shape& index, const Shape& shape) {
+    int64_t position = 0;
+    for (size_t d = 0; d < shape.size(); ++d) position = position * shape[d] + index[d];
+    return position;
+}
+
 }  // namespace layouttest

@@ -28,23 +28,6 @@ namespace {
 
 using namespace layouttest;
 
-/// The row-major multi-index of element i of shape.
-Shape index_of(int64_t i, const Shape& shape) {
-    Shape index(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-        index[d] = i % shape[d];
-        i /= shape[d];
-    }
-    return index;
-}
-
-/// The row-major position of index in shape.
-int64_t flat(const Shape& index, const Shape& shape) {
-    int64_t position = 0;
-    for (size_t d = 0; d < shape.size(); ++d) position = position * shape[d] + index[d];
-    return position;
-}
-
 /// Where out's element at an index comes from: self's index, or nothing (filled).
 using SourceOf = std::function<bool(const Shape& outIndex, Shape* selfIndex)>;
 
