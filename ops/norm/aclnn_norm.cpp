@@ -41,6 +41,27 @@ aclnnStatus hand_back_rows(const char* opName, RowPlan plan, RowOperands operand
                                        std::move(operands));
 }
 
+/// Appends an optional operand, when given, to a launch's tensors: its
+/// slot there, -1 when null.
+int append_optional(std::vector<const aclTensor*>& tensors, const aclTensor* tensor) {
+    if (tensor == nullptr) return -1;
+    tensors.push_back(tensor);
+    return static_cast<int>(tensors.size()) - 1;
+}
+
+/// An optional operand's layout over its own shape (unused when null).
+StridedLayout layout_if_given(const aclTensor* tensor) {
+    return tensor != nullptr ? StridedLayout::of(view_of(tensor)) : StridedLayout{};
+}
+
+/// check_view_in_storage of each given tensor (the null ones skipped).
+aclnnStatus check_given_views_in_storage(NamedArgs tensors) {
+    for (const NamedArg& arg : tensors) {
+        if (arg.tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(arg.tensor, arg.name));
+    }
+    return ACLNN_SUCCESS;
+}
+
 // --- Softmax and LogSoftmax -----------------------------------------------
 
 /// CheckDim of both op_apis: a 0-d self counts as rank 1; dim in [-rank, rank).
@@ -325,38 +346,25 @@ aclnnStatus layer_norm(const LayerNormArgs& a, double eps, int32_t implMode, uin
     std::vector<const aclTensor*> inputs = {a.input};
     std::vector<const aclTensor*> outputs = {a.out};
     RowOperands operands;
-    if (a.weight != nullptr) {
-        operands.gammaSlot = static_cast<int>(inputs.size());
-        inputs.push_back(a.weight);
-    }
-    if (a.bias != nullptr) {
-        operands.betaSlot = static_cast<int>(inputs.size());
-        inputs.push_back(a.bias);
-    }
-    if (a.mean != nullptr) {
-        operands.meanSlot = static_cast<int>(outputs.size());
-        outputs.push_back(a.mean);
-    }
-    if (a.rstd != nullptr) {
-        operands.rstdSlot = static_cast<int>(outputs.size());
-        outputs.push_back(a.rstd);
-    }
+    operands.gammaSlot = append_optional(inputs, a.weight);
+    operands.betaSlot = append_optional(inputs, a.bias);
+    operands.meanSlot = append_optional(outputs, a.mean);
+    operands.rstdSlot = append_optional(outputs, a.rstd);
     if (rows == 0) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_stat_size(a.mean, "meanOutOptional", rows));
     ACLCPU_RETURN_IF_ERROR(check_stat_size(a.rstd, "rstdOutOptional", rows));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.input, "input"}, {a.out, "out"}}));
-    for (const aclTensor* tensor : {a.weight, a.bias, a.mean, a.rstd}) {
-        if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, "optional tensor"));
-    }
+    ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{a.weight, "weightOptional"}, {a.bias, "biasOptional"},
+                                                         {a.mean, "meanOutOptional"}, {a.rstd, "rstdOutOptional"}}));
     RowPlan plan = plan_rows(RowFunction::kLayerNorm, rows, length, soc_profile());
     plan.epsilon = static_cast<float>(eps);
     plan.resultDtype = view_of(a.input).dtype;
     operands.x = StridedLayout::of(view_of(a.input));
     operands.y = StridedLayout::of(view_of(a.out));
-    if (a.weight != nullptr) operands.gamma = StridedLayout::of(view_of(a.weight));
-    if (a.bias != nullptr) operands.beta = StridedLayout::of(view_of(a.bias));
-    if (a.mean != nullptr) operands.mean = StridedLayout::of(view_of(a.mean));
-    if (a.rstd != nullptr) operands.rstd = StridedLayout::of(view_of(a.rstd));
+    operands.gamma = layout_if_given(a.weight);
+    operands.beta = layout_if_given(a.bias);
+    operands.mean = layout_if_given(a.mean);
+    operands.rstd = layout_if_given(a.rstd);
     return hand_back_rows("aclnnLayerNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
                           executor);
 }
@@ -428,21 +436,13 @@ aclnnStatus add_rms_norm(const AddRmsNormArgs& a, double epsilon, uint64_t* work
     RowOperands operands;
     operands.otherSlot = 1;
     operands.gammaSlot = 2;
-    if (a.rstd != nullptr) {
-        operands.rstdSlot = static_cast<int>(outputs.size());
-        outputs.push_back(a.rstd);
-    }
-    if (a.xOut != nullptr) {
-        operands.sumSlot = static_cast<int>(outputs.size());
-        outputs.push_back(a.xOut);
-    }
+    operands.rstdSlot = append_optional(outputs, a.rstd);
+    operands.sumSlot = append_optional(outputs, a.xOut);
     if (is_empty(a.x1) || is_empty(a.gamma)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     int64_t rows = 0;
     ACLCPU_RETURN_IF_ERROR(check_gamma_trails(a.x1, "x1", a.gamma, true, &rows));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.x2, "x2"}, {a.gamma, "gamma"}, {a.y, "yOut"}}));
-    for (const auto& [tensor, name] : {std::pair{a.rstd, "rstdOut"}, std::pair{a.xOut, "xOut"}}) {
-        if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, name));
-    }
+    ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{a.x2, "x2"}, {a.gamma, "gamma"}, {a.y, "yOut"},
+                                                         {a.rstd, "rstdOut"}, {a.xOut, "xOut"}}));
     ACLCPU_RETURN_IF_ERROR(check_stat_size(a.rstd, "rstdOut", rows));
     const aclDataType dtype = view_of(a.x1).dtype;
     RowPlan plan = plan_rows(RowFunction::kAddRmsNorm, rows, StridedLayout::of(view_of(a.gamma)).numel(),
@@ -454,8 +454,8 @@ aclnnStatus add_rms_norm(const AddRmsNormArgs& a, double epsilon, uint64_t* work
     operands.other = StridedLayout::of(view_of(a.x2));
     operands.y = StridedLayout::of(view_of(a.y));
     operands.gamma = StridedLayout::of(view_of(a.gamma));
-    if (a.rstd != nullptr) operands.rstd = StridedLayout::of(view_of(a.rstd));
-    if (a.xOut != nullptr) operands.sum = StridedLayout::of(view_of(a.xOut));
+    operands.rstd = layout_if_given(a.rstd);
+    operands.sum = layout_if_given(a.xOut);
     return hand_back_rows("aclnnAddRmsNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
                           executor);
 }
@@ -577,21 +577,12 @@ aclnnStatus group_norm(const GroupNormArgs& a, double eps, uint64_t* workspaceSi
     const std::vector<const aclTensor*> outputs = {a.out, a.mean, a.rstd};
     RowOperands operands;
     operands.affinePerRow = true;
-    if (a.gamma != nullptr) {
-        operands.gammaSlot = static_cast<int>(inputs.size());
-        inputs.push_back(a.gamma);
-    }
-    if (a.beta != nullptr) {
-        operands.betaSlot = static_cast<int>(inputs.size());
-        inputs.push_back(a.beta);
-    }
+    operands.gammaSlot = append_optional(inputs, a.gamma);
+    operands.betaSlot = append_optional(inputs, a.beta);
     const int64_t rows = a.n * a.group;
     if (rows == 0) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.self, "self"}, {a.out, "out"}, {a.mean, "meanOut"},
-                                                  {a.rstd, "rstdOut"}}));
-    for (const auto& [tensor, name] : {std::pair{a.gamma, "gamma"}, std::pair{a.beta, "beta"}}) {
-        if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, name));
-    }
+    ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{a.self, "self"}, {a.gamma, "gamma"}, {a.beta, "beta"},
+                                                         {a.out, "out"}, {a.mean, "meanOut"}, {a.rstd, "rstdOut"}}));
     const Dims& shape = view_of(a.self).shape;
     RowPlan plan = plan_rows(RowFunction::kLayerNorm, rows, a.c / a.group * a.hxw, soc_profile());
     plan.epsilon = static_cast<float>(eps);
