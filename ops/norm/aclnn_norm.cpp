@@ -579,10 +579,11 @@ aclnnStatus group_norm(const GroupNormArgs& a, double eps, uint64_t* workspaceSi
     operands.affinePerRow = true;
     operands.gammaSlot = append_optional(inputs, a.gamma);
     operands.betaSlot = append_optional(inputs, a.beta);
-    const int64_t rows = a.n * a.group;
-    if (rows == 0) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
+    // Before N * group: meanOut's view bounds it.
     ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{a.self, "self"}, {a.gamma, "gamma"}, {a.beta, "beta"},
                                                          {a.out, "out"}, {a.mean, "meanOut"}, {a.rstd, "rstdOut"}}));
+    const int64_t rows = a.n * a.group;
+    if (rows == 0) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     const Dims& shape = view_of(a.self).shape;
     RowPlan plan = plan_rows(RowFunction::kLayerNorm, rows, a.c / a.group * a.hxw, soc_profile());
     plan.epsilon = static_cast<float>(eps);

@@ -49,9 +49,9 @@ struct MatrixBatch {
         batchView.strides.resize(rank - 2);
         return {StridedLayout::broadcast_to(batchView, batchShape), view.strides[rank - 2], view.strides[rank - 1]};
     }
-    int64_t at(int64_t b, int64_t row, int64_t col) const {
-        return batch.position_of(b) + row * rowStride + col * colStride;
-    }
+    /// Matrix b's element (row, col) is at start(b) + element(row, col).
+    int64_t start(int64_t b) const { return batch.position_of(b); }
+    int64_t element(int64_t row, int64_t col) const { return row * rowStride + col * colStride; }
 };
 
 struct SolvePlan {
@@ -82,35 +82,37 @@ T conjugated(T v) {
     }
 }
 
-/// op(A)[i][k] of batch bt.
-template <class T>
-T op_a(const SolvePlan& plan, const SolveOperands& ops, const T* a, int64_t bt, int64_t i, int64_t k) {
-    return plan.transpose ? conjugated(a[ops.a.at(bt, k, i)]) : a[ops.a.at(bt, i, k)];
-}
-
 /// Column j of X in batch bt by substitution, from the diagonal's end the
 /// triangle starts at; X's earlier rows are read back from xOut.
 template <class T>
 void solve_column(const SolvePlan& plan, const SolveOperands& ops, const T* a, const T* b, T* x, int64_t bt,
                   int64_t j) {
+    a += ops.a.start(bt);
+    b += ops.b.start(bt);
+    x += ops.x.start(bt);
+    const auto op_a = [&](int64_t i, int64_t k) {  // op(A)[i][k]
+        return plan.transpose ? conjugated(a[ops.a.element(k, i)]) : a[ops.a.element(i, k)];
+    };
     for (int64_t step = 0; step < plan.m; ++step) {
         const int64_t i = plan.lower ? step : plan.m - 1 - step;
-        T sum = b[ops.b.at(bt, i, j)];
+        T sum = b[ops.b.element(i, j)];
         for (int64_t done = 0; done < step; ++done) {
             const int64_t k = plan.lower ? done : plan.m - 1 - done;
-            sum -= op_a(plan, ops, a, bt, i, k) * x[ops.x.at(bt, k, j)];
+            sum -= op_a(i, k) * x[ops.x.element(k, j)];
         }
-        const T diagonal = op_a(plan, ops, a, bt, i, i);
+        const T diagonal = op_a(i, i);
         // unitriangular: the op_api's A * (1 - eye) + eye, whose diagonal is
         // 1 but NaN where A's is inf or NaN.
-        x[ops.x.at(bt, i, j)] = sum / (plan.unitriangular ? diagonal * T(0) + T(1) : diagonal);
+        x[ops.x.element(i, j)] = sum / (plan.unitriangular ? diagonal * T(0) + T(1) : diagonal);
     }
 }
 
 template <class T>
 void copy_a(const SolvePlan& plan, const SolveOperands& ops, const T* a, T* m, int64_t bt) {
+    a += ops.a.start(bt);
+    m += ops.m.start(bt);
     for (int64_t i = 0; i < plan.m; ++i) {
-        for (int64_t k = 0; k < plan.m; ++k) m[ops.m.at(bt, i, k)] = a[ops.a.at(bt, i, k)];
+        for (int64_t k = 0; k < plan.m; ++k) m[ops.m.element(i, k)] = a[ops.a.element(i, k)];
     }
 }
 
