@@ -414,6 +414,23 @@ TEST_F(GroupNorms, FormatErrors) {
     for (aclTensor* t : {nd, ncl, nhwc}) aclDestroyTensor(t);
 }
 
+TEST_F(GroupNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
+    std::vector<std::vector<double>> results;
+    for (int threads : {1, 2, 8}) {
+        restart_with_worker_threads(threads);
+        DeviceTensor self(TensorSpec({8, 32, 64, 64}, ACL_FLOAT16), uniform(8 * 32 * 64 * 64, -3, 3, 41));
+        DeviceTensor gamma(TensorSpec({32}, ACL_FLOAT16), uniform(32, 0.5, 1.5, 42));
+        auto out = DeviceTensor::output(TensorSpec({8, 32, 64, 64}, ACL_FLOAT16));
+        auto mean = DeviceTensor::output(TensorSpec({8, 8}, ACL_FLOAT16));
+        auto rstd = DeviceTensor::output(TensorSpec({8, 8}, ACL_FLOAT16));
+        ASSERT_EQ(group_norm(self, gamma.get(), nullptr, 8, 32, 64 * 64, 8, 1e-5, *out, *mean, *rstd), ACLNN_SUCCESS);
+        results.push_back(out->read());
+        results.push_back(mean->read());
+        results.push_back(rstd->read());
+    }
+    for (size_t r = 3; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 3]);
+}
+
 // --- SoftmaxCrossEntropyWithLogits ---------------------------------------------
 
 struct CrossEntropyReference {
