@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <hwy/highway.h>
 
@@ -19,7 +20,7 @@ ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 /// One block slice's walk over its rows: the staged fp32 chunks of x, y,
-/// gamma and beta, and what is loaded in them.
+/// gamma, beta and other, and what is loaded in them.
 class RowWalk {
 public:
     RowWalk(const RowJob& job, std::byte* staging) : job_(job), plan_(job.tiling), ops_(job.operands) {
@@ -28,8 +29,10 @@ public:
         y_ = floats + plan_.chunk;
         gamma_ = floats + 2 * plan_.chunk;
         beta_ = floats + 3 * plan_.chunk;
+        other_ = floats + 4 * plan_.chunk;
         chunks_ = ceil_div(plan_.length, plan_.chunk);
-        if (ops_.x.dtype() == ACL_FLOAT && plan_.inputDtype == ACL_FLOAT && ops_.x.is_linear()) {
+        if (ops_.x.dtype() == ACL_FLOAT && plan_.inputDtype == ACL_FLOAT && ops_.x.is_linear() &&
+            plan_.function != RowFunction::kAddRmsNorm) {
             xDense_ = static_cast<const float*>(job_.args.inputs[0]) + ops_.x.offset();
         }
         if (ops_.y.dtype() == ACL_FLOAT && plan_.resultDtype == ACL_FLOAT && ops_.y.is_linear()) {
@@ -47,8 +50,10 @@ public:
         switch (plan_.function) {
             case RowFunction::kSoftmax:
             case RowFunction::kLogSoftmax: softmax(); break;
-            case RowFunction::kRmsNorm: rms_norm(); break;
+            case RowFunction::kRmsNorm:
+            case RowFunction::kAddRmsNorm: rms_norm(); break;
             case RowFunction::kLayerNorm: layer_norm(); break;
+            case RowFunction::kSoftmaxCrossEntropy: softmax_cross_entropy(); break;
         }
     }
 
@@ -56,26 +61,41 @@ private:
     int64_t chunk_begin(int64_t c) const { return c * plan_.chunk; }
     int64_t chunk_size(int64_t c) const { return std::min(plan_.chunk, plan_.length - chunk_begin(c)); }
 
-    /// x's chunk c of the current row, rounded to the input dtype: read in
-    /// place when x is dense fp32 (no Cast), staged otherwise.
+    /// Element index of chunk c's first element of the current row.
+    int64_t row_begin(int64_t c) const { return row_ * plan_.length + chunk_begin(c); }
+
+    /// x's chunk c of the current row (plus other's for AddRmsNorm),
+    /// rounded to the input dtype: read in place when x is dense fp32 (no
+    /// Cast), staged otherwise.
     const float* x_chunk(int64_t c) {
-        if (xDense_) return xDense_ + row_ * plan_.length + chunk_begin(c);
+        if (xDense_) return xDense_ + row_begin(c);
         if (loadedChunk_ != c) {
             const int64_t n = chunk_size(c);
-            gather(ops_.x, job_.args.inputs[0], row_ * plan_.length + chunk_begin(c), n, x_);
+            gather(ops_.x, job_.args.inputs[0], row_begin(c), n, x_);
+            if (plan_.function == RowFunction::kAddRmsNorm) {
+                const float* other = other_chunk(c);
+                for (int64_t i = 0; i < n; ++i) x_[i] += other[i];
+            }
             round_through(plan_.inputDtype, x_, n);
             loadedChunk_ = c;
         }
         return x_;
     }
 
+    /// other's chunk c of the current row, staged.
+    float* other_chunk(int64_t c) {
+        gather(ops_.other, job_.args.inputs[ops_.otherSlot], row_begin(c), chunk_size(c), other_);
+        return other_;
+    }
+
     /// gamma's and beta's chunk c (each when the operator has it); a
-    /// one-chunk row loads them once per walk.
+    /// one-chunk row of an affine shared by the rows loads them once per walk.
     void load_affine(int64_t c) {
-        if (affineChunk_ == c) return;
+        if (affineChunk_ == c && !ops_.affinePerRow) return;
         const int64_t n = chunk_size(c);
-        if (ops_.gammaSlot >= 0) gather(ops_.gamma, job_.args.inputs[ops_.gammaSlot], chunk_begin(c), n, gamma_);
-        if (ops_.betaSlot >= 0) gather(ops_.beta, job_.args.inputs[ops_.betaSlot], chunk_begin(c), n, beta_);
+        const int64_t begin = ops_.affinePerRow ? row_begin(c) : chunk_begin(c);
+        if (ops_.gammaSlot >= 0) gather(ops_.gamma, job_.args.inputs[ops_.gammaSlot], begin, n, gamma_);
+        if (ops_.betaSlot >= 0) gather(ops_.beta, job_.args.inputs[ops_.betaSlot], begin, n, beta_);
         affineChunk_ = c;
     }
 
@@ -89,10 +109,10 @@ private:
         if (yDense_ == nullptr) {
             store_row(y_, n, value);
             round_through(plan_.resultDtype, y_, n);
-            scatter(y_, ops_.y, job_.args.outputs[0], row_ * plan_.length + chunk_begin(c), n);
+            scatter(y_, ops_.y, job_.args.outputs[0], row_begin(c), n);
             return;
         }
-        float* out = yDense_ + row_ * plan_.length + chunk_begin(c);
+        float* out = yDense_ + row_begin(c);
         if (streams_run(streaming_, 1, n * int64_t{sizeof(float)})) {
             store_values_streaming(RowTag(), value, static_cast<size_t>(n), out);
         } else {
@@ -112,19 +132,23 @@ private:
         return sum.total();
     }
 
-    void softmax() {
+    /// The row's max and the sum of e^(x - max); e^(x - max) lands in y_:
+    /// summed from there, and kept for the output when the row is one chunk.
+    std::pair<float, float> max_and_exp_sum() {
         float max = -std::numeric_limits<float>::infinity();
         for (int64_t c = 0; c < chunks_; ++c) {
             max = row_max(x_chunk(c), chunk_size(c), max);
         }
-        // e^(x - max) lands in y_: summed from there, and kept for the
-        // output when the row is one chunk.
         RowSum sum;
         for (int64_t c = 0; c < chunks_; ++c) {
             exp_shifted(x_chunk(c), max, y_, chunk_size(c));
             sum.add(y_, chunk_size(c), [](RowVec e) { return e; });
         }
-        const float total = sum.total();
+        return {max, sum.total()};
+    }
+
+    void softmax() {
+        const auto [max, total] = max_and_exp_sum();
         if (plan_.function == RowFunction::kLogSoftmax) {
             const RowVec maxV = hn::Set(RowTag(), max);
             const RowVec logSum = hn::Set(RowTag(), std::log(total));
@@ -141,6 +165,34 @@ private:
             const RowVec totalV = hn::Set(RowTag(), total);
             write_chunk(c, [&](size_t i, size_t count) { return hn::Div(load_row_lanes(y_ + i, count), totalV); });
         }
+    }
+
+    /// As CANN's kernel (softmax_cross_entropy_with_logits_full_load.h,
+    /// VfBackProp): backprop = e^(x - max) / sum - labels, and loss the sum
+    /// of labels * (log(sum) - (x - max)) -- NaN where a label 0 meets a
+    /// -inf logit (0 * inf), as there.
+    void softmax_cross_entropy() {
+        const auto [max, total] = max_and_exp_sum();
+        const RowVec maxV = hn::Set(RowTag(), max);
+        const RowVec totalV = hn::Set(RowTag(), total);
+        const RowVec logSumV = hn::Set(RowTag(), std::log(total));
+        RowSum loss;
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const int64_t n = chunk_size(c);
+            const float* x = x_chunk(c);
+            if (chunks_ > 1) exp_shifted(x, max, y_, n);
+            float* labels = other_chunk(c);
+            write_chunk(c, [&](size_t i, size_t count) {
+                return hn::Sub(hn::Div(load_row_lanes(y_ + i, count), totalV), load_row_lanes(labels + i, count));
+            });
+            // The loss terms replace the labels (read above for the last time).
+            store_row(labels, n, [&](size_t i, size_t count) {
+                const RowVec shifted = hn::Sub(load_row_lanes(x + i, count), maxV);
+                return hn::Mul(hn::Sub(logSumV, shifted), load_row_lanes(labels + i, count));
+            });
+            loss.add(labels, n, [](RowVec term) { return term; });
+        }
+        store_stat(ops_.lossSlot, ops_.loss, loss.total());
     }
 
     float rstd_of(float meanSquare) const { return 1.0f / std::sqrt(meanSquare + plan_.epsilon); }
@@ -160,6 +212,7 @@ private:
                 if (shifted) y = hn::Add(y, load_row_lanes(beta_ + i, count));
                 return y;
             });
+            if (ops_.sumSlot >= 0) scatter(x, ops_.sum, job_.args.outputs[ops_.sumSlot], row_begin(c), chunk_size(c));
         }
     }
 
@@ -195,6 +248,7 @@ private:
     float* y_;
     float* gamma_;
     float* beta_;
+    float* other_;
     const float* xDense_ = nullptr;  ///< x's first element when x is read in place
     float* yDense_ = nullptr;        ///< y's first element when y is written in place
     bool streaming_ = false;
@@ -220,8 +274,8 @@ namespace aclcpu::ops {
 HWY_EXPORT(rows_slice);
 
 namespace {
-/// x, y, gamma and beta chunks, fp32.
-constexpr int64_t kStagedRows = 4;
+/// x, y, gamma, beta and other chunks, fp32.
+constexpr int64_t kStagedRows = 5;
 constexpr int64_t kStagedBytesPerElement = kStagedRows * int64_t{sizeof(float)};
 }  // namespace
 
@@ -253,7 +307,8 @@ aclError RowKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, operands_.input_count(), operands_.output_count()); status != ACL_SUCCESS) return status;
     const RowJob job{plan_, operands_, args};
     const UbStaging staging = UbStaging::per_worker(plan_.chunk * kStagedBytesPerElement);
-    const int64_t bytesPerRow = plan_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
+    const int64_t bytesPerRow = plan_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()) +
+                                                (operands_.otherSlot >= 0 ? element_size(operands_.other.dtype()) : 0));
     return launch_block_slices(name(), plan_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
         HWY_DYNAMIC_DISPATCH(rows_slice)(job, slice, staging.for_block(slice.block));
     });

@@ -29,7 +29,11 @@ namespace aclcpu::ops {
 ///   kRmsNorm     rstd = 1 / sqrt(sum(x^2) / n + eps);  y = x * rstd * gamma
 ///   kLayerNorm   mean = sum(x) / n;  rstd = 1 / sqrt(sum((x - mean)^2) / n + eps);
 ///                y = (x - mean) * rstd [* gamma] [+ beta]; rows of no element: mean 0, rstd NaN
-enum class RowFunction : uint8_t { kSoftmax, kLogSoftmax, kRmsNorm, kLayerNorm };
+///                (GroupNorm: a row is a group of channels, gamma and beta per row)
+///   kAddRmsNorm  x = x + other, rounded to the input dtype and written to sum; then kRmsNorm
+///   kSoftmaxCrossEntropy  labels = other; y = softmax(x) - labels;
+///                loss = sum(labels * (log(sum(exp(x - max))) - (x - max)))
+enum class RowFunction : uint8_t { kSoftmax, kLogSoftmax, kRmsNorm, kLayerNorm, kAddRmsNorm, kSoftmaxCrossEntropy };
 
 /// A row's sums keep this many partial sums (element i in partial i % 32),
 /// so a row's chunks start at multiples of it: independent accumulators
@@ -48,25 +52,38 @@ struct RowPlan {
     aclDataType resultDtype = ACL_FLOAT;  ///< y is rounded to it before being stored in its own dtype
 };
 
-/// The operands, each over the iteration space it is indexed by: x and y
-/// over [rows, length], gamma and beta over [length] (the same for every
-/// row), mean and rstd over [rows].  Slots are the operands' indices in the
-/// launch's inputs (x 0, gamma, beta) and outputs (y 0, mean, rstd); -1
-/// where the operator has no such operand.
+/// The operands, each over the iteration space it is indexed by: x, y,
+/// other (a second input row: AddRmsNorm's x2, the labels) and sum
+/// (AddRmsNorm's x1 + x2) over [rows, length], gamma and beta over [length]
+/// (the same for every row) or, when affinePerRow, over [rows, length];
+/// mean, rstd and loss over [rows].  Slots are the operands' indices in the
+/// launch's inputs (x 0, other, gamma, beta) and outputs (y 0, mean, rstd,
+/// loss, sum); -1 where the operator has no such operand.
 struct RowOperands {
     StridedLayout x;
     StridedLayout y;
+    StridedLayout other;
     StridedLayout gamma;
     StridedLayout beta;
     StridedLayout mean;
     StridedLayout rstd;
+    StridedLayout loss;
+    StridedLayout sum;
+    int otherSlot = -1;
     int gammaSlot = -1;
     int betaSlot = -1;
     int meanSlot = -1;
     int rstdSlot = -1;
+    int lossSlot = -1;
+    int sumSlot = -1;
+    bool affinePerRow = false;
 
-    size_t input_count() const noexcept { return 1 + size_t{gammaSlot >= 0} + size_t{betaSlot >= 0}; }
-    size_t output_count() const noexcept { return 1 + size_t{meanSlot >= 0} + size_t{rstdSlot >= 0}; }
+    size_t input_count() const noexcept {
+        return 1 + size_t{otherSlot >= 0} + size_t{gammaSlot >= 0} + size_t{betaSlot >= 0};
+    }
+    size_t output_count() const noexcept {
+        return 1 + size_t{meanSlot >= 0} + size_t{rstdSlot >= 0} + size_t{lossSlot >= 0} + size_t{sumSlot >= 0};
+    }
 };
 
 /// Plans rows x length for soc: blocks of whole rows, a UB chunk of the

@@ -1464,6 +1464,97 @@ def rows_seeds():
     layer('mixed_affine', dict(shape=(2, 4), dtype=FLOAT16), [4], dict(shape=(4,)), dict(shape=(4,), dtype=FLOAT16),
           dict(shape=(2, 4), dtype=FLOAT16), none, none)
     layer('huge_stride', dict(shape=(2, 4), strides=(2**62, 1)), [4], none, none, dict(shape=(2, 4)), none, none)
+
+    def entry_seed(entry, name, tensors_before, values, tensors_after, place=ON_DEVICE, bits=()):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        for t in tensors_before:
+            s.tensor(**t)
+        for kind, v in values:
+            getattr(s, kind)(v)
+        for b in bits:
+            s.bit(b)
+        for t in tensors_after:
+            s.tensor(**t)
+        s.run()
+        seeds[name] = s
+
+    def add_rms(name, x1, x2, gamma, y, rstd, x_out, eps=1e-6):
+        entry_seed(4, f'add_rms_norm_{name}', (x1, x2, gamma), [('real', eps)], (y, rstd, x_out))
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        x = dict(shape=(2, 3, 8), dtype=dtype)
+        add_rms(dtype, x, x, dict(shape=(8,), dtype=dtype), x, dict(shape=(2, 3, 1)), x)
+    half = dict(shape=(4, 8), dtype=FLOAT16)
+    add_rms('pre', half, half, dict(shape=(8,), dtype=FLOAT16), half, none, half)
+    add_rms('post', half, half, dict(shape=(8,), dtype=FLOAT16), half, none, none)
+    add_rms('post_float', dict(shape=(4, 8)), dict(shape=(4, 8)), dict(shape=(8,)), dict(shape=(4, 8)), none, none)
+    add_rms('gamma_whole', dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(2, 4)),
+            dict(shape=(1, 1)), dict(shape=(2, 4)))
+    add_rms('strided', dict(shape=(3, 5), strides='col'), dict(shape=(3, 5), offset=2, storage=3),
+            dict(shape=(5,), strides=(2,), storage=10), dict(shape=(3, 5)), dict(shape=(3, 1), strides=(2, 1), storage=2),
+            dict(shape=(3, 5), strides='col'))
+    add_rms('empty_gamma', dict(shape=(2, 0)), dict(shape=(2, 0)), dict(shape=(0,)), dict(shape=(2, 0)),
+            dict(shape=(2, 1)), dict(shape=(2, 0)))
+    add_rms('rstd_wrong', dict(shape=(2, 4)), dict(shape=(2, 4)), dict(shape=(4,)), dict(shape=(2, 4)),
+            dict(shape=(2, 4)), dict(shape=(2, 4)))
+    add_rms('x2_wider', dict(shape=(2, 4)), dict(shape=(2, 5)), dict(shape=(4,)), dict(shape=(2, 4)),
+            dict(shape=(2, 1)), dict(shape=(2, 4)))
+
+    def group(name, x, gamma, beta, n, c, hxw, g, out, mean, rstd, eps=1e-5):
+        entry_seed(5, f'group_norm_{name}', (x, gamma, beta),
+                   [('small_int', n), ('small_int', c), ('small_int', hxw), ('small_int', g), ('real', eps)],
+                   (out, mean, rstd))
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        x = dict(shape=(2, 4, 3), dtype=dtype)
+        group(dtype, x, dict(shape=(4,), dtype=dtype), dict(shape=(4,), dtype=dtype), 2, 4, 3, 2, x,
+              dict(shape=(2, 2), dtype=dtype), dict(shape=(2, 2), dtype=dtype))
+    group('no_affine', dict(shape=(2, 6, 2, 2)), none, none, 2, 6, 4, 3, dict(shape=(2, 6, 2, 2)), dict(shape=(2, 3)),
+          dict(shape=(2, 3)))
+    group('strided', dict(shape=(2, 4, 3), strides='col'), dict(shape=(4,), strides=(2,), storage=10), none, 2, 4, 3,
+          2, dict(shape=(2, 4, 3), offset=2, storage=3), dict(shape=(2, 2), strides='col'), dict(shape=(2, 2)))
+    group('empty_hxw', dict(shape=(2, 4, 0)), none, none, 2, 4, 0, 2, dict(shape=(2, 4, 0)), dict(shape=(2, 2)),
+          dict(shape=(2, 2)))
+    group('zero_group', dict(shape=(2, 4)), none, none, 2, 4, 1, 0, dict(shape=(2, 4)), dict(shape=(2, 0)),
+          dict(shape=(2, 0)))
+    group('wild_n', dict(shape=(2, 4)), none, none, -2**63, 4, 1, 2, dict(shape=(2, 4)), dict(shape=(2, 2)),
+          dict(shape=(2, 2)))
+    group('wrong_hxw', dict(shape=(2, 4, 3)), none, none, 2, 4, 5, 2, dict(shape=(2, 4, 3)), dict(shape=(2, 2)),
+          dict(shape=(2, 2)))
+
+    def cross_entropy(name, features, labels, loss, backprop):
+        entry_seed(6, f'cross_entropy_{name}', (features, labels, loss, backprop), [], ())
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        x = dict(shape=(3, 7), dtype=dtype)
+        cross_entropy(dtype, x, x, dict(shape=(3,), dtype=dtype), x)
+    cross_entropy('strided', dict(shape=(3, 5), strides='col'), dict(shape=(3, 5), offset=2, storage=3),
+                  dict(shape=(3,), strides=(2,), storage=2), dict(shape=(3, 5), strides='col'))
+    cross_entropy('long_rows', dict(shape=(2, 70000)), dict(shape=(2, 70000)), dict(shape=(2,)),
+                  dict(shape=(2, 70000)))
+    cross_entropy('empty', dict(shape=(2, 0)), dict(shape=(2, 0)), dict(shape=(2,)), dict(shape=(2, 0)))
+    cross_entropy('three_d', dict(shape=(1, 2, 3)), dict(shape=(1, 2, 3)), dict(shape=(1,)), dict(shape=(1, 2, 3)))
+    cross_entropy('loss_wrong', dict(shape=(2, 3)), dict(shape=(2, 3)), dict(shape=(3,)), dict(shape=(2, 3)))
+
+    def solve(name, b, a, x, m, upper=False, transpose=False, unit=False):
+        entry_seed(7, f'triangular_solve_{name}', (b, a), [], (x, m), bits=(upper, transpose, unit))
+
+    for dtype in (FLOAT, DOUBLE, COMPLEX64, COMPLEX128):
+        for upper in (False, True):
+            solve(f'{dtype}_{int(upper)}', dict(shape=(2, 4, 3), dtype=dtype), dict(shape=(2, 4, 4), dtype=dtype),
+                  dict(shape=(2, 4, 3), dtype=dtype), dict(shape=(2, 4, 4), dtype=dtype), upper=upper,
+                  transpose=not upper)
+    solve('broadcast', dict(shape=(3, 1, 4, 2)), dict(shape=(2, 4, 4)), dict(shape=(3, 2, 4, 2)),
+          dict(shape=(3, 2, 4, 4)))
+    solve('strided_unit', dict(shape=(4, 3), strides='col'), dict(shape=(4, 4), offset=2, storage=3),
+          dict(shape=(4, 3), strides='col'), none, unit=True)
+    solve('empty', dict(shape=(4, 0)), dict(shape=(4, 4)), dict(shape=(4, 0)), dict(shape=(4, 4)))
+    solve('unit_double', dict(shape=(2, 2), dtype=DOUBLE), dict(shape=(2, 2), dtype=DOUBLE),
+          dict(shape=(2, 2), dtype=DOUBLE), none, unit=True)
+    solve('not_square', dict(shape=(3, 2)), dict(shape=(3, 2)), dict(shape=(3, 2)), none)
+    solve('null_x', dict(shape=(2, 2)), dict(shape=(2, 2)), none, none)
     return seeds
 
 

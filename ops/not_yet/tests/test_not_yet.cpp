@@ -10,8 +10,8 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
-#include "aclnnop/aclnn_triangular_solve.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "ops/op_test_support.hpp"
 
@@ -55,13 +55,12 @@ TEST_F(NotYet, AnOpapiNnOperatorFailsInBothPhases) {
 }
 
 TEST_F(NotYet, AnOpapiMathOperatorFailsInBothPhases) {
-    NullAddressTensor b({2, 1}), a({2, 2}), x({2, 1}), m({2, 2});
+    NullAddressTensor self({2}), vec2({3}), out({2, 3});
     expect_both_phases_not_yet(
         [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return aclnnTriangularSolveGetWorkspaceSize(b.get(), a.get(), false, false, false, x.get(), m.get(),
-                                                        workspaceSize, executor);
+            return aclnnGerGetWorkspaceSize(self.get(), vec2.get(), out.get(), workspaceSize, executor);
         },
-        aclnnTriangularSolve, "TriangularSolve");
+        aclnnGer, "Ger");
 }
 
 TEST_F(NotYet, AnOpapiTransformerOperatorFailsInBothPhases) {
