@@ -480,9 +480,11 @@ BINARY_ENTRIES = [
     ('pow_scalar_tensor', 'one_out', ['self'], False),
     ('eq_tensor', 'pair_out', [], False), ('gt_scalar', 'one_out', ['other'], False),
     ('inplace_eq_tensor', 'inplace_pair', [], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
+    # ... then the fill family's InplaceMaskedFillScalar (its other is the mask).
+    ('inplace_masked_fill_scalar', 'inplace_pair', ['value'], False),
 ]
 BINARY_ENTRY = {entry[0]: index for index, entry in enumerate(BINARY_ENTRIES)}
-SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
+SCALAR_DEFAULTS = {'value': (FLOAT, -1.0), 'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
@@ -694,6 +696,14 @@ def binary_seeds():
     # read as floats past its storage).
     seeds['eq_tensor_complex32_self'] = arith_seed(BINARY_ENTRY['eq_tensor'], 'pair_out', [], False, self=dict(shape=(2, 3), dtype=COMPLEX32),
                                                    other=dict(copy=0, dtype=COMPLEX128), out=('broadcast', BOOL))
+    # MaskedFill's mask is BOOL: full, broadcast and strided masks over every selfRef dtype.
+    masked_fill = BINARY_ENTRY['inplace_masked_fill_scalar']
+    for dtype in (FLOAT, FLOAT16, BF16, INT8, INT32, INT64, BOOL):
+        for name, mask in (('full', dict(copy=0, dtype=BOOL)), ('broadcast', dict(broadcast=(0, 1, {0}), dtype=BOOL)),
+                           ('strided', dict(copy=0, dtype=BOOL, strides='col'))):
+            seeds[f'inplace_masked_fill_scalar_mask_{name}_{dtype}'] = arith_seed(
+                masked_fill, 'inplace_pair', ['value'], False, self=dict(shape=(2, 3, 4), dtype=dtype), other=mask,
+                scalars={'value': (DOUBLE, -float('inf')) if dtype in (FLOAT, FLOAT16, BF16) else (INT64, 300)})
     return seeds
 
 
