@@ -11,6 +11,16 @@
 #include "aclcpu/half.hpp"
 #include "ops/op_test_support.hpp"
 
+// ggml's CANN backend declares the entry points itself (src/ggml-cann/aclnn_ops.cpp);
+// the header's declarations must agree with these for a translation unit to hold both.
+extern "C" {
+aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, const aclTensor* cos, const aclTensor* sin,
+                                                         int64_t mode, const aclTensor* yOut, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
+aclnnStatus aclnnRotaryPositionEmbedding(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                         aclrtStream stream);
+}
+
 namespace {
 
 using namespace optest;
