@@ -480,9 +480,11 @@ BINARY_ENTRIES = [
     ('pow_scalar_tensor', 'one_out', ['self'], False),
     ('eq_tensor', 'pair_out', [], False), ('gt_scalar', 'one_out', ['other'], False),
     ('inplace_eq_tensor', 'inplace_pair', [], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
+    # ... then the fill family's InplaceMaskedFillScalar (its other is the mask).
+    ('inplace_masked_fill_scalar', 'inplace_pair', ['value'], False),
 ]
 BINARY_ENTRY = {entry[0]: index for index, entry in enumerate(BINARY_ENTRIES)}
-SCALAR_DEFAULTS = {'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
+SCALAR_DEFAULTS = {'value': (FLOAT, -1.0), 'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
@@ -694,6 +696,14 @@ def binary_seeds():
     # read as floats past its storage).
     seeds['eq_tensor_complex32_self'] = arith_seed(BINARY_ENTRY['eq_tensor'], 'pair_out', [], False, self=dict(shape=(2, 3), dtype=COMPLEX32),
                                                    other=dict(copy=0, dtype=COMPLEX128), out=('broadcast', BOOL))
+    # MaskedFill's mask is BOOL: full, broadcast and strided masks over every selfRef dtype.
+    masked_fill = BINARY_ENTRY['inplace_masked_fill_scalar']
+    for dtype in (FLOAT, FLOAT16, BF16, INT8, INT32, INT64, BOOL):
+        for name, mask in (('full', dict(copy=0, dtype=BOOL)), ('broadcast', dict(broadcast=(0, 1, {0}), dtype=BOOL)),
+                           ('strided', dict(copy=0, dtype=BOOL, strides='col'))):
+            seeds[f'inplace_masked_fill_scalar_mask_{name}_{dtype}'] = arith_seed(
+                masked_fill, 'inplace_pair', ['value'], False, self=dict(shape=(2, 3, 4), dtype=dtype), other=mask,
+                scalars={'value': (DOUBLE, -float('inf')) if dtype in (FLOAT, FLOAT16, BF16) else (INT64, 300)})
     return seeds
 
 
@@ -1573,6 +1583,58 @@ def write(folder, seeds):
         (folder / name).write_bytes(seed.data())
 
 
+def rope_seeds():
+    """fuzz_rope.cpp's grammar: RotaryPositionEmbedding in both modes over
+    every dtype and every cos/sin form of the A2 tilings, strided views,
+    empty x, and the refused modes, shapes, layouts and dtypes."""
+    seeds = {}
+
+    def seed(name, x, ones, mode=0, drop=0, dtype=FLOAT, sin_ones=None, out=None, x_args=None, place=ON_DEVICE,
+             run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.tensor(shape=x, dtype=dtype, **(x_args or {}))
+        s.tensor(broadcast=(0, drop, ones))
+        s.tensor(broadcast=(0, drop, ones if sin_ones is None else sin_ones))
+        s.small_int(mode)
+        if out is None:
+            s.tensor(copy=0, dtype=None)
+        else:
+            s.tensor(**out)
+        s.run(*run)
+        seeds[name] = s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for mode in (0, 1):
+            seed(f'bsnd_1s1d_{dtype}_{mode}', (2, 5, 3, 8), (0, 2), mode, dtype=dtype)
+            seed(f'bnsd_11sd_{dtype}_{mode}', (2, 3, 5, 6), (0, 1), mode, dtype=dtype)
+            seed(f'sbnd_s11d_{dtype}_{mode}', (5, 2, 3, 34), (1, 2), mode, dtype=dtype)
+    seed('half_bsnd_full', (2, 5, 3, 8), ())
+    seed('half_bs1d', (2, 5, 3, 8), (2,))
+    seed('half_b1sd', (2, 3, 5, 8), (1,))
+    seed('half_111d', (1, 5, 3, 8), (1, 2))
+    seed('half_111d_refused', (2, 5, 3, 8), (0, 1, 2))
+    seed('half_1snd_refused', (2, 5, 3, 8), (0,))
+    seed('half_bnsd_blocked', (8, 8, 2, 64), (0, 1))
+    seed('half_d_limit', (1, 2, 1, 898), (0, 2))
+    seed('odd_d', (1, 2, 1, 7), (0, 2), 1)
+    seed('interleave_full_refused', (2, 5, 3, 8), (), 1)
+    seed('mode_2', (2, 5, 3, 8), (0, 2), 2)
+    seed('mode_wild', (2, 5, 3, 8), (0, 2), 2**40)
+    seed('sin_differs', (2, 5, 3, 8), (0, 2), sin_ones=(0, 1, 2))
+    seed('rank_3', (5, 3, 8), (1,))
+    seed('rank_3_cos', (2, 5, 3, 8), (0, 2), drop=1)
+    seed('empty_x', (2, 0, 3, 8), (0, 2))
+    seed('strided_x', (2, 5, 3, 8), (0, 2), x_args=dict(strides='col', offset=3))
+    seed('out_f16', (2, 5, 3, 8), (0, 2), out=dict(copy=0, dtype=FLOAT16))
+    seed('out_wrong_shape', (2, 5, 3, 8), (0, 2), out=dict(shape=(2, 5, 3, 6)))
+    seed('x_double', (2, 5, 3, 8), (0, 2), dtype=DOUBLE)
+    seed('null_out', (2, 5, 3, 8), (0, 2), out=dict(null=True))
+    seed('phase1_only', (2, 5, 3, 8), (0, 2), place=PHASE1_ONLY)
+    seed('null_workspace_size', (2, 5, 3, 8), (0, 2), run=(True, False))
+    return seeds
+
+
 def main():
     here = pathlib.Path(__file__).resolve().parent
     ops = here.parent.parent / 'ops'
@@ -1585,6 +1647,7 @@ def main():
     write(ops / 'reduce' / 'tests' / 'corpus', reduction_seeds())
     write(ops / 'index' / 'tests' / 'corpus', index_seeds())
     write(ops / 'norm' / 'tests' / 'corpus', rows_seeds())
+    write(ops / 'rope' / 'tests' / 'corpus', rope_seeds())
 
 
 if __name__ == '__main__':

@@ -9,7 +9,8 @@
 //   24-32 the pow family's PowTensorTensor, PowTensorScalar,
 //         InplacePowTensorTensor, InplacePowTensorScalar, PowScalarTensor,
 //         and the comparison family's EqTensor, GtScalar, InplaceEqTensor,
-//         InplaceGtScalar.
+//         InplaceGtScalar;
+//   33    the fill family's InplaceMaskedFillScalar (selfRef, mask, value).
 // Then come the tensors through one of fuzz_elementwise.hpp's functions
 // (pair + out, one + out, in-place pair, in-place one), the scalars
 // (in.scalar(), in parameter order), DivMod's mode, and OperatorCall::run's
@@ -32,6 +33,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
@@ -192,9 +194,10 @@ void fuzz_pow_and_comparison(int entry, Decoder& in, OperatorCall& call) {
 }  // namespace
 
 /// One byte selects the entry point: 0-5 Add's, 6-11 Sub's, 12-15 Mul's,
-/// 16-19 Div's, 20-23 DivMod's, 24-32 the pow and comparison families'.
+/// 16-19 Div's, 20-23 DivMod's, 24-32 the pow and comparison families',
+/// 33 InplaceMaskedFillScalar.
 void fuzz_entry(Decoder& in, OperatorCall& call) {
-    const int entry = in.byte() % 33;
+    const int entry = in.byte() % 34;
     if (entry < 6) {
         fuzz_add(entry, in, call);
     } else if (entry < 12) {
@@ -209,8 +212,12 @@ void fuzz_entry(Decoder& in, OperatorCall& call) {
         fuzz_plain_forms(entry - 20, in, call, ACLCPU_ARITHMETIC_API(aclnnDivMod),
                          ACLCPU_ARITHMETIC_API(aclnnDivMods), ACLCPU_ARITHMETIC_API(aclnnInplaceDivMod),
                          ACLCPU_ARITHMETIC_API(aclnnInplaceDivMods), &rounding_mode);
-    } else {
+    } else if (entry < 33) {
         fuzz_pow_and_comparison(entry - 24, in, call);
+    } else {
+        const InplaceTensors t = inplace_pair(in, call);
+        const Scalar value(in.scalar());
+        call.run(ACLCPU_FUZZ_API(aclnnInplaceMaskedFillScalar), in, t.selfRef, t.other, value.get());
     }
 }
 
