@@ -89,7 +89,8 @@ void with_combine(ReduceCombine combine, const F& f) {
         case ReduceCombine::max: f(CombineTag<ReduceCombine::max>{}); break;
         case ReduceCombine::min: f(CombineTag<ReduceCombine::min>{}); break;
         case ReduceCombine::prod: f(CombineTag<ReduceCombine::prod>{}); break;
-        case ReduceCombine::argmax: break;  // reduction.cpp's scalar path
+        case ReduceCombine::argmax:
+        case ReduceCombine::argmin: break;  // reduction.cpp's scalar path
     }
 }
 

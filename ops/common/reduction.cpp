@@ -108,6 +108,7 @@ struct IndexSpace {
     /// space, in order, position being base + the element's offset.
     template <class Visit>
     void for_each(int64_t base, int64_t begin, int64_t count, const Visit& visit) const {
+        if (count == 0) return;  // an empty space (a size-0 dim) has no position
         for_each_strided_run<1>(rank, sizes, {strides}, {base}, begin, count,
                                 [&](const std::array<int64_t, 1>& position, int64_t length, int64_t /*done*/) {
                                     const int64_t stride = rank == 0 ? 0 : strides[rank - 1];
@@ -148,6 +149,9 @@ struct ReductionPlan {
     /// combined (see reduction.hpp).
     bool rowReduction = false;
     StridedLayout out;
+    /// MaxDim's and MinDim's values beside the indices in out.
+    bool withValues = false;
+    StridedLayout values;
     BlockSplit outputBlocks;
     /// The split of the reduced extent (one block unless a few outputs
     /// share the vector cores).
@@ -168,7 +172,8 @@ ReductionPlan plan_of(const ReductionSpec& spec, const TensorView& in, uint32_t 
     plan.out = StridedLayout::of(without_unit_dims(out));
     const SocProfile& soc = soc_profile();
     const int64_t outputs = plan.kept.numel;
-    const int64_t reducedCount = plan.reduced.numel;
+    // An empty reduced extent is one block of no element (see LpNorm).
+    const int64_t reducedCount = std::max<int64_t>(plan.reduced.numel, 1);
     if (outputs >= soc.vectorCoreCount) {
         plan.outputBlocks = BlockSplit::by_factor(outputs, soc.vectorCoreCount, 1, reducedCount);
         plan.reducedBlocks = BlockSplit::by_factor(reducedCount, 1);
@@ -196,7 +201,8 @@ V identity(ReduceCombine combine) {
             case ReduceCombine::min:
                 return std::numeric_limits<V>::has_infinity ? std::numeric_limits<V>::infinity()
                                                             : std::numeric_limits<V>::max();
-            case ReduceCombine::argmax: break;
+            case ReduceCombine::argmax:
+            case ReduceCombine::argmin: break;
         }
         return V(0);
     }
@@ -212,7 +218,8 @@ V combine(ReduceCombine combine, V a, V b) {
             case ReduceCombine::prod: return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
             case ReduceCombine::max: return a > b ? a : b;
             case ReduceCombine::min: return a < b ? a : b;
-            case ReduceCombine::argmax: break;
+            case ReduceCombine::argmax:
+            case ReduceCombine::argmin: break;
         }
         return a;
     } else if constexpr (is_complex_v<V>) {
@@ -224,16 +231,17 @@ V combine(ReduceCombine combine, V a, V b) {
             case ReduceCombine::prod: return a * b;
             case ReduceCombine::max: return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b);
             case ReduceCombine::min: return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b);
-            case ReduceCombine::argmax: break;
+            case ReduceCombine::argmax:
+            case ReduceCombine::argmin: break;
         }
         return a;
     }
 }
 
-/// Whether x replaces best as ArgMax's candidate: strictly larger, or the
-/// first NaN -- so that ties keep the first index.
+/// Whether x replaces best as ArgMax's (ArgMin's) candidate: strictly
+/// larger (smaller), or the first NaN -- so that ties keep the first index.
 template <class V>
-bool replaces_max(V x, V best) {
+bool replaces(ReduceCombine combine, V x, V best) {
     if constexpr (std::is_floating_point_v<V>) {
         if (std::isnan(best)) return false;
         if (std::isnan(x)) return true;
@@ -241,7 +249,7 @@ bool replaces_max(V x, V best) {
     if constexpr (is_complex_v<V>) {
         return false;  // phase 1 admits no complex ArgMax
     } else {
-        return x > best;
+        return combine == ReduceCombine::argmax ? x > best : x < best;
     }
 }
 
@@ -255,10 +263,31 @@ V load_element(T x, aclDataType castDtype) {
     return round_lane(castDtype, cast_element<V>(x));
 }
 
-/// A result lane as the reduce kernel writes it: Mean's scaling, then
-/// rounded to castDtype.
+/// A norm's element map (reduction.hpp's LpNorm), on fp32 lanes.
+template <class V>
+V norm_element(const ReductionSpec& spec, V x) {
+    if constexpr (std::is_same_v<V, float>) {
+        switch (spec.norm) {
+            case LpNorm::none: break;
+            case LpNorm::p0: return x == 0.0f ? 0.0f : 1.0f;
+            case LpNorm::p2: return x * x;
+            case LpNorm::other: return std::pow(std::fabs(x), spec.p);
+            case LpNorm::p1:
+            case LpNorm::inf:
+            case LpNorm::ninf: return std::fabs(x);
+        }
+    }
+    return x;
+}
+
+/// A result lane as the reduce kernel writes it: a norm's root or Mean's
+/// scaling, then rounded to castDtype.
 template <class V>
 V finish(const ReductionSpec& spec, V acc, int64_t count) {
+    if constexpr (std::is_same_v<V, float>) {
+        if (spec.norm == LpNorm::p2) acc = std::sqrt(acc);
+        if (spec.norm == LpNorm::other) acc = std::pow(acc, 1.0f / spec.p);
+    }
     if (spec.mean) {
         if constexpr (std::is_same_v<V, float>) {
             acc = acc * (1.0f / static_cast<float>(count));
@@ -293,7 +322,7 @@ template <class V>
 struct BlockBuffers {
     V values[kChunk];
     V results[kChunk];
-    /// ArgMax: the index of results[j].
+    /// ArgMax, ArgMin: the index of results[j].
     int64_t indices[kChunk];
 };
 
@@ -306,14 +335,17 @@ public:
     }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
+        const size_t outputs = plan_.withValues ? 2 : 1;
+        if (aclError status = check_tensor_addresses(name_, args, 1, outputs); status != ACL_SUCCESS) return status;
         return visit_lane_type(plan_.spec.castDtype, [&](auto lane) { return run<decltype(lane)>(args); });
     }
 
 private:
     int64_t splits() const noexcept { return plan_.reducedBlocks.count(); }
 
-    bool is_argmax() const noexcept { return plan_.spec.combine == ReduceCombine::argmax; }
+    bool is_arg() const noexcept {
+        return plan_.spec.combine == ReduceCombine::argmax || plan_.spec.combine == ReduceCombine::argmin;
+    }
 
     template <class V>
     aclError run(const LaunchArgs& args) const noexcept {
@@ -322,24 +354,25 @@ private:
         const UbStaging staging = UbStaging::per_worker(sizeof(BlockBuffers<V>));
         // The workspace of a split reduction (none otherwise): ArgMax's
         // indices of the partials (int64), then the partials.
-        const int64_t partialCount = is_argmax() && splits() > 1 ? outputs * splits() : 0;
+        const int64_t partialCount = is_arg() && splits() > 1 ? outputs * splits() : 0;
         auto* partialIndices = static_cast<int64_t*>(args.workspace);
         V* partials = reinterpret_cast<V*>(partialIndices + partialCount);
         const aclError status = launch_blocks(
             name_, plan_.outputBlocks.count() * splits(), bytesMoved, [&](int64_t blockIdx) {
                 auto* buffers = reinterpret_cast<BlockBuffers<V>*>(staging.for_block(blockIdx));
                 const Range outs = plan_.outputBlocks.block(blockIdx / splits());
-                const Range reduced = plan_.reducedBlocks.block(blockIdx % splits());
+                Range reduced = plan_.reducedBlocks.block(blockIdx % splits());
+                reduced.end = std::min(reduced.end, plan_.reduced.numel);
                 for (int64_t first = outs.begin; first < outs.end; first += kChunk) {
                     const int64_t n = std::min(kChunk, outs.end - first);
                     reduce_outputs(args.inputs[0], first, n, reduced, *buffers);
                     if (splits() == 1) {
-                        store(*buffers, args.outputs[0], first, n);
+                        store(*buffers, args.outputs, first, n);
                         continue;
                     }
                     const int64_t slot = blockIdx % splits() * outputs + first;
                     std::copy_n(buffers->results, n, partials + slot);
-                    if (is_argmax()) std::copy_n(buffers->indices, n, partialIndices + slot);
+                    if (is_arg()) std::copy_n(buffers->indices, n, partialIndices + slot);
                 }
             });
         if (status != ACL_SUCCESS || splits() == 1) return status;
@@ -352,13 +385,13 @@ private:
                                      const int64_t n = std::min(kChunk, outs.end - first);
                                      for (int64_t j = 0; j < n; ++j) {
                                          buffers->results[j] = partials[first + j];
-                                         if (is_argmax()) buffers->indices[j] = partialIndices[first + j];
+                                         if (is_arg()) buffers->indices[j] = partialIndices[first + j];
                                          for (int64_t s = 1; s < splits(); ++s) {
                                              const int64_t slot = s * outputs + first + j;
-                                             take(*buffers, j, partials[slot], is_argmax() ? partialIndices[slot] : 0);
+                                             take(*buffers, j, partials[slot], is_arg() ? partialIndices[slot] : 0);
                                          }
                                      }
-                                     store(*buffers, args.outputs[0], first, n);
+                                     store(*buffers, args.outputs, first, n);
                                  }
                              });
     }
@@ -367,9 +400,9 @@ private:
     /// of buffers.results.
     template <class V>
     void take(BlockBuffers<V>& buffers, int64_t j, V value, int64_t index) const {
-        if (!is_argmax()) {
+        if (!is_arg()) {
             buffers.results[j] = combine(plan_.spec.combine, buffers.results[j], value);
-        } else if (replaces_max(value, buffers.results[j])) {
+        } else if (replaces(plan_.spec.combine, value, buffers.results[j])) {
             buffers.results[j] = value;
             buffers.indices[j] = index;
         }
@@ -387,13 +420,14 @@ private:
             // else staged in buffers.values.
             const auto load = [&](const IndexSpace& space, int64_t base, int64_t begin, int64_t count) -> const V* {
                 if constexpr (std::is_same_v<T, float> && std::is_same_v<V, float>) {
-                    if (castDtype == ACL_FLOAT && space.rank == 1 && space.strides[0] == 1) {
+                    if (castDtype == ACL_FLOAT && plan_.spec.norm == LpNorm::none && space.rank == 1 &&
+                        space.strides[0] == 1) {
                         return elements + base + begin;
                     }
                 }
                 int64_t j = 0;
                 space.for_each(base, begin, count, [&](int64_t position) {
-                    buffers.values[j++] = load_element<V>(elements[position], castDtype);
+                    buffers.values[j++] = norm_element(plan_.spec, load_element<V>(elements[position], castDtype));
                 });
                 return buffers.values;
             };
@@ -418,7 +452,7 @@ private:
     template <class V, class Load>
     void reduce_lanes(int64_t j, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
-        if (is_argmax()) {
+        if (is_arg()) {
             // One candidate, in index order: ties keep the first index.
             for (int64_t begin = reduced.begin; begin < reduced.end; begin += kChunk) {
                 const int64_t count = std::min(kChunk, reduced.end - begin);
@@ -452,7 +486,7 @@ private:
     template <class V, class Load>
     void reduce_rows(int64_t n, Range reduced, BlockBuffers<V>& buffers, const Load& load) const {
         const ReduceCombine c = plan_.spec.combine;
-        if (is_argmax()) {
+        if (is_arg()) {
             int64_t index = reduced.begin;
             plan_.reduced.for_each(plan_.inOffset, reduced.begin, reduced.size(), [&](int64_t reducedPosition) {
                 const V* values = load(reducedPosition);
@@ -476,16 +510,19 @@ private:
         });
     }
 
-    /// Outputs first .. first + n - 1 finished (finish) and cast into out.
+    /// Outputs first .. first + n - 1 finished (finish) and cast into out
+    /// (an ArgMax's indices into outputs[0], its values into outputs[1]
+    /// when asked for).
     template <class V>
-    void store(BlockBuffers<V>& buffers, void* out, int64_t first, int64_t n) const {
-        if (is_argmax()) {
+    void store(BlockBuffers<V>& buffers, void* const* outputs, int64_t first, int64_t n) const {
+        if (is_arg()) {
             for (int64_t j = 0; j < n; ++j) buffers.indices[j] = round_lane(plan_.spec.indexDtype, buffers.indices[j]);
-            store_lanes(buffers.indices, plan_.out, out, first, n);
+            store_lanes(buffers.indices, plan_.out, outputs[0], first, n);
+            if (plan_.withValues) store_lanes(buffers.results, plan_.values, outputs[1], first, n);
             return;
         }
         for (int64_t j = 0; j < n; ++j) buffers.results[j] = finish(plan_.spec, buffers.results[j], plan_.reduced.numel);
-        store_lanes(buffers.results, plan_.out, out, first, n);
+        store_lanes(buffers.results, plan_.out, outputs[0], first, n);
     }
 
     const char* name_;
@@ -495,12 +532,22 @@ private:
 }  // namespace
 
 aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, const aclTensor* self, uint32_t mask,
-                                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                                const aclTensor* values) {
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
-    const ReductionPlan plan = plan_of(spec, view_of(self), mask, view_of(out));
+    if (values != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(values, "values"));
+    ReductionPlan plan = plan_of(spec, view_of(self), mask, view_of(out));
+    if (values != nullptr) {
+        plan.withValues = true;
+        plan.values = StridedLayout::of(without_unit_dims(view_of(values)));
+    }
     const int64_t splits = plan.reducedBlocks.count();
-    const int64_t partialBytes = lane_bytes(spec.castDtype) + (spec.combine == ReduceCombine::argmax ? 8 : 0);
+    const bool arg = spec.combine == ReduceCombine::argmax || spec.combine == ReduceCombine::argmin;
+    const int64_t partialBytes = lane_bytes(spec.castDtype) + (arg ? 8 : 0);
     const uint64_t workspace = splits == 1 ? 0 : static_cast<uint64_t>(splits * plan.kept.numel * partialBytes);
+    if (values != nullptr) {
+        return hand_back_kernel<ReductionKernel>({self}, {out, values}, workspace, workspaceSize, executor, api, plan);
+    }
     return hand_back_kernel<ReductionKernel>({self}, {out}, workspace, workspaceSize, executor, api, plan);
 }
 

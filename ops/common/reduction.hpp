@@ -36,9 +36,18 @@ namespace aclcpu::ops {
 
 /// How a reduction combines two values.  Any/All are Max/Min over values
 /// cast to BOOL (castDtype ACL_BOOL), as CANN's ReduceAny/ReduceAll are.
-/// argmax results in the index (in the reduced index space) of the first
-/// largest element, NaN counting as larger than any number.
-enum class ReduceCombine : uint8_t { sum, max, min, prod, argmax };
+/// argmax (argmin) results in the index (in the reduced index space) of the
+/// first largest (smallest) element, the first NaN beating any number.
+enum class ReduceCombine : uint8_t { sum, max, min, prod, argmax, argmin };
+
+/// Lp norms (LpNormV2's kernels, ops-nn norm/lp_norm_v2/op_kernel/arch35/
+/// lp_norm_v2_dag.h): each element, in fp32, is mapped before the combine
+/// and the result is mapped after it.
+///   p0: sum(x != 0); p1: sum(|x|); p2: sqrt(sum(x * x));
+///   inf: max(|x|); ninf: min(|x|); other: sum(|x| ^ p) ^ (1 / p).
+/// An empty reduced extent (an empty self, Norm's FillScalar(0)) gives
+/// every output the sum of nothing.
+enum class LpNorm : uint8_t { none, p0, p1, p2, inf, ninf, other };
 
 /// Lane partials of a lane reduction; fixed, so that every SIMD target
 /// combines in the same order.
@@ -58,6 +67,10 @@ struct ReductionSpec {
     /// argmax: the dtype the kernel writes the index in (ArgMaxV2's INT32
     /// on A2) before the Cast into out.
     aclDataType indexDtype = ACL_INT32;
+    /// A norm's element and result maps (castDtype FLOAT, combine sum, max
+    /// or min as the norm says), with its order p.
+    LpNorm norm = LpNorm::none;
+    float p = 2.0f;
 };
 
 /// How an operator's op_api checks its dim list (CheckDimValid).
@@ -88,9 +101,12 @@ Dims reduced_shape(const Dims& shape, uint32_t mask, bool keepDim);
 /// storage by the caller's checks) over the dims in mask into out (whose
 /// numel is that of the reduced shape).  Checks out in its storage
 /// (check_view_in_storage), plans, and hands back the executor and its
-/// workspace size (the per-block partials of a split reduction).
+/// workspace size (the per-block partials of a split reduction).  An
+/// argmax/argmin may also write the chosen values into `values` (of out's
+/// shape; MaxDim, MinDim).
 aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, const aclTensor* self, uint32_t mask,
-                                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+                                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                                const aclTensor* values = nullptr);
 
 /// A scan (Cumsum) along one dim: out[.., k, ..] = the sum of self's
 /// elements 0..k (exclusive: 0..k-1; reverse: k..end) along dim, each cast

@@ -24,9 +24,9 @@
 #include "common/reduction.hpp"
 #include "common/typed_lanes.hpp"
 #include "fill/fill_kernel.hpp"
+#include "reduce/reduce_checks.hpp"
 
 namespace aclcpu::ops {
-namespace {
 
 /// FillScalar of the op_apis' empty-input branch: out's dtype in
 /// emptyDtypes (else 161002), then value written over all of out -- at most
@@ -58,10 +58,7 @@ aclnnStatus check_shape_or_scalar(const Dims& reduced, const aclTensor* out) {
                        shape_string(reduced).c_str(), shape_string(outShape).c_str());
 }
 
-/// A `dtype` argument as a C caller passed it (any int, read as a code):
-/// itself, or ACL_DT_UNDEFINED for a code that is no data type, which every
-/// list refuses.
-aclDataType dtype_argument(const aclDataType& dtype) noexcept { return dtype_from_code(code_of(dtype)); }
+namespace {
 
 /// The check of a `dtype` argument against an operator's list.
 aclnnStatus check_dtype_argument(aclDataType dtype, DtypeList supported) {
@@ -153,10 +150,6 @@ aclnnStatus mean_v2(const aclTensor* self, const aclIntArray* dim, bool keepDim,
 }
 
 // ---- Amax, Amin ------------------------------------------------------------
-
-/// ASCEND910B_DTYPE_SUPPORT_LIST of aclnn_amax.cpp and aclnn_amin.cpp.
-constexpr DtypeList kExtremumDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT32, ACL_INT64,
-                                       ACL_INT16, ACL_INT8,    ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 /// out of self's dtype, the dims valid and non-empty, out of the reduced
 /// shape; an empty self launches nothing; BOOL is reduced as FLOAT.

@@ -1171,6 +1171,100 @@ def reduction_seeds():
     seeds['cumsum_wild'] = one_dim(7, dict(shape=(3, 4)), 2**62, [False, False], dict(shape=(3, 4)))
     seeds['cumsum_dtype_mismatch'] = one_dim(6, dict(shape=(3, 4)), 0, [], dict(shape=(3, 4)), dtype=INT32)
     seeds['cumsum_long'] = one_dim(7, dict(shape=(5000, 3)), 0, [False, True], dict(shape=(5000, 3)))
+    seeds.update(more_reduction_seeds(one_dim))
+    return seeds
+
+
+def more_reduction_seeds(one_dim):
+    """fuzz_reduction.cpp's entries 8-17: Prod, ProdDim, Max, Min, MaxDim,
+    MinDim, Any, All, Norm and Argsort."""
+    seeds = {}
+
+    def start(entry, self):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        s.tensor(**self)
+        return s
+
+    def prod(self, out, dtype):
+        s = start(8, self)
+        s.dtype(dtype)
+        s.tensor(**out)
+        s.run()
+        return s
+
+    def prod_dim(self, dim, keep, out, dtype):
+        s = start(9, self)
+        s.small_int(dim)
+        s.bit(keep)
+        s.dtype(dtype)
+        s.tensor(**out)
+        s.run()
+        return s
+
+    def value_index(entry, self, dim, keep, out, indices):
+        s = start(entry, self)
+        s.small_int(dim)
+        s.bit(keep)
+        s.tensor(**out)
+        s.tensor(**indices)
+        s.run()
+        return s
+
+    def dim_list(entry, self, dims, keep, out, p=None):
+        s = start(entry, self)
+        if p is not None:
+            s.scalar(FLOAT, f32(p))
+        s.byte(len(dims))
+        for v in dims:
+            s.small_int(v)
+        s.rare(False)
+        s.bit(keep)
+        s.tensor(**out)
+        s.run()
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, INT32, INT64, BOOL, COMPLEX64):
+        seeds[f'prod_{dtype}'] = prod(dict(shape=(3, 4), dtype=dtype), dict(shape=(), dtype=dtype), dtype)
+        seeds[f'prod_dim_{dtype}'] = prod_dim(dict(shape=(3, 4), dtype=dtype), 1, False, dict(shape=(3,), dtype=dtype),
+                                              dtype)
+    seeds['prod_empty'] = prod(dict(shape=(0, 4)), dict(shape=()), FLOAT)
+    seeds['prod_split'] = prod_dim(dict(shape=(2**20,)), 0, True, dict(shape=(1,)), FLOAT)
+    for entry, name in ((10, 'max'), (11, 'min')):
+        for dtype in (FLOAT, FLOAT16, INT8, BOOL, DOUBLE):
+            s = start(entry, dict(shape=(3, 4, 5), strides='col', offset=1, dtype=dtype))
+            s.tensor(shape=(1,), dtype=dtype)
+            s.run()
+            seeds[f'{name}_{dtype}'] = s
+    for entry, name in ((12, 'max_dim'), (13, 'min_dim')):
+        for dtype in (FLOAT, FLOAT16, BF16, INT64, BOOL):
+            seeds[f'{name}_{dtype}'] = value_index(entry, dict(shape=(3, 4, 5), dtype=dtype), 1, False,
+                                                   dict(shape=(3, 5), dtype=dtype), dict(shape=(3, 5), dtype=INT64))
+        seeds[f'{name}_split'] = value_index(entry, dict(shape=(2**20,)), 0, True, dict(shape=(1,)),
+                                             dict(shape=(1,), dtype=INT32))
+        seeds[f'{name}_scalar'] = value_index(entry, dict(shape=()), -1, False, dict(shape=()),
+                                              dict(shape=(), dtype=INT64))
+    for entry, name in ((14, 'any'), (15, 'all')):
+        for dtype in (FLOAT, FLOAT16, INT8, UINT8, BOOL, DOUBLE):
+            seeds[f'{name}_{dtype}'] = dim_list(entry, dict(shape=(3, 4, 5), dtype=dtype), [-1, 0], False,
+                                                dict(shape=(4,), dtype=BOOL))
+        seeds[f'{name}_all_dims'] = dim_list(entry, dict(shape=(3, 4), strides='col'), [], True,
+                                             dict(shape=(1, 1), dtype=UINT8))
+        seeds[f'{name}_empty'] = dim_list(entry, dict(shape=(0, 4)), [0], False, dict(shape=(4,), dtype=BOOL))
+    for p in (0.0, 1.0, 2.0, float('inf'), float('-inf'), 3.0, 0.5):
+        seeds[f'norm_p{p}'] = dim_list(16, dict(shape=(3, 4, 5)), [1, 2], True, dict(shape=(3, 1, 1)), p=p)
+    seeds['norm_half'] = dim_list(16, dict(shape=(3, 4), dtype=FLOAT16), [], False, dict(shape=()), p=2.0)
+    seeds['norm_empty'] = dim_list(16, dict(shape=(0, 4)), [0], False, dict(shape=(4,)), p=2.0)
+    seeds['norm_split'] = dim_list(16, dict(shape=(2**20,)), [0], False, dict(shape=()), p=2.0)
+    for dtype in (FLOAT, FLOAT16, BF16, INT8, UINT8, INT16, INT32, INT64):
+        seeds[f'argsort_{dtype}'] = one_dim(17, dict(shape=(3, 4, 5), dtype=dtype), 1, [True],
+                                            dict(shape=(3, 4, 5), dtype=INT64))
+    seeds['argsort_strided'] = one_dim(17, dict(shape=(3, 4, 5), strides='col', offset=2), -1, [False],
+                                       dict(shape=(3, 4, 5), dtype=INT64, strides='col'))
+    seeds['argsort_scalar'] = one_dim(17, dict(shape=()), 0, [False], dict(shape=(), dtype=INT64))
+    seeds['argsort_empty'] = one_dim(17, dict(shape=(0, 4)), 1, [False], dict(shape=(0, 4), dtype=INT64))
+    seeds['argsort_long'] = one_dim(17, dict(shape=(3, 5000)), 1, [True], dict(shape=(3, 5000), dtype=INT64))
     return seeds
 
 

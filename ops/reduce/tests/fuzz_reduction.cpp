@@ -1,6 +1,6 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
-// through every entry point of the reduce family; the first byte picks the
-// entry point (b % 8):
+// through every entry point of the reduce family, Norm (ops/lp_norm) and
+// Argsort (ops/sort); the first byte picks the entry point (b % 18):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -8,13 +8,29 @@
 //   5 ArgMax:     tensor self, int dim, bit keepdim, tensor out
 //   6 Cumsum:     tensor self, int dim, dtype, tensor out
 //   7 CumsumV2:   tensor self, int dim, bit exclusive, bit reverse, tensor out
+//   8 Prod:       tensor self, dtype, tensor out
+//   9 ProdDim:    tensor self, int dim, bit keepDim, dtype, tensor out
+//   10 Max, 11 Min: tensor self, tensor out
+//   12 MaxDim, 13 MinDim: tensor self, int dim, bit keepdim, tensor out, tensor indices
+//   14 Any, 15 All: tensor self, ints dim, bit keepdim, tensor out
+//   16 Norm:      tensor self, scalar p, ints dim, bit keepdim, tensor out
+//   17 Argsort:   tensor self, int dim, bit descending, tensor out
 // where int is fuzz_support.hpp's int_of, and ints a count byte (%10) and
 // that many ints, then rare(): a null array (its Ints).
+#include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_min.h"
+#include "aclnnop/aclnn_min_dim.h"
+#include "aclnnop/aclnn_norm.h"
+#include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "fuzz_support.hpp"
 
@@ -40,11 +56,69 @@ void fuzz_one_dim(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, u
     }
 }
 
+/// Prod, ProdDim, Max, Min, MaxDim, MinDim and Argsort (entries 8..13, 17).
+void fuzz_more(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry, const aclTensor* self) {
+    using aclcpu::fuzz::int_of;
+    if (entry == 8) {
+        const aclDataType dtype = in.dtype();
+        aclTensor* out = call.output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnProd), in, self, dtype, out);
+    } else if (entry == 9) {
+        const int64_t dim = int_of(in);
+        const bool keepDim = in.bit();
+        const aclDataType dtype = in.dtype();
+        aclTensor* out = call.output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnProdDim), in, self, dim, keepDim, dtype, out);
+    } else if (entry == 10 || entry == 11) {
+        aclTensor* out = call.output(in.tensor());
+        if (entry == 10) call.run(ACLCPU_FUZZ_API(aclnnMax), in, self, out);
+        else call.run(ACLCPU_FUZZ_API(aclnnMin), in, self, out);
+    } else if (entry == 12 || entry == 13) {
+        const int64_t dim = int_of(in);
+        const bool keepdim = in.bit();
+        aclTensor* out = call.output(in.tensor());
+        aclTensor* indices = call.output(in.tensor());
+        if (entry == 12) call.run(ACLCPU_FUZZ_API(aclnnMaxDim), in, self, dim, keepdim, out, indices);
+        else call.run(ACLCPU_FUZZ_API(aclnnMinDim), in, self, dim, keepdim, out, indices);
+    } else {
+        const int64_t dim = int_of(in);
+        const bool descending = in.bit();
+        aclTensor* out = call.output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnArgsort), in, self, dim, descending, out);
+    }
+}
+
+/// Any, All and Norm (entries 14..16): a dim list.
+void fuzz_dim_list(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry,
+                   const aclTensor* self) {
+    if (entry == 16) {
+        const aclcpu::fuzz::Scalar p(in.scalar());
+        const aclcpu::fuzz::Ints dims(in);
+        const bool keepdim = in.bit();
+        aclTensor* out = call.output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnNorm), in, self, p.get(), dims.get(), keepdim, out);
+        return;
+    }
+    const aclcpu::fuzz::Ints dims(in);
+    const bool keepdim = in.bit();
+    aclTensor* out = call.output(in.tensor());
+    if (entry == 14) call.run(ACLCPU_FUZZ_API(aclnnAny), in, self, dims.get(), keepdim, out);
+    else call.run(ACLCPU_FUZZ_API(aclnnAll), in, self, dims.get(), keepdim, out);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 8;
+    const uint8_t entry = in.byte() % 18;
     const aclTensor* self = call.input(in.tensor());
+    if (entry >= 14 && entry <= 16) {
+        fuzz_dim_list(in, call, entry, self);
+        return;
+    }
+    if (entry >= 8) {
+        fuzz_more(in, call, entry, self);
+        return;
+    }
     if (entry >= 5) {
         fuzz_one_dim(in, call, entry, self);
         return;
