@@ -6,7 +6,8 @@
 // FLOAT16, BF16 (161002).  Its check order is not public; acl-cpu checks the
 // workspaceSize/executor pointers first, as for the other generated
 // wrappers.  An empty x succeeds with no work (the doc: an empty x is not
-// held to the shape rules).  Then the A2 tilings' checks, each a tiling
+// held to the shape rules).  Then acl-cpu's storage guard (161002), and
+// the A2 tilings' checks, each a tiling
 // failure (561002, the doc's code for shapes and modes): mode 0 runs
 // rope_rotate_half_tiling.cpp, mode 1 rope_interleaved_tiling.cpp, and any
 // other mode is refused (on A2 the rotate-half tiling takes every mode but
@@ -115,9 +116,9 @@ aclnnStatus check_interleaved_layout(const Dims& x, const Dims& r, aclDataType d
     if (!supported) return tiling_error("The shape of the input x, cos and sin is not supported.");
     const int64_t size = element_size(dtype);
     const int64_t align = size == 4 ? 8 : 16;
-    const int64_t alignedLength = (x[3] + align - 1) / align * align;
     const int64_t bytesPerElement = 3 * size + 4 + (size == 4 ? 0 : 3 * 4);
-    if (alignedLength * bytesPerElement > soc.ubSize) {
+    const int64_t maxLength = soc.ubSize / bytesPerElement;  // compared before padding: no overflow
+    if (x[3] > maxLength || (x[3] + align - 1) / align * align > maxLength) {
         return tiling_error("The D dimension of the input shape is too large.");
     }
     return ACLNN_SUCCESS;
@@ -147,9 +148,10 @@ aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* cos, const a
     const TensorList inputs = {x, cos, sin};
     const TensorList outputs = {out};
     if (is_empty(x)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
+    // acl-cpu's storage guard first: it bounds x's dims, whose products the tiling checks take.
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{x, "x"}, {cos, "cos"}, {sin, "sin"}, {out, "out"}}));
     const SocProfile& soc = soc_profile();
     ACLCPU_RETURN_IF_ERROR(check_tiling(mode, x, cos, sin, out, soc));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{x, "x"}, {cos, "cos"}, {sin, "sin"}, {out, "out"}}));
 
     const Dims& shape = view_of(x).shape;
     const int64_t rows = shape[0] * shape[1] * shape[2];
