@@ -62,17 +62,6 @@ WindowPlan with_three_axes(WindowPlan plan) {
     return plan;
 }
 
-std::vector<int64_t> window_starts(const WindowAxis& axis) {
-    std::vector<int64_t> starts(static_cast<size_t>(axis.outSize));
-    for (int64_t o = 0; o < axis.outSize; ++o) {
-        starts[static_cast<size_t>(o)] =
-            axis.nearestScale > 0.0f
-                ? std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * axis.nearestScale)), axis.inSize - 1)
-                : o * axis.stride - axis.padBefore;
-    }
-    return starts;
-}
-
 /// Converts one element from one dtype to another through FLOAT (CANN's Cast).
 using ConvertElement = void (*)(const std::byte* from, std::byte* to);
 
@@ -142,18 +131,26 @@ aclnnStatus check_window_axes(const WindowAxis* axes, int spatial) {
 TensorView with_unit_batch(const TensorView& view) { return with_unit_dims(view, 0, 1); }
 
 WindowKernel::WindowKernel(const char* name, const WindowPlan& plan) : name_(name), plan_(with_three_axes(plan)) {
-    for (int a = 0; a < kMaxWindowDims; ++a) starts_[a] = window_starts(plan_.axes[a]);
     const Dims& shape = plan_.output.shape;
     rowRank_ = static_cast<int>(shape.size()) - 1;
     rows_ = 1;
     for (int d = 0; d < rowRank_; ++d) rows_ *= shape[static_cast<size_t>(d)];
     rowLength_ = shape[static_cast<size_t>(rowRank_)];
-    int64_t windowElements = 1;
+    // A block takes kMinBlockElements worth of reads at least: a row reads
+    // its length times the window (capped: only its size against the
+    // minimum matters).
+    int64_t windowReads = 1;
     if (plan_.reduce != WindowReduce::kColumns) {
-        for (const WindowAxis& axis : plan_.axes) windowElements *= axis.kernel;
+        for (const WindowAxis& axis : plan_.axes) windowReads = std::min<int64_t>(windowReads * axis.kernel, 64);
     }
     blocks_ = BlockSplit::front_loaded(rows_, soc_profile().vectorCoreCount,
-                                       std::max<int64_t>(rowLength_ * std::min<int64_t>(windowElements, 64), 1));
+                                       std::max<int64_t>(std::min(rowLength_, kMinBlockElements) * windowReads, 1));
+}
+
+int64_t WindowKernel::start(int a, int64_t o) const noexcept {
+    const WindowAxis& axis = plan_.axes[a];
+    if (axis.nearestScale <= 0.0f) return o * axis.stride - axis.padBefore;
+    return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * axis.nearestScale)), axis.inSize - 1);
 }
 
 void WindowKernel::columns_row(const std::byte* in, std::byte* out, const int64_t* rowIndex) const {
@@ -268,7 +265,10 @@ void WindowKernel::run_rows(const void* in, void* out, int64_t begin, int64_t en
 
 aclError WindowKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
-    const int64_t bytes = rows_ * rowLength_ * (element_size(plan_.input.dtype) + element_size(plan_.output.dtype));
+    // The output's elements fit int64, their bytes read and written may not.
+    const __int128 moved = static_cast<__int128>(rows_) * rowLength_ *
+                           (element_size(plan_.input.dtype) + element_size(plan_.output.dtype));
+    const int64_t bytes = moved > INT64_MAX ? INT64_MAX : static_cast<int64_t>(moved);
     return launch_blocks(name_, blocks_.count(), bytes, [&](int64_t block) {
         const Range range = blocks_.block(block);
         run_rows(args.inputs[0], args.outputs[0], range.begin, range.end);

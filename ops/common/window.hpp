@@ -7,8 +7,7 @@
 // Each spatial axis maps an output position o to the window of input
 // positions start(o) + k * dilation, k < kernel: start(o) = o * stride -
 // padBefore for a pool or a convolution, or the nearest source position for
-// resampling; positions outside [0, inSize) are padding.  The tables of
-// starts are computed in phase 1, so the kernel never divides.  Input and
+// resampling; positions outside [0, inSize) are padding.  Input and
 // output are read and written in place through their strides (any strided
 // or offset view); a window operator's output is split into rows (one per
 // output position but the innermost), and the rows into blocks.
@@ -109,12 +108,12 @@ private:
     template <class T>
     void reduce_row(const T* in, T* out, const int64_t* rowIndex) const;
     void columns_row(const std::byte* in, std::byte* out, const int64_t* rowIndex) const;
-    /// The window start of output position o along axis a.
-    int64_t start(int a, int64_t o) const noexcept { return starts_[static_cast<size_t>(a)][static_cast<size_t>(o)]; }
+    /// The window start of output position o along axis a (computed, not
+    /// tabulated: a broadcast view may have more positions than memory).
+    int64_t start(int a, int64_t o) const noexcept;
 
     const char* name_;
     WindowPlan plan_;
-    std::vector<int64_t> starts_[kMaxWindowDims];
     /// The output's dims but the innermost: one row each.
     int rowRank_ = 0;
     int64_t rows_ = 0;

@@ -101,9 +101,11 @@ aclnnStatus check_output_dims(const aclTensor* self, const WindowAxis* axes, con
     const Dims& shape = view_of(self).shape;
     const bool batched = shape.size() == 4;
     const int64_t channels = shape[batched ? 1 : 0];
-    // Wrapping products, as CANN's int64 arithmetic: a shape past int64 never equals out's.
+    // In 128 bits: a shape past int64 (CANN's int64 products wrap) never
+    // equals out's, and is printed saturated.
     const auto times = [](int64_t a, int64_t b) {
-        return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+        const __int128 product = static_cast<__int128>(a) * b;
+        return product > INT64_MAX ? INT64_MAX : static_cast<int64_t>(product);
     };
     const int64_t rows = times(times(channels, axes[0].kernel), axes[1].kernel);
     const int64_t columns = times(axes[0].outSize, axes[1].outSize);
