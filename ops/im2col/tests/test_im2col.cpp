@@ -81,6 +81,12 @@ TEST_F(Im2colOps, StridedViewsAndCastIntoOut) {
     check(TensorSpec({2, 6, 5}, ACL_FLOAT16), TensorSpec({12, 12}, ACL_FLOAT), u);
 }
 
+TEST_F(Im2colOps, ManyBlocks) {
+    // 2 x 8 x 9 x 62 rows of 62 columns: the rows split over every block.
+    const Unfold u{3, 3, 1, 1, 0, 0, 1, 1};
+    check(TensorSpec({2, 8, 64, 64}, ACL_FLOAT), TensorSpec({2, 72, 62 * 62}, ACL_FLOAT), u);
+}
+
 TEST_F(Im2colOps, EmptyBatch) {
     const DeviceTensor self(TensorSpec({0, 2, 6, 5}, ACL_FLOAT));
     auto out = DeviceTensor::output(TensorSpec({0, 8, 20}, ACL_FLOAT));
