@@ -1451,6 +1451,85 @@ def index_map_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the window engine
+
+
+def window_seeds():
+    """fuzz_window.cpp's grammar: Im2col, AvgPool2d, MaxPool and
+    UpsampleNearest2d over their A2 dtypes, 3-D and 4-D selfs, every list
+    length, ceilMode, padding, strided views and empty batches; and their
+    errors."""
+    NCL, NHWC = 47, 1
+    seeds = {}
+
+    def ints(s, values):
+        s.byte(len(values))
+        for v in values:
+            s.small_int(v)
+        s.rare(False)
+
+    def seed(entry, self, lists, out, tail=(), place=ON_DEVICE, run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**self)
+        for item in lists:
+            if isinstance(item, tuple) and item[0] == 'int':
+                s.small_int(item[1])
+            elif isinstance(item, tuple) and item[0] == 'bit':
+                s.bit(item[1])
+            elif isinstance(item, tuple) and item[0] == 'byte':
+                s.byte(item[1])
+            else:
+                ints(s, item)
+        s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'im2col_{dtype}'] = seed(0, dict(shape=(1, 2, 5, 6), dtype=dtype), [[2, 3], [1, 1], [1, 0], [2, 1]],
+                                        dict(shape=(1, 12, 12), dtype=dtype))
+        seeds[f'avgpool_{dtype}'] = seed(1, dict(shape=(1, 2, 6, 6), dtype=dtype, fmt=NCHW),
+                                         [[3, 3], [2, 2], [1, 1], ('bit', 0), ('bit', 1), ('int', 0), ('byte', 1)],
+                                         dict(shape=(1, 2, 3, 3), dtype=dtype, fmt=NCHW))
+    for dtype in (FLOAT, FLOAT16):
+        seeds[f'maxpool_{dtype}'] = seed(2, dict(shape=(1, 2, 6, 6), dtype=dtype, fmt=NCHW),
+                                         [[3, 3], [2, 2], ('int', 0), [1, 0, 2, 1], [1, 1], ('int', 1)],
+                                         dict(shape=(1, 2, 4, 3), dtype=dtype, fmt=NCHW))
+    for dtype in (FLOAT, FLOAT16, DOUBLE, UINT8, BF16):
+        seeds[f'upsample_{dtype}'] = seed(3, dict(shape=(1, 2, 3, 4), dtype=dtype, fmt=NCHW), [[5, 7]],
+                                          dict(shape=(1, 2, 5, 7), dtype=dtype, fmt=NCHW))
+    seeds['im2col_3d_strided'] = seed(0, dict(shape=(2, 5, 6), strides='col', offset=3), [[3, 2], [2, 1], [1, 1],
+                                      [1, 2]], dict(shape=(12, 12), strides='col'))
+    seeds['im2col_empty'] = seed(0, dict(shape=(0, 2, 4, 4)), [[2, 2], [1, 1], [0, 0], [1, 1]], dict(shape=(0, 8, 9)))
+    seeds['im2col_bad_out'] = seed(0, dict(shape=(1, 2, 4, 4)), [[2, 2], [1, 1], [0, 0], [1, 1]],
+                                   dict(shape=(1, 8, 8)))
+    seeds['im2col_wild'] = seed(0, dict(shape=(1, 2, 4, 4)), [[2**62, 2], [2**40, 1], [2**61, 0], [1, 1]],
+                                dict(shape=(1, 8, 8)))
+    seeds['avgpool_ncl_ceil_divisor'] = seed(1, dict(shape=(2, 5, 6), fmt=NCL), [[2, 3], [1, 2], [1, 1],
+                                             ('bit', 1), ('bit', 0), ('int', -3), ('byte', 3)],
+                                             dict(shape=(2, 6, 4), fmt=NCL))
+    seeds['avgpool_strided'] = seed(1, dict(shape=(1, 2, 6, 6), strides='col', offset=2, fmt=NCHW),
+                                    [[2], [], [1], ('bit', 0), ('bit', 0), ('int', 0), ('byte', 1)],
+                                    dict(shape=(1, 2, 4, 4), strides='col', fmt=NCHW))
+    seeds['avgpool_bad_format'] = seed(1, dict(shape=(1, 2, 6, 6)), [[2, 2], [2, 2], [0, 0], ('bit', 0), ('bit', 1),
+                                       ('int', 0), ('byte', 1)], dict(shape=(1, 2, 3, 3)))
+    seeds['maxpool_chw_strided'] = seed(2, dict(shape=(2, 5, 6), strides='col', offset=1),
+                                        [[2, 3], [], ('int', 0), [1], [], ('int', 0)], dict(shape=(2, 6, 6)))
+    seeds['maxpool_negative_pads'] = seed(2, dict(shape=(1, 1, 6, 4), fmt=NCHW),
+                                          [[3, 3], [1], ('int', 0), [-1, 0], [1], ('int', 0)],
+                                          dict(shape=(1, 1, 2, 2), fmt=NCHW))
+    seeds['maxpool_empty'] = seed(2, dict(shape=(0, 2, 4, 4), fmt=NCHW), [[2, 2], [2, 2], ('int', 0), [0], [1],
+                                  ('int', 0)], dict(shape=(0, 2, 2, 2), fmt=NCHW))
+    seeds['upsample_nhwc_strided'] = seed(3, dict(shape=(1, 3, 4, 2), strides='col', fmt=NHWC), [[6, 3]],
+                                          dict(shape=(1, 6, 3, 2), strides='col', fmt=NHWC))
+    seeds['upsample_bad_size'] = seed(3, dict(shape=(1, 2, 3, 4), fmt=NCHW), [[5, 7, 1]],
+                                      dict(shape=(1, 2, 5, 7), fmt=NCHW))
+    seeds['upsample_null_workspace_size'] = seed(3, dict(shape=(1, 2, 3, 4), fmt=NCHW), [[5, 7]],
+                                                 dict(shape=(1, 2, 5, 7), fmt=NCHW), run=(True, False))
+    return seeds
+
+
 # ---------------------------------------------------------------------------- the row engine
 
 
@@ -1742,6 +1821,7 @@ def main():
     write(ops / 'index' / 'tests' / 'corpus', index_seeds())
     write(ops / 'norm' / 'tests' / 'corpus', rows_seeds())
     write(ops / 'rope' / 'tests' / 'corpus', rope_seeds())
+    write(ops / 'pooling' / 'tests' / 'corpus', window_seeds())
 
 
 if __name__ == '__main__':

@@ -12,7 +12,6 @@
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
-#include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "ops/op_test_support.hpp"
 
 namespace {
@@ -75,18 +74,6 @@ TEST_F(NotYet, AnOpapiTransformerOperatorFailsInBothPhases) {
                 nullptr, workspaceSize, executor);
         },
         aclnnFusedInferAttentionScoreV2, "FusedInferAttentionScoreV2");
-}
-
-TEST_F(NotYet, AnOpapiCvOperatorFailsInBothPhases) {
-    NullAddressTensor self({1, 1, 2, 2}), out({1, 1, 4, 4});
-    const int64_t size[] = {4, 4};
-    aclIntArray* outputSize = aclCreateIntArray(size, 2);
-    expect_both_phases_not_yet(
-        [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return aclnnUpsampleNearest2dGetWorkspaceSize(self.get(), outputSize, out.get(), workspaceSize, executor);
-        },
-        aclnnUpsampleNearest2d, "UpsampleNearest2d");
-    aclDestroyIntArray(outputSize);
 }
 
 TEST_F(NotYet, ASinglePhaseEntryPointFails) {

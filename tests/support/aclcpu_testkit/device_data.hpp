@@ -267,6 +267,8 @@ struct TensorSpec {
     Shape strides;
     int64_t offset;
     Shape storage;
+    /// The storage format aclCreateTensor records (the pools and resampling check it).
+    aclFormat format = ACL_FORMAT_ND;
 };
 
 /// The storage element index of every element of the view, row-major.
@@ -331,7 +333,7 @@ public:
           buffer_(allocation_bytes()) {
         require_success(aclrtMemset(buffer_.get(), buffer_.size(), kSentinel, buffer_.size()), "aclrtMemset");
         tensor_ = aclCreateTensor(spec_.shape.data(), spec_.shape.size(), spec_.dtype, strides_.data(), spec_.offset,
-                                  ACL_FORMAT_ND, storage_.data(), storage_.size(), buffer_.get());
+                                  spec_.format, storage_.data(), storage_.size(), buffer_.get());
         if (tensor_ == nullptr) fail("aclCreateTensor refused the tensor");
     }
     /// A tensor whose view holds values (row-major), the rest the sentinel.
