@@ -95,11 +95,13 @@ struct IndexSpace {
     /// of memory (which keeps the row-major order of the space).
     void append(int64_t size, int64_t stride) {
         numel *= size;
-        // Wrapping: an empty view's strides are arbitrary (Norm reduces an
-        // empty self), and a merge of them changes no position read.
+        // Wrapping, and no merge past int64: an empty view's sizes and
+        // strides are arbitrary (Norm reduces an empty self), and whether
+        // they merge changes no position read.
         const auto run = static_cast<int64_t>(static_cast<uint64_t>(stride) * static_cast<uint64_t>(size));
-        if (rank > 0 && strides[rank - 1] == run) {
-            sizes[rank - 1] *= size;
+        int64_t merged = 0;
+        if (rank > 0 && strides[rank - 1] == run && !__builtin_mul_overflow(sizes[rank - 1], size, &merged)) {
+            sizes[rank - 1] = merged;
             strides[rank - 1] = stride;
             return;
         }
