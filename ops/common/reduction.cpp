@@ -21,6 +21,7 @@
 
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
+#include "common/lines_along_dim.hpp"
 #include "common/op_checks.hpp"
 #include "common/reduction.hpp"
 #include "common/typed_lanes.hpp"
@@ -94,8 +95,13 @@ struct IndexSpace {
     /// of memory (which keeps the row-major order of the space).
     void append(int64_t size, int64_t stride) {
         numel *= size;
-        if (rank > 0 && strides[rank - 1] == stride * size) {
-            sizes[rank - 1] *= size;
+        // Wrapping, and no merge past int64: an empty view's sizes and
+        // strides are arbitrary (Norm reduces an empty self), and whether
+        // they merge changes no position read.
+        const auto run = static_cast<int64_t>(static_cast<uint64_t>(stride) * static_cast<uint64_t>(size));
+        int64_t merged = 0;
+        if (rank > 0 && strides[rank - 1] == run && !__builtin_mul_overflow(sizes[rank - 1], size, &merged)) {
+            sizes[rank - 1] = merged;
             strides[rank - 1] = stride;
             return;
         }
@@ -554,22 +560,12 @@ aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, cons
 namespace {
 // ---- the scan -------------------------------------------------------------
 
-/// The lines of a scan: every index of self but along dim, row-major, with
-/// self's and out's strides (no dims merged: the two views may differ).
+/// The lines of a scan: self's and out's along dim.
 struct ScanPlan {
     ScanSpec spec;
     aclDataType inDtype = ACL_FLOAT;
     aclDataType outDtype = ACL_FLOAT;
-    int rank = 0;
-    int64_t sizes[kMaxDims] = {};
-    int64_t inStrides[kMaxDims] = {};
-    int64_t outStrides[kMaxDims] = {};
-    int64_t inOffset = 0;
-    int64_t outOffset = 0;
-    int64_t length = 1;
-    int64_t inStep = 0;
-    int64_t outStep = 0;
-    int64_t lines = 1;
+    LinesAlongDim lines;
     BlockSplit blocks;
 };
 
@@ -591,7 +587,7 @@ private:
     aclError run(const LaunchArgs& args) const noexcept {
         const UbStaging staging = UbStaging::per_worker(sizeof(BlockBuffers<V>));
         const int64_t bytesMoved =
-            plan_.lines * plan_.length * (element_size(plan_.inDtype) + element_size(plan_.outDtype));
+            plan_.lines.count * plan_.lines.length * (element_size(plan_.inDtype) + element_size(plan_.outDtype));
         return launch_blocks(name_, plan_.blocks.count(), bytesMoved, [&](int64_t blockIdx) {
             auto* buffers = reinterpret_cast<BlockBuffers<V>*>(staging.for_block(blockIdx));
             const Range lines = plan_.blocks.block(blockIdx);
@@ -604,19 +600,17 @@ private:
     /// One line, chunk by chunk in scan order (backwards when reverse).
     template <class V>
     void scan_line(const void* in, void* out, int64_t line, BlockBuffers<V>& buffers) const {
-        int64_t index[2 * kMaxDims];
-        const std::array<int64_t, 2> start = strided_positions<2>(
-            plan_.rank, plan_.sizes, {plan_.inStrides, plan_.outStrides}, {plan_.inOffset, plan_.outOffset}, line,
-            index);
-        const int64_t last = plan_.length - 1;
+        const LinesAlongDim& lines = plan_.lines;
+        const std::array<int64_t, 2> start = lines.starts(line);
+        const int64_t last = lines.length - 1;
         // Element k of the scan order is at first + k * step.
-        const int64_t inFirst = plan_.spec.reverse ? start[0] + last * plan_.inStep : start[0];
-        const int64_t outFirst = plan_.spec.reverse ? start[1] + last * plan_.outStep : start[1];
-        const int64_t inStep = plan_.spec.reverse ? -plan_.inStep : plan_.inStep;
-        const int64_t outStep = plan_.spec.reverse ? -plan_.outStep : plan_.outStep;
+        const int64_t inFirst = plan_.spec.reverse ? start[0] + last * lines.steps[0] : start[0];
+        const int64_t outFirst = plan_.spec.reverse ? start[1] + last * lines.steps[1] : start[1];
+        const int64_t inStep = plan_.spec.reverse ? -lines.steps[0] : lines.steps[0];
+        const int64_t outStep = plan_.spec.reverse ? -lines.steps[1] : lines.steps[1];
         V acc = V(0);
-        for (int64_t k = 0; k < plan_.length; k += kChunk) {
-            const int64_t n = std::min(kChunk, plan_.length - k);
+        for (int64_t k = 0; k < lines.length; k += kChunk) {
+            const int64_t n = std::min(kChunk, lines.length - k);
             visit_element(plan_.inDtype, [&](auto tag) {
                 const auto* elements = static_cast<const decltype(tag)*>(in);
                 for (int64_t j = 0; j < n; ++j) {
@@ -655,22 +649,8 @@ aclnnStatus hand_back_scan(const char* api, const ScanSpec& spec, const aclTenso
     plan.spec = spec;
     plan.inDtype = in.dtype;
     plan.outDtype = to.dtype;
-    plan.inOffset = in.offset;
-    plan.outOffset = to.offset;
-    for (size_t d = 0; d < in.shape.size(); ++d) {
-        if (static_cast<int64_t>(d) == dim) {
-            plan.length = in.shape[d];
-            plan.inStep = in.strides[d];
-            plan.outStep = to.strides[d];
-        } else if (in.shape[d] != 1) {
-            plan.sizes[plan.rank] = in.shape[d];
-            plan.inStrides[plan.rank] = in.strides[d];
-            plan.outStrides[plan.rank] = to.strides[d];
-            plan.lines *= in.shape[d];
-            ++plan.rank;
-        }
-    }
-    plan.blocks = BlockSplit::by_factor(plan.lines, soc_profile().vectorCoreCount, 1, plan.length);
+    plan.lines = LinesAlongDim::of(in, to, dim);
+    plan.blocks = BlockSplit::by_factor(plan.lines.count, soc_profile().vectorCoreCount, 1, plan.lines.length);
     return hand_back_kernel<ScanKernel>({self}, {out}, 0, workspaceSize, executor, api, plan);
 }
 

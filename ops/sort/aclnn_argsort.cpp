@@ -18,6 +18,7 @@
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
 #include "common/layout.hpp"
+#include "common/lines_along_dim.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
@@ -28,21 +29,11 @@
 namespace aclcpu::ops {
 namespace {
 
-/// The lines of the sort: every index of self but along dim, row-major,
-/// with self's and out's strides (no dims merged: the two views may differ).
+/// The lines of the sort: self's and out's along dim.
 struct ArgsortPlan {
     aclDataType dtype = ACL_FLOAT;
     bool descending = false;
-    int rank = 0;
-    int64_t sizes[kMaxDims] = {};
-    int64_t inStrides[kMaxDims] = {};
-    int64_t outStrides[kMaxDims] = {};
-    int64_t inOffset = 0;
-    int64_t outOffset = 0;
-    int64_t length = 1;
-    int64_t inStep = 0;
-    int64_t outStep = 0;
-    int64_t lines = 1;
+    LinesAlongDim lines;
     BlockSplit blocks;
 };
 
@@ -72,8 +63,9 @@ public:
 
     aclError launch(const LaunchArgs& args) const noexcept override {
         if (aclError status = check_tensor_addresses(name_, args, 1, 1); status != ACL_SUCCESS) return status;
-        const UbStaging staging = UbStaging::in_workspace(args.workspace, slot_bytes(plan_.length));
-        const int64_t bytesMoved = plan_.lines * plan_.length * (element_size(plan_.dtype) + 8);
+        const int64_t length = plan_.lines.length;
+        const UbStaging staging = UbStaging::in_workspace(args.workspace, slot_bytes(length));
+        const int64_t bytesMoved = plan_.lines.count * length * (element_size(plan_.dtype) + 8);
         return launch_blocks(name_, plan_.blocks.count(), bytesMoved, [&](int64_t blockIdx) {
             std::byte* slot = staging.for_block(blockIdx);
             const Range lines = plan_.blocks.block(blockIdx);
@@ -82,7 +74,7 @@ public:
                 for (int64_t line = lines.begin; line < lines.end; ++line) {
                     sort_line(static_cast<const T*>(args.inputs[0]), static_cast<int64_t*>(args.outputs[0]), line,
                               reinterpret_cast<KeyOf<T>*>(slot),
-                              reinterpret_cast<int64_t*>(slot + plan_.length * int64_t{sizeof(int64_t)}));
+                              reinterpret_cast<int64_t*>(slot + length * int64_t{sizeof(int64_t)}));
                 }
             });
         });
@@ -91,18 +83,16 @@ public:
 private:
     template <class T, class Key>
     void sort_line(const T* in, int64_t* out, int64_t line, Key* keys, int64_t* order) const {
-        int64_t index[2 * kMaxDims];
-        const std::array<int64_t, 2> start = strided_positions<2>(
-            plan_.rank, plan_.sizes, {plan_.inStrides, plan_.outStrides}, {plan_.inOffset, plan_.outOffset}, line,
-            index);
-        for (int64_t k = 0; k < plan_.length; ++k) {
-            keys[k] = cast_element<Key>(in[start[0] + k * plan_.inStep]);
+        const LinesAlongDim& lines = plan_.lines;
+        const std::array<int64_t, 2> start = lines.starts(line);
+        for (int64_t k = 0; k < lines.length; ++k) {
+            keys[k] = cast_element<Key>(in[start[0] + k * lines.steps[0]]);
             order[k] = k;
         }
         const bool descending = plan_.descending;
-        std::stable_sort(order, order + plan_.length,
+        std::stable_sort(order, order + lines.length,
                          [&](int64_t a, int64_t b) { return before(keys[a], keys[b], descending); });
-        for (int64_t k = 0; k < plan_.length; ++k) out[start[1] + k * plan_.outStep] = order[k];
+        for (int64_t k = 0; k < lines.length; ++k) out[start[1] + k * lines.steps[1]] = order[k];
     }
 
     const char* name_;
@@ -136,29 +126,6 @@ aclnnStatus check_sort_dim(const aclTensor* self, int64_t dim) {
     return ACLNN_SUCCESS;
 }
 
-ArgsortPlan plan_of(const TensorView& in, const TensorView& to, int64_t dim, bool descending) {
-    ArgsortPlan plan;
-    plan.dtype = in.dtype;
-    plan.descending = descending;
-    plan.inOffset = in.offset;
-    plan.outOffset = to.offset;
-    for (size_t d = 0; d < in.shape.size(); ++d) {
-        if (static_cast<int64_t>(d) == dim) {
-            plan.length = in.shape[d];
-            plan.inStep = in.strides[d];
-            plan.outStep = to.strides[d];
-        } else if (in.shape[d] != 1) {
-            plan.sizes[plan.rank] = in.shape[d];
-            plan.inStrides[plan.rank] = in.strides[d];
-            plan.outStrides[plan.rank] = to.strides[d];
-            plan.lines *= in.shape[d];
-            ++plan.rank;
-        }
-    }
-    plan.blocks = BlockSplit::by_factor(plan.lines, soc_profile().vectorCoreCount, 1, plan.length);
-    return plan;
-}
-
 aclnnStatus argsort(const aclTensor* self, int64_t dim, bool descending, const aclTensor* out,
                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
@@ -177,9 +144,13 @@ aclnnStatus argsort(const aclTensor* self, int64_t dim, bool descending, const a
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const auto rank = static_cast<int64_t>(view_of(self).shape.size());
-    const ArgsortPlan plan = plan_of(view_of(self), view_of(out), dim < 0 ? dim + rank : dim, descending);
+    ArgsortPlan plan;
+    plan.dtype = view_of(self).dtype;
+    plan.descending = descending;
+    plan.lines = LinesAlongDim::of(view_of(self), view_of(out), dim < 0 ? dim + rank : dim);
+    plan.blocks = BlockSplit::by_factor(plan.lines.count, soc_profile().vectorCoreCount, 1, plan.lines.length);
     const auto workspace = static_cast<uint64_t>(
-        UbStaging::workspace_bytes(plan.blocks.count(), ArgsortKernel::slot_bytes(plan.length)));
+        UbStaging::workspace_bytes(plan.blocks.count(), ArgsortKernel::slot_bytes(plan.lines.length)));
     return hand_back_kernel<ArgsortKernel>({self}, {out}, workspace, workspaceSize, executor, "aclnnArgsort", plan);
 }
 

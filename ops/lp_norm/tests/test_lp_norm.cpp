@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_norm.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "ops/reduction_reference.hpp"
 
 namespace {
 
@@ -19,20 +20,10 @@ using namespace optest;
 
 /// The p-norm of each output's elements (mask: the reduced dims of shape).
 std::vector<double> norm_reference(const std::vector<double>& x, const Shape& shape, uint32_t mask, double p) {
-    Shape outShape;
-    for (size_t d = 0; d < shape.size(); ++d) outShape.push_back((mask >> d & 1u) != 0 ? 1 : shape[d]);
-    const auto outputs = static_cast<size_t>(numel(outShape));
+    const auto outputs = static_cast<size_t>(numel(reduced(shape, mask, false)));
     std::vector<double> acc(outputs, std::isinf(p) ? (p > 0 ? 0.0 : INFINITY) : 0.0);
     for (int64_t i = 0; i < numel(shape); ++i) {
-        int64_t rest = i;
-        int64_t o = 0;
-        int64_t scale = 1;
-        for (size_t d = shape.size(); d-- > 0;) {
-            const int64_t index = rest % shape[d];
-            rest /= shape[d];
-            o += ((mask >> d & 1u) != 0 ? 0 : index) * scale;
-            scale *= outShape[d];
-        }
+        const int64_t o = output_of(i, shape, mask);
         const double a = std::fabs(x[static_cast<size_t>(i)]);
         double& r = acc[static_cast<size_t>(o)];
         if (std::isinf(p)) r = p > 0 ? std::max(r, a) : std::min(r, a);
@@ -43,23 +34,6 @@ std::vector<double> norm_reference(const std::vector<double>& x, const Shape& sh
         for (double& r : acc) r = std::pow(r, 1 / p);
     }
     return acc;
-}
-
-Shape reduced(const Shape& shape, uint32_t mask, bool keep) {
-    Shape out;
-    for (size_t d = 0; d < shape.size(); ++d) {
-        if ((mask >> d & 1u) == 0) out.push_back(shape[d]);
-        else if (keep) out.push_back(1);
-    }
-    return out;
-}
-
-std::vector<int64_t> dims_of(uint32_t mask, size_t rank) {
-    std::vector<int64_t> dims;
-    for (size_t d = 0; d < rank; ++d) {
-        if ((mask >> d & 1u) != 0) dims.push_back((mask & 1u) != 0 ? int64_t(d) - int64_t(rank) : int64_t(d));
-    }
-    return dims;
 }
 
 class LpNorm : public AclTest {

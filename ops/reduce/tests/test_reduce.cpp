@@ -21,6 +21,7 @@
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "ops/reduction_reference.hpp"
 
 namespace {
 
@@ -34,21 +35,11 @@ enum class Kind { sum, mean, max, min };
 /// The double reference: each output (row-major over the kept dims) the
 /// sum / mean / max / min of its elements; max and min propagate NaN.
 std::vector<double> reference(const std::vector<double>& values, const Shape& shape, uint32_t mask, Kind kind) {
-    Shape outShape;
-    for (size_t d = 0; d < shape.size(); ++d) outShape.push_back((mask >> d & 1u) != 0 ? 1 : shape[d]);
-    const auto outputs = static_cast<size_t>(numel(outShape));
+    const auto outputs = static_cast<size_t>(numel(reduced(shape, mask, false)));
     std::vector<double> acc(outputs, kind == Kind::max ? -INFINITY : kind == Kind::min ? INFINITY : 0.0);
     std::vector<int64_t> counts(outputs, 0);
     for (int64_t i = 0; i < numel(shape); ++i) {
-        int64_t rest = i;
-        int64_t o = 0;
-        int64_t scale = 1;
-        for (size_t d = shape.size(); d-- > 0;) {
-            const int64_t index = rest % shape[d];
-            rest /= shape[d];
-            o += ((mask >> d & 1u) != 0 ? 0 : index) * scale;
-            scale *= outShape[d];
-        }
+        const int64_t o = output_of(i, shape, mask);
         const double v = values[static_cast<size_t>(i)];
         double& a = acc[static_cast<size_t>(o)];
         if (kind == Kind::max) a = std::isnan(v) || std::isnan(a) ? kNaN : std::max(a, v);
@@ -60,24 +51,6 @@ std::vector<double> reference(const std::vector<double>& values, const Shape& sh
         for (size_t o = 0; o < outputs; ++o) acc[o] /= static_cast<double>(counts[o]);
     }
     return acc;
-}
-
-Shape reduced(const Shape& shape, uint32_t mask, bool keepDim) {
-    Shape out;
-    for (size_t d = 0; d < shape.size(); ++d) {
-        if ((mask >> d & 1u) == 0) out.push_back(shape[d]);
-        else if (keepDim) out.push_back(1);
-    }
-    return out;
-}
-
-std::vector<int64_t> dims_of(uint32_t mask, size_t rank) {
-    std::vector<int64_t> dims;
-    // Negative dims for odd masks: they wrap.
-    for (size_t d = 0; d < rank; ++d) {
-        if ((mask >> d & 1u) != 0) dims.push_back((mask & 1u) != 0 ? int64_t(d) - int64_t(rank) : int64_t(d));
-    }
-    return dims;
 }
 
 std::vector<double> real_parts(const std::vector<Complex>& values) {
