@@ -588,7 +588,8 @@ aclnnStatus index_fill_tensor(const char* api, const aclTensor* self, int64_t di
 constexpr DtypeList kRepeatDtypes = {ACL_UINT8, ACL_INT8,    ACL_INT16, ACL_INT32, ACL_INT64,
                                      ACL_BOOL,  ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
-/// CheckParamsInt / CheckParamsDimInt (hasDim): dtypes, repeats >= 0, dim, rank.
+/// CheckParamsInt / CheckParamsDimInt (hasDim): dtypes, repeats >= 0, dim, rank;
+/// then acl-cpu's storage guard.
 aclnnStatus check_repeat_int(const aclTensor* self, int64_t repeats, const int64_t* dim, const aclTensor* out) {
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kRepeatDtypes));
@@ -606,7 +607,9 @@ aclnnStatus check_repeat_int(const aclTensor* self, int64_t repeats, const int64
                                rank - 1, *dim);
         }
     }
-    return check_max_dim(self, "self");
+    ACLCPU_RETURN_IF_ERROR(check_max_dim(self, "self"));
+    // Before the shortcuts that skip the kernel, as everywhere else in acl-cpu.
+    return check_view_in_storage({{self, "self"}, {out, "out"}});
 }
 
 /// view with its dim `at` split into `sizes` (row-major within it).
@@ -651,7 +654,6 @@ aclnnStatus hand_back_repeat(const char* api, const aclTensor* self, int64_t rep
                            "acl-cpu: outputSize %ld should be the size repeated (%ld) times repeats (%ld).",
                            outputSize, repeated, repeats);
     }
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const TensorView source = with_broadcast_dim(view_of(self), insertAt, repeats);
     const TensorView destination = split_dim(view_of(out), at, split);
     std::vector<CopyStep> steps;

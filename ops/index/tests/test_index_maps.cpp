@@ -512,6 +512,22 @@ TEST_F(IndexMapOps, RepeatInterleaveOfScalarsAndOfNothing) {
     ASSERT_EQ(repeat_dim(empty, 2, 1, 4, none), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
 
+// acl-cpu's storage guard holds where CANN's op_api returns before the
+// kernel (outputSize 0): an out whose view reaches past its storage and past
+// the device block (32 + 32 bytes) its data points into is refused.  Found
+// by fuzz_index.
+TEST_F(IndexMapOps, RepeatInterleaveOfOutputSizeZeroStillGuardsItsStorage) {
+    DeviceTensor self(TensorSpec({4}, ACL_FLOAT), {1, 2, 3, 4});
+    const int64_t shape[] = {4};
+    const int64_t strides[] = {6};
+    DeviceBuffer buffer(16);
+    aclTensor* out = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, buffer.get());
+    expect_error_naming(phase1_of(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize,
+                                  static_cast<const aclTensor*>(self.get()), int64_t{2}, int64_t{0}, int64_t{0}, out),
+                        ACLNN_ERR_PARAM_INVALID, "outside its storage");
+    aclDestroyTensor(out);
+}
+
 TEST_F(IndexMapOps, RepeatInterleaveErrors) {
     const RawTensor self(Described{{2, 3}}), out(Described{{4, 3}});
     expect_each_null_is_161001_naming(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, {"self", "out"},
