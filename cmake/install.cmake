@@ -14,7 +14,11 @@ install(TARGETS aclcpu_headers ascendcl nnopbase ${ACLCPU_OPERATOR_LIBRARIES} op
   EXPORT acl-cpu-targets
   LIBRARY DESTINATION ${ACLCPU_LIBDIR}
   INCLUDES DESTINATION include)
-set_target_properties(ascendcl nnopbase ${ACLCPU_OPERATOR_LIBRARIES} opapi hccl PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(ascendcl nnopbase hccl PROPERTIES INSTALL_RPATH "$ORIGIN")
+# The operator libraries also load BLIS from the directory it was found in
+# (ops/CMakeLists.txt).
+get_filename_component(ACLCPU_BLIS_LIBRARY_DIR "${ACLCPU_BLIS_LIBRARY}" DIRECTORY)
+set_target_properties(${ACLCPU_OPERATOR_LIBRARIES} opapi PROPERTIES INSTALL_RPATH "$ORIGIN;${ACLCPU_BLIS_LIBRARY_DIR}")
 
 # The names of CANN's libraries whose functions libascendcl defines: the
 # runtime (acl_rt, acl_rt_impl), profiling (msprofiler, profapi, ms_tools_ext),

@@ -5,8 +5,9 @@ set -euo pipefail
 
 # openmpi-bin: only its launcher, for the test that starts the HCCL sample's
 # ranks with mpirun (acl-cpu's collectives do not use MPI).
+# libblis-pthread-dev: the GEMM library (ops/common/gemm.hpp).
 packages=(build-essential cmake libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
-          libgloo-dev openmpi-bin clang libclang-rt-14-dev)
+          libgloo-dev openmpi-bin clang libclang-rt-14-dev libblis-pthread-dev)
 
 missing=()
 for package in "${packages[@]}"; do
