@@ -217,19 +217,24 @@ bool byte_size(const Dims& dims, int64_t elementBytes, int64_t* bytes) {
     return true;
 }
 
-/// True when bytes [0, endByte) from tensor's data pointer lie in the live
-/// aclrtMalloc block it points into.  CANN checks no view against its
-/// storage; acl-cpu does, so that a kernel never strays, and falls back on
-/// the block because ggml's CANN backend declares the storage of a view with
-/// an offset without the offset (ggml_cann_create_tensor, acl_tensor.h) and
-/// runs so on Atlas A2: the memory is there.  No block exceeds the device's
-/// capacity, far below 2^48 bytes.  A dtype without an element size is
-/// counted one byte per element; its real size is unknown, so only its
-/// declared storage bounds it.
-bool in_device_block(const aclTensor* tensor, int64_t endByte) {
+/// How many bytes from its data pointer a tensor's view may reach: to the
+/// end of the live aclrtMalloc block the pointer lies in, whatever storage
+/// the tensor declares; its declared storage only when acl-cpu does not own
+/// the memory (no data, host memory in phase-1-only calls).  CANN checks no
+/// view against anything; acl-cpu does, so that a kernel never strays, and
+/// trusts the block over the declaration both ways: ggml's CANN backend
+/// declares the storage of a view with an offset without the offset
+/// (ggml_cann_create_tensor, acl_tensor.h) and runs so on Atlas A2, and its
+/// fused ADD + RMS_NORM hands over an rstd whose storage and strides are
+/// uninitialised.  No block exceeds the device's capacity, far below 2^48
+/// bytes.  A dtype without an element size is counted one byte per
+/// element; its real size is unknown, so only its declared storage bounds
+/// it.
+int64_t reachable_bytes(const aclTensor* tensor, int64_t storageBytes) {
     const void* data = data_of(tensor);
-    return data != nullptr && element_size(view_of(tensor).dtype) > 0 &&
-           is_live_device_range(data, static_cast<uint64_t>(endByte));
+    if (data == nullptr || element_size(view_of(tensor).dtype) <= 0) return storageBytes;
+    const uint64_t inBlock = live_device_bytes_from(data);
+    return inBlock == 0 ? storageBytes : static_cast<int64_t>(inBlock);
 }
 
 }  // namespace
@@ -260,9 +265,9 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
     int64_t endByte = 0;
     overflow |= __builtin_mul_overflow(last, elementBytes, &endByte);
     overflow |= __builtin_add_overflow(endByte, elementBytes, &endByte);
-    if (!overflow && (endByte <= storageBytes || in_device_block(tensor, endByte))) return ACLNN_SUCCESS;
+    if (!overflow && endByte <= reachable_bytes(tensor, storageBytes)) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "The view of tensor %s (shape %s, strides %s, offset %lld) reaches outside its storage of %lld "
-                         "elements and outside any device memory block its data points into.", name,
+                         "elements or outside the device memory block its data points into.", name,
                          shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),
                          static_cast<long long>(view.offset), static_cast<long long>(storageBytes / elementBytes));
 }

@@ -101,9 +101,11 @@ aclError check_device_accesses(const char* task, const DeviceAccess* accesses, s
     return ACL_SUCCESS;
 }
 
-bool is_live_device_range(const void* address, uint64_t bytes) noexcept {
+uint64_t live_device_bytes_from(const void* address) noexcept {
     detail::DevicePool* pool = nullptr;
-    return detail::locate(DeviceAccess{address, bytes, "", -1}, pool).placement == detail::Placement::kLive;
+    const detail::DevicePool::Lookup where = detail::locate(DeviceAccess{address, 1, "", -1}, pool);
+    if (where.placement != detail::Placement::kLive) return 0;
+    return where.block + where.blockSize - reinterpret_cast<uintptr_t>(address);
 }
 
 aclError check_device_guards(const char* task, const DeviceAccess* accesses, size_t count) noexcept {

@@ -350,6 +350,24 @@ TEST_F(RmsNorms, ErrorPaths) {
     expect_error_naming(phase1(x, gamma, *y, *rstdWrong), ACLNN_ERR_PARAM_INVALID, "rstdOut");
 }
 
+// ggml's fused ADD + RMS_NORM hands over an rstd whose storage and strides
+// are uninitialised: a storage of ~2^44 elements that its device block (64
+// bytes) does not hold.  The block bounds the view, not the declaration:
+// 161002 in phase 1, where the kernel would have written far past the block.
+TEST_F(RmsNorms, RstdDeclaringMoreStorageThanItsDeviceBlockIsRefused) {
+    DeviceTensor x(TensorSpec({2, 4}, ACL_FLOAT), uniform(8, -1, 1, 1));
+    DeviceTensor gamma(TensorSpec({4}, ACL_FLOAT), uniform(4, -1, 1, 1));
+    auto y = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT));
+    DeviceBuffer block(8);
+    const int64_t shape[] = {2, 1};
+    const int64_t strides[] = {int64_t{1} << 42, 1};
+    const int64_t storage[] = {int64_t{1} << 44};
+    aclTensor* rstd = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, block.get());
+    expect_error_naming(phase1_of(aclnnRmsNormGetWorkspaceSize, x.get(), gamma.get(), 1e-6, y->get(), rstd),
+                        ACLNN_ERR_PARAM_INVALID, "rstdOut");
+    aclDestroyTensor(rstd);
+}
+
 TEST_F(RmsNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
     const auto values = uniform(512 * 1024, -3.0, 3.0, 21);
     std::vector<std::vector<double>> results;

@@ -32,13 +32,15 @@ ACLCPU_EXPORT bool memcheck_enabled() noexcept;
 /// then leave memory untouched.
 ACLCPU_EXPORT aclError check_device_accesses(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
 
-/// True when [address, address + bytes) lies inside the usable bytes of one
-/// live aclrtMalloc block (or mapped virtual range) of an open device,
-/// whether or not memory checking is on.  Operators bound a tensor's view by
-/// the block its data points into when the storage shape it declares is
-/// smaller (ggml's descriptors leave the view offset out of it).  Any
+/// The bytes from address to the end of the usable bytes of the live
+/// aclrtMalloc block (or mapped virtual range) of an open device that holds
+/// it; 0 when none does (host memory, a freed block, a guard zone), whether
+/// or not memory checking is on.  Operators bound a tensor's view by it:
+/// the storage shape a program declares can be smaller than the memory
+/// (ggml's descriptors leave the view offset out of it) or larger (ggml's
+/// fused ADD + RMS_NORM declares an rstd of uninitialised size).  Any
 /// thread; it takes the runtime's device lock.
-ACLCPU_EXPORT bool is_live_device_range(const void* address, uint64_t bytes) noexcept;
+ACLCPU_EXPORT uint64_t live_device_bytes_from(const void* address) noexcept;
 
 /// Memory check after `task` ran: the guard zones of the blocks it accessed
 /// still hold their canaries.  A damaged zone is reported, re-armed and
