@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-asan}"
-seconds="${ACLCPU_FUZZ_SECONDS:-30}"
+seconds="${ACLCPU_FUZZ_SECONDS:-24}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
 # (when that folder exists), else ops/<name>/tests/corpus; the object
