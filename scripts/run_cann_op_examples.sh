@@ -56,10 +56,6 @@ export LD_LIBRARY_PATH="$prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # The entry points acl-cpu defines (strong symbols; a "not yet" stub is weak).
 nm -D --defined-only "$prefix/lib64/libopapi.so" | awk '$2 == "T" { print $3 }' | sort -u >"$work/implemented"
-# The aclnn functions the install tree declares: an example's own helpers
-# (aclnnAvgPool2dTest, say) are not entry points.
-{ grep -h -o -E '\baclnn[A-Z][A-Za-z0-9]*\(' "$prefix"/include/aclnnop/*.h "$prefix"/include/aclnn/*.h || true; } |
-  tr -d '(' | sort -u >"$work/declared"
 
 # library_of REPOSITORY: the operator library its examples link, as CANN names it.
 library_of() {
@@ -90,8 +86,12 @@ for repository in "${repositories[@]}"; do
     name="$(basename "$repository")/${source#"$repository/"}"
     selected "$name" "$@" || continue
     # The entry points the example calls, both phases.
+    # An example's own aclnn-named helpers (aclnnAvgPool2dTest, defined at
+    # the start of a line after their return type) are not entry points.
+    { grep -o -E '^[A-Za-z_][A-Za-z0-9_:<>*& ]*[ *&]aclnn[A-Z][A-Za-z0-9]*\(' "$source" |
+        grep -v -E '^\s*return\b' | grep -o -E 'aclnn[A-Za-z0-9]*' || true; } | sort -u >"$work/defined"
     { grep -o -E '\baclnn[A-Z][A-Za-z0-9]*\(' "$source" || true; } | tr -d '(' | sort -u |
-      comm -12 - "$work/declared" >"$work/calls"
+      comm -23 - "$work/defined" >"$work/calls"
     [[ -s "$work/calls" ]] || continue
     if [[ -n "$(comm -23 "$work/calls" "$work/implemented")" ]]; then
       pending=$((pending + 1))

@@ -217,24 +217,28 @@ bool byte_size(const Dims& dims, int64_t elementBytes, int64_t* bytes) {
     return true;
 }
 
-/// How many bytes from its data pointer a tensor's view may reach: to the
-/// end of the live aclrtMalloc block the pointer lies in, whatever storage
-/// the tensor declares; its declared storage only when acl-cpu does not own
-/// the memory (no data, host memory in phase-1-only calls).  CANN checks no
-/// view against anything; acl-cpu does, so that a kernel never strays, and
-/// trusts the block over the declaration both ways: ggml's CANN backend
+/// Whether bytes [0, endByte) from tensor's data pointer may be touched.
+/// CANN checks no view; acl-cpu does, so that a kernel never strays: the
+/// view must stay inside its declared storage or inside the usable bytes of
+/// the live aclrtMalloc block its data lies in, and, in such a block, never
+/// past the block's reservation, whatever the storage declares.  Each bound
+/// is there because a program runs so on Atlas A2: ggml's CANN backend
 /// declares the storage of a view with an offset without the offset
-/// (ggml_cann_create_tensor, acl_tensor.h) and runs so on Atlas A2, and its
-/// fused ADD + RMS_NORM hands over an rstd whose storage and strides are
-/// uninitialised.  No block exceeds the device's capacity, far below 2^48
-/// bytes.  A dtype without an element size is counted one byte per
-/// element; its real size is unknown, so only its declared storage bounds
-/// it.
-int64_t reachable_bytes(const aclTensor* tensor, int64_t storageBytes) {
+/// (ggml_cann_create_tensor, acl_tensor.h); CANN's
+/// SoftmaxCrossEntropyWithLogits example allocates its outputs at half
+/// their declared size (the device's 512-byte granule holds the rest); and
+/// ggml's fused ADD + RMS_NORM declares an rstd of uninitialised size,
+/// which the block's reservation refuses.  A dtype without an element size
+/// is counted one byte per element; its real size is unknown, so only its
+/// declared storage bounds it.
+bool reach_allowed(const aclTensor* tensor, int64_t endByte, int64_t storageBytes) {
     const void* data = data_of(tensor);
-    if (data == nullptr || element_size(view_of(tensor).dtype) <= 0) return storageBytes;
-    const uint64_t inBlock = live_device_bytes_from(data);
-    return inBlock == 0 ? storageBytes : static_cast<int64_t>(inBlock);
+    if (data == nullptr || element_size(view_of(tensor).dtype) <= 0) return endByte <= storageBytes;
+    switch (device_reach(data, static_cast<uint64_t>(endByte))) {
+        case DeviceReach::kInBlock: return true;
+        case DeviceReach::kPastReservation: return false;
+        default: return endByte <= storageBytes;
+    }
 }
 
 }  // namespace
@@ -265,7 +269,7 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
     int64_t endByte = 0;
     overflow |= __builtin_mul_overflow(last, elementBytes, &endByte);
     overflow |= __builtin_add_overflow(endByte, elementBytes, &endByte);
-    if (!overflow && endByte <= reachable_bytes(tensor, storageBytes)) return ACLNN_SUCCESS;
+    if (!overflow && reach_allowed(tensor, endByte, storageBytes)) return ACLNN_SUCCESS;
     return param_error(ACLNN_ERR_PARAM_INVALID, "The view of tensor %s (shape %s, strides %s, offset %lld) reaches outside its storage of %lld "
                          "elements or outside the device memory block its data points into.", name,
                          shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),

@@ -144,10 +144,10 @@ aclnnStatus check_max_dim(NamedArgs tensors);
 aclnnStatus check_view_in_storage(NamedArgs tensors);
 
 /// acl-cpu's own guard, run last in phase 1 so that a kernel never touches
-/// memory outside a tensor: a non-empty view must stay inside the live
-/// aclrtMalloc block its data points into, or inside its storage (offset +
-/// sum((size_d - 1) * stride_d) < storage element count) when its data is
-/// not device memory (see reachable_bytes in op_checks.cpp), neither
+/// memory outside a tensor: a non-empty view must stay inside its storage
+/// (offset + sum((size_d - 1) * stride_d) < storage element count) or
+/// inside the live aclrtMalloc block its data points into, and never past
+/// that block's reservation (see reach_allowed in op_checks.cpp), neither
 /// the view's nor the storage's byte size may overflow int64, and the
 /// storage may not exceed 2^48 bytes, which no address space holds ->
 /// 161002. Past it, size_d * stride_d and any index up to it times a stride

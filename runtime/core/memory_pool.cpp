@@ -119,6 +119,21 @@ DevicePool::Lookup DevicePool::inspect(const void* ptr, size_t bytes) const {
     return Lookup{placement, user, block.size};
 }
 
+DeviceReach DevicePool::reach(const void* ptr, uint64_t bytes) const {
+    const auto address = reinterpret_cast<uintptr_t>(ptr);
+    const uintptr_t end = bytes > UINTPTR_MAX - address ? UINTPTR_MAX : address + bytes;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Lookup mapped{}; find_adopted(address, address + 1, mapped)) {
+        return find_adopted(address, end, mapped) ? DeviceReach::kInBlock : DeviceReach::kPastReservation;
+    }
+    const auto it = reservation_of(address);
+    if (it == blocks_.end() || it->second.freed) return DeviceReach::kNotDevice;
+    const uintptr_t user = user_address(it->first);
+    if (address < user || address - user >= it->second.size) return DeviceReach::kNotDevice;
+    if (end - user <= it->second.size) return DeviceReach::kInBlock;
+    return end - it->first <= it->second.sizeClass ? DeviceReach::kInReservation : DeviceReach::kPastReservation;
+}
+
 bool DevicePool::guards_intact(uintptr_t block) {
     if (!memcheck_) return true;
     std::lock_guard<std::mutex> lock(mutex_);

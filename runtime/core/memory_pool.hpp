@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "aclcpu/memcheck.hpp"
 
 namespace aclcpu::detail {
 
@@ -86,6 +87,10 @@ public:
     /// Where [ptr, ptr+bytes) lies (bytes > 0).  Without memory checking a
     /// range is only ever kLive or kForeign.
     Lookup inspect(const void* ptr, size_t bytes) const;
+    /// Where [ptr, ptr+bytes) reaches from the live block or mapped range
+    /// ptr lies in (bytes > 0); the back guard and the size class's slack
+    /// count as the block's reservation.
+    DeviceReach reach(const void* ptr, uint64_t bytes) const;
     /// With memory checking, true when both guard zones of the live block
     /// starting at `block` still hold their canary; a damaged zone is
     /// re-armed so that one overrun is reported once.  True otherwise.

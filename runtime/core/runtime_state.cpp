@@ -370,6 +370,16 @@ DevicePool::Lookup Runtime::locate_device_range(const void* ptr, size_t bytes, D
     return DevicePool::Lookup{DevicePool::Placement::kForeign, 0, 0};
 }
 
+DeviceReach Runtime::device_reach(const void* ptr, uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& device : devices_) {
+        if (!device) continue;
+        const DeviceReach reach = device->pool().reach(ptr, bytes);
+        if (reach != DeviceReach::kNotDevice) return reach;
+    }
+    return DeviceReach::kNotDevice;
+}
+
 aclError Runtime::check_live_device_range(const void* address, size_t bytes, const char* api, const char* role) {
     Device* owner = nullptr;
     if (locate_device_range(address, bytes, owner).placement == DevicePool::Placement::kLive) return ACL_SUCCESS;

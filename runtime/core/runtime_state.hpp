@@ -93,6 +93,8 @@ public:
     /// Where [ptr, ptr+bytes) lies in the first open device's pool that knows
     /// it (kForeign in none), and that device (nullptr in none).
     DevicePool::Lookup locate_device_range(const void* ptr, size_t bytes, Device*& owner);
+    /// DevicePool::reach in the first open device's pool that holds ptr.
+    DeviceReach device_reach(const void* ptr, uint64_t bytes);
     /// ACL_SUCCESS when [address, +bytes) lies inside one live aclrtMalloc
     /// block of an open device; otherwise ACL_ERROR_INVALID_PARAM, reported
     /// as "api: role [address, +bytes) is not ...".  Takes the runtime's lock:

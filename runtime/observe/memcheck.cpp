@@ -101,11 +101,8 @@ aclError check_device_accesses(const char* task, const DeviceAccess* accesses, s
     return ACL_SUCCESS;
 }
 
-uint64_t live_device_bytes_from(const void* address) noexcept {
-    detail::DevicePool* pool = nullptr;
-    const detail::DevicePool::Lookup where = detail::locate(DeviceAccess{address, 1, "", -1}, pool);
-    if (where.placement != detail::Placement::kLive) return 0;
-    return where.block + where.blockSize - reinterpret_cast<uintptr_t>(address);
+DeviceReach device_reach(const void* address, uint64_t bytes) noexcept {
+    return detail::Runtime::instance().device_reach(address, bytes);
 }
 
 aclError check_device_guards(const char* task, const DeviceAccess* accesses, size_t count) noexcept {

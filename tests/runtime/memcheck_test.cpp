@@ -152,6 +152,34 @@ TEST_F(MemcheckTest, WholeRoundedBlockStaysUsable) {
     EXPECT_ACL_OK(aclrtMemset(buffer.get(), rounded(1000), 0x5A, rounded(1000)));
 }
 
+// device_reach, which bounds operators' views: the usable bytes, then the
+// block's reservation (a 512-byte size class without memcheck; with it, the
+// guards and the class of the guarded size: 8 + 32 rounded, plus 2 x 512,
+// take the 1536-byte class), then nothing.
+void expect_reach_of_an_eight_byte_block(uint64_t reservedFromStart) {
+    DeviceBuffer buffer(8);
+    const void* start = buffer.get();
+    EXPECT_EQ(DeviceReach::kInBlock, device_reach(start, rounded(8)));
+    EXPECT_EQ(DeviceReach::kInReservation, device_reach(start, rounded(8) + 1));
+    EXPECT_EQ(DeviceReach::kInReservation, device_reach(start, reservedFromStart));
+    EXPECT_EQ(DeviceReach::kPastReservation, device_reach(start, reservedFromStart + 1));
+    EXPECT_EQ(DeviceReach::kPastReservation, device_reach(start, uint64_t{1} << 44));
+    EXPECT_EQ(DeviceReach::kNotDevice, device_reach(buffer.bytes() + rounded(8), 4));  // starts past the block
+    const std::vector<uint8_t> host(16);
+    EXPECT_EQ(DeviceReach::kNotDevice, device_reach(host.data(), 4));
+}
+
+TEST_F(MemcheckOffTest, DeviceReachOfAViewFromItsBlock) { expect_reach_of_an_eight_byte_block(512); }
+
+TEST_F(MemcheckTest, DeviceReachCountsTheBackGuardAsReserved) { expect_reach_of_an_eight_byte_block(1536 - 512); }
+
+TEST_F(MemcheckOffTest, DeviceReachOfAFreedBlockIsNotDevice) {
+    void* block = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&block, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtFree(block));
+    EXPECT_EQ(DeviceReach::kNotDevice, device_reach(block, 4));
+}
+
 TEST_F(MemcheckTest, DoubleFreeIsNamedAndHarmless) {
     void* block = nullptr;
     ASSERT_ACL_OK(aclrtMalloc(&block, 128, ACL_MEM_MALLOC_HUGE_FIRST));

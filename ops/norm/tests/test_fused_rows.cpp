@@ -516,6 +516,48 @@ TEST_F(CrossEntropies, StridedOffsetAndLongRows) {
                          labels_of(2, 100000, 10));
 }
 
+/// The first `count` floats of a device block.
+std::vector<double> floats_of(const void* block, size_t count) {
+    std::vector<float> host(count);
+    EXPECT_EQ(aclrtMemcpy(host.data(), count * sizeof(float), block, count * sizeof(float),
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+    return std::vector<double>(host.begin(), host.end());
+}
+
+// CANN's own example (examples/test_aclnn_softmax_cross_entropy_with_logits.cpp)
+// allocates loss and backprop from int16 host vectors: blocks of half their
+// declared FLOAT storage, which it runs on Atlas A2 (the device's 512-byte
+// granule holds the rest).  acl-cpu writes them too: views inside their
+// storage may run past the block's usable bytes, not past its reservation.
+TEST_F(CrossEntropies, OutputsInBlocksOfHalfTheirStorageAsCANNsExampleAllocates) {
+    const TensorSpec spec({16, 4}, ACL_FLOAT);
+    const std::vector<double> x = uniform(64, -3, 3, 11);
+    const std::vector<double> y = labels_of(16, 4, 12);
+    DeviceTensor features(spec, x);
+    DeviceTensor labels(spec, y);
+    DeviceBuffer lossBlock(16 * sizeof(int16_t));
+    DeviceBuffer backpropBlock(64 * sizeof(int16_t));
+    const int64_t rows[] = {16};
+    const int64_t matrix[] = {16, 4};
+    const int64_t rowStrides[] = {1};
+    const int64_t matrixStrides[] = {4, 1};
+    aclTensor* loss = aclCreateTensor(rows, 1, ACL_FLOAT, rowStrides, 0, ACL_FORMAT_ND, rows, 1, lossBlock.get());
+    aclTensor* backprop =
+        aclCreateTensor(matrix, 2, ACL_FLOAT, matrixStrides, 0, ACL_FORMAT_ND, matrix, 2, backpropBlock.get());
+    ASSERT_EQ(run_aclnn(stream_, aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize,
+                        aclnnSoftmaxCrossEntropyWithLogits, features.get(), labels.get(), loss, backprop),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const CrossEntropyReference ref = cross_entropy_reference(features.read(), labels.read(), 4);
+    expect_close(floats_of(lossBlock.get(), 16), ref.loss, tolerance_for(ACL_FLOAT));
+    // aclrtMemcpy reads the usable bytes only (128 plus 32): the first 40 of backprop's 64 floats.
+    expect_close(floats_of(backpropBlock.get(), 40), std::vector<double>(ref.backprop.begin(), ref.backprop.begin() + 40),
+                 tolerance_for(ACL_FLOAT));
+    aclDestroyTensor(loss);
+    aclDestroyTensor(backprop);
+}
+
 // VfBackProp (op_kernel/arch35/softmax_cross_entropy_with_logits_full_load.h)
 // multiplies labels by log(sum) - (x - max): a -inf logit with label 0 is
 // 0 * inf, NaN in the loss; its backprop is 0 - 0.

@@ -351,9 +351,10 @@ TEST_F(RmsNorms, ErrorPaths) {
 }
 
 // ggml's fused ADD + RMS_NORM hands over an rstd whose storage and strides
-// are uninitialised: a storage of ~2^44 elements that its device block (64
-// bytes) does not hold.  The block bounds the view, not the declaration:
-// 161002 in phase 1, where the kernel would have written far past the block.
+// are uninitialised: a storage of ~2^44 elements, far past its device
+// block (64 usable bytes in a 512-byte reservation).  The reservation bounds
+// the view whatever the declaration: 161002 in phase 1, where the kernel
+// once wrote far past the block.
 TEST_F(RmsNorms, RstdDeclaringMoreStorageThanItsDeviceBlockIsRefused) {
     DeviceTensor x(TensorSpec({2, 4}, ACL_FLOAT), uniform(8, -1, 1, 1));
     DeviceTensor gamma(TensorSpec({4}, ACL_FLOAT), uniform(4, -1, 1, 1));

@@ -32,15 +32,23 @@ ACLCPU_EXPORT bool memcheck_enabled() noexcept;
 /// then leave memory untouched.
 ACLCPU_EXPORT aclError check_device_accesses(const char* task, const DeviceAccess* accesses, size_t count) noexcept;
 
-/// The bytes from address to the end of the usable bytes of the live
-/// aclrtMalloc block (or mapped virtual range) of an open device that holds
-/// it; 0 when none does (host memory, a freed block, a guard zone), whether
-/// or not memory checking is on.  Operators bound a tensor's view by it:
-/// the storage shape a program declares can be smaller than the memory
-/// (ggml's descriptors leave the view offset out of it) or larger (ggml's
-/// fused ADD + RMS_NORM declares an rstd of uninitialised size).  Any
-/// thread; it takes the runtime's device lock.
-ACLCPU_EXPORT uint64_t live_device_bytes_from(const void* address) noexcept;
+/// Where a byte range starting in device memory ends.
+enum class DeviceReach {
+    kNotDevice,        ///< Its start lies in no live aclrtMalloc block or mapped range of an open device.
+    kInBlock,          ///< Inside the usable bytes of that block (or of back-to-back mapped ranges).
+    kInReservation,    ///< Past the usable bytes, inside the memory reserved for the block (its 512-byte
+                       ///< granule, as the device's allocator rounds): harmless to write, as on the device.
+    kPastReservation,  ///< Beyond that: memory that is not the block's.
+};
+
+/// Where [address, address + bytes) reaches, bytes > 0, whether or not
+/// memory checking is on.  Operators bound a tensor's view by it: the
+/// storage a program declares can be smaller than the memory (ggml's
+/// descriptors leave the view offset out of it) or larger (ggml's fused
+/// ADD + RMS_NORM declares an rstd of uninitialised size; CANN's
+/// SoftmaxCrossEntropyWithLogits example allocates its outputs at half
+/// their size).  Any thread; it takes the runtime's device lock.
+ACLCPU_EXPORT DeviceReach device_reach(const void* address, uint64_t bytes) noexcept;
 
 /// Memory check after `task` ran: the guard zones of the blocks it accessed
 /// still hold their canaries.  A damaged zone is reported, re-armed and
