@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <utility>
 
 #include "aclcpu/nnopbase.hpp"
 #include "arguments.hpp"
@@ -63,6 +64,11 @@ aclFormat format_of(const aclTensor* tensor) noexcept {
 }
 void* data_of(const aclTensor* tensor) noexcept { return tensor->data; }
 const Dims& storage_shape_of(const aclTensor* tensor) noexcept { return tensor->storageShape; }
+
+void set_storage_layout(aclTensor* tensor, aclFormat format, Dims storageShape) {
+    tensor->formatCode = format;
+    tensor->storageShape = std::move(storageShape);
+}
 
 }  // namespace aclcpu
 

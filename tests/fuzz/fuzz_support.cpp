@@ -326,6 +326,7 @@ struct OperatorCall::Operand {
     TensorSpec spec;
     aclDataType writtenDtype = ACL_FLOAT;
     bool isOutput = false;
+    bool relaid = false;                   ///< Every usable byte of its block may be written.
     aclTensor* tensor = nullptr;           ///< nullptr: a null argument, or refused by aclCreateTensor.
     void* device = nullptr;                ///< nullptr: the tensor has no data (phase 1 only).
     size_t bytes = 0;                      ///< Of the storage on the device.
@@ -349,7 +350,8 @@ struct OperatorCall::Operand {
     /// For each byte of the storage, whether the operator may write it: the
     /// elements of the view, in the written dtype, that lie in the storage.
     std::vector<bool> writable_bytes() const {
-        std::vector<bool> writable(bytes, false);
+        std::vector<bool> writable(bytes, relaid);
+        if (relaid) return writable;
         const std::vector<int64_t> strides = strides_of(spec);
         const int64_t count = element_count(spec.view);
         std::vector<int64_t> index(spec.view.size(), 0);
@@ -378,11 +380,12 @@ OperatorCall::OperatorCall(Decoder& in) {
 
 OperatorCall::~OperatorCall() = default;
 
-aclTensor* OperatorCall::add(const TensorSpec& spec, aclDataType writtenDtype, bool isOutput) {
+aclTensor* OperatorCall::add(const TensorSpec& spec, aclDataType writtenDtype, bool isOutput, bool relaid) {
     auto operand = std::make_unique<Operand>();
     operand->spec = spec;
     operand->writtenDtype = writtenDtype;
     operand->isOutput = isOutput;
+    operand->relaid = relaid;
     if (!spec.null) {
         const int64_t elementSize = static_cast<int64_t>(aclDataTypeSize(spec.dtype));
         const bool valid = std::none_of(spec.storage.begin(), spec.storage.end(), [](int64_t d) { return d < 0; }) &&
@@ -391,7 +394,8 @@ aclTensor* OperatorCall::add(const TensorSpec& spec, aclDataType writtenDtype, b
         if (onDevice_ && elementSize > 0 && storageElements <= kMaxDeviceElements &&
             element_count(spec.view) <= kMaxDeviceElements) {
             operand->bytes = static_cast<size_t>(storageElements * elementSize);
-            operand->reach = static_cast<size_t>(std::min(operand->reach_bytes(), usable_bytes(operand->bytes)));
+            operand->reach = static_cast<size_t>(relaid ? usable_bytes(operand->bytes)
+                                                        : std::min(operand->reach_bytes(), usable_bytes(operand->bytes)));
             operand->device = device_alloc(operand->bytes, operand->reach);
             uint64_t state = fillSeed_ * 0x100000001b3ull + operands_.size();
             operand->initial.resize(operand->bytes);

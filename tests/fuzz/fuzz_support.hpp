@@ -150,6 +150,9 @@ public:
     /// the operator overrides it, as ScaledMaskedSoftmaxBackward does).
     aclTensor* output(const TensorSpec& spec) { return add(spec, spec.dtype, true); }
     aclTensor* output(const TensorSpec& spec, aclDataType writtenDtype) { return add(spec, writtenDtype, true); }
+    /// An output the operator lays out anew (aclnnTransMatmulWeight): any
+    /// usable byte of its device block may change, not only its view's.
+    aclTensor* relaid_output(const TensorSpec& spec) { return add(spec, spec.dtype, true, true); }
 
     using Phase1 = std::function<aclnnStatus(uint64_t* workspaceSize, aclOpExecutor** executor)>;
     using Phase2 = aclnnStatus (*)(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -173,7 +176,7 @@ public:
 private:
     struct Operand;
 
-    aclTensor* add(const TensorSpec& spec, aclDataType writtenDtype, bool isOutput);
+    aclTensor* add(const TensorSpec& spec, aclDataType writtenDtype, bool isOutput, bool relaid = false);
     bool all_on_device() const;
     void expect_storage_untouched(const char* api, const char* when) const;
     void expect_views_in_storage(const char* api) const;

@@ -980,6 +980,36 @@ def layout_seeds():
         s.run(False, False)
         seeds[f'{op}_in_place'] = s
     seeds['permute_phase1_only'] = seed(2, dict(shape=(2, 3)), dict(shape=(3, 2)), dims([1, 0]), place=PHASE1_ONLY)
+
+    # TransMatmulWeight (11, bit 1): a weight whose storage holds its NZ
+    # layout or not; the size functions (bit 0): bit V2, ints, dtype, rare(null out)
+    for name, weight in {'f16': dict(shape=(16, 16), dtype=FLOAT16),
+                         'f16_padded': dict(shape=(20, 40), dtype=FLOAT16, storage=(1536,)),
+                         'int8_batched': dict(shape=(2, 17, 33), dtype=INT8, storage=(4096,)),
+                         'bf16_short': dict(shape=(20, 40), dtype=BF16),
+                         'float': dict(shape=(4, 4), dtype=FLOAT),
+                         'transposed': dict(shape=(24, 18), dtype=FLOAT16, strides='col', storage=(1024,))}.items():
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(11)
+        s.bit(True)
+        s.tensor(**weight)
+        s.run(False, False)
+        seeds[f'trans_matmul_weight_{name}'] = s
+    for name, (v2, shape, dtype, null) in {'v2_f16': (True, [5, 7], FLOAT16, False),
+                                           'v2_int8': (True, [2, 17, 33], INT8, False),
+                                           'v2_zero': (True, [0, 7], FLOAT, False),
+                                           'v1': (False, [3, 5], FLOAT16, False),
+                                           'v2_null_out': (True, [4, 4], BF16, True)}.items():
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(11)
+        s.bit(False)
+        s.bit(v2)
+        ints(s, shape)
+        s.dtype(dtype)
+        s.rare(null)
+        seeds[f'matmul_weight_size_{name}'] = s
     return seeds
 
 

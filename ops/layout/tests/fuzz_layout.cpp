@@ -1,6 +1,6 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the layout engine
 // through every entry point of the layout family; the first byte picks the
-// entry point (b % 11):
+// entry point (b % 12):
 //   0 Cast:           one + out (tests/fuzz/fuzz_elementwise.hpp), dtype
 //   1 InplaceCopy:    tensor selfRef, then byte%8: 7 src is selfRef, else tensor src
 //   2 Permute:        one + out, ints dims
@@ -12,6 +12,8 @@
 //   7 ReflectionPad1d: one + out, ints padding
 //   8 Roll:           one + out, ints shifts, ints dims
 //   9 Tril, 10 Triu:  bit: in place (tensor selfRef) or one + out; int diagonal
+//  11 TransMatmulWeight: bit: tensor mmWeightRef (relaid in place), or
+//                     CalculateMatmulWeightSize(V2) (bit) of ints and a dtype
 // where int is a byte (b % 32 - 10) or, for byte 255, a raw 8-byte word, and
 // ints are a count byte (%10) and that many ints, then rare(): a null array.
 #include <vector>
@@ -25,6 +27,7 @@
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
 #include "aclcpu_testkit/tensor_copy.hpp"
@@ -85,11 +88,30 @@ void fuzz_triangle(Decoder& in, aclcpu::fuzz::OperatorCall& call, bool lower) {
     }
 }
 
+/// TransMatmulWeight, or the single-phase size functions (their answer
+/// only checked to come with a message on failure).
+void fuzz_matmul_weight(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    if (in.bit()) {
+        aclTensor* weight = call.relaid_output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnTransMatmulWeight), in, weight);
+        return;
+    }
+    const bool v2 = in.bit();
+    const Ints shape(in);
+    const aclDataType dtype = in.dtype();
+    uint64_t size = 0;
+    uint64_t* out = in.rare() ? nullptr : &size;
+    aclcpu::fuzz::clear_error_message();
+    const aclnnStatus status = v2 ? aclnnCalculateMatmulWeightSizeV2(shape.get(), dtype, out)
+                                  : aclnnCalculateMatmulWeightSize(shape.get(), out);
+    aclcpu::fuzz::expect_aclnn_status("aclnnCalculateMatmulWeightSize", status);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     using namespace elementwise;
-    switch (in.byte() % 11) {
+    switch (in.byte() % 12) {
         case 0: {
             const Tensors t = one_and_out(in, call);
             const aclDataType dtype = in.dtype();
@@ -130,6 +152,7 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
             break;
         }
         case 9: fuzz_triangle(in, call, true); break;
-        default: fuzz_triangle(in, call, false); break;
+        case 10: fuzz_triangle(in, call, false); break;
+        default: fuzz_matmul_weight(in, call); break;
     }
 }

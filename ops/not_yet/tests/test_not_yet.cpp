@@ -11,7 +11,6 @@
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_ger.h"
-#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "ops/op_test_support.hpp"
 
 namespace {
@@ -74,16 +73,6 @@ TEST_F(NotYet, AnOpapiTransformerOperatorFailsInBothPhases) {
                 nullptr, workspaceSize, executor);
         },
         aclnnFusedInferAttentionScoreV2, "FusedInferAttentionScoreV2");
-}
-
-TEST_F(NotYet, ASinglePhaseEntryPointFails) {
-    const int64_t shape[] = {32, 32};
-    aclIntArray* tensorShape = aclCreateIntArray(shape, 2);
-    uint64_t size = 7;
-    expect_not_yet(aclnnCalculateMatmulWeightSizeV2(tensorShape, ACL_FLOAT16, &size),
-                   "aclnnCalculateMatmulWeightSizeV2", "CalculateMatmulWeightSizeV2");
-    EXPECT_EQ(size, 7u);
-    aclDestroyIntArray(tensorShape);
 }
 
 // The not-yet definitions are weak: an operator's own definition replaces

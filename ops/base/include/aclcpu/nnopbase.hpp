@@ -142,6 +142,12 @@ ACLCPU_EXPORT const TensorView& view_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT aclFormat format_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT void* data_of(const aclTensor* tensor) noexcept;
 ACLCPU_EXPORT const Dims& storage_shape_of(const aclTensor* tensor) noexcept;
+/// Records, in phase 1, that an operator lays a tensor's storage out anew
+/// (aclnnTransMatmulWeight: ND -> FRACTAL_NZ), as CANN's op_api sets the
+/// caller's tensor's storage format and shape; aclGetFormat and
+/// aclGetStorageShape report it from then on.  Not thread-safe against
+/// other uses of the tensor, as in CANN.
+ACLCPU_EXPORT void set_storage_layout(aclTensor* tensor, aclFormat format, Dims storageShape);
 
 /// The values of an aclIntArray as given to aclCreateIntArray.
 ACLCPU_EXPORT const std::vector<int64_t>& values_of(const aclIntArray* array) noexcept;
