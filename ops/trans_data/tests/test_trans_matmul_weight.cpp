@@ -79,7 +79,7 @@ public:
              const std::vector<uint8_t>& bytes, int64_t elementSize, uint64_t blockBytes = 0)
         : block_(blockBytes != 0 ? blockBytes : weight_size_v2(shape, dtype) * elementSize) {
         std::vector<uint8_t> image(block_.size(), 0xEE);
-        std::memcpy(image.data(), bytes.data(), std::min(bytes.size(), image.size()));
+        if (!bytes.empty()) std::memcpy(image.data(), bytes.data(), std::min(bytes.size(), image.size()));
         block_.upload(image);
         tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
                                   shape.size(), block_.get());
