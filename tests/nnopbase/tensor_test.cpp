@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "aclcpu/nnopbase.hpp"
+#include "aclcpu_testkit/tensor_copy.hpp"
 #include "c_caller.h"
 #include "test_support.hpp"
 
 namespace {
 
+using aclcpu::testkit::take_array;
 using nnopbase_test::take_error_message;
 
 struct TensorDeleter {
@@ -23,17 +25,6 @@ TensorPtr make_tensor(const std::vector<int64_t>& shape, const int64_t* strides,
                       aclDataType dtype = ACL_FLOAT) {
     return TensorPtr(aclCreateTensor(shape.data(), shape.size(), dtype, strides, offset, ACL_FORMAT_ND, shape.data(),
                                      shape.size(), data));
-}
-
-/// Reads an array a getter hands out, releasing it with delete[] as CANN documents.
-template <typename Getter>
-std::vector<int64_t> take_array(Getter getter, const aclTensor* tensor) {
-    int64_t* values = nullptr;
-    uint64_t count = 0;
-    EXPECT_EQ(getter(tensor, &values, &count), ACLNN_SUCCESS);
-    std::vector<int64_t> copy(values, values + count);
-    delete[] values;
-    return copy;
 }
 
 TEST(Tensor, NullStridesMeanRowMajor) {

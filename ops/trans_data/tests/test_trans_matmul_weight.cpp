@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "aclcpu_testkit/tensor_copy.hpp"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "ops/op_test_support.hpp"
 
@@ -120,14 +121,6 @@ protected:
         return image;
     }
 
-    static std::vector<int64_t> storage_shape_of(const aclTensor* tensor) {
-        int64_t* dims = nullptr;
-        uint64_t count = 0;
-        EXPECT_EQ(aclGetStorageShape(tensor, &dims, &count), ACLNN_SUCCESS);
-        std::vector<int64_t> shape(dims, dims + count);
-        delete[] dims;
-        return shape;
-    }
 
     static aclFormat format_of(const aclTensor* tensor) {
         aclFormat format = ACL_FORMAT_UNDEFINED;
@@ -161,7 +154,7 @@ protected:
         NzWeight weight(shape, strides, dtype, dense, elementSize);
         ASSERT_EQ(trans(weight), ACLNN_SUCCESS) << aclGetRecentErrMsg();
         EXPECT_EQ(format_of(weight.get()), ACL_FORMAT_FRACTAL_NZ);
-        EXPECT_EQ(storage_shape_of(weight.get()), expectedStorage);
+        EXPECT_EQ(aclcpu::testkit::take_array(aclGetStorageShape, weight.get()), expectedStorage);
         const std::vector<uint8_t> expected = nz_image(matrices, rows, cols, elementSize, value);
         const std::vector<uint8_t> got = weight.bytes();
         ASSERT_GE(got.size(), expected.size());

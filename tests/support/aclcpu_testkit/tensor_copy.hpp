@@ -1,5 +1,9 @@
-// acl-cpu test kit: copy_tensor, a second aclTensor over a tensor's view.
+// acl-cpu test kit: copy_tensor, a second aclTensor over a tensor's view,
+// and take_array, which reads the arrays a tensor's getters hand out.
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "aclnn/acl_meta.h"
 
@@ -31,6 +35,19 @@ inline const aclTensor* copy_tensor(const aclTensor* t) {
     delete[] shape;
     delete[] strides;
     delete[] storage;
+    return copy;
+}
+
+/// The array getter(tensor, &values, &count) hands out (aclGetViewShape,
+/// aclGetStorageShape, ...), released with delete[] as CANN documents; empty
+/// when the getter fails.
+template <typename Getter>
+std::vector<int64_t> take_array(Getter getter, const aclTensor* tensor) {
+    int64_t* values = nullptr;
+    uint64_t count = 0;
+    if (getter(tensor, &values, &count) != 0) return {};
+    std::vector<int64_t> copy(values, values + count);
+    delete[] values;
     return copy;
 }
 
