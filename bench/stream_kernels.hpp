@@ -80,6 +80,7 @@ inline int64_t stream_read_sweep(StreamArrays& arrays) {
         Lanes partial[kVectors] = {};
         int64_t i = begin;
         for (; i + kLanes * kVectors <= end; i += kLanes * kVectors) {
+#pragma GCC unroll 8  // the partial sums in registers
             for (int64_t v = 0; v < kVectors; ++v) {
                 Lanes lanes;
                 std::memcpy(&lanes, source + i + v * kLanes, sizeof(lanes));
