@@ -19,8 +19,10 @@
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_reflection_pad1d.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -192,6 +194,44 @@ struct RmsNormSpec {
     const DeviceTensor& gamma;
     DeviceTensor& y;
     DeviceTensor& rstd;
+};
+
+/// LayerNorm over rows of kRowLength with weight and bias, and its per-row
+/// FLOAT mean and rstd.
+struct LayerNormSpec {
+    static constexpr const char* kName = "LayerNorm";
+    static constexpr auto phase2 = aclnnLayerNorm;
+    template <class Case>
+    LayerNormSpec(Case& c, int64_t n, aclDataType t)
+        : x(c.read(rows_of(n), t)), weight(c.read({kRowLength}, t)), bias(c.read({kRowLength}, t)),
+          y(c.output(rows_of(n), t)), mean(c.output(rows_of(n, 1), ACL_FLOAT)),
+          rstd(c.output(rows_of(n, 1), ACL_FLOAT)) {}
+    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
+        return aclnnLayerNormGetWorkspaceSize(x.get(), normalizedShape.get(), weight.get(), bias.get(), 1e-5, y.get(),
+                                              mean.get(), rstd.get(), size, executor);
+    }
+    const DeviceTensor& x;
+    const DeviceTensor& weight;
+    const DeviceTensor& bias;
+    DeviceTensor& y;
+    DeviceTensor& mean;
+    DeviceTensor& rstd;
+    IntArray normalizedShape{kRowLength};
+};
+
+/// The reduction engine: ReduceSum over every dim into one element.
+struct ReduceSumSpec {
+    static constexpr const char* kName = "ReduceSum";
+    static constexpr auto phase2 = aclnnReduceSum;
+    template <class Case>
+    ReduceSumSpec(Case& c, int64_t n, aclDataType t) : self(c.read(rows_of(n), t)), out(c.output({}, t)), type(t) {}
+    aclnnStatus phase1(uint64_t* size, aclOpExecutor** executor) const {
+        return aclnnReduceSumGetWorkspaceSize(self.get(), dims.get(), false, type, out.get(), size, executor);
+    }
+    const DeviceTensor& self;
+    DeviceTensor& out;
+    aclDataType type;
+    IntArray dims{0, 1};
 };
 
 /// The fill family: a pure write.

@@ -75,6 +75,8 @@ const bool kRegistered = [] {
     register_operator<CallCase<SwiGluSpec>>();
     register_operator<CallCase<SoftmaxSpec>>();
     register_operator<CallCase<RmsNormSpec>>();
+    register_operator<CallCase<LayerNormSpec>>();
+    register_operator<CallCase<ReduceSumSpec>>();
     register_operator<CallCase<FillSpec>>();
     register_operator<CallCase<ArangeSpec>>();
     register_operator<CallCase<CatSpec>>();

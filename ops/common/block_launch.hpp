@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 #include "acl/acl_base.h"
 #include "aclcpu/nnopbase.hpp"
@@ -22,6 +24,35 @@ struct KernelJob {
     const Tiling& tiling;
     const Operands& operands;
     const LaunchArgs& args;
+};
+
+/// What a kernel launching the blocks of a Tiling (its `blocks`, a
+/// BlockSplit) over Operands shares: its name, tiling and operands, and the
+/// blockDim it reports to the trace (describe).  The kernel adds launch().
+template <class Tiling, class Operands = void>
+class TiledKernelOf : public TiledKernelOf<Tiling> {
+public:
+    TiledKernelOf(const char* name, Tiling tiling, Operands operands) noexcept
+        : TiledKernelOf<Tiling>(name, std::move(tiling)), operands_(std::move(operands)) {}
+
+protected:
+    Operands operands_;
+};
+
+/// A kernel whose operands are its own business (void Operands).
+template <class Tiling>
+class TiledKernelOf<Tiling, void> : public OpKernel {
+public:
+    TiledKernelOf(const char* name, Tiling tiling) noexcept : name_(name), tiling_(std::move(tiling)) {}
+
+    const char* name() const noexcept override { return name_; }
+    void describe(std::string& details) const override {
+        append_trace_arg(details, "blockDim", tiling_.blocks.count());
+    }
+
+protected:
+    const char* name_;
+    Tiling tiling_;
 };
 
 /// Alignment of every block's staging buffer (a cache line; more than the

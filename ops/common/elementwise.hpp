@@ -123,20 +123,7 @@ aclError run_elementwise(const char* opName, const ElementwiseJob<N>& job, const
 
 /// What every kernel tiled by an ElementwiseTiling shares: its name, its
 /// tiling, and the blockDim it reports to the trace (describe).
-class TiledKernel : public OpKernel {
-public:
-    TiledKernel(const char* name, ElementwiseTiling tiling) noexcept : name_(name), tiling_(tiling) {}
-
-    const char* name() const noexcept override { return name_; }
-
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
-
-protected:
-    const char* name_;
-    ElementwiseTiling tiling_;
-};
+using TiledKernel = TiledKernelOf<ElementwiseTiling>;
 
 /// The planned launch of an elementwise operator with N inputs: what its
 /// phase 1 hands to the executor.  The operator supplies only Block, its

@@ -189,13 +189,18 @@ aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, 
                        shape_string(shape).c_str(), shape_string(view_of(out).shape).c_str());
 }
 
+aclnnStatus check_broadcasts_onto(const aclTensor* selfRef, const aclTensor* other, const char* otherName,
+                                  const char* message) {
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(selfRef, "selfRef", other, otherName, &shape));
+    if (view_of(selfRef).shape == shape) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, message, shape_string(shape).c_str(),
+                       shape_string(view_of(selfRef).shape).c_str());
+}
+
 aclnnStatus check_inplace_broadcast(const aclTensor* selfRef, const aclTensor* other) {
     ACLCPU_RETURN_IF_ERROR(check_not_null({{selfRef, "selfRef"}, {other, "other"}}));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast(selfRef, "selfRef", other, "other", &shape));
-    if (view_of(selfRef).shape == shape) return ACLNN_SUCCESS;
-    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected shape of selfRef should be %s, but got %s.",
-                       shape_string(shape).c_str(), shape_string(view_of(selfRef).shape).c_str());
+    return check_broadcasts_onto(selfRef, other, "other", "Expected shape of selfRef should be %s, but got %s.");
 }
 
 namespace {

@@ -112,6 +112,12 @@ aclnnStatus check_scalar_dtype_supported(const aclScalar* scalar, const char* na
 aclnnStatus check_broadcast_into(const aclTensor* self, const aclTensor* other, const aclTensor* out,
                                   const char* outName);
 
+/// selfRef and other broadcast (else 161002), and selfRef already has the
+/// broadcast shape: else 161002 with `message`, given the broadcast shape
+/// then selfRef's.
+aclnnStatus check_broadcasts_onto(const aclTensor* selfRef, const aclTensor* other, const char* otherName,
+                                  const char* message);
+
 /// CheckInplace of the in-place tensor forms: selfRef and other not null,
 /// broadcastable, and selfRef already of the broadcast shape -> 161001 /
 /// 161002.

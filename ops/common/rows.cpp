@@ -305,11 +305,11 @@ TensorView with_dim_last(const TensorView& view, size_t dim) {
 
 aclError RowKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, operands_.input_count(), operands_.output_count()); status != ACL_SUCCESS) return status;
-    const RowJob job{plan_, operands_, args};
-    const UbStaging staging = UbStaging::per_worker(plan_.chunk * kStagedBytesPerElement);
-    const int64_t bytesPerRow = plan_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()) +
-                                                (operands_.otherSlot >= 0 ? element_size(operands_.other.dtype()) : 0));
-    return launch_block_slices(name(), plan_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
+    const RowJob job{tiling_, operands_, args};
+    const UbStaging staging = UbStaging::per_worker(tiling_.chunk * kStagedBytesPerElement);
+    const int64_t bytesPerRow = tiling_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()) +
+                                                  (operands_.otherSlot >= 0 ? element_size(operands_.other.dtype()) : 0));
+    return launch_block_slices(name(), tiling_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
         HWY_DYNAMIC_DISPATCH(rows_slice)(job, slice, staging.for_block(slice.block));
     });
 }

@@ -95,21 +95,10 @@ RowPlan plan_rows(RowFunction function, int64_t rows, int64_t length, const SocP
 TensorView with_dim_last(const TensorView& view, size_t dim);
 
 /// The kernel of every row operator.
-class RowKernel final : public OpKernel {
+class RowKernel final : public TiledKernelOf<RowPlan, RowOperands> {
 public:
-    RowKernel(const char* opName, RowPlan plan, RowOperands operands) noexcept
-        : name_(opName), plan_(std::move(plan)), operands_(std::move(operands)) {}
-
-    const char* name() const noexcept override { return name_; }
+    using TiledKernelOf::TiledKernelOf;
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", plan_.blocks.count());
-    }
-
-private:
-    const char* name_;
-    RowPlan plan_;
-    RowOperands operands_;
 };
 
 using RowJob = KernelJob<RowPlan, RowOperands>;

@@ -22,11 +22,7 @@ constexpr DtypeList kMaskedFillDtypes = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FL
 
 aclnnStatus check_shape(const aclTensor* selfRef, const aclTensor* mask) {
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{selfRef, "selfRef"}, {mask, "mask"}}));
-    Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast(selfRef, "selfRef", mask, "mask", &shape));
-    if (view_of(selfRef).shape == shape) return ACLNN_SUCCESS;
-    return param_error(ACLNN_ERR_PARAM_INVALID, "Shape of out should be %s, but current is %s.",
-                       shape_string(shape).c_str(), shape_string(view_of(selfRef).shape).c_str());
+    return check_broadcasts_onto(selfRef, mask, "mask", "Shape of out should be %s, but current is %s.");
 }
 
 aclnnStatus phase1_masked_fill(aclTensor* selfRef, const aclTensor* mask, const aclScalar* value,

@@ -35,10 +35,27 @@ constexpr DtypeList kSoftmaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF
 constexpr DtypeList kNormDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 /// Hands back a RowKernel over x's rows of `length` elements (x not empty).
-aclnnStatus hand_back_rows(const char* opName, RowPlan plan, RowOperands operands, TensorSpan inputs,
+aclnnStatus hand_back_rows(const char* opName, const RowPlan& plan, const RowOperands& operands, TensorSpan inputs,
                            TensorSpan outputs, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    return hand_back_kernel<RowKernel>(inputs, outputs, 0, workspaceSize, executor, opName, std::move(plan),
-                                       std::move(operands));
+    return hand_back_kernel<RowKernel>(inputs, outputs, 0, workspaceSize, executor, opName, plan, operands);
+}
+
+/// The plan of a normalisation over rows x length: epsilon, the result
+/// rounded into x's dtype.
+RowPlan plan_norm(RowFunction function, int64_t rows, int64_t length, double epsilon, const aclTensor* x) {
+    RowPlan plan = plan_rows(function, rows, length, soc_profile());
+    plan.epsilon = static_cast<float>(epsilon);
+    plan.resultDtype = view_of(x).dtype;
+    return plan;
+}
+
+/// Operands reading x and writing y over their own views; the operator
+/// adds the others.
+RowOperands x_to_y(const aclTensor* x, const aclTensor* y) {
+    RowOperands operands;
+    operands.x = StridedLayout::of(view_of(x));
+    operands.y = StridedLayout::of(view_of(y));
+    return operands;
 }
 
 /// Appends an optional operand, when given, to a launch's tensors: its
@@ -99,7 +116,7 @@ aclnnStatus hand_back_softmax(const char* opName, RowFunction function, const ac
     RowOperands operands;
     operands.x = StridedLayout::of(x);
     operands.y = StridedLayout::of(y);
-    return hand_back_rows(opName, std::move(plan), std::move(operands), inputs, outputs, workspaceSize, executor);
+    return hand_back_rows(opName, plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
 /// aclnn_softmax.cpp CheckParams: null; empty self -> success (nothing else
@@ -209,19 +226,13 @@ aclnnStatus rms_norm(const aclTensor* x, const aclTensor* gamma, double epsilon,
     if (is_empty(x)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{x, "x"}, {gamma, "gamma"}, {y, "yOut"}, {rstd, "rstdOut"}}));
     const int64_t length = StridedLayout::of(view_of(gamma)).numel();
-    RowPlan plan = plan_rows(RowFunction::kRmsNorm, StridedLayout::of(view_of(x)).numel() / length, length,
-                             soc_profile());
-    plan.epsilon = static_cast<float>(epsilon);
-    plan.resultDtype = view_of(x).dtype;
-    RowOperands operands;
-    operands.x = StridedLayout::of(view_of(x));
-    operands.y = StridedLayout::of(view_of(y));
+    RowPlan plan = plan_norm(RowFunction::kRmsNorm, StridedLayout::of(view_of(x)).numel() / length, length, epsilon, x);
+    RowOperands operands = x_to_y(x, y);
     operands.gamma = StridedLayout::of(view_of(gamma));
     operands.rstd = StridedLayout::of(view_of(rstd));
     operands.gammaSlot = 1;
     operands.rstdSlot = 1;
-    return hand_back_rows("aclnnRmsNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
-                          executor);
+    return hand_back_rows("aclnnRmsNorm", plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
 // --- LayerNorm -----------------------------------------------------------------
@@ -345,7 +356,7 @@ aclnnStatus layer_norm(const LayerNormArgs& a, double eps, int32_t implMode, uin
     for (size_t d = 0; d < shape.size(); ++d) (d < shape.size() - normalized.size() ? rows : length) *= shape[d];
     std::vector<const aclTensor*> inputs = {a.input};
     std::vector<const aclTensor*> outputs = {a.out};
-    RowOperands operands;
+    RowOperands operands = x_to_y(a.input, a.out);
     operands.gammaSlot = append_optional(inputs, a.weight);
     operands.betaSlot = append_optional(inputs, a.bias);
     operands.meanSlot = append_optional(outputs, a.mean);
@@ -356,17 +367,12 @@ aclnnStatus layer_norm(const LayerNormArgs& a, double eps, int32_t implMode, uin
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.input, "input"}, {a.out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{a.weight, "weightOptional"}, {a.bias, "biasOptional"},
                                                          {a.mean, "meanOutOptional"}, {a.rstd, "rstdOutOptional"}}));
-    RowPlan plan = plan_rows(RowFunction::kLayerNorm, rows, length, soc_profile());
-    plan.epsilon = static_cast<float>(eps);
-    plan.resultDtype = view_of(a.input).dtype;
-    operands.x = StridedLayout::of(view_of(a.input));
-    operands.y = StridedLayout::of(view_of(a.out));
+    RowPlan plan = plan_norm(RowFunction::kLayerNorm, rows, length, eps, a.input);
     operands.gamma = layout_if_given(a.weight);
     operands.beta = layout_if_given(a.bias);
     operands.mean = layout_if_given(a.mean);
     operands.rstd = layout_if_given(a.rstd);
-    return hand_back_rows("aclnnLayerNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
-                          executor);
+    return hand_back_rows("aclnnLayerNorm", plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
 // --- AddRmsNorm -------------------------------------------------------------
@@ -433,7 +439,7 @@ aclnnStatus add_rms_norm(const AddRmsNormArgs& a, double epsilon, uint64_t* work
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     std::vector<const aclTensor*> inputs = {a.x1, a.x2, a.gamma};
     std::vector<const aclTensor*> outputs = {a.y};
-    RowOperands operands;
+    RowOperands operands = x_to_y(a.x1, a.y);
     operands.otherSlot = 1;
     operands.gammaSlot = 2;
     operands.rstdSlot = append_optional(outputs, a.rstd);
@@ -445,19 +451,14 @@ aclnnStatus add_rms_norm(const AddRmsNormArgs& a, double epsilon, uint64_t* work
                                                          {a.rstd, "rstdOut"}, {a.xOut, "xOut"}}));
     ACLCPU_RETURN_IF_ERROR(check_stat_size(a.rstd, "rstdOut", rows));
     const aclDataType dtype = view_of(a.x1).dtype;
-    RowPlan plan = plan_rows(RowFunction::kAddRmsNorm, rows, StridedLayout::of(view_of(a.gamma)).numel(),
-                             soc_profile());
-    plan.epsilon = static_cast<float>(epsilon);
+    RowPlan plan =
+        plan_norm(RowFunction::kAddRmsNorm, rows, StridedLayout::of(view_of(a.gamma)).numel(), epsilon, a.x1);
     plan.inputDtype = dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
-    plan.resultDtype = dtype;
-    operands.x = StridedLayout::of(view_of(a.x1));
     operands.other = StridedLayout::of(view_of(a.x2));
-    operands.y = StridedLayout::of(view_of(a.y));
     operands.gamma = StridedLayout::of(view_of(a.gamma));
     operands.rstd = layout_if_given(a.rstd);
     operands.sum = layout_if_given(a.xOut);
-    return hand_back_rows("aclnnAddRmsNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
-                          executor);
+    return hand_back_rows("aclnnAddRmsNorm", plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
 // --- GroupNorm --------------------------------------------------------------
@@ -575,7 +576,7 @@ aclnnStatus group_norm(const GroupNormArgs& a, double eps, uint64_t* workspaceSi
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     std::vector<const aclTensor*> inputs = {a.self};
     const std::vector<const aclTensor*> outputs = {a.out, a.mean, a.rstd};
-    RowOperands operands;
+    RowOperands operands = x_to_y(a.self, a.out);
     operands.affinePerRow = true;
     operands.gammaSlot = append_optional(inputs, a.gamma);
     operands.betaSlot = append_optional(inputs, a.beta);
@@ -585,19 +586,14 @@ aclnnStatus group_norm(const GroupNormArgs& a, double eps, uint64_t* workspaceSi
     const int64_t rows = a.n * a.group;
     if (rows == 0) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     const Dims& shape = view_of(a.self).shape;
-    RowPlan plan = plan_rows(RowFunction::kLayerNorm, rows, a.c / a.group * a.hxw, soc_profile());
-    plan.epsilon = static_cast<float>(eps);
-    plan.resultDtype = view_of(a.self).dtype;
-    operands.x = StridedLayout::of(view_of(a.self));
-    operands.y = StridedLayout::of(view_of(a.out));
+    RowPlan plan = plan_norm(RowFunction::kLayerNorm, rows, a.c / a.group * a.hxw, eps, a.self);
     if (a.gamma != nullptr) operands.gamma = per_channel(a.gamma, shape);
     if (a.beta != nullptr) operands.beta = per_channel(a.beta, shape);
     operands.mean = StridedLayout::of(view_of(a.mean));
     operands.rstd = StridedLayout::of(view_of(a.rstd));
     operands.meanSlot = 1;
     operands.rstdSlot = 2;
-    return hand_back_rows("aclnnGroupNorm", std::move(plan), std::move(operands), inputs, outputs, workspaceSize,
-                          executor);
+    return hand_back_rows("aclnnGroupNorm", plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
 // --- SoftmaxCrossEntropyWithLogits ------------------------------------------
@@ -632,17 +628,14 @@ aclnnStatus softmax_cross_entropy(const aclTensor* features, const aclTensor* la
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{features, "features"}, {labels, "labels"}, {loss, "loss"},
                                                   {backprop, "backprop"}}));
     ACLCPU_RETURN_IF_ERROR(check_stat_size(loss, "loss", shape[0]));
-    RowPlan plan = plan_rows(RowFunction::kSoftmaxCrossEntropy, shape[0], shape[1], soc_profile());
-    plan.resultDtype = view_of(features).dtype;
-    RowOperands operands;
-    operands.x = StridedLayout::of(view_of(features));
+    RowPlan plan = plan_norm(RowFunction::kSoftmaxCrossEntropy, shape[0], shape[1], 0, features);
+    RowOperands operands = x_to_y(features, backprop);
     operands.other = StridedLayout::of(view_of(labels));
-    operands.y = StridedLayout::of(view_of(backprop));
     operands.loss = StridedLayout::of(view_of(loss));
     operands.otherSlot = 1;
     operands.lossSlot = 1;
-    return hand_back_rows("aclnnSoftmaxCrossEntropyWithLogits", std::move(plan), std::move(operands), inputs, outputs,
-                          workspaceSize, executor);
+    return hand_back_rows("aclnnSoftmaxCrossEntropyWithLogits", plan, operands, inputs, outputs, workspaceSize,
+                          executor);
 }
 
 }  // namespace

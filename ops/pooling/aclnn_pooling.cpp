@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_max_pool.h"
 
 #include "common/dtype.hpp"
+#include "common/layout.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
@@ -210,22 +211,12 @@ aclnnStatus apply_cube_math_type(int8_t cubeMathType, WindowPlan& plan) {
 
 // --- MaxPool ----------------------------------------------------------------
 
-bool is_public_format(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
-        case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
-            return true;
-        default:
-            return false;
-    }
-}
-
 aclnnStatus check_maxpool_formats(const aclTensor* self, const aclTensor* out) {
     if (format_of(self) != format_of(out)) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "Format of input and output should be same, self [%s], out [%s].",
                            format_name(format_of(self)), format_name(format_of(out)));
     }
-    if (!is_public_format(format_of(self))) {
+    if (is_private_format(format_of(self))) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support NCHW or CHW");
     }
     const size_t rank = view_of(self).shape.size();

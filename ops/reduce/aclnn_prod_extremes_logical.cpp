@@ -113,19 +113,6 @@ aclnnStatus extremum_all(const char* api, ReduceCombine combine, const aclTensor
 /// DTYPE_SUPPORT_GE910B_LIST of aclnn_max_dim.cpp and aclnn_min_dim.cpp.
 constexpr DtypeList kValueIndexDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL, ACL_BF16};
 
-/// CheckDim: dim in [-rank, rank - 1] ([-1, 0] for a 0-d self).
-aclnnStatus value_index_dim_mask(const aclTensor* self, int64_t dim, uint32_t* mask) {
-    const auto rank = static_cast<int64_t>(view_of(self).shape.size());
-    const int64_t minimum = rank == 0 ? -1 : -rank;
-    const int64_t maximum = rank == 0 ? 0 : rank - 1;
-    if (dim < minimum || dim > maximum) {
-        return param_error(ACLNN_ERR_PARAM_INVALID, "dim should within the range of [[%ld], [%ld]].",
-                           static_cast<long>(minimum), static_cast<long>(maximum));
-    }
-    *mask = rank == 0 ? 0 : 1u << (dim < 0 ? dim + rank : dim);
-    return ACLNN_SUCCESS;
-}
-
 /// ArgMaxWithValue / ArgMinWithValue: the value and the INT32 index of the
 /// first largest (smallest) element along dim, NaN beating any number; the
 /// index cast into indices' dtype (a failed Cast answers 161001, as the
@@ -138,7 +125,7 @@ aclnnStatus value_index(const char* api, ReduceCombine combine, const aclTensor*
     ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", out, "out"));
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}, {indices, "indices"}}));
     uint32_t mask = 0;
-    ACLCPU_RETURN_IF_ERROR(value_index_dim_mask(self, dim, &mask));
+    ACLCPU_RETURN_IF_ERROR(single_dim_mask(self, dim, "dim should within the range of [[%ld], [%ld]].", &mask));
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     if (is_empty(self)) return hand_back_empty_executor({self}, {out, indices}, workspaceSize, executor);
     const Dims reduced = reduced_shape(view_of(self).shape, mask, keepdim);
@@ -267,21 +254,17 @@ extern "C" aclnnStatus aclnnMinGetWorkspaceSize(const aclTensor* self, aclTensor
 }
 ACLCPU_DEFINE_PHASE2(aclnnMin)
 
-extern "C" aclnnStatus aclnnMaxDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                   aclTensor* indices, uint64_t* workspaceSize,
-                                                   aclOpExecutor** executor) {
-    return value_index("aclnnMaxDim", ReduceCombine::argmax, self, dim, keepdim, out, indices, workspaceSize,
-                       executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnMaxDim)
+/// MaxDim and MinDim: one signature, the combine apart.
+#define ACLCPU_VALUE_INDEX_API(api, combine)                                                                        \
+    extern "C" aclnnStatus api##GetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,  \
+                                                 aclTensor* indices, uint64_t* workspaceSize,                        \
+                                                 aclOpExecutor** executor) {                                         \
+        return value_index(#api, ReduceCombine::combine, self, dim, keepdim, out, indices, workspaceSize, executor); \
+    }                                                                                                                \
+    ACLCPU_DEFINE_PHASE2(api)
 
-extern "C" aclnnStatus aclnnMinDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                   aclTensor* indices, uint64_t* workspaceSize,
-                                                   aclOpExecutor** executor) {
-    return value_index("aclnnMinDim", ReduceCombine::argmin, self, dim, keepdim, out, indices, workspaceSize,
-                       executor);
-}
-ACLCPU_DEFINE_PHASE2(aclnnMinDim)
+ACLCPU_VALUE_INDEX_API(aclnnMaxDim, argmax)
+ACLCPU_VALUE_INDEX_API(aclnnMinDim, argmin)
 
 extern "C" aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepdim,
                                                 aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {

@@ -58,6 +58,18 @@ aclnnStatus check_shape_or_scalar(const Dims& reduced, const aclTensor* out) {
                        shape_string(reduced).c_str(), shape_string(outShape).c_str());
 }
 
+aclnnStatus single_dim_mask(const aclTensor* self, int64_t dim, const char* message, uint32_t* mask) {
+    const auto rank = static_cast<int64_t>(view_of(self).shape.size());
+    const int64_t minimum = rank == 0 ? -1 : -rank;
+    const int64_t maximum = rank == 0 ? 0 : rank - 1;
+    if (dim < minimum || dim > maximum) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, message, static_cast<long>(minimum), static_cast<long>(maximum),
+                           static_cast<long>(dim));
+    }
+    *mask = rank == 0 ? 0 : 1u << (dim < 0 ? dim + rank : dim);
+    return ACLNN_SUCCESS;
+}
+
 namespace {
 
 /// The check of a `dtype` argument against an operator's list.
@@ -176,19 +188,6 @@ aclnnStatus extremum(const char* api, ReduceCombine combine, const aclTensor* se
 constexpr DtypeList kArgMaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16,
                                      ACL_INT32, ACL_INT64,   ACL_UINT8,  ACL_BF16};
 
-/// CheckDim: dim in [-rank, rank - 1] ([-1, 0] for a 0-d self).
-aclnnStatus check_arg_dim(const aclTensor* self, int64_t dim, uint32_t* mask) {
-    const auto rank = static_cast<int64_t>(view_of(self).shape.size());
-    const int64_t minimum = rank == 0 ? -1 : -rank;
-    const int64_t maximum = rank == 0 ? 0 : rank - 1;
-    if (dim < minimum || dim > maximum) {
-        return param_error(ACLNN_ERR_PARAM_INVALID, "dim must be within the range of [%ld, %ld], but it is %ld.",
-                           static_cast<long>(minimum), static_cast<long>(maximum), static_cast<long>(dim));
-    }
-    *mask = rank == 0 ? 0 : 1u << (dim < 0 ? dim + rank : dim);
-    return ACLNN_SUCCESS;
-}
-
 /// ArgMaxV2 writes INT32 indices on A2 (the first of the largest, NaN the
 /// largest), which Cast turns into out's dtype; an empty self or out
 /// launches nothing.
@@ -198,7 +197,8 @@ aclnnStatus arg_max(const aclTensor* self, int64_t dim, bool keepdim, const aclT
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kArgMaxDtypes));
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
     uint32_t mask = 0;
-    ACLCPU_RETURN_IF_ERROR(check_arg_dim(self, dim, &mask));
+    ACLCPU_RETURN_IF_ERROR(
+        single_dim_mask(self, dim, "dim must be within the range of [%ld, %ld], but it is %ld.", &mask));
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     if (is_empty(self) || is_empty(out)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_shape_or_scalar(reduced_shape(view_of(self).shape, mask, keepdim), out));

@@ -1,6 +1,6 @@
 // acl-cpu ops/reduce: what the reduce family's op_apis share -- the
-// empty-input FillScalar and CheckShapeAndScalarSame (aclnn_reduce.cpp), and
-// how a `dtype` argument is read.
+// empty-input FillScalar, CheckShapeAndScalarSame and the one-dim CheckDim
+// (aclnn_reduce.cpp), and how a `dtype` argument is read.
 #pragma once
 
 #include "common/internal.hpp"
@@ -19,6 +19,12 @@ aclnnStatus hand_back_filled_out(const char* api, const aclTensor* self, const a
 /// CheckShapeAndScalarSame (common/inc/op_api/aclnn_check.h): the reduced
 /// shape and out's are equal, or both hold one element -> else 161002.
 aclnnStatus check_shape_or_scalar(const Dims& reduced, const aclTensor* out);
+
+/// CheckDim of the op_apis reducing one dim (ArgMax, MaxDim, MinDim): dim
+/// in [-rank, rank - 1] ([-1, 0] for a 0-d self) -> its one-bit mask in
+/// *mask (0 for a 0-d self); else 161002 with the op_api's `message`, which
+/// is given the range's ends then dim (as longs; it may print fewer).
+aclnnStatus single_dim_mask(const aclTensor* self, int64_t dim, const char* message, uint32_t* mask);
 
 /// ASCEND910B lists of aclnn_amax.cpp, aclnn_amin.cpp, aclnn_max.cpp and
 /// aclnn_min.cpp (one set).

@@ -106,10 +106,10 @@ RopePlan plan_rope(RopeMode mode, int64_t rows, int64_t length, const SocProfile
 
 aclError RopeKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, 3, 1); status != ACL_SUCCESS) return status;
-    const RopeJob job{plan_, operands_, args};
-    const UbStaging staging = UbStaging::per_worker(plan_.length * kStagedBytesPerElement);
-    const int64_t bytesPerRow = plan_.length * (3 * element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
-    return launch_block_slices(name(), plan_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
+    const RopeJob job{tiling_, operands_, args};
+    const UbStaging staging = UbStaging::per_worker(tiling_.length * kStagedBytesPerElement);
+    const int64_t bytesPerRow = tiling_.length * (3 * element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
+    return launch_block_slices(name(), tiling_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {
         HWY_DYNAMIC_DISPATCH(rope_slice)(job, slice, staging.for_block(slice.block));
     });
 }

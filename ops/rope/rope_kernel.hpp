@@ -39,20 +39,11 @@ struct RopeOperands {
 
 RopePlan plan_rope(RopeMode mode, int64_t rows, int64_t length, const SocProfile& soc);
 
-class RopeKernel final : public OpKernel {
+class RopeKernel final : public TiledKernelOf<RopePlan, RopeOperands> {
 public:
     RopeKernel(RopePlan plan, RopeOperands operands) noexcept
-        : plan_(std::move(plan)), operands_(std::move(operands)) {}
-
-    const char* name() const noexcept override { return "aclnnRotaryPositionEmbedding"; }
+        : TiledKernelOf("aclnnRotaryPositionEmbedding", std::move(plan), std::move(operands)) {}
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", plan_.blocks.count());
-    }
-
-private:
-    RopePlan plan_;
-    RopeOperands operands_;
 };
 
 using RopeJob = KernelJob<RopePlan, RopeOperands>;

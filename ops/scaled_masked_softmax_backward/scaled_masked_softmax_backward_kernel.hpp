@@ -37,21 +37,13 @@ using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxB
 /// memory, the blocks cut into slices of rows (launch_block_slices); the
 /// others are staged, a row at a time, in the block's slot of the system
 /// workspace, the blocks whole.
-class ScaledMaskedSoftmaxBackwardKernel final : public OpKernel {
+class ScaledMaskedSoftmaxBackwardKernel final
+    : public TiledKernelOf<ScaledMaskedSoftmaxBackwardTiling, SoftmaxBackwardOperands> {
 public:
     ScaledMaskedSoftmaxBackwardKernel(ScaledMaskedSoftmaxBackwardTiling tiling,
                                       SoftmaxBackwardOperands operands) noexcept
-        : tiling_(std::move(tiling)), operands_(operands) {}
-
-    const char* name() const noexcept override { return "aclnnScaledMaskedSoftmaxBackward"; }
+        : TiledKernelOf("aclnnScaledMaskedSoftmaxBackward", std::move(tiling), std::move(operands)) {}
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override {
-        append_trace_arg(details, "blockDim", tiling_.blocks.count());
-    }
-
-private:
-    ScaledMaskedSoftmaxBackwardTiling tiling_;
-    SoftmaxBackwardOperands operands_;
 };
 
 }  // namespace aclcpu::ops

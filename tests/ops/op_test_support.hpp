@@ -67,6 +67,19 @@ protected:
         start();
         ::unsetenv("ACLCPU_WORKER_THREADS");
     }
+    /// Runs run() -- one launch, returning its outputs read back -- after
+    /// restarting the runtime with 1, 2 and 8 workers: the results must be
+    /// the same for any worker count.
+    template <class Run>
+    void expect_same_for_any_worker_count(const Run& run) {
+        std::vector<std::vector<double>> first;
+        for (int threads : {1, 2, 8}) {
+            restart_with_worker_threads(threads);
+            const std::vector<std::vector<double>> results = run();
+            if (threads == 1) first = results;
+            else EXPECT_EQ(results, first) << threads << " workers";
+        }
+    }
 
     aclrtStream stream_ = nullptr;
 };

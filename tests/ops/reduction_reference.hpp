@@ -1,11 +1,13 @@
 // What the reduction engine's tests (ops/reduce, ops/lp_norm) share to build
-// their double references: a reduced shape, a dim list for a mask, and
-// where each input element's output is.
+// their double references: a reduced shape, a dim list for a mask, where
+// each input element's output is, the comparison of a result rounded into
+// its dtype, and a fixture running both phases.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
 namespace optest {
@@ -43,6 +45,26 @@ inline int64_t output_of(int64_t i, const Shape& shape, uint32_t mask) {
         scale *= shape[d];
     }
     return o;
+}
+
+/// The reduction tests' fixture: an operator's both phases.
+class ReductionTest : public AclTest {
+protected:
+    /// Both phases of phase1(args...); *workspace (optional) receives the
+    /// size phase 1 asked for.
+    template <class Entry, class... Args>
+    aclnnStatus two_phases(Entry phase1, Phase2 phase2, uint64_t* workspace, const Args&... args) {
+        return run_two_phases(
+            [&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); }, phase2,
+            stream_, workspace);
+    }
+};
+
+/// out against a double reference rounded once into dtype (the result the
+/// operator stores): exact for integer dtypes, tolerance_for otherwise.
+inline void expect_rounded_into(const DeviceTensor& out, std::vector<double> expected, aclDataType dtype) {
+    for (double& e : expected) e = in_dtype(e, dtype);
+    expect_close(out.read(), expected, is_integral(dtype) ? Tolerance{0, 0} : tolerance_for(dtype));
 }
 
 }  // namespace optest

@@ -192,20 +192,16 @@ TEST_F(AddRmsNorms, ErrorPaths) {
 }
 
 TEST_F(AddRmsNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
-    std::vector<std::vector<double>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    expect_same_for_any_worker_count([&] {
         DeviceTensor x1(TensorSpec({512, 1024}, ACL_BF16), uniform(512 * 1024, -3, 3, 21));
         DeviceTensor x2(TensorSpec({512, 1024}, ACL_BF16), uniform(512 * 1024, -3, 3, 22));
         DeviceTensor gamma(TensorSpec({1024}, ACL_BF16), uniform(1024, 0.5, 1.5, 2));
         auto y = DeviceTensor::output(TensorSpec({512, 1024}, ACL_BF16));
         auto rstd = DeviceTensor::output(TensorSpec({512, 1}, ACL_FLOAT));
         auto xOut = DeviceTensor::output(TensorSpec({512, 1024}, ACL_BF16));
-        ASSERT_EQ(add_rms_norm(x1, x2, gamma, 1e-6, *y, rstd->get(), xOut->get()), ACLNN_SUCCESS);
-        results.push_back(y->read());
-        results.push_back(rstd->read());
-    }
-    for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
+        EXPECT_EQ(add_rms_norm(x1, x2, gamma, 1e-6, *y, rstd->get(), xOut->get()), ACLNN_SUCCESS);
+        return std::vector<std::vector<double>>{y->read(), rstd->read(), xOut->read()};
+    });
 }
 
 // --- GroupNorm ------------------------------------------------------------------
@@ -416,20 +412,15 @@ TEST_F(GroupNorms, FormatErrors) {
 }
 
 TEST_F(GroupNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
-    std::vector<std::vector<double>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    expect_same_for_any_worker_count([&] {
         DeviceTensor self(TensorSpec({8, 32, 64, 64}, ACL_FLOAT16), uniform(8 * 32 * 64 * 64, -3, 3, 41));
         DeviceTensor gamma(TensorSpec({32}, ACL_FLOAT16), uniform(32, 0.5, 1.5, 42));
         auto out = DeviceTensor::output(TensorSpec({8, 32, 64, 64}, ACL_FLOAT16));
         auto mean = DeviceTensor::output(TensorSpec({8, 8}, ACL_FLOAT16));
         auto rstd = DeviceTensor::output(TensorSpec({8, 8}, ACL_FLOAT16));
-        ASSERT_EQ(group_norm(self, gamma.get(), nullptr, 8, 32, 64 * 64, 8, 1e-5, *out, *mean, *rstd), ACLNN_SUCCESS);
-        results.push_back(out->read());
-        results.push_back(mean->read());
-        results.push_back(rstd->read());
-    }
-    for (size_t r = 3; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 3]);
+        EXPECT_EQ(group_norm(self, gamma.get(), nullptr, 8, 32, 64 * 64, 8, 1e-5, *out, *mean, *rstd), ACLNN_SUCCESS);
+        return std::vector<std::vector<double>>{out->read(), mean->read(), rstd->read()};
+    });
 }
 
 // --- SoftmaxCrossEntropyWithLogits ---------------------------------------------
@@ -630,18 +621,14 @@ TEST_F(CrossEntropies, ErrorPaths) {
 }
 
 TEST_F(CrossEntropies, ManyBlocksBitwiseEqualForAnyWorkerCount) {
-    std::vector<std::vector<double>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    expect_same_for_any_worker_count([&] {
         DeviceTensor features(TensorSpec({512, 1024}, ACL_FLOAT), uniform(512 * 1024, -5, 5, 31));
         DeviceTensor labels(TensorSpec({512, 1024}, ACL_FLOAT), uniform(512 * 1024, 0, 0.01, 32));
         auto loss = DeviceTensor::output(TensorSpec({512}, ACL_FLOAT));
         auto backprop = DeviceTensor::output(TensorSpec({512, 1024}, ACL_FLOAT));
-        ASSERT_EQ(cross_entropy(features, labels, *loss, *backprop), ACLNN_SUCCESS);
-        results.push_back(loss->read());
-        results.push_back(backprop->read());
-    }
-    for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
+        EXPECT_EQ(cross_entropy(features, labels, *loss, *backprop), ACLNN_SUCCESS);
+        return std::vector<std::vector<double>>{loss->read(), backprop->read()};
+    });
 }
 
 }  // namespace

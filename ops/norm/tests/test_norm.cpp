@@ -371,18 +371,14 @@ TEST_F(RmsNorms, RstdDeclaringMoreStorageThanItsDeviceBlockIsRefused) {
 
 TEST_F(RmsNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
     const auto values = uniform(512 * 1024, -3.0, 3.0, 21);
-    std::vector<std::vector<double>> results;
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    expect_same_for_any_worker_count([&] {
         DeviceTensor x(TensorSpec({512, 1024}, ACL_FLOAT), values);
         DeviceTensor gamma(TensorSpec({1024}, ACL_FLOAT), uniform(1024, 0.5, 1.5, 2));
         auto y = DeviceTensor::output(TensorSpec({512, 1024}, ACL_FLOAT));
         auto rstd = DeviceTensor::output(TensorSpec({512, 1}, ACL_FLOAT));
-        ASSERT_EQ(rms_norm(x, gamma, 1e-6, *y, *rstd), ACLNN_SUCCESS);
-        results.push_back(y->read());
-        results.push_back(rstd->read());
-    }
-    for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
+        EXPECT_EQ(rms_norm(x, gamma, 1e-6, *y, *rstd), ACLNN_SUCCESS);
+        return std::vector<std::vector<double>>{y->read(), rstd->read()};
+    });
 }
 
 // --- LayerNorm ------------------------------------------------------------------
@@ -562,22 +558,18 @@ TEST_F(LayerNorms, ErrorPaths) {
 
 TEST_F(LayerNorms, ManyBlocksBitwiseEqualForAnyWorkerCount) {
     const auto values = uniform(512 * 1024, -3.0, 3.0, 22);
-    std::vector<std::vector<double>> results;
     const IntArray normalized({1024});
-    for (int threads : {1, 2, 8}) {
-        restart_with_worker_threads(threads);
+    expect_same_for_any_worker_count([&] {
         DeviceTensor input(TensorSpec({512, 1024}, ACL_FLOAT), values);
         DeviceTensor weight(TensorSpec({1024}, ACL_FLOAT), uniform(1024, 0.5, 1.5, 2));
         auto out = DeviceTensor::output(TensorSpec({512, 1024}, ACL_FLOAT));
         auto mean = DeviceTensor::output(TensorSpec({512, 1}, ACL_FLOAT));
-        ASSERT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, input.get(), normalized.get(),
+        EXPECT_EQ(run_aclnn(stream_, aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, input.get(), normalized.get(),
                             static_cast<const aclTensor*>(weight.get()), static_cast<const aclTensor*>(nullptr), 1e-5,
                             out->get(), mean->get(), static_cast<aclTensor*>(nullptr)),
                   ACLNN_SUCCESS);
-        results.push_back(out->read());
-        results.push_back(mean->read());
-    }
-    for (size_t r = 2; r < results.size(); ++r) EXPECT_EQ(results[r], results[r % 2]);
+        return std::vector<std::vector<double>>{out->read(), mean->read()};
+    });
 }
 
 }  // namespace

@@ -105,16 +105,12 @@ std::vector<double> cumsum_reference(const std::vector<double>& values, const Sh
     return result;
 }
 
-class Reduce : public AclTest {
+class Reduce : public ReductionTest {
 protected:
-    /// Both phases of phase1(args...); *workspace (optional) receives the
-    /// size phase 1 asked for.
-    template <class Entry, class... Args>
-    aclnnStatus two_phases(Entry phase1, Phase2 phase2, uint64_t* workspace, const Args&... args) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); }, phase2,
-            stream_, workspace);
-    }
+    /// ReduceSum (Kind::sum) or Mean (Kind::mean) over every dim subset of
+    /// [3, 4, 5] values of dtype (from seed), against the double reference
+    /// rounded into dtype.
+    void expect_every_dim_subset(Kind kind, aclDataType dtype, uint32_t seed);
     aclnnStatus reduce_sum(const DeviceTensor& self, const IntArray& dims, bool keepDims, aclDataType dtype,
                            const DeviceTensor& out, uint64_t* workspace = nullptr) {
         return two_phases(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, workspace, self.get(), dims.get(), keepDims,
@@ -185,22 +181,24 @@ std::vector<double> inputs(aclDataType dtype, size_t n, uint32_t seed) {
     return real_parts(sample(dtype, n, seed, is_integral(dtype) ? 0 : 0.5, is_integral(dtype) ? 3 : 4));
 }
 
+void Reduce::expect_every_dim_subset(Kind kind, aclDataType dtype, uint32_t seed) {
+    SCOPED_TRACE(name(dtype));
+    const Shape shape{3, 4, 5};
+    const std::vector<double> x = inputs(dtype, 60, seed);
+    for_each_dim_subset(dtype, x, [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
+        auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
+        const aclnnStatus status =
+            kind == Kind::sum ? reduce_sum(self, dims, keep, dtype, *out) : mean(self, dims, keep, dtype, *out);
+        ASSERT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        expect_rounded_into(*out, reference(x, shape, mask, kind), dtype);
+    });
+}
+
 // aclnn_reduce_sum.cpp: self cast to dtype, ReduceSum in it (fp16/bf16 in
 // an fp32 accumulator, rounded once), every dim subset (an empty list is
 // every dim), keepDims either way, negative dims wrap.
 TEST_F(Reduce, ReduceSumMatchesTheDoubleReferenceOverEveryDimSubset) {
-    const Shape shape{3, 4, 5};
-    for (aclDataType dtype : kRealSumDtypes) {
-        SCOPED_TRACE(name(dtype));
-        const std::vector<double> x = inputs(dtype, 60, 1);
-        for_each_dim_subset(dtype, x, [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
-            auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
-            ASSERT_EQ(reduce_sum(self, dims, keep, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            std::vector<double> expected = reference(x, shape, mask, Kind::sum);
-            for (double& e : expected) e = in_dtype(e, dtype);
-            expect_close(out->read(), expected, is_integral(dtype) ? kExact : tolerance_for(dtype));
-        });
-    }
+    for (aclDataType dtype : kRealSumDtypes) expect_every_dim_subset(Kind::sum, dtype, 1);
 }
 
 // The dtype argument: F32 self summed as INT64 (ggml's COUNT_EQUAL) casts
@@ -231,17 +229,8 @@ TEST_F(Reduce, ReduceSumCastsSelfIntoDtypeFirst) {
 // aclnn_mean.cpp: Cast(self, dtype), ReduceMean (sum times the fp32
 // reciprocal of the count for float dtypes), Cast(out); every dim subset.
 TEST_F(Reduce, MeanMatchesTheDoubleReferenceOverEveryDimSubset) {
-    const Shape shape{3, 4, 5};
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
-        SCOPED_TRACE(name(dtype));
-        const std::vector<double> x = inputs(dtype, 60, 2);
-        for_each_dim_subset(dtype, x, [&](const DeviceTensor& self, const IntArray& dims, uint32_t mask, bool keep) {
-            auto out = DeviceTensor::output(TensorSpec(reduced(shape, mask, keep), dtype));
-            ASSERT_EQ(mean(self, dims, keep, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            std::vector<double> expected = reference(x, shape, mask, Kind::mean);
-            for (double& e : expected) e = in_dtype(e, dtype);
-            expect_close(out->read(), expected, tolerance_for(dtype));
-        });
+        expect_every_dim_subset(Kind::mean, dtype, 2);
     }
     // ggml's MEAN: dim 3 of a 4-D fp32 tensor with keepDim.
     const std::vector<double> x = inputs(ACL_FLOAT, 2 * 3 * 4 * 7, 3);
@@ -511,23 +500,18 @@ TEST_F(Reduce, CumsumMatchesTheReferenceAlongEveryDim) {
                               ACL_INT64, ACL_BF16}) {
         SCOPED_TRACE(name(dtype));
         const std::vector<double> x = inputs(dtype, 60, 7);
-        const Tolerance tol = is_integral(dtype) ? kExact : tolerance_for(dtype);
         for (const TensorSpec& spec : views(dtype)) {
             DeviceTensor self(spec, x);
             for (int64_t dim = -3; dim < 3; ++dim) {
                 const size_t d = static_cast<size_t>(dim < 0 ? dim + 3 : dim);
                 auto out = DeviceTensor::output(TensorSpec(shape, dtype, {1, 3, 12}));
                 ASSERT_EQ(cumsum(self, dim, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-                std::vector<double> expected = cumsum_reference(x, shape, d, false, false);
-                for (double& e : expected) e = in_dtype(e, dtype);
-                expect_close(out->read(), expected, tol);
+                expect_rounded_into(*out, cumsum_reference(x, shape, d, false, false), dtype);
                 for (bool exclusive : {false, true}) {
                     for (bool reverse : {false, true}) {
                         auto v2 = DeviceTensor::output(TensorSpec(shape, dtype));
                         ASSERT_EQ(cumsum_v2(self, dim, exclusive, reverse, *v2), ACLNN_SUCCESS);
-                        std::vector<double> want = cumsum_reference(x, shape, d, exclusive, reverse);
-                        for (double& e : want) e = in_dtype(e, dtype);
-                        expect_close(v2->read(), want, tol);
+                        expect_rounded_into(*v2, cumsum_reference(x, shape, d, exclusive, reverse), dtype);
                     }
                 }
             }

@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_prod.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "ops/reduction_reference.hpp"
 
 namespace {
 
@@ -94,14 +95,8 @@ std::vector<double> real_values(aclDataType dtype, size_t n, uint32_t seed, doub
     return re;
 }
 
-class ReduceMore : public AclTest {
+class ReduceMore : public ReductionTest {
 protected:
-    template <class Entry, class... Args>
-    aclnnStatus two_phases(Entry phase1, Phase2 phase2, uint64_t* workspace, const Args&... args) {
-        return run_two_phases(
-            [&](uint64_t* size, aclOpExecutor** executor) { return phase1(args..., size, executor); }, phase2,
-            stream_, workspace);
-    }
     aclnnStatus prod_dim(const DeviceTensor& self, int64_t dim, bool keep, aclDataType dtype, const DeviceTensor& out,
                          uint64_t* workspace = nullptr) {
         return two_phases(aclnnProdDimGetWorkspaceSize, aclnnProdDim, workspace, self.get(), dim, keep, dtype,
@@ -152,9 +147,7 @@ TEST_F(ReduceMore, ProdDimMatchesTheReferenceAlongEveryDim) {
                     const int64_t d = dim < 0 ? dim + 3 : dim;
                     auto out = DeviceTensor::output(TensorSpec(without_dim(shape, d, keep), dtype));
                     ASSERT_EQ(prod_dim(self, dim, keep, dtype, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-                    std::vector<double> expected = fold_along(x, shape, d, Fold::prod);
-                    for (double& e : expected) e = in_dtype(e, dtype);
-                    expect_close(out->read(), expected, is_integral(dtype) ? kExact : tolerance_for(dtype));
+                    expect_rounded_into(*out, fold_along(x, shape, d, Fold::prod), dtype);
                 }
             }
         }
