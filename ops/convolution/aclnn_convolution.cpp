@@ -54,6 +54,14 @@ constexpr int8_t kLastCubeMathType = 4;  // USE_FP32_ADD
 /// GetPadBinaryValidFlag: the transposed kernels' backprop padding limit.
 constexpr int64_t kPadBinaryLimit = 255;
 
+/// The arguments are the caller's, unchecked: shape and window arithmetic
+/// runs in 128 bits (CANN's int64 and size_t products wrap) and saturates.
+using Wide = __int128;
+
+int64_t saturated(Wide value) {
+    return static_cast<int64_t>(value > INT64_MAX ? INT64_MAX : value < INT64_MIN ? INT64_MIN : value);
+}
+
 struct ConvArgs {
     const aclTensor* input;
     const aclTensor* weight;
@@ -171,7 +179,7 @@ aclnnStatus check_bias_dims(const ConvArgs& a) {
     if (bias.size() != 1) return invalid_expected("bias", "incorrect shape dim", std::to_string(bias.size()), "1");
     const Dims& weight = shape_of(a.weight);
     const std::string shapes = shape_text(a.bias) + ", " + shape_text(a.weight);
-    if (a.transposed && bias[0] != weight[1] * a.groups) {
+    if (a.transposed && bias[0] != Wide(weight[1]) * a.groups) {
         return invalid_with_reason("bias, filter", "shape", shapes,
                                    "When transposed is true, shape[0] of bias must be equal to shape[1] of filter "
                                    "multiplied by attribute groups(" + std::to_string(a.groups) + ")");
@@ -303,8 +311,8 @@ aclnnStatus check_pad(const ConvArgs& a) {
     const Dims& w = shape_of(a.weight);
     const auto pads = paddings(a);
     for (size_t i = 0; i + 2 < x.size(); ++i) {
-        const int64_t padSum = x.size() == 5 ? 2 * ints(a.padding)[i] : pads[i].first + pads[i].second;
-        if (x[i + 2] + padSum - ints(a.dilation)[i] * (w[i + 2] - 1) - 1 < 0) {
+        const Wide padSum = x.size() == 5 ? 2 * Wide(ints(a.padding)[i]) : Wide(pads[i].first) + pads[i].second;
+        if (x[i + 2] + padSum - Wide(ints(a.dilation)[i]) * (w[i + 2] - 1) - 1 < 0) {
             const std::string index = std::to_string(i + 2), axis = std::to_string(i);
             return invalid_with_reason("x", "shape", shape_text(a.input),
                                        "These parameters must meet the following condition: x[" + index + "] + pads[" +
@@ -344,7 +352,7 @@ aclnnStatus check_channels(const ConvArgs& a) {
                                    kEntity, static_cast<long>(outputPadding[i]), i);
             }
         }
-    } else if (w[1] * a.groups != x[1]) {
+    } else if (Wide(w[1]) * a.groups != x[1]) {
         return invalid_with_reason("x, filter", "shape", shapes,
                                    "shape[1] of x must be equal to shape[1] of filter multiplied by attribute groups(" +
                                        std::to_string(a.groups) + ")");
@@ -364,17 +372,18 @@ aclnnStatus check_pad_binary(const ConvArgs& a) {
     if (!a.transposed || is_empty(a.input) || is_empty(a.weight) || is_empty(a.output)) return ACLNN_SUCCESS;
     const Dims& w = shape_of(a.weight);
     const std::vector<int64_t>&d = ints(a.dilation), &p = ints(a.padding);
+    const auto span = [&](size_t axis, size_t at) { return Wide(w[axis] - 1) * d[at] - p[at]; };
     std::string condition;
     bool valid = true;
     if (w.size() == 3) {
-        valid = (w[2] - 1) * d[0] - p[0] <= kPadBinaryLimit;
+        valid = span(2, 0) <= kPadBinaryLimit;
         condition = "(filter[2] - 1) * dilations[0] - pads[0] <= 255";
     } else if (w.size() == 4) {
-        valid = (w[3] - 1) * d[1] - p[1] <= kPadBinaryLimit && (w[2] - 1) * d[0] - p[0] <= kPadBinaryLimit;
+        valid = span(3, 1) <= kPadBinaryLimit && span(2, 0) <= kPadBinaryLimit;
         condition = "(filter[3] - 1) * dilations[1] - pads[1] <= 255 and (filter[2] - 1) * dilations[0] - pads[0] <= 255";
     } else {
         // 3-D: both bounds, on W (dilations[2], pads[2]) and H (dilations[1], pads[1]).
-        const int64_t widthSpan = (w[4] - 1) * d[2] - p[2], heightSpan = (w[3] - 1) * d[1] - p[1];
+        const Wide widthSpan = span(4, 2), heightSpan = span(3, 1);
         valid = widthSpan >= 0 && widthSpan <= kPadBinaryLimit && heightSpan >= 0 && heightSpan <= kPadBinaryLimit;
         condition = "0 <= (filter[4] - 1) * dilations[2] - pads[2] <= 255 and 0 <= (filter[3] - 1) * dilations[1] - "
                     "pads[1] <= 255";
@@ -409,12 +418,12 @@ Dims inferred_output(const ConvArgs& a) {
     const Dims& x = shape_of(a.input);
     const Dims& w = shape_of(a.weight);
     const auto pads = paddings(a);
-    Dims out = {x[0], a.transposed ? w[1] * a.groups : w[0]};
+    Dims out = {x[0], a.transposed ? saturated(Wide(w[1]) * a.groups) : w[0]};
     for (size_t i = 0; i + 2 < x.size(); ++i) {
-        const int64_t padSum = pads[i].first + pads[i].second;
-        const int64_t k = ints(a.dilation)[i] * (w[i + 2] - 1), s = ints(a.stride)[i];
-        out.push_back(a.transposed ? (x[i + 2] - 1) * s - padSum + k + ints(a.outputPadding)[i] + 1
-                                   : (x[i + 2] + padSum - k - 1) / s + 1);
+        const Wide padSum = Wide(pads[i].first) + pads[i].second;
+        const Wide k = Wide(ints(a.dilation)[i]) * (w[i + 2] - 1), s = ints(a.stride)[i];
+        out.push_back(saturated(a.transposed ? (x[i + 2] - 1) * s - padSum + k + ints(a.outputPadding)[i] + 1
+                                             : (x[i + 2] + padSum - k - 1) / s + 1));
     }
     return out;
 }
@@ -676,10 +685,11 @@ ConvPlan plan_convolution(const ConvArgs& a) {
         axis.kernel = w[2 + i];
         axis.dilation = ints(a.dilation)[i];
         if (a.transposed) {
-            const int64_t span = axis.dilation * (axis.kernel - 1);
+            // Saturated: check_window_axes refuses what is past int32.
+            const Wide span = Wide(axis.dilation) * (axis.kernel - 1);
             axis.inputDilation = ints(a.stride)[i];
-            axis.padBefore = span - pads[i].first;
-            axis.padAfter = span - pads[i].second + ints(a.outputPadding)[i];
+            axis.padBefore = saturated(span - pads[i].first);
+            axis.padAfter = saturated(span - pads[i].second + ints(a.outputPadding)[i]);
         } else {
             axis.stride = ints(a.stride)[i];
             axis.padBefore = pads[i].first;

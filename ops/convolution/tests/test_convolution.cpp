@@ -451,6 +451,11 @@ TEST_F(Convolutions, RefusedArguments) {
         [](Args& a) {
             a.transposed = true, a.hasBias = true, a.x = spec({1, 4, 6}, ACL_FLOAT), a.y = spec({1, 2, 8}, ACL_FLOAT);
         });
+    // groups * channels past int64 (fuzz_window found its overflow): never equal, and no wrap.
+    add("multiplied by attribute groups(4611686018427387904)", [](Args& a) {
+        a.transposed = true, a.hasBias = true, a.groups = int64_t{1} << 62, a.x = spec({1, 4, 6}, ACL_FLOAT);
+        a.y = spec({1, 2, 8}, ACL_FLOAT);
+    });
     add("Parameter strides" + entity + "has invalid list size 2. It should be 1.", [](Args& a) { a.stride = {1, 1}; });
     add("Parameter dilations" + entity + "has invalid list size 0. It should be 1.", [](Args& a) { a.dilation = {}; });
     add("Parameter pads" + entity + "has invalid list size 3. It should be 1 or 2.", [](Args& a) { a.padding = {0, 0, 0}; });
