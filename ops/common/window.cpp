@@ -180,12 +180,19 @@ void ColumnGather::gather_typed(const T* in, int64_t n, int64_t c0, int64_t chan
             for (int64_t k1 = 0; k1 < axes[1].kernel; ++k1) {
                 for (int64_t k2 = 0; k2 < axes[2].kernel; ++k2, row += width) {
                     int64_t o[kMaxWindowDims] = {first[0], first[1], first[2]};
+                    // The offset along the outer two axes (-1: padding) changes once per innermost run.
+                    const auto outer_offset = [&] {
+                        const int64_t at0 = offset_along(0, o[0], k0), at1 = offset_along(1, o[1], k1);
+                        return at0 >= 0 && at1 >= 0 ? at0 + at1 : -1;
+                    };
+                    int64_t outer = outer_offset();
                     for (int64_t j = 0; j < width; ++j) {
-                        const int64_t at0 = offset_along(0, o[0], k0), at1 = offset_along(1, o[1], k1),
-                                      at2 = offset_along(2, o[2], k2);
-                        const bool inside = at0 >= 0 && at1 >= 0 && at2 >= 0;
-                        row[j] = inside ? cast_to_float(in[base + at0 + at1 + at2]) : 0.0f;
-                        for (int a = kMaxWindowDims - 1; a >= 0 && ++o[a] == axes[a].outSize; --a) o[a] = 0;
+                        const int64_t at2 = offset_along(2, o[2], k2);
+                        row[j] = outer >= 0 && at2 >= 0 ? cast_to_float(in[base + outer + at2]) : 0.0f;
+                        if (++o[2] < axes[2].outSize) continue;
+                        o[2] = 0;
+                        if (++o[1] == axes[1].outSize) o[1] = 0, ++o[0];
+                        outer = o[0] < axes[0].outSize ? outer_offset() : -1;
                     }
                     round_through(roundThrough, row, width);
                 }

@@ -712,9 +712,6 @@ ConvPlan plan_convolution(const ConvArgs& a) {
     return plan;
 }
 
-/// acl-cpu's guard: every window size within int32 (check_window_axes).
-aclnnStatus check_axes(const ConvPlan& plan) { return check_window_axes(plan.gather.axes, plan.gather.spatial); }
-
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -747,7 +744,7 @@ extern "C" aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, 
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{input, "input"}, {weight, "weight"}, {output, "output"}}));
     if (bias != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(bias, "bias"));
     const ConvPlan plan = plan_convolution(a);
-    ACLCPU_RETURN_IF_ERROR(check_axes(plan));
+    ACLCPU_RETURN_IF_ERROR(check_window_axes(plan.gather.axes, plan.gather.spatial));
     return hand_back_kernel<ConvolutionKernel>(inputs, {output}, 0, workspaceSize, executor, plan);
 }
 
