@@ -85,12 +85,8 @@ for repository in "${repositories[@]}"; do
   while IFS= read -r source; do
     name="$(basename "$repository")/${source#"$repository/"}"
     selected "$name" "$@" || continue
-    # The entry points the example calls, both phases -- less the functions
-    # it defines itself (ops-nn's convolution examples define aclnnConvolutionTest).
-    { grep -o -E '^[A-Za-z_][A-Za-z0-9_ ]*[ *&]aclnn[A-Z][A-Za-z0-9]*\(' "$source" || true; } |
-      grep -o -E 'aclnn[A-Za-z0-9]*' | sort -u >"$work/defined"
-    { grep -o -E '\baclnn[A-Z][A-Za-z0-9]*\(' "$source" || true; } | tr -d '(' | sort -u |
-      comm -23 - "$work/defined" >"$work/calls"
+    # The entry points the example calls, both phases.
+    { grep -o -E '\baclnn[A-Z][A-Za-z0-9]*\(' "$source" || true; } | tr -d '(' | sort -u >"$work/calls"
     [[ -s "$work/calls" ]] || continue
     if [[ -n "$(comm -23 "$work/calls" "$work/implemented")" ]]; then
       pending=$((pending + 1))
