@@ -12,8 +12,10 @@
 // or offset view); a window operator's output is split into rows (one per
 // output position but the innermost), and the rows into blocks.
 //
-// Convolution is Im2col's column gather (WindowReduce::kColumns) followed
-// by a GEMM over the columns.
+// Convolution (ops/convolution) is Im2col's column gather, read through
+// ColumnGather into a block's UB staging, followed by a GEMM over the
+// columns; its transposed form gathers from the zero-inserted input
+// (WindowAxis::inputDilation).
 #pragma once
 
 #include "common/internal.hpp"
