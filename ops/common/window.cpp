@@ -130,6 +130,77 @@ aclnnStatus check_window_axes(const WindowAxis* axes, int spatial) {
 
 TensorView with_unit_batch(const TensorView& view) { return with_unit_dims(view, 0, 1); }
 
+ColumnGather::ColumnGather(const WindowPlan& plan) {
+    WindowPlan padded = plan;
+    // The pools' layout: with_three_axes then pads only the input (the
+    // output is not used).
+    padded.reduce = WindowReduce::kAverage;
+    padded.output = plan.input;
+    plan_ = with_three_axes(padded);
+    for (const WindowAxis& axis : plan_.axes) {
+        positions_ *= axis.outSize;
+        taps_ *= axis.kernel;
+    }
+}
+
+void ColumnGather::gather(const void* in, int64_t n, int64_t c0, int64_t channels, int64_t begin, int64_t end,
+                          aclDataType roundThrough, float* dst) const {
+    visit_storable(
+        plan_.input.dtype,
+        [&](auto tag) {
+            using T = decltype(tag);
+            gather_typed<T>(static_cast<const T*>(in), n, c0, channels, begin, end, roundThrough, dst);
+        },
+        [] {});
+}
+
+template <class T>
+void ColumnGather::gather_typed(const T* in, int64_t n, int64_t c0, int64_t channels, int64_t begin, int64_t end,
+                                aclDataType roundThrough, float* dst) const {
+    const TensorView& input = plan_.input;
+    const WindowAxis* axes = plan_.axes;
+    const int64_t width = end - begin;
+    int64_t first[kMaxWindowDims];  // the position `begin` as (o0, o1, o2)
+    for (int64_t a = kMaxWindowDims - 1, rest = begin; a >= 0; --a) {
+        first[a] = rest % axes[a].outSize;
+        rest /= axes[a].outSize;
+    }
+    // The input offset of tap k at output position o along axis a, or -1
+    // in the padding or between the elements of a dilated input.
+    const auto offset_along = [&](int a, int64_t o, int64_t k) -> int64_t {
+        const WindowAxis& axis = axes[a];
+        const int64_t p = o * axis.stride - axis.padBefore + k * axis.dilation;
+        if (p < 0 || p % axis.inputDilation != 0 || p / axis.inputDilation >= axis.inSize) return -1;
+        return p / axis.inputDilation * input.strides[static_cast<size_t>(2 + a)];
+    };
+    float* row = dst;
+    for (int64_t c = 0; c < channels; ++c) {
+        const int64_t base = input.offset + n * input.strides[0] + (c0 + c) * input.strides[1];
+        for (int64_t k0 = 0; k0 < axes[0].kernel; ++k0) {
+            for (int64_t k1 = 0; k1 < axes[1].kernel; ++k1) {
+                for (int64_t k2 = 0; k2 < axes[2].kernel; ++k2, row += width) {
+                    int64_t o[kMaxWindowDims] = {first[0], first[1], first[2]};
+                    // The offset along the outer two axes (-1: padding) changes once per innermost run.
+                    const auto outer_offset = [&] {
+                        const int64_t at0 = offset_along(0, o[0], k0), at1 = offset_along(1, o[1], k1);
+                        return at0 >= 0 && at1 >= 0 ? at0 + at1 : -1;
+                    };
+                    int64_t outer = outer_offset();
+                    for (int64_t j = 0; j < width; ++j) {
+                        const int64_t at2 = offset_along(2, o[2], k2);
+                        row[j] = outer >= 0 && at2 >= 0 ? cast_to_float(in[base + outer + at2]) : 0.0f;
+                        if (++o[2] < axes[2].outSize) continue;
+                        o[2] = 0;
+                        if (++o[1] == axes[1].outSize) o[1] = 0, ++o[0];
+                        outer = o[0] < axes[0].outSize ? outer_offset() : -1;
+                    }
+                    round_through(roundThrough, row, width);
+                }
+            }
+        }
+    }
+}
+
 WindowKernel::WindowKernel(const char* name, const WindowPlan& plan) : name_(name), plan_(with_three_axes(plan)) {
     const Dims& shape = plan_.output.shape;
     rowRank_ = static_cast<int>(shape.size()) - 1;

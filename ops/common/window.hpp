@@ -12,8 +12,10 @@
 // or offset view); a window operator's output is split into rows (one per
 // output position but the innermost), and the rows into blocks.
 //
-// Convolution is Im2col's column gather (WindowReduce::kColumns) followed
-// by a GEMM over the columns.
+// Convolution (ops/convolution) is Im2col's column gather, read through
+// ColumnGather into a block's UB staging, followed by a GEMM over the
+// columns; its transposed form gathers from the zero-inserted input
+// (WindowAxis::inputDilation).
 #pragma once
 
 #include "common/internal.hpp"
@@ -45,6 +47,11 @@ struct WindowAxis {
     /// > 0: nearest resampling instead, start(o) = min(floor(o * scale),
     /// inSize - 1) in fp32 (kernel 1).
     float nearestScale = 0.0f;
+    /// ColumnGather only (the WindowKernel operators leave it 1): the input
+    /// seen with inputDilation - 1 zeros between its elements, position p
+    /// holding element p / inputDilation when p is a multiple -- the
+    /// zero-inserted input a transposed convolution gathers from.
+    int64_t inputDilation = 1;
 };
 
 /// What an operator does with a window.
@@ -125,6 +132,40 @@ private:
 /// input and out.
 aclnnStatus hand_back_window(const char* api, const WindowPlan& plan, const aclTensor* input, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor);
+
+/// Convolution's column gather (the kColumns layout, read by a block into
+/// its UB staging rather than written to a tensor): for batch n, channels
+/// [c0, c0 + channels) and the output positions [begin, end) of the
+/// flattened output spatial dims, the float matrix whose row (c, k...) holds
+/// window element k of each position (0 in the padding and between the
+/// elements of a dilated input), each element rounded through roundThrough
+/// (FLOAT16 or BF16; FLOAT leaves it).  Immutable; gather() may run
+/// concurrently.
+class ColumnGather {
+public:
+    /// plan: the input view and the axes (1 to 3 of them); its output and
+    /// reduce are not used.
+    explicit ColumnGather(const WindowPlan& plan);
+
+    /// The output positions: the product of the axes' outSize.
+    int64_t positions() const noexcept { return positions_; }
+    /// The window elements: the product of the axes' kernel.
+    int64_t taps() const noexcept { return taps_; }
+
+    /// Writes channels * taps() rows of end - begin floats to dst, row r at
+    /// dst + r * (end - begin).
+    void gather(const void* in, int64_t n, int64_t c0, int64_t channels, int64_t begin, int64_t end,
+                aclDataType roundThrough, float* dst) const;
+
+private:
+    template <class T>
+    void gather_typed(const T* in, int64_t n, int64_t c0, int64_t channels, int64_t begin, int64_t end,
+                      aclDataType roundThrough, float* dst) const;
+
+    WindowPlan plan_;
+    int64_t positions_ = 1;
+    int64_t taps_ = 1;
+};
 
 /// The view of a tensor with a leading size-1 dim added (CHW -> 1CHW).
 TensorView with_unit_batch(const TensorView& view);

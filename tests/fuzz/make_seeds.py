@@ -1557,6 +1557,51 @@ def window_seeds():
                                       dict(shape=(1, 2, 5, 7), fmt=NCHW))
     seeds['upsample_null_workspace_size'] = seed(3, dict(shape=(1, 2, 3, 4), fmt=NCHW), [[5, 7]],
                                                  dict(shape=(1, 2, 5, 7), fmt=NCHW), run=(True, False))
+
+    def conv(x, w, b, stride, pad, dilation, transposed, output_padding, groups, cube, y, place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(4)
+        for t in (x, w):
+            s.tensor(**t)
+        if b is None:
+            s.tensor(null=True)
+        else:
+            s.tensor(**b)
+        for item in (stride, pad, dilation):
+            ints(s, item)
+        s.bit(transposed)
+        ints(s, output_padding)
+        s.small_int(groups)
+        s.byte(cube + 1)
+        s.tensor(**y)
+        s.run()
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'conv1d_{dtype}'] = conv(dict(shape=(2, 4, 9), dtype=dtype, fmt=NCL),
+                                        dict(shape=(6, 2, 3), dtype=dtype, fmt=NCL), dict(shape=(6,), dtype=dtype),
+                                        [2], [1, 2], [1], False, [0], 2, 1, dict(shape=(2, 6, 5), dtype=dtype, fmt=NCL))
+        seeds[f'conv2d_{dtype}'] = conv(dict(shape=(1, 3, 6, 5), dtype=dtype, fmt=NCHW),
+                                        dict(shape=(2, 3, 3, 2), dtype=dtype, fmt=NCHW), None,
+                                        [1, 2], [1, 0], [1, 1], False, [0, 0], 1, 0,
+                                        dict(shape=(1, 2, 6, 2), dtype=dtype, fmt=NCHW))
+        seeds[f'conv_transpose1d_{dtype}'] = conv(dict(shape=(1, 4, 5), dtype=dtype, fmt=NCL),
+                                                  dict(shape=(4, 3, 3), dtype=dtype, fmt=NCL),
+                                                  dict(shape=(6,), dtype=dtype), [2], [1], [1], True, [1], 2, 1,
+                                                  dict(shape=(1, 6, 10), dtype=dtype, fmt=NCL))
+    seeds['conv_transpose2d_depthwise'] = conv(dict(shape=(1, 3, 4, 4), fmt=NCHW), dict(shape=(3, 1, 3, 3), fmt=NCHW),
+                                               None, [2, 2], [1, 0, 1, 0], [1, 1], True, [1, 1], 3, 2,
+                                               dict(shape=(1, 3, 10, 10), fmt=NCHW))
+    seeds['conv2d_strided'] = conv(dict(shape=(1, 2, 5, 6), strides='col', offset=3, fmt=NCHW),
+                                   dict(shape=(4, 2, 2, 2), strides='col', fmt=NCHW), None, [1, 1], [0, 0], [1, 1],
+                                   False, [0, 0], 1, 1, dict(shape=(1, 4, 4, 5), strides='col', fmt=NCHW))
+    seeds['conv_empty_batch'] = conv(dict(shape=(0, 2, 6), fmt=NCL), dict(shape=(3, 2, 3), fmt=NCL), None, [1], [0],
+                                     [1], False, [0], 1, 1, dict(shape=(0, 3, 4), fmt=NCL))
+    seeds['conv_bad_output'] = conv(dict(shape=(1, 2, 6), fmt=NCL), dict(shape=(3, 2, 3), fmt=NCL), None, [1], [0],
+                                    [1], False, [0], 1, 1, dict(shape=(1, 3, 5), fmt=NCL))
+    seeds['conv_wild'] = conv(dict(shape=(1, 2, 6), fmt=NCL), dict(shape=(3, 2, 3), fmt=NCL), None, [2**62], [2**61],
+                              [2**40], True, [2**50], 1, 1, dict(shape=(1, 3, 5), fmt=NCL))
     return seeds
 
 

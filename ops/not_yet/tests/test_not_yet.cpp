@@ -43,13 +43,13 @@ protected:
 };
 
 TEST_F(NotYet, AnOpapiNnOperatorFailsInBothPhases) {
-    NullAddressTensor input({1, 1, 4}), weight({1, 1, 2}), output({1, 1, 3});
+    NullAddressTensor self({4, 1, 2}), weight({3, 2, 2}), output({2, 1, 2});
     expect_both_phases_not_yet(
         [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return aclnnConvolutionGetWorkspaceSize(input.get(), weight.get(), nullptr, nullptr, nullptr, nullptr,
-                                                    false, nullptr, 1, output.get(), 0, workspaceSize, executor);
+            return aclnnConvTbcGetWorkspaceSize(self.get(), weight.get(), nullptr, 0, output.get(), 0, workspaceSize,
+                                                executor);
         },
-        aclnnConvolution, "Convolution");
+        aclnnConvTbc, "ConvTbc");
 }
 
 TEST_F(NotYet, AnOpapiMathOperatorFailsInBothPhases) {
