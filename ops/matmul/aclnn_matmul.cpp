@@ -1,10 +1,11 @@
-// acl-cpu: aclnnMm, aclnnBatchMatMul and aclnnMatmul of ops-nn
-// (matmul/mat_mul_v3, matmul/batch_mat_mul_v3), on the engine of
+// acl-cpu: aclnnMm, aclnnBatchMatMul, aclnnMatmul and aclnnMv of ops-nn
+// (matmul/mat_mul_v3, matmul/batch_mat_mul_v3, matmul/mv), on the engine of
 // common/matmul.hpp.  Each is its checks, in the op_api's order, and a
 // MatmulSpec; README.md tells the rules and where they come from.
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
 
 #include "common/matmul.hpp"
 #include "common/op_checks.hpp"
@@ -146,6 +147,27 @@ aclnnStatus matmul(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
     return hand_back_product({"aclnnMatmul", self, mat2, out, cubeMathType, a, b, c, batch}, workspaceSize, executor);
 }
 
+// aclnn_mv.cpp: USE_FP32_ADD routed to KEEP_DTYPE; null; out's dtype
+// vec's, and self's too unless self is empty; CheckInput; self [n, m], vec
+// [m], out [n]; out empty -> nothing to do, self empty -> zeros.
+aclnnStatus mv(const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType,
+               uint64_t* workspaceSize, aclOpExecutor** executor) {
+    if (cubeMathType == kUseFp32Add) cubeMathType = kKeepDtype;
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {vec, "vec"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_same_dtype(out, "out", vec, "vec"));
+    if (!is_empty(self)) ACLCPU_RETURN_IF_ERROR(check_same_dtype(self, "self", vec, "vec"));
+    ACLCPU_RETURN_IF_ERROR(check_cube_input(self, vec, out, cubeMathType));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(self, "self", 2));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(vec, "vec", 1));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(out, "out", 1));
+    ACLCPU_RETURN_IF_ERROR(check_shape_is(vec, "vec", {view_of(self).shape[1]}));
+    ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", {view_of(self).shape[0]}));
+    const TensorView column = unsqueezed(view_of(vec), 1);
+    const TensorView c = unsqueezed(view_of(out), 1);
+    return hand_back_product({"aclnnMv", self, vec, out, cubeMathType, view_of(self), column, c, Dims{}},
+                             workspaceSize, executor);
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -166,8 +188,14 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* 
     return aclcpu::ops::matmul(self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
+aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType,
+                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return aclcpu::ops::mv(self, vec, out, cubeMathType, workspaceSize, executor);
+}
+
 }  // extern "C"
 
 ACLCPU_DEFINE_PHASE2(aclnnMm)
 ACLCPU_DEFINE_PHASE2(aclnnBatchMatMul)
 ACLCPU_DEFINE_PHASE2(aclnnMatmul)
+ACLCPU_DEFINE_PHASE2(aclnnMv)

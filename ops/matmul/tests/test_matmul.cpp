@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -231,6 +232,40 @@ TEST_F(Matmuls, MatmulRanks) {
     run({{2, 1, 3, 5}}, {{4, 5, 6}}, {2, 4, 3, 6}, {2, 1, 3, 5}, {4, 5, 6});
     // ggml's broadcast: mat2's batch a zero-stride view of one matrix.
     run({{3, 2, 7}}, {{3, 7, 5}, ACL_FLOAT, {0, 5, 1}}, {3, 2, 5}, {3, 2, 7}, {3, 7, 5});
+}
+
+// Mv: self [n, m] (a transposed view too) times vec [m] (strided).
+TEST_F(Matmuls, MvAndItsErrors) {
+    const auto mv = [&](const Operand& a, const Operand& v, aclDataType outDtype, int8_t cmt, const Emulation& e) {
+        expect_product(aclnnMvGetWorkspaceSize, aclnnMv, a, v, {a.shape[0]}, outDtype, cmt, e, a.shape,
+                       {v.shape[0], 1});
+    };
+    mv({{7, 300}}, {{300}}, ACL_FLOAT, 0, {});
+    mv({{257, 9}, ACL_FLOAT16, {1, 257}}, {{9}, ACL_FLOAT16, {3}, 0, {27}}, ACL_FLOAT16, 4,
+       {[](double v) { return v; }, ACL_FLOAT16});
+    mv({{5, 40}}, {{40}}, ACL_FLOAT, 2, fp16_inputs(ACL_FLOAT16));
+    DeviceTensor a(TensorSpec({3, 4}, ACL_FLOAT), std::vector<double>(12, 1));
+    DeviceTensor v(TensorSpec({4}, ACL_FLOAT), std::vector<double>(4, 1));
+    auto out = DeviceTensor::output(TensorSpec({3}, ACL_FLOAT));
+    expect_each_null_is_161001(aclnnMvGetWorkspaceSize, a.get(), v.get(), out->get(), int8_t{0});
+    const auto phase1 = [](const DeviceTensor& x, const DeviceTensor& y, const DeviceTensor& o) {
+        return phase1_of(aclnnMvGetWorkspaceSize, x.get(), y.get(), o.get(), int8_t{0});
+    };
+    auto outHalf = DeviceTensor::output(TensorSpec({3}, ACL_FLOAT16));
+    expect_error_naming(phase1(a, v, *outHalf), ACLNN_ERR_PARAM_INVALID, "out");
+    DeviceTensor vHalf(TensorSpec({4}, ACL_FLOAT16), std::vector<double>(4, 1));
+    expect_error_naming(phase1(a, vHalf, *outHalf), ACLNN_ERR_PARAM_INVALID, "self");
+    DeviceTensor v5(TensorSpec({5}, ACL_FLOAT), std::vector<double>(5, 1));
+    expect_error_naming(phase1(a, v5, *out), ACLNN_ERR_PARAM_INVALID, "vec");
+    expect_error_naming(phase1(a, a, *out), ACLNN_ERR_PARAM_INVALID, "Expected 1 dimension input, but got vec");
+    auto out4 = DeviceTensor::output(TensorSpec({4}, ACL_FLOAT));
+    expect_error_naming(phase1(a, v, *out4), ACLNN_ERR_PARAM_INVALID, "out");
+    // self empty: out of zeros (ZerosLike), self's dtype unchecked.
+    DeviceTensor none(TensorSpec({3, 0}, ACL_FLOAT16));
+    DeviceTensor v0(TensorSpec({0}, ACL_FLOAT));
+    ASSERT_EQ(run_aclnn(stream_, aclnnMvGetWorkspaceSize, aclnnMv, none.get(), v0.get(), out->get(), int8_t{0}),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(out->read(), std::vector<double>(3, 0.0));
 }
 
 // K == 0 writes zeros (HandleEmptyTensor); M or N == 0 writes nothing.
