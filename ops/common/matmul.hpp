@@ -41,6 +41,8 @@ struct MatrixBatch {
     /// rank, broadcastable.
     static MatrixBatch of(const TensorView& view, const Dims& batchShape);
     int64_t start(int64_t b) const noexcept { return batch.position_of(b); }
+    /// Element (row, col) of a matrix, from its start.
+    int64_t element(int64_t row, int64_t col) const noexcept { return row * rowStride + col * colStride; }
 };
 
 /// view with a size-1 dim inserted before dim (0 <= dim <= rank): a vector

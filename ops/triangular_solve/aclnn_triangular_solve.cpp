@@ -21,6 +21,7 @@
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
 #include "common/block_launch.hpp"
+#include "common/matmul.hpp"
 #include "common/strided_layout.hpp"
 #include "common/tiling.hpp"
 #include "common/typed_lanes.hpp"
@@ -34,25 +35,6 @@ namespace aclcpu::ops {
 namespace {
 
 constexpr DtypeList kSolveDtypes = {ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
-
-/// A batch of matrices: where matrix b starts (batch over the broadcast
-/// batch shape) and its row and column strides, in elements.
-struct MatrixBatch {
-    StridedLayout batch;
-    int64_t rowStride = 0;
-    int64_t colStride = 0;
-
-    static MatrixBatch of(const TensorView& view, const Dims& batchShape) {
-        TensorView batchView = view;
-        const size_t rank = view.shape.size();
-        batchView.shape.resize(rank - 2);
-        batchView.strides.resize(rank - 2);
-        return {StridedLayout::broadcast_to(batchView, batchShape), view.strides[rank - 2], view.strides[rank - 1]};
-    }
-    /// Matrix b's element (row, col) is at start(b) + element(row, col).
-    int64_t start(int64_t b) const { return batch.position_of(b); }
-    int64_t element(int64_t row, int64_t col) const { return row * rowStride + col * colStride; }
-};
 
 struct SolvePlan {
     aclDataType dtype = ACL_FLOAT;

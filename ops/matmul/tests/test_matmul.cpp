@@ -58,26 +58,6 @@ struct Operand {
     Shape storage = {};
 };
 
-/// Element (row, col) of matrix b of a row-major [batch..., rows, cols]
-/// value list, the batch dims broadcast (trailing-aligned) to batch.
-double matrix_at(const std::vector<double>& values, const Shape& shape, const Shape& batch, int64_t b, int64_t row,
-                 int64_t col) {
-    const size_t rank = shape.size();
-    const int64_t rows = shape[rank - 2];
-    const int64_t cols = shape[rank - 1];
-    int64_t index = 0;
-    int64_t stride = rows * cols;
-    for (size_t d = 0; d < batch.size(); ++d) {
-        const int64_t coordinate = b % batch[batch.size() - 1 - d];
-        b /= batch[batch.size() - 1 - d];
-        if (d + 2 >= rank) continue;
-        const int64_t size = shape[rank - 3 - d];
-        index += (size == 1 ? 0 : coordinate) * stride;
-        stride *= size;
-    }
-    return values[static_cast<size_t>(index + row * cols + col)];
-}
-
 class Matmuls : public AclTest {
 protected:
     /// Runs entry on a and b with values from seeds, compares out (of
@@ -100,7 +80,7 @@ protected:
         const int64_t m = am[am.size() - 2];
         const int64_t k = am.back();
         const int64_t n = bm.back();
-        const Shape batch = batch_of(am, bm);
+        const Shape batch = batch_shape_of(am, bm);
         const std::vector<double> xs = x.read();
         const std::vector<double> ys = y.read();
         const std::vector<double> actual = out->read();
@@ -111,8 +91,8 @@ protected:
                     double sum = 0;
                     double magnitude = 0;
                     for (int64_t p = 0; p < k; ++p) {
-                        const double term = emulation.round(matrix_at(xs, am, batch, bt, i, p)) *
-                                            emulation.round(matrix_at(ys, bm, batch, bt, p, j));
+                        const double term = emulation.round(xs[matrix_at(am, batch, bt, i, p)]) *
+                                            emulation.round(ys[matrix_at(bm, batch, bt, p, j)]);
                         sum += term;
                         magnitude += std::fabs(term);
                     }
@@ -123,16 +103,6 @@ protected:
                 }
             }
         }
-    }
-
-    static Shape batch_of(const Shape& a, const Shape& b) {
-        const size_t rank = std::max(a.size(), b.size()) - 2;
-        Shape batch(rank, 1);
-        for (const Shape* s : {&a, &b}) {
-            const size_t own = s->size() - 2;
-            for (size_t d = 0; d < own; ++d) batch[rank - own + d] = std::max(batch[rank - own + d], (*s)[d]);
-        }
-        return batch;
     }
 
     void mm(const Operand& a, const Operand& b, aclDataType outDtype, int8_t cmt, const Emulation& e) {
