@@ -86,6 +86,13 @@ aclnnStatus batch_matmul(const aclTensor* self, const aclTensor* mat2, aclTensor
     ACLCPU_RETURN_IF_ERROR(check_cube_input(self, mat2, out, cubeMathType));
     ACLCPU_RETURN_IF_ERROR(check_bmm_shapes(self, mat2, out));
     ACLCPU_RETURN_IF_ERROR(check_not_nz(self, out));
+    // CheckShape takes the larger batch for out's, so a batch of 0 beside
+    // one of 1 passes it with out's batch 1: nothing to compute from (the
+    // op_api's graph would copy an empty product), acl-cpu writes nothing.
+    if (view_of(self).shape[0] == 0 || view_of(mat2).shape[0] == 0) {
+        return hand_back_product({"aclnnBatchMatMul", self, mat2, out, cubeMathType, {}, {}, {}, {}}, workspaceSize,
+                                 executor, /*nothingToDo=*/true);
+    }
     const Dims batch = {view_of(out).shape[0]};
     return hand_back_product({"aclnnBatchMatMul", self, mat2, out, cubeMathType, view_of(self), view_of(mat2),
                               view_of(out), batch},

@@ -53,11 +53,12 @@ CubePrecision cube_precision(aclDataType self, aclDataType mat2, aclDataType out
     return precision;
 }
 
-aclnnStatus hand_back_product(const ProductPlan& plan, uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus hand_back_product(const ProductPlan& plan, uint64_t* workspaceSize, aclOpExecutor** executor,
+                              bool nothingToDo) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     const TensorList inputs = {plan.self, plan.mat2};
     const TensorList outputs = {plan.out};
-    if (is_empty(plan.out)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
+    if (nothingToDo || is_empty(plan.out)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{plan.self, "self"}, {plan.mat2, "mat2"}, {plan.out, "out"}}));
     MatmulSpec spec;
     spec.name = plan.name;

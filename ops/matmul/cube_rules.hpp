@@ -48,9 +48,10 @@ struct ProductPlan {
     Dims batch;
 };
 
-/// The end of phase 1 for a checked product: check_comm_input, out empty ->
-/// nothing to do, the views inside their storage, then the engine's
-/// executor (k == 0 writes zeros).
-aclnnStatus hand_back_product(const ProductPlan& plan, uint64_t* workspaceSize, aclOpExecutor** executor);
+/// The end of phase 1 for a checked product: check_comm_input, out empty
+/// (or nothingToDo) -> an executor doing nothing, the views inside their
+/// storage, then the engine's executor (k == 0 writes zeros).
+aclnnStatus hand_back_product(const ProductPlan& plan, uint64_t* workspaceSize, aclOpExecutor** executor,
+                              bool nothingToDo = false);
 
 }  // namespace aclcpu::ops

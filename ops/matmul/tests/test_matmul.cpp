@@ -258,6 +258,15 @@ TEST_F(Matmuls, EmptyDims) {
                         batchOut->get(), int8_t{0}),
               ACLNN_SUCCESS);
     EXPECT_EQ(batchOut->read(), std::vector<double>(24, 0.0));
+    // A batch of 0 beside one of 1 passes CheckShape with out's batch 1:
+    // nothing is written.
+    DeviceTensor noBatch(TensorSpec({0, 3, 4}, ACL_FLOAT));
+    DeviceTensor oneBatch(TensorSpec({1, 4, 2}, ACL_FLOAT), std::vector<double>(8, 1));
+    auto untouched = DeviceTensor::output(TensorSpec({1, 3, 2}, ACL_FLOAT));
+    ASSERT_EQ(run_aclnn(stream_, aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, noBatch.get(), oneBatch.get(),
+                        untouched->get(), int8_t{0}),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(untouched->read(), std::vector<double>(6, -7.0));
     DeviceTensor vector(TensorSpec({0}, ACL_FLOAT));
     auto scalar = DeviceTensor::output(TensorSpec({}, ACL_FLOAT));
     ASSERT_EQ(run_aclnn(stream_, aclnnMatmulGetWorkspaceSize, aclnnMatmul, vector.get(), vector.get(), scalar->get(),
