@@ -24,8 +24,8 @@
 namespace aclcpu::ops {
 
 /// Out's tile and the K chunk of one gemm_f32 call.
-inline constexpr int64_t kTileRows = 256;
-inline constexpr int64_t kTileCols = 512;
+inline constexpr int64_t kTileRows = 512;
+inline constexpr int64_t kTileCols = 1024;
 inline constexpr int64_t kChunkK = 512;
 
 /// One operand's batch of matrices: where matrix b starts (b over the
