@@ -27,8 +27,8 @@ struct MatrixBatch {
         return {StridedLayout::broadcast_to(batchView, batchShape), view.strides[rank - 2], view.strides[rank - 1]};
     }
     /// Matrix b's element (row, col) is at start(b) + element(row, col).
-    int64_t start(int64_t b) const { return batch.position_of(b); }
-    int64_t element(int64_t row, int64_t col) const { return row * rowStride + col * colStride; }
+    int64_t start(int64_t b) const noexcept { return batch.position_of(b); }
+    int64_t element(int64_t row, int64_t col) const noexcept { return row * rowStride + col * colStride; }
 };
 
 }  // namespace aclcpu::ops

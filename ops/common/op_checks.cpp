@@ -135,6 +135,13 @@ aclnnStatus check_min_dim(const aclTensor* tensor, const char* name, size_t minD
     return param_error(ACLNN_ERR_PARAM_INVALID, "The %s tensor must have at least %zu dimensions.", name, minDims);
 }
 
+aclnnStatus check_dim_count(const aclTensor* tensor, const char* name, size_t expected) {
+    const Dims& shape = view_of(tensor).shape;
+    if (shape.size() == expected) return ACLNN_SUCCESS;
+    return param_error(ACLNN_ERR_PARAM_INVALID, "Expected %zu dimension input, but got %s with sizes %s.", expected,
+                       name, shape_string(shape).c_str());
+}
+
 aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName) {
     const Dims& aShape = view_of(a).shape;
     const Dims& bShape = view_of(b).shape;

@@ -77,6 +77,8 @@ aclnnStatus check_max_dim(const aclTensor* tensor, const char* name, size_t maxD
 /// OP_CHECK_MIN_DIM: rank below minDims -> 161002.
 aclnnStatus check_min_dim(const aclTensor* tensor, const char* name, size_t minDims);
 
+/// OP_CHECK_WRONG_DIMENSION: rank other than expected -> 161002.
+aclnnStatus check_dim_count(const aclTensor* tensor, const char* name, size_t expected);
 /// OP_CHECK_SHAPE_NOT_EQUAL: the view shapes differ -> 161002.
 aclnnStatus check_same_shape(const aclTensor* a, const char* aName, const aclTensor* b, const char* bName);
 

@@ -1883,6 +1883,47 @@ def rope_seeds():
     return seeds
 
 
+def matmul_seeds():
+    """fuzz_matmul.cpp's grammar: Mm, BatchMatMul, Matmul and Mv over the
+    Cube's dtypes and their mixes, transposed and broadcast views, vectors,
+    empty dims, each cubeMathType and invalid ones, and shape errors."""
+    seeds = {}
+
+    def seed(entry, self, mat2, out, cube=0, run=(False, False)):
+        s = Seed()
+        s.byte(entry)
+        s.tensor(**self)
+        s.tensor(**mat2)
+        s.tensor(**out)
+        s.small_int(cube)
+        s.run(*run)
+        return s
+
+    for cube in (-1, 0, 1, 2, 3, 4, 5):
+        seeds[f'mm_cube_{cube}'] = seed(0, dict(shape=(3, 4)), dict(shape=(4, 5)), dict(shape=(3, 5)), cube)
+    for a, b, o in ((FLOAT16, FLOAT16, FLOAT16), (BF16, BF16, FLOAT), (FLOAT, FLOAT16, BF16), (DOUBLE, FLOAT, FLOAT)):
+        seeds[f'mm_{a}_{b}_{o}'] = seed(0, dict(shape=(3, 4), dtype=a), dict(shape=(4, 5), dtype=b),
+                                        dict(shape=(3, 5), dtype=o))
+    seeds['mm_transposed'] = seed(0, dict(shape=(3, 4), strides='col'), dict(shape=(4, 5), strides='col'),
+                                  dict(shape=(3, 5), strides='col'))
+    seeds['mm_k_zero'] = seed(0, dict(shape=(3, 0)), dict(shape=(0, 5)), dict(shape=(3, 5)))
+    seeds['mm_bad_k'] = seed(0, dict(shape=(3, 4)), dict(shape=(3, 5)), dict(shape=(3, 5)))
+    seeds['bmm_broadcast'] = seed(1, dict(shape=(1, 3, 4)), dict(shape=(2, 4, 5)), dict(shape=(2, 3, 5)), 2)
+    seeds['bmm_zero_stride'] = seed(1, dict(shape=(2, 3, 4), strides=(0, 4, 1)), dict(shape=(2, 4, 5)),
+                                    dict(shape=(2, 3, 5)), 3)
+    seeds['bmm_bad_out'] = seed(1, dict(shape=(2, 3, 4)), dict(shape=(2, 4, 5)), dict(shape=(2, 3, 4)))
+    seeds['matmul_vectors'] = seed(2, dict(shape=(4,)), dict(shape=(4,)), dict(shape=()))
+    seeds['matmul_vector_batch'] = seed(2, dict(shape=(4,)), dict(shape=(2, 4, 3)), dict(shape=(2, 3)))
+    seeds['matmul_nd'] = seed(2, dict(shape=(2, 1, 3, 4), dtype=FLOAT16), dict(shape=(3, 4, 5), dtype=FLOAT16),
+                              dict(shape=(2, 3, 3, 5), dtype=FLOAT16), 1)
+    seeds['matmul_scalar'] = seed(2, dict(shape=()), dict(shape=(4,)), dict(shape=()))
+    seeds['mv'] = seed(3, dict(shape=(3, 4)), dict(shape=(4,)), dict(shape=(3,)))
+    seeds['mv_empty_self'] = seed(3, dict(shape=(3, 0)), dict(shape=(0,)), dict(shape=(3,)))
+    seeds['mm_null_workspace_size'] = seed(0, dict(shape=(3, 4)), dict(shape=(4, 5)), dict(shape=(3, 5)),
+                                           run=(True, False))
+    return seeds
+
+
 def main():
     here = pathlib.Path(__file__).resolve().parent
     ops = here.parent.parent / 'ops'
@@ -1897,6 +1938,7 @@ def main():
     write(ops / 'norm' / 'tests' / 'corpus', rows_seeds())
     write(ops / 'rope' / 'tests' / 'corpus', rope_seeds())
     write(ops / 'pooling' / 'tests' / 'corpus', window_seeds())
+    write(ops / 'matmul' / 'tests' / 'corpus', matmul_seeds())
 
 
 if __name__ == '__main__':

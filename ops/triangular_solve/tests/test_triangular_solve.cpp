@@ -24,27 +24,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool is_complex(aclDataType dtype) { return dtype == ACL_COMPLEX64 || dtype == ACL_COMPLEX128; }
 
-/// The element of a row-major [batch..., rows, cols] tensor of shape
-/// `shape` that batch index b (over batchShape, broadcast) reads.
-size_t matrix_at(const Shape& shape, const Shape& batchShape, int64_t b, int64_t row, int64_t col) {
-    const size_t rank = shape.size();
-    const int64_t rows = shape[rank - 2];
-    const int64_t cols = shape[rank - 1];
-    int64_t index = 0;
-    int64_t stride = rows * cols;
-    // Batch dims from the last: batchShape's coordinate, the tensor's own
-    // dim (trailing-aligned; 1 broadcasts, missing ones too).
-    for (size_t d = 0; d < batchShape.size(); ++d) {
-        const int64_t coordinate = b % batchShape[batchShape.size() - 1 - d];
-        b /= batchShape[batchShape.size() - 1 - d];
-        if (d + 2 >= rank) continue;
-        const int64_t size = shape[rank - 3 - d];
-        index += (size == 1 ? 0 : coordinate) * stride;
-        stride *= size;
-    }
-    return static_cast<size_t>(index + row * cols + col);
-}
-
 struct SolveCase {
     Shape bShape;
     Shape aShape;
@@ -86,18 +65,6 @@ std::vector<Complex> solve_reference(const SolveCase& c, const std::vector<Compl
         }
     }
     return x;
-}
-
-Shape batch_shape_of(const Shape& a, const Shape& b) {
-    const size_t rank = std::max(a.size(), b.size()) - 2;
-    Shape batch(rank, 1);
-    for (size_t d = 0; d < rank; ++d) {
-        for (const Shape* s : {&a, &b}) {
-            const size_t batchRank = s->size() - 2;
-            if (d + batchRank >= rank) batch[d] = std::max(batch[d], (*s)[d + batchRank - rank]);
-        }
-    }
-    return batch;
 }
 
 Shape with_matrix(Shape batch, int64_t rows, int64_t cols) {

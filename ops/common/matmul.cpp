@@ -1,0 +1,212 @@
+#include "common/matmul.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "aclcpu/soc_profile.hpp"
+#include "common/block_launch.hpp"
+#include "common/dtype.hpp"
+#include "common/float_runs.hpp"
+#include "common/gemm.hpp"
+#include "common/tiling.hpp"
+
+namespace aclcpu::ops {
+
+TensorView unsqueezed(const TensorView& view, size_t dim) {
+    TensorView result = view;
+    result.shape.resize(0);
+    result.strides.resize(0);
+    for (size_t d = 0; d <= view.shape.size(); ++d) {
+        if (d == dim) {
+            result.shape.push_back(1);
+            result.strides.push_back(0);
+        }
+        if (d < view.shape.size()) {
+            result.shape.push_back(view.shape[d]);
+            result.strides.push_back(view.strides[d]);
+        }
+    }
+    return result;
+}
+
+float round_to_hf32(float value) noexcept {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    if ((bits & 0x7f800000u) == 0x7f800000u) return value;  // Inf and NaN stay
+    constexpr int kDropped = 23 - 11;
+    bits += ((1u << (kDropped - 1)) - 1) + ((bits >> kDropped) & 1u);
+    bits &= ~((1u << kDropped) - 1);
+    std::memcpy(&value, &bits, sizeof bits);
+    return value;
+}
+
+namespace {
+
+/// A strided rows x cols piece of an operand: element (i, j) at
+/// data + (i * rowStride + j * colStride) elements of dtype.
+struct Piece {
+    const std::byte* data;
+    aclDataType dtype;
+    int64_t rows;
+    int64_t cols;
+    int64_t rowStride;
+    int64_t colStride;
+};
+
+template <class T>
+void load_scalar(const Piece& p, float* dst, int64_t dstRow, int64_t dstCol) {
+    const auto* src = reinterpret_cast<const T*>(p.data);
+    for (int64_t i = 0; i < p.rows; ++i) {
+        for (int64_t j = 0; j < p.cols; ++j) dst[i * dstRow + j * dstCol] = cast_to_float(src[i * p.rowStride + j * p.colStride]);
+    }
+}
+
+/// Stages p as fp32 at dst, laid out along p's faster dim (dense rows when
+/// its columns are closer than its rows, dense columns otherwise), rounded
+/// as precision says; returns the staged matrix.
+StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision, float* dst) {
+    const bool byRows = std::llabs(p.colStride) <= std::llabs(p.rowStride);
+    const int64_t dstRow = byRows ? p.cols : 1;
+    const int64_t dstCol = byRows ? 1 : p.rows;
+    const int64_t runs = byRows ? p.rows : p.cols;
+    const int64_t runLength = byRows ? p.cols : p.rows;
+    const int64_t runStride = byRows ? p.rowStride : p.colStride;
+    const int64_t size = element_size(p.dtype);
+    if ((byRows ? p.colStride : p.rowStride) == 1 || runLength == 1) {
+        for (int64_t r = 0; r < runs; ++r) {
+            const std::byte* src = p.data + r * runStride * size;
+            float* out = dst + r * runLength;
+            if (p.dtype == ACL_FLOAT) {
+                std::memcpy(out, src, static_cast<size_t>(runLength) * sizeof(float));
+            } else {
+                convert_float_run(p.dtype, src, ACL_FLOAT, out, runLength);
+            }
+        }
+    } else if (p.dtype == ACL_FLOAT16) {
+        load_scalar<half_t>(p, dst, dstRow, dstCol);
+    } else if (p.dtype == ACL_BF16) {
+        load_scalar<bf16_t>(p, dst, dstRow, dstCol);
+    } else {
+        load_scalar<float>(p, dst, dstRow, dstCol);
+    }
+    const int64_t count = p.rows * p.cols;
+    if (precision.input != ACL_FLOAT && precision.input != p.dtype) {
+        round_through(precision.input, dst, count);
+    } else if (precision.hf32 && p.dtype == ACL_FLOAT) {
+        for (int64_t i = 0; i < count; ++i) dst[i] = round_to_hf32(dst[i]);
+    }
+    return {dst, p.rows, p.cols, dstRow, dstCol};
+}
+
+/// Whether gemm_f32 reads the operand where it lies: fp32 kept as it is, with
+/// strides it accepts.
+bool reads_in_place(aclDataType dtype, const MatrixBatch& batch, const CubePrecision& precision) {
+    return dtype == ACL_FLOAT && precision.input == ACL_FLOAT && !precision.hf32 && batch.rowStride >= 0 &&
+           batch.colStride >= 0;
+}
+
+/// Writes the fp32 tile c (rows x cols, dense rows) at out, rounded to the
+/// Cube's result dtype and then to out's.
+void store(float* c, int64_t rows, int64_t cols, aclDataType result, const Piece& out) {
+    round_through(result, c, rows * cols);
+    auto* base = const_cast<std::byte*>(out.data);
+    const int64_t size = element_size(out.dtype);
+    for (int64_t i = 0; i < rows; ++i) {
+        std::byte* row = base + i * out.rowStride * size;
+        const float* src = c + i * cols;
+        if (out.colStride == 1 && out.dtype != ACL_FLOAT) {
+            convert_float_run(ACL_FLOAT, src, out.dtype, row, cols);
+            continue;
+        }
+        for (int64_t j = 0; j < cols; ++j) {
+            std::byte* at = row + j * out.colStride * size;
+            if (out.dtype == ACL_FLOAT16) {
+                *reinterpret_cast<half_t*>(at) = half_t::from_float(src[j]);
+            } else if (out.dtype == ACL_BF16) {
+                *reinterpret_cast<bf16_t*>(at) = bf16_t::from_float(src[j]);
+            } else {
+                *reinterpret_cast<float*>(at) = src[j];
+            }
+        }
+    }
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+class MatmulKernel final : public OpKernel {
+public:
+    explicit MatmulKernel(MatmulSpec spec) noexcept
+        : spec_(std::move(spec)),
+          rowTiles_(ceil_div(spec_.m, kTileRows)),
+          colTiles_(ceil_div(spec_.n, kTileCols)),
+          blocks_(BlockSplit::front_loaded(spec_.batches * rowTiles_ * colTiles_, soc_profile().aiCoreCount,
+                                           kTileRows * kTileCols * std::max<int64_t>(spec_.k, 1))) {}
+
+    const char* name() const noexcept override { return spec_.name; }
+    void describe(std::string& details) const override { append_trace_arg(details, "blockDim", blocks_.count()); }
+
+    aclError launch(const LaunchArgs& args) const noexcept override {
+        if (aclError status = check_tensor_addresses(name(), args, 2, 1); status != ACL_SUCCESS) return status;
+        const int64_t tileK = std::min(spec_.k, kChunkK);
+        const int64_t stagingFloats = tileK * (kTileRows + kTileCols) + kTileRows * kTileCols;
+        const UbStaging staging = UbStaging::per_worker(stagingFloats * int64_t{sizeof(float)});
+        const int64_t bytesPerTile = (kTileRows + kTileCols) * spec_.k * 4;
+        return launch_block_slices(name(), blocks_, bytesPerTile, 1, [&](const BlockSlice& slice) {
+            auto* ub = reinterpret_cast<float*>(staging.for_block(slice.block));
+            for (int64_t tile = slice.units.begin; tile < slice.units.end; ++tile) run_tile(args, tile, ub);
+        });
+    }
+
+private:
+    Piece piece(const void* data, aclDataType dtype, const MatrixBatch& mb, int64_t b, int64_t row, int64_t col,
+                int64_t rows, int64_t cols) const {
+        const int64_t at = mb.start(b) + row * mb.rowStride + col * mb.colStride;
+        return {static_cast<const std::byte*>(data) + at * element_size(dtype), dtype, rows, cols, mb.rowStride,
+                mb.colStride};
+    }
+
+    /// The product's operand piece as gemm_f32 reads it: in place, or staged at ub.
+    StridedMatrix<const float> operand(const Piece& p, const MatrixBatch& mb, float* ub) const {
+        if (reads_in_place(p.dtype, mb, spec_.precision)) {
+            return {reinterpret_cast<const float*>(p.data), p.rows, p.cols, p.rowStride, p.colStride};
+        }
+        return stage(p, spec_.precision, ub);
+    }
+
+    void run_tile(const LaunchArgs& args, int64_t tile, float* ub) const {
+        const int64_t b = tile / (rowTiles_ * colTiles_);
+        const int64_t row = tile / colTiles_ % rowTiles_ * kTileRows;
+        const int64_t col = tile % colTiles_ * kTileCols;
+        const int64_t rows = std::min(kTileRows, spec_.m - row);
+        const int64_t cols = std::min(kTileCols, spec_.n - col);
+        const int64_t tileK = std::min(spec_.k, kChunkK);
+        float* aStage = ub;
+        float* bStage = aStage + tileK * kTileRows;
+        float* c = bStage + tileK * kTileCols;
+        // k == 0 still makes one call: its beta 0 writes the zeros.
+        for (int64_t k0 = 0; k0 == 0 || k0 < spec_.k; k0 += kChunkK) {
+            const int64_t depth = std::min(kChunkK, spec_.k - k0);
+            const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage);
+            const auto bm = operand(piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols), spec_.b, bStage);
+            gemm_f32(a, bm, k0 == 0 ? 0.0f : 1.0f, {c, rows, cols, cols, 1});
+        }
+        store(c, rows, cols, spec_.precision.result,
+              piece(args.outputs[0], spec_.outDtype, spec_.out, b, row, col, rows, cols));
+    }
+
+    MatmulSpec spec_;
+    int64_t rowTiles_;
+    int64_t colTiles_;
+    BlockSplit blocks_;
+};
+
+}  // namespace
+
+aclnnStatus hand_back_matmul(MatmulSpec spec, TensorSpan inputs, TensorSpan outputs, uint64_t* workspaceSize,
+                             aclOpExecutor** executor) noexcept {
+    return hand_back_kernel<MatmulKernel>(inputs, outputs, 0, workspaceSize, executor, std::move(spec));
+}
+
+}  // namespace aclcpu::ops
