@@ -166,7 +166,7 @@ aclnnStatus check_avgpool_shape(const aclTensor* self, const aclIntArray* kernel
         "value of paddingH should be at most half of kernelH. Actual: paddingH is [%ld],kernelH is [%ld].",
         "value of paddingW should be at most half of kernelW. Actual: paddingW is [%ld],kernelW is [%ld]."};
     for (int a = 0; a < 2; ++a) {
-        if (axes[a].kernel < 2 * axes[a].padBefore) {
+        if (axes[a].kernel < __int128{2} * axes[a].padBefore) {  // a wild padding's double overflows int64
             return param_error(ACLNN_ERR_PARAM_INVALID, halfMessages[a], static_cast<long>(axes[a].padBefore),
                                static_cast<long>(axes[a].kernel));
         }

@@ -239,6 +239,9 @@ TEST_F(PoolingOps, AvgPool2dErrorPaths) {
             "value of paddingH should be at most half of kernelH. Actual: paddingH is [2],kernelH is [2].");
     refused(nchw({1, 2, 4, 4}), nchw({1, 2, 2, 2}), {2, 3}, {2, 2}, {1, 2},
             "value of paddingW should be at most half of kernelW. Actual: paddingW is [2],kernelW is [3].");
+    // Twice a wild padding overflowed int64 (UBSan; found by fuzz_window).
+    refused(nchw({1, 2, 4, 4}), nchw({1, 2, 2, 2}), {2, 2}, {2, 2}, {int64_t{8043068294669795083}, 0},
+            "paddingH is [8043068294669795083]");
     refused(nchw({1, 2, 1, 4}), nchw({1, 2, 1, 2}), {3, 2}, {2, 2}, {0, 0}, "Given input size 2x1x4, calc out size 2x0x2");
     refused(nchw({1, 2, 4, 4}), nchw({1, 2, 3, 2}), {2, 2}, {2, 2}, {0, 0}, "[1,2,3,2]");
 }
