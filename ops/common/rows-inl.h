@@ -108,20 +108,22 @@ public:
     /// multiple of kPartials, term mapping a RowVec to a RowVec lane by lane.
     template <class Term>
     void add(const float* v, int64_t n, const Term& term) {
-        const RowTag d;
-        int64_t i = 0;
-        for (; i + kPartials <= n; i += kPartials) {
-            HWY_UNROLL(8)
-            for (size_t k = 0; k < kVectors; ++k) add_to(k, term(hn::LoadU(d, v + i + k * kLanes)));
-        }
-        HWY_UNROLL(8)
-        for (size_t k = 0; k < kVectors; ++k) {  // a constant trip count keeps the sums in registers
-            const int64_t at = i + static_cast<int64_t>(k * kLanes);
-            if (at >= n) break;
-            const size_t count = std::min(kLanes, static_cast<size_t>(n - at));
-            add_to(k, term(load_row_lanes(v + at, count)), hn::FirstN(d, count));
-        }
+        accumulate(v, n, term, [](int64_t, RowVec, size_t) {});
     }
+
+    /// add, also storing term(v[i]) at out[i]: one pass where a row needs
+    /// both the terms and their sum (softmax's e^(x - max)).
+    template <class Term>
+    void add_storing(const float* v, int64_t n, const Term& term, float* out) {
+        accumulate(v, n, term, [out](int64_t at, RowVec terms, size_t count) {
+            if (count == kLanes) {
+                hn::StoreU(terms, RowTag(), out + at);
+            } else {
+                store_f32_partial(RowTag(), terms, out + at, count);
+            }
+        });
+    }
+
     float total() const {
         const RowTag d;
         float sums[kPartials];
@@ -142,6 +144,32 @@ private:
     static constexpr size_t kLanes = kRowLanes;
     static constexpr size_t kVectors = kRowVectors;
     static_assert((kPartials & (kPartials - 1)) == 0, "total() folds a power of two of partials");
+
+    /// add's walk; sink(at, terms, count) sees each vector of terms, of
+    /// which the first count lanes are elements at...
+    template <class Term, class Sink>
+    void accumulate(const float* v, int64_t n, const Term& term, const Sink& sink) {
+        const RowTag d;
+        int64_t i = 0;
+        for (; i + kPartials <= n; i += kPartials) {
+            HWY_UNROLL(8)
+            for (size_t k = 0; k < kVectors; ++k) {
+                const int64_t at = i + static_cast<int64_t>(k * kLanes);
+                const RowVec terms = term(hn::LoadU(d, v + at));
+                sink(at, terms, kLanes);
+                add_to(k, terms);
+            }
+        }
+        HWY_UNROLL(8)
+        for (size_t k = 0; k < kVectors; ++k) {  // a constant trip count keeps the sums in registers
+            const int64_t at = i + static_cast<int64_t>(k * kLanes);
+            if (at >= n) break;
+            const size_t count = std::min(kLanes, static_cast<size_t>(n - at));
+            const RowVec terms = term(load_row_lanes(v + at, count));
+            sink(at, terms, count);
+            add_to(k, terms, hn::FirstN(d, count));
+        }
+    }
 
     /// The Kahan step on the partials of vector k.
     void add_to(size_t k, RowVec term) {

@@ -139,10 +139,11 @@ private:
         for (int64_t c = 0; c < chunks_; ++c) {
             max = row_max(x_chunk(c), chunk_size(c), max);
         }
+        const RowVec maxV = hn::Set(RowTag(), max);
         RowSum sum;
         for (int64_t c = 0; c < chunks_; ++c) {
-            exp_shifted(x_chunk(c), max, y_, chunk_size(c));
-            sum.add(y_, chunk_size(c), [](RowVec e) { return e; });
+            sum.add_storing(x_chunk(c), chunk_size(c), [&](RowVec v) { return exp_ieee(RowTag(), hn::Sub(v, maxV)); },
+                            y_);
         }
         return {max, sum.total()};
     }
