@@ -44,56 +44,24 @@ while (($#)); do
   esac
   shift
 done
-source_arg="${source_arg:-$root/../shared/third_party/ggml-d99724f.tar.gz}"
-if [[ ! -e "$source_arg" ]]; then
-  echo "ggml_backend_ops: no ggml source at $source_arg; skipped (pass a ggml tree or tarball)"
-  exit 0
-fi
-source_arg="$(cd "$(dirname "$source_arg")" && pwd)/$(basename "$source_arg")"
-
-work="$build_dir/ggml-backend-ops"
-prefix="$work/prefix"
-ggml_build="$work/build"
-logs="$work/logs"
-mkdir -p "$work"
+# shellcheck source=scripts/ggml_tree.sh
+source "$root/scripts/ggml_tree.sh"
+ggml_source_or_skip ggml_backend_ops "$source_arg"
+ggml_build="$ggml_work/build"
+logs="$ggml_work/logs"
 started=$SECONDS
+ggml_install_aclcpu
+ggml_unpack
 
-echo "== acl-cpu: building the installed targets of $build_dir and installing them into $prefix"
-cmake --build "$build_dir" -j2 --target ascendcl nnopbase opapi opapi_nn opapi_math opapi_transformer opapi_cv hccl \
-  c_sec aclcpu_soc_name aclcpu_explore
-rm -rf "$prefix"
-cmake --install "$build_dir" --prefix "$prefix" >/dev/null
-
-# The source: a tree is used where it is; a tarball is unpacked once per
-# content (its checksum in a stamp), so that the ggml build directory stays
-# valid across runs.
-if [[ -d "$source_arg" ]]; then
-  ggml_source="$source_arg"
-else
-  checksum="$(sha256sum "$source_arg" | cut -d' ' -f1)"
-  if [[ "$(cat "$work/source.stamp" 2>/dev/null)" != "$checksum" ]]; then
-    rm -rf "$work/source" "$ggml_build" "$work/source.stamp"
-    mkdir -p "$work/source"
-    tar -xzf "$source_arg" -C "$work/source" --strip-components=1
-    echo "$checksum" >"$work/source.stamp"
-  fi
-  ggml_source="$work/source"
-fi
-
-echo "== ggml: configuring and building test-backend-ops against $prefix"
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
+echo "== ggml: configuring and building test-backend-ops against $ggml_prefix"
 ggml_started=$SECONDS
-cmake -S "$ggml_source" -B "$ggml_build" -DGGML_CANN=ON -DSOC_TYPE=Ascend910B3 -DCANN_INSTALL_DIR="$prefix" \
-  -DGGML_BUILD_TESTS=ON "${launcher[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+ggml_configure "$ggml_build" -DGGML_BUILD_TESTS=ON
 cmake --build "$ggml_build" -j2 --target test-backend-ops
 ggml_seconds=$((SECONDS - ggml_started))
 test_binary="$ggml_build/bin/test-backend-ops"
 
 # shellcheck disable=SC1091
-source "$prefix/set_env.sh"
+source "$ggml_prefix/set_env.sh"
 if [[ -n "$only_ops" ]]; then
   IFS=, read -r -a ops <<<"$only_ops"
 else
@@ -174,14 +142,14 @@ if ((update_readme)); then
   {
     echo "$begin"
     echo
-    echo "ggml \`$(basename "$source_arg")\`, \`test-backend-ops test -b CANN0 -o OP\` per op" \
+    echo "ggml \`$(basename "$ggml_tarball")\`, \`test-backend-ops test -b CANN0 -o OP\` per op" \
          "(the op runs took ${run_seconds} s on this machine):"
     echo
     printf '%s\n' "${table[@]}"
     echo
     echo "$end"
-  } >"$work/readme_section.md"
-  python3 - "$root/README.md" "$work/readme_section.md" "$begin" "$end" <<'EOF'
+  } >"$ggml_work/readme_section.md"
+  python3 - "$root/README.md" "$ggml_work/readme_section.md" "$begin" "$end" <<'EOF'
 import pathlib, sys
 readme, section, begin, end = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).read_text(), sys.argv[3], sys.argv[4]
 text = readme.read_text()

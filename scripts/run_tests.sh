@@ -5,7 +5,8 @@
 #   3. the samples and the suite under seeded schedules (scripts/run_explored.sh);
 #   4. ggml's test-backend-ops on the CANN backend built against the install
 #      tree (scripts/ggml_backend_ops.sh --strict; skipped with a message when
-#      ../shared/third_party has no ggml source);
+#      ../shared/third_party has no ggml source), then a small llama-style
+#      model on that backend and on ggml's CPU backend (scripts/ggml_model.sh);
 #   5. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
 #   6. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 30) each.
 # ACLCPU_GGML=0, ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 4, 5 or 6.
@@ -21,7 +22,8 @@ step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)
 step "race checker on the suite and samples" "$root/scripts/run_race_checked.sh" "$build_dir"
 step "seeded schedules on the samples and the suite" "$root/scripts/run_explored.sh" "$build_dir"
 [[ "${ACLCPU_GGML:-1}" != 0 ]] &&
-  step "ggml's test-backend-ops on CANN0" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_backend_ops.sh" --strict
+  step "ggml's test-backend-ops on CANN0" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_backend_ops.sh" --strict &&
+  step "a llama-style model on ggml's CANN backend" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_model.sh"
 [[ "${ACLCPU_SANITIZERS:-1}" != 0 ]] &&
   step "sanitizers (ASan+UBSan: all tests, TSan: concurrency tests)" "$root/scripts/run_sanitizers.sh"
 [[ "${ACLCPU_FUZZ:-1}" != 0 ]] && step "fuzzing" "$root/scripts/run_fuzzers.sh"
