@@ -3,12 +3,14 @@
 # built unchanged against a fresh acl-cpu install tree and judged by ggml's
 # own operator test, one ggml op at a time.
 #
-# Usage: scripts/ggml_backend_ops.sh [--strict] [--update-readme] [--ops OP,...] [GGML_SOURCE]
+# Usage: scripts/ggml_backend_ops.sh [--strict] [--update-readme] [--ops OP,...] [--jobs N] [GGML_SOURCE]
 #   GGML_SOURCE    a ggml source tree or tarball; default
 #                  ../shared/third_party/ggml-d99724f.tar.gz beside the repository.  When it
 #                  does not exist the script says so and exits 0 (CI has no network).
 #   --update-readme  writes the per-op table into README.md between its ggml-backend-ops markers
 #   --ops          only these ggml ops (names as test-backend-ops -o takes them)
+#   --jobs N       test-backend-ops' concurrent mode (-j N): N threads, each with
+#                  its own CANN0 backend (its own stream), share an op's cases
 #   --strict       exits 1 when a case fails or an op ends otherwise than "ok" or
 #                  aborted by an operator acl-cpu has not written yet (561112,
 #                  "has no kernel in acl-cpu yet"): what CI runs
@@ -33,12 +35,14 @@ timeout_seconds="${GGML_OP_TIMEOUT:-900}"
 update_readme=0
 strict=0
 only_ops=""
+jobs=1
 source_arg=""
 while (($#)); do
   case "$1" in
     --update-readme) update_readme=1 ;;
     --strict) strict=1 ;;
     --ops) only_ops="$2"; shift ;;
+    --jobs) jobs="$2"; shift ;;
     -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) source_arg="$1" ;;
   esac
@@ -101,12 +105,15 @@ for op in "${ops[@]}"; do
   # would otherwise interleave with the table.
   filter=()
   [[ -n "${divergent_cases[$op]:-}" ]] && filter=(-p "^(?!${divergent_cases[$op]})")
-  (timeout --signal=KILL "$timeout_seconds" "$test_binary" test -b CANN0 -o "$op" "${filter[@]}" \
+  (timeout --signal=KILL "$timeout_seconds" "$test_binary" test -b CANN0 -o "$op" -j "$jobs" "${filter[@]}" \
     >"$logs/$op.out" 2>"$logs/$op.err" || exit $?) 2>/dev/null || status=$?
   # A case line is "  OP(params): ... OK|FAIL|not supported [...]" (colours
   # stripped); a failing one starts with ggml's error ("[OP] ERR = ...   OP(...").
+  # A finished run's "  N/M tests passed" counts the cases run, which the
+  # lines of concurrent workers (--jobs) may not: it wins where present.
   counts="$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$op.out" | awk '
     /[A-Z_0-9]+\(.*\): / { if (/ OK$/) ok++; else if (/ FAIL$/) fail++; else if (/not supported|skipping/) ns++ }
+    /^  [0-9]+\/[0-9]+ tests passed$/ { split($1, n, "/"); ok = n[1]; fail = n[2] - n[1] }
     END { printf "%d %d %d", ok, fail, ns }')"
   read -r passed failed unsupported <<<"$counts"
   totals=($((totals[0] + passed)) $((totals[1] + failed)) $((totals[2] + unsupported)))

@@ -1,0 +1,84 @@
+// common/gemv.hpp against a double-precision product computed here: one and
+// a few rows, k on both sides of the 32 partials (1, 7, 31, 32, 33, 257),
+// FLOAT, FLOAT16 and BF16 columns with a gap between them, both betas; and
+// the fixed summation order: a sum equals the pairwise fold of its 32
+// partials, written out here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "aclcpu/half.hpp"
+#include "common/gemv.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+/// Small integers and halves: exact in every dtype, their products and sums
+/// exact in fp32.
+float value_at(int64_t i, int seed) { return static_cast<float>((i * 7 + seed) % 13 - 6) * 0.5f; }
+
+template <class T>
+T stored(float value) {
+    if constexpr (std::is_same_v<T, half_t>) return half_t::from_float(value);
+    else if constexpr (std::is_same_v<T, bf16_t>) return bf16_t::from_float(value);
+    else return value;
+}
+
+template <class T>
+void expect_gemv(aclDataType dtype, int64_t m, int64_t n, int64_t k, float beta) {
+    SCOPED_TRACE(testing::Message() << "dtype " << dtype << " " << m << "x" << n << "x" << k << " beta " << beta);
+    const int64_t columnStride = k + 3;  // a gap after each column
+    std::vector<T> weight(static_cast<size_t>(n * columnStride), stored<T>(std::nanf("")));
+    for (int64_t j = 0; j < n; ++j) {
+        for (int64_t p = 0; p < k; ++p) weight[j * columnStride + p] = stored<T>(value_at(j * k + p, 2));
+    }
+    const int64_t aStride = k + 1;
+    std::vector<float> a(static_cast<size_t>(m * aStride));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = value_at(static_cast<int64_t>(i), 1);
+    std::vector<float> out(static_cast<size_t>(m * n), beta == 0 ? std::numeric_limits<float>::quiet_NaN() : 3.0f);
+    gemv_f32({a.data(), m, k, aStride, 1}, {weight.data(), dtype, k, n, columnStride}, beta,
+             {out.data(), m, n, n, 1});
+    for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+            double expected = beta == 0 ? 0.0 : beta * 3.0;
+            for (int64_t p = 0; p < k; ++p) {
+                expected += double{a[i * aStride + p]} * double{value_at(j * k + p, 2)};
+            }
+            ASSERT_EQ(out[i * n + j], expected) << "at " << i << "," << j;
+        }
+    }
+}
+
+TEST(Gemv, EachDtypeRowsAndLengthsAgainstDouble) {
+    for (const int64_t k : {1, 7, 31, 32, 33, 257}) {
+        for (const int64_t m : {1, 3}) {
+            for (const float beta : {0.0f, 1.0f}) {
+                expect_gemv<float>(ACL_FLOAT, m, 5, k, beta);
+                expect_gemv<half_t>(ACL_FLOAT16, m, 5, k, beta);
+                expect_gemv<bf16_t>(ACL_BF16, m, 5, k, beta);
+            }
+        }
+    }
+}
+
+TEST(Gemv, SumsItsThirtyTwoPartialsPairwise) {
+    // Values whose fp32 sum depends on the order: 1 + 2^-24 rounds to 1.
+    constexpr int64_t k = 70;
+    std::vector<float> x(k);
+    std::vector<float> w(k, 1.0f);
+    for (int64_t p = 0; p < k; ++p) x[p] = p % 3 == 0 ? 1.0f : std::ldexp(1.0f, -24 + static_cast<int>(p % 5));
+    float partials[32] = {};
+    for (int64_t p = 0; p < k; ++p) partials[p % 32] = std::fma(x[p], w[p], partials[p % 32]);
+    for (int n = 32; n > 1; n /= 2) {
+        for (int i = 0; i < n / 2; ++i) partials[i] = partials[2 * i] + partials[2 * i + 1];
+    }
+    float out = 0;
+    gemv_f32({x.data(), 1, k, k, 1}, {w.data(), ACL_FLOAT, k, 1, k}, 0.0f, {&out, 1, 1, 1, 1});
+    EXPECT_EQ(out, partials[0]);
+}
+
+}  // namespace
+}  // namespace aclcpu::ops
