@@ -4,7 +4,8 @@
 #   2. the same suite and samples with the stream race checker on (no report allowed);
 #   3. the samples and the suite under seeded schedules (scripts/run_explored.sh);
 #   4. ggml's test-backend-ops on the CANN backend built against the install
-#      tree (scripts/ggml_backend_ops.sh --strict; skipped with a message when
+#      tree (scripts/ggml_backend_ops.sh --strict --jobs 2: two threads, each with its own
+#      CANN0 backend and stream, share each op's cases; skipped with a message when
 #      ../shared/third_party has no ggml source), then a small llama-style
 #      model on that backend and on ggml's CPU backend (scripts/ggml_model.sh);
 #   5. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
@@ -22,7 +23,7 @@ step "test suite" ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)
 step "race checker on the suite and samples" "$root/scripts/run_race_checked.sh" "$build_dir"
 step "seeded schedules on the samples and the suite" "$root/scripts/run_explored.sh" "$build_dir"
 [[ "${ACLCPU_GGML:-1}" != 0 ]] &&
-  step "ggml's test-backend-ops on CANN0" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_backend_ops.sh" --strict &&
+  step "ggml's test-backend-ops on CANN0" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_backend_ops.sh" --strict --jobs 2 &&
   step "a llama-style model on ggml's CANN backend" env ACLCPU_BUILD_DIR="$build_dir" "$root/scripts/ggml_model.sh"
 [[ "${ACLCPU_SANITIZERS:-1}" != 0 ]] &&
   step "sanitizers (ASan+UBSan: all tests, TSan: concurrency tests)" "$root/scripts/run_sanitizers.sh"
