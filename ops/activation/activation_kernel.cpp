@@ -61,7 +61,6 @@ V erf_of(D d, V x) {
 
 /// ops-nn has no A2 Relu kernel source; Relu is max(x, 0) with NaN kept.
 struct ReluVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
     }
@@ -69,7 +68,6 @@ struct ReluVector : VectorFunction<NoParams> {
 
 /// op_kernel/arch35/sigmoid_f32.h: 1 / (1 + e^-x).
 struct SigmoidVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V one = hn::Set(d, 1.0f);
         return hn::Div(one, hn::Add(one, exp_ieee(d, hn::Neg(x))));
@@ -78,7 +76,6 @@ struct SigmoidVector : VectorFunction<NoParams> {
 
 /// op_kernel/arch35/hard_sigmoid.cpp: Muls alpha, Adds beta, Mins 1, Maxs 0.
 struct HardsigmoidVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V affine = hn::Add(hn::Mul(x, hn::Set(d, kHardsigmoidAlpha)), hn::Set(d, kHardsigmoidBeta));
         return nan_through(d, x, hn::Max(hn::Min(affine, hn::Set(d, 1.0f)), hn::Zero(d)));
@@ -88,7 +85,6 @@ struct HardsigmoidVector : VectorFunction<NoParams> {
 /// op_kernel/arch35/hard_swish.h: max(x, -3) * clamp(x + 3, 0, 6) * (1/6);
 /// the max(x, -3) makes Hardswish(-inf) 0, not NaN.
 struct HardswishVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V gate = hn::Max(hn::Min(hn::Add(x, hn::Set(d, 3.0f)), hn::Set(d, 6.0f)), hn::Zero(d));
         const V product = hn::Mul(hn::Max(x, hn::Set(d, -3.0f)), gate);
@@ -98,7 +94,6 @@ struct HardswishVector : VectorFunction<NoParams> {
 
 /// op_kernel/arch35/swish_dag.h with scale 1: x / (1 + e^-x) (NaN at -inf).
 struct SiluVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         return hn::Div(x, hn::Add(hn::Set(d, 1.0f), exp_ieee(d, hn::Neg(x))));
     }
@@ -109,7 +104,6 @@ struct SiluVector : VectorFunction<NoParams> {
 /// x / (1 + e^(-1.5957691 (x + 0.044715 x^3))), tanh's approximation
 /// rewritten; NaN at -inf (-inf / inf).
 struct GeluTanhVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V cube = hn::Mul(hn::Mul(x, x), x);
         const V inner = hn::Add(x, hn::Mul(cube, hn::Set(d, 0.044715f)));
@@ -120,7 +114,6 @@ struct GeluTanhVector : VectorFunction<NoParams> {
 
 /// op_kernel/arch35/gelu_v2_dag.h, GeluV2Erf32BDag: (erf(x * 0.707106781) + 1) * (x * 0.5).
 struct GeluErfVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V erf = erf_of(d, hn::Mul(x, hn::Set(d, 0.707106781f)));
         return hn::Mul(hn::Add(erf, hn::Set(d, 1.0f)), hn::Mul(x, hn::Set(d, 0.5f)));
@@ -130,7 +123,6 @@ struct GeluErfVector : VectorFunction<NoParams> {
 /// op_kernel/arch35/elu_dag.h: z = x * inputScale, alpha * expm1(z) where
 /// x <= 0 (or NaN), x where x > 0, times scale.
 struct EluVector : VectorFunction<EluParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V negative = hn::Mul(expm1_ieee(d, hn::Mul(x, hn::Set(d, p.inputScale))), hn::Set(d, p.alpha));
         return hn::Mul(hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, negative), hn::Set(d, p.scale));
@@ -139,7 +131,6 @@ struct EluVector : VectorFunction<EluParams> {
 
 /// aclnn_elu.cpp, ComputeEluWithInfNan: Threshold(x, 0, -alpha) then Muls scale.
 struct EluLimitVector : VectorFunction<EluLimitParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V threshold = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Set(d, p.negAlpha));
         return hn::Mul(threshold, hn::Set(d, p.scale));
@@ -148,7 +139,6 @@ struct EluLimitVector : VectorFunction<EluLimitParams> {
 
 /// op_kernel/arch35/leaky_relu_dag.h: x > 0 ? x : x * negativeSlope.
 struct LeakyReluVector : VectorFunction<LeakyReluParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, hn::Set(d, p.negativeSlope)));
     }
@@ -158,7 +148,6 @@ struct LeakyReluVector : VectorFunction<LeakyReluParams> {
 /// x itself, elsewhere log1p(e^t) * inverseBeta (e^t of 0 on the selected
 /// lanes, so nothing overflows there).
 struct SoftplusVector : VectorFunction<SoftplusParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V t = hn::Mul(x, hn::Set(d, p.beta));
         const auto above = hn::Gt(t, hn::Set(d, p.threshold));
@@ -170,7 +159,6 @@ struct SoftplusVector : VectorFunction<SoftplusParams> {
 /// aclnnThreshold.md's formula, x > threshold ? x : value: the compare is
 /// false for a NaN x, which gives value.
 struct ThresholdVector : VectorFunction<ThresholdParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V threshold = hn::Set(d, static_cast<float>(p.threshold.real));
         return hn::IfThenElse(hn::Gt(x, threshold), x, hn::Set(d, static_cast<float>(p.value.real)));
@@ -194,7 +182,6 @@ V gelu_erf_form(D d, V x) {
 }
 
 struct SwiGluVector : VectorFunction<GateParams> {
-    template <class D, class V>
     V operator()(D d, V a, V b) const {
         const V denominator = hn::Add(exp_ieee(d, hn::Neg(a)), hn::Set(d, 1.0f));
         const V silu = p.sigmoidThenMultiply ? hn::Mul(hn::Div(hn::Set(d, 1.0f), denominator), a)
@@ -204,7 +191,6 @@ struct SwiGluVector : VectorFunction<GateParams> {
 };
 
 struct GeGluVector : VectorFunction<GateParams> {
-    template <class D, class V>
     V operator()(D d, V activated, V other) const {
         const V gelu = p.erf ? gelu_erf_form(d, activated) : GeluTanhVector{}(d, activated);
         return hn::Mul(p.roundGeluToHalf ? round_to<half_t>(d, gelu) : gelu, other);
@@ -212,7 +198,6 @@ struct GeGluVector : VectorFunction<GateParams> {
 };
 
 struct GeGluErfVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         return gelu_erf_form(d, x);
     }

@@ -22,7 +22,6 @@ namespace {
 /// CANN's Axpy a + alpha*b, or Mul then Add when the product rounds first
 /// (to the 16-bit compute dtype; FLOAT needs no rounding).
 struct AxpyVector : VectorFunction<AxpyParams> {
-    template <class D, class V>
     V operator()(D d, V a, V b) const {
         if (p.swapOperands) std::swap(a, b);
         V product = hn::Mul(hn::Set(d, p.signedAlpha), b);
@@ -35,14 +34,12 @@ struct AxpyVector : VectorFunction<AxpyParams> {
 };
 
 struct MulVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D /* d */, V a, V b) const {
         return hn::Mul(a, b);
     }
 };
 
 struct DivVector : VectorFunction<DivParams> {
-    template <class D, class V>
     V operator()(D /* d */, V a, V b) const {
         const V quotient = hn::Div(a, b);
         if (p.rounding == DivRounding::trunc) return hn::Trunc(quotient);

@@ -30,28 +30,24 @@ auto bound(D d, const ComputeValue& value) {
 }
 
 struct ClampVector : VectorFunction<ClampBounds> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         return clamp_vector(d, x, bound(d, p.lo), bound(d, p.hi));
     }
 };
 
 struct ClampMinTensorVector : VectorFunction<ClampBounds> {
-    template <class D, class V>
     V operator()(D d, V x, V lo) const {
         return clamp_vector(d, x, lo, bound(d, p.hi));
     }
 };
 
 struct ClampMaxTensorVector : VectorFunction<ClampBounds> {
-    template <class D, class V>
     V operator()(D d, V x, V hi) const {
         return clamp_vector(d, x, bound(d, p.lo), hi);
     }
 };
 
 struct ClampTensorsVector : VectorFunction<ClampBounds> {
-    template <class D, class V>
     V operator()(D d, V x, V lo, V hi) const {
         return clamp_vector(d, x, lo, hi);
     }

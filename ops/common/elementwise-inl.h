@@ -25,6 +25,17 @@
 
 ACLCPU_BEGIN_TARGET_NAMESPACE();
 
+/// What an operator's fp32 vector functor derives from: its Params, as p,
+/// and the descriptor D and vector V the engine calls it with (fp32 at the
+/// target's full width).  The functor adds `V operator()(D d, V v_0, ...)
+/// const`; its block constructs it as Op{{params}}.
+template <class Params>
+struct VectorFunction {
+    using D = hn::ScalableTag<float>;
+    using V = hn::Vec<D>;
+    Params p;
+};
+
 /// The vectors op(d, in_0[i..], ...) of the inputs' elements i.. loaded as
 /// fp32, as store_values reads them: value(i, n), n lanes valid.
 template <class D, class Op, class... In>

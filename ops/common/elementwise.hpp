@@ -158,14 +158,6 @@ private:
     aclDataType streamedDtype_;
 };
 
-/// What an operator's fp32 vector functor derives from: its Params, as p.
-/// The functor adds `template <class D, class V> V operator()(D d, V v_0,
-/// ...) const` (elementwise-inl.h); its block constructs it as Op{{params}}.
-template <class Params>
-struct VectorFunction {
-    Params p;
-};
-
 }  // namespace aclcpu::ops
 
 /// The two halves of an elementwise operator's block function in its

@@ -12,7 +12,6 @@
 #include "common/phase1.hpp"
 
 namespace aclcpu::ops {
-
 namespace {
 
 /// The k in [0, kernel) whose position start + k * dilation is below limit:
@@ -25,24 +24,6 @@ int64_t taps_below(int64_t start, int64_t dilation, int64_t kernel, int64_t limi
 /// The first k whose position start + k * dilation is at least 0.
 int64_t first_tap_inside(int64_t start, int64_t dilation) noexcept {
     return start >= 0 ? 0 : (-start + dilation - 1) / dilation;
-}
-
-/// view with `count` size-1 dims (stride 0) inserted before dim `at`.
-TensorView with_unit_dims(const TensorView& view, size_t at, int count) {
-    TensorView result = view;
-    result.shape = Dims();
-    result.strides = Dims();
-    for (size_t d = 0; d < view.shape.size(); ++d) {
-        if (d == at) {
-            for (int i = 0; i < count; ++i) {
-                result.shape.push_back(1);
-                result.strides.push_back(0);
-            }
-        }
-        result.shape.push_back(view.shape[d]);
-        result.strides.push_back(view.strides[d]);
-    }
-    return result;
 }
 
 /// The plan with its spatial axes padded to kMaxWindowDims by leading unit
@@ -128,7 +109,26 @@ aclnnStatus check_window_axes(const WindowAxis* axes, int spatial) {
     return ACLNN_SUCCESS;
 }
 
-TensorView with_unit_batch(const TensorView& view) { return with_unit_dims(view, 0, 1); }
+TensorView with_unit_dims(const TensorView& view, size_t at, int count) {
+    TensorView result = view;
+    result.shape = Dims();
+    result.strides = Dims();
+    for (size_t d = 0; d < view.shape.size(); ++d) {
+        if (d == at) {
+            for (int i = 0; i < count; ++i) {
+                result.shape.push_back(1);
+                result.strides.push_back(0);
+            }
+        }
+        result.shape.push_back(view.shape[d]);
+        result.strides.push_back(view.strides[d]);
+    }
+    return result;
+}
+
+TensorView with_batch(const TensorView& view, size_t rank) {
+    return view.shape.size() + 1 == rank ? with_unit_dims(view, 0, 1) : view;
+}
 
 ColumnGather::ColumnGather(const WindowPlan& plan) {
     WindowPlan padded = plan;
@@ -353,6 +353,8 @@ void WindowKernel::describe(std::string& details) const {
 
 aclnnStatus hand_back_window(const char* api, const WindowPlan& plan, const aclTensor* input, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{input, "self"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_window_axes(plan.axes, plan.spatial));
     return hand_back_kernel<WindowKernel>({input}, {out}, 0, workspaceSize, executor, api, plan);
 }
 

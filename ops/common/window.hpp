@@ -128,8 +128,9 @@ private:
     BlockSplit blocks_;
 };
 
-/// Ends phase 1 of a window operator: a WindowKernel over plan, launched with
-/// input and out.
+/// Ends phase 1 of a window operator, the checks its entry points share
+/// last: self's and out's views inside their storage, check_window_axes,
+/// then a WindowKernel over plan, launched with input and out.
 aclnnStatus hand_back_window(const char* api, const WindowPlan& plan, const aclTensor* input, const aclTensor* out,
                              uint64_t* workspaceSize, aclOpExecutor** executor);
 
@@ -167,7 +168,11 @@ private:
     int64_t taps_ = 1;
 };
 
-/// The view of a tensor with a leading size-1 dim added (CHW -> 1CHW).
-TensorView with_unit_batch(const TensorView& view);
+/// view with `count` size-1 dims (stride 0) inserted before dim `at`.
+TensorView with_unit_dims(const TensorView& view, size_t at, int count);
+
+/// The view as `rank` dims: a batchless view (rank - 1 dims) with a leading
+/// size-1 batch added (CHW -> 1CHW), any other as it is.
+TensorView with_batch(const TensorView& view, size_t rank);
 
 }  // namespace aclcpu::ops

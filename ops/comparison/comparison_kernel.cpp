@@ -22,7 +22,6 @@ enum class Relation : uint8_t { equal, greater };
 /// its Cast to a float out gives it.
 template <Relation kRelation>
 struct RelationVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V a, V b) const {
         const auto holds = kRelation == Relation::equal ? hn::Eq(a, b) : hn::Gt(a, b);
         return hn::IfThenElseZero(holds, hn::Set(d, 1.0f));

@@ -17,7 +17,6 @@ namespace {
 /// The value where mask is nonzero, self elsewhere (a select: self's NaNs
 /// and signed zeros pass through untouched).
 struct MaskedFillVector : VectorFunction<MaskedFillParams> {
-    template <class D, class V>
     V operator()(D d, V self, V mask) const {
         return hn::IfThenElse(hn::Ne(mask, hn::Zero(d)), hn::Set(d, p.vector), self);
     }

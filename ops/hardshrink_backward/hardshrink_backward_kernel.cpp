@@ -14,7 +14,6 @@ ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 struct HardshrinkGrad : VectorFunction<HardshrinkBackwardParams> {
-    template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
         return hn::IfThenZeroElse(hn::Le(hn::Abs(self), hn::Set(d, p.lambd)), gradOutput);
     }

@@ -120,7 +120,7 @@ aclnnStatus check_output_dims(const aclTensor* self, const WindowAxis* axes, con
 
 /// out [(N,) C * kH * kW, L] as the engine's [N, C, kH, kW, oH, oW].
 TensorView columns_view(const TensorView& out, int64_t channels, const WindowAxis* axes) {
-    const TensorView batched = out.shape.size() == 3 ? out : with_unit_batch(out);
+    const TensorView batched = with_batch(out, 3);
     TensorView view = batched;
     const int64_t rowStride = batched.strides[1];
     const int64_t columnStride = batched.strides[2];
@@ -161,9 +161,7 @@ extern "C" aclnnStatus aclnnIm2colGetWorkspaceSize(const aclTensor* self, const 
     ACLCPU_RETURN_IF_ERROR(check_output_dims(self, plan.axes, out));
     if (is_empty(self)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kOutDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_window_axes(plan.axes, 2));
-    plan.input = shape.size() == 4 ? view_of(self) : with_unit_batch(view_of(self));
+    plan.input = with_batch(view_of(self), 4);
     plan.output = columns_view(view_of(out), plan.input.shape[1], plan.axes);
     return hand_back_window("aclnnIm2col", plan, self, out, workspaceSize, executor);
 }

@@ -15,7 +15,6 @@ namespace {
 
 /// dy / (x * (1 - x)) inside [lo, hi], `invalid` outside it and for NaN x.
 struct LogitGradOp : VectorFunction<LogitGradParams> {
-    template <class D, class V>
     V operator()(D d, V x, V dy) const {
         const V grad = hn::Div(dy, hn::Mul(x, hn::Sub(hn::Set(d, 1.0f), x)));
         const auto inside = hn::And(hn::Ge(x, hn::Set(d, p.lo)), hn::Le(x, hn::Set(d, p.hi)));

@@ -66,11 +66,8 @@ aclnnStatus check_pooled_shape(const aclTensor* self, const WindowAxis* axes, co
 /// Hands back the pooling of self into out over axes (both not empty).
 aclnnStatus hand_back_pool(const char* api, WindowPlan& plan, const aclTensor* self, const aclTensor* out,
                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_window_axes(plan.axes, 2));
-    const bool is3d = view_of(self).shape.size() == 3;
-    plan.input = is3d ? with_unit_batch(view_of(self)) : view_of(self);
-    plan.output = is3d ? with_unit_batch(view_of(out)) : view_of(out);
+    plan.input = with_batch(view_of(self), 4);
+    plan.output = with_batch(view_of(out), 4);
     return hand_back_window(api, plan, self, out, workspaceSize, executor);
 }
 

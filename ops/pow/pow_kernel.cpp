@@ -21,7 +21,6 @@ namespace {
 /// 0.5 sqrt(x), -0.5 1 / sqrt(x), 2 x * x, 3 x * (x * x); 1 (the skipped
 /// kernel) is x itself.
 struct PowsVector : VectorFunction<PowsParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V one = hn::Set(d, 1.0f);
         const V square = hn::Mul(x, x);
@@ -39,7 +38,6 @@ struct PowsVector : VectorFunction<PowsParams> {
 /// pow(1, y) = 1, a negative base with a non-integer exponent NaN, the sign
 /// of an odd integer power kept) are what CANN's and PyTorch's Pow give.
 struct PowVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V base, V exponent) const {
         HWY_ALIGN float bases[kMaxFloatLanes];
         HWY_ALIGN float exponents[kMaxFloatLanes];

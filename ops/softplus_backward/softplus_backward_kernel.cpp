@@ -47,7 +47,6 @@ HWY_INLINE hn::Vec<D> one_plus_exp(D d, hn::Vec<D> u) {
 }
 
 struct SoftplusGrad : VectorFunction<SoftplusBackwardParams> {
-    template <class D, class V>
     V operator()(D d, V gradOutput, V self) const {
         const V t = hn::Mul(hn::Set(d, p.beta), self);
         const V smooth = hn::Div(gradOutput, one_plus_exp(d, hn::Neg(t)));

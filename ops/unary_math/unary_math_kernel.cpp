@@ -21,21 +21,18 @@ ACLCPU_BEGIN_TARGET_NAMESPACE();
 namespace {
 
 struct AbsVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Abs(x);
     }
 };
 
 struct NegVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Neg(x);
     }
 };
 
 struct SignVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         const V zero = hn::Zero(d);
         const V positive = hn::IfThenElseZero(hn::Gt(x, zero), hn::Set(d, 1.0f));
@@ -48,7 +45,6 @@ enum class Ieee : uint8_t { exp, log, sin, cos, tanh };
 
 template <Ieee kFunction>
 struct IeeeVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D d, V x) const {
         if constexpr (kFunction == Ieee::exp) return exp_ieee(d, x);
         if constexpr (kFunction == Ieee::log) return log_ieee(d, x);
@@ -64,7 +60,6 @@ using CosVector = IeeeVector<Ieee::cos>;
 using TanhVector = IeeeVector<Ieee::tanh>;
 
 struct SqrtVector : VectorFunction<NoParams> {
-    template <class D, class V>
     V operator()(D /*d*/, V x) const {
         return hn::Sqrt(x);
     }

@@ -130,7 +130,6 @@ extern "C" aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor* s
     ACLCPU_RETURN_IF_ERROR(check_formats(self, out));
     ACLCPU_RETURN_IF_ERROR(check_out_shape(self, outputSize, out));
     if (is_empty(self) || is_empty(out)) return hand_back_empty_executor({self}, {out}, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
     const Layout l = layout_of(format_of(self));
     WindowPlan plan;
     plan.reduce = WindowReduce::kColumns;
@@ -143,9 +142,7 @@ extern "C" aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor* s
         axis.nearestScale = static_cast<float>(axis.inSize) / static_cast<float>(axis.outSize);
     }
     // Kernel 1: the columns layout [N, C, 1, 1, H, W] is out's own.
-    plan.output.shape = {plan.output.shape[0], plan.output.shape[1], 1, 1, plan.output.shape[2], plan.output.shape[3]};
-    plan.output.strides = {plan.output.strides[0], plan.output.strides[1], 0, 0, plan.output.strides[2],
-                           plan.output.strides[3]};
+    plan.output = with_unit_dims(plan.output, 2, 2);
     return hand_back_window("aclnnUpsampleNearest2d", plan, self, out, workspaceSize, executor);
 }
 
