@@ -21,8 +21,16 @@ constexpr size_t kDotLanes = hn::MaxLanes(DotTag());
 constexpr size_t kDotVectors = kPartials / kDotLanes;
 static_assert(kDotVectors * kDotLanes == kPartials, "whole vectors of partials");
 
-/// sum_p x[p] * w[p] for p < k, in the fixed order above.
-template <class T>
+/// The elements of w as the product reads them: rounded to R.
+template <class R, class T>
+HWY_INLINE hn::Vec<DotTag> weights(DotTag d, const T* w, size_t count) {
+    const auto widened = count == kDotLanes ? load_f32(d, w) : load_f32_partial(d, w, count);
+    if constexpr (std::is_same_v<R, float> || std::is_same_v<R, T>) return widened;
+    else return round_to<R>(d, widened);
+}
+
+/// sum_p x[p] * w[p] for p < k (w rounded to R), in the fixed order above.
+template <class R, class T>
 float dot(const float* x, const T* w, int64_t k) {
     const DotTag d;
     hn::Vec<DotTag> partials[kDotVectors];
@@ -32,7 +40,7 @@ float dot(const float* x, const T* w, int64_t k) {
         HWY_UNROLL(4)
         for (size_t v = 0; v < kDotVectors; ++v) {
             const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-            partials[v] = hn::MulAdd(hn::LoadU(d, x + at), load_f32(d, w + at), partials[v]);
+            partials[v] = hn::MulAdd(hn::LoadU(d, x + at), weights<R>(d, w + at, kDotLanes), partials[v]);
         }
     }
     for (size_t v = 0; v < kDotVectors; ++v) {
@@ -41,8 +49,7 @@ float dot(const float* x, const T* w, int64_t k) {
         const size_t count = std::min(kDotLanes, static_cast<size_t>(k - at));
         // Lanes past the row are zero in both loads: they add nothing.
         const auto xv = count == kDotLanes ? hn::LoadU(d, x + at) : load_f32_partial(d, x + at, count);
-        const auto wv = count == kDotLanes ? load_f32(d, w + at) : load_f32_partial(d, w + at, count);
-        partials[v] = hn::MulAdd(xv, wv, partials[v]);
+        partials[v] = hn::MulAdd(xv, weights<R>(d, w + at, count), partials[v]);
     }
     float sums[kPartials];
     for (size_t v = 0; v < kDotVectors; ++v) hn::StoreU(partials[v], d, sums + v * kDotLanes);
@@ -52,14 +59,14 @@ float dot(const float* x, const T* w, int64_t k) {
     return sums[0];
 }
 
-template <class T>
+template <class R, class T>
 void gemv_as(const StridedMatrix<const float>& a, const DenseColumns& b, float beta, const StridedMatrix<float>& c) {
     const auto* w = static_cast<const T*>(b.data);
     for (int64_t j = 0; j < c.cols; ++j) {
         const T* column = w + j * b.columnStride;
         for (int64_t i = 0; i < c.rows; ++i) {
             float& out = c.data[i * c.rowStride + j * c.colStride];
-            const float sum = dot(a.data + i * a.rowStride, column, b.rows);
+            const float sum = dot<R>(a.data + i * a.rowStride, column, b.rows);
             out = beta == 0.0f ? sum : sum + beta * out;
         }
     }
@@ -70,9 +77,14 @@ void gemv_as(const StridedMatrix<const float>& a, const DenseColumns& b, float b
 void gemv_on_target(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
                     const StridedMatrix<float>& c) {
     switch (b.dtype) {
-        case ACL_FLOAT16: return gemv_as<half_t>(a, b, beta, c);
-        case ACL_BF16: return gemv_as<bf16_t>(a, b, beta, c);
-        default: return gemv_as<float>(a, b, beta, c);
+        case ACL_FLOAT16: return gemv_as<float, half_t>(a, b, beta, c);
+        case ACL_BF16: return gemv_as<float, bf16_t>(a, b, beta, c);
+        default:
+            switch (b.roundedTo) {
+                case ACL_FLOAT16: return gemv_as<half_t, float>(a, b, beta, c);
+                case ACL_BF16: return gemv_as<bf16_t, float>(a, b, beta, c);
+                default: return gemv_as<float, float>(a, b, beta, c);
+            }
     }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "aclcpu/soc_profile.hpp"
@@ -10,6 +11,7 @@
 #include "common/dtype.hpp"
 #include "common/float_runs.hpp"
 #include "common/gemm.hpp"
+#include "common/gemv.hpp"
 #include "common/tiling.hpp"
 
 namespace aclcpu::ops {
@@ -64,10 +66,10 @@ void load_scalar(const Piece& p, float* dst, int64_t dstRow, int64_t dstCol) {
 }
 
 /// Stages p as fp32 at dst, laid out along p's faster dim (dense rows when
-/// its columns are closer than its rows, dense columns otherwise), rounded
-/// as precision says; returns the staged matrix.
-StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision, float* dst) {
-    const bool byRows = std::llabs(p.colStride) <= std::llabs(p.rowStride);
+/// its columns are closer than its rows or when denseRows, dense columns
+/// otherwise), rounded as precision says; returns the staged matrix.
+StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision, float* dst, bool denseRows = false) {
+    const bool byRows = denseRows || std::llabs(p.colStride) <= std::llabs(p.rowStride);
     const int64_t dstRow = byRows ? p.cols : 1;
     const int64_t dstCol = byRows ? 1 : p.rows;
     const int64_t runs = byRows ? p.rows : p.cols;
@@ -135,14 +137,37 @@ void store(float* c, int64_t rows, int64_t cols, aclDataType result, const Piece
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// At most this many rows of a, against b's dense columns, go through
+/// gemv_f32 rather than gemm_f32 (which would stage b as fp32: three
+/// times its bytes moved for one multiply-add per element), in tiles of
+/// kGemvTileCols columns, so that a decoder's one-token products still
+/// spread over the blocks.
+constexpr int64_t kGemvRows = 4;
+constexpr int64_t kGemvTileCols = 256;
+
+/// What gemv_f32 reads b's elements rounded to, if it can take this
+/// product: few rows, b dense along k, and b read as the Cube reads it --
+/// kept, or a FLOAT b rounded to FLOAT16 or BF16 (not to HF32).
+std::optional<aclDataType> gemv_rounding(const MatmulSpec& spec) {
+    if (spec.m > kGemvRows || spec.b.rowStride != 1 || spec.b.colStride < 0) return std::nullopt;
+    if (spec.bDtype == ACL_FLOAT) {
+        if (spec.precision.hf32) return std::nullopt;
+        return spec.precision.input;
+    }
+    if (spec.precision.input == ACL_FLOAT || spec.precision.input == spec.bDtype) return ACL_FLOAT;
+    return std::nullopt;
+}
+
 class MatmulKernel final : public OpKernel {
 public:
     explicit MatmulKernel(MatmulSpec spec) noexcept
         : spec_(std::move(spec)),
+          gemvRounding_(gemv_rounding(spec_)),
+          tileCols_(gemvRounding_ ? kGemvTileCols : kTileCols),
           rowTiles_(ceil_div(spec_.m, kTileRows)),
-          colTiles_(ceil_div(spec_.n, kTileCols)),
+          colTiles_(ceil_div(spec_.n, tileCols_)),
           blocks_(BlockSplit::front_loaded(spec_.batches * rowTiles_ * colTiles_, soc_profile().aiCoreCount,
-                                           kTileRows * kTileCols * std::max<int64_t>(spec_.k, 1))) {}
+                                           kTileRows * tileCols_ * std::max<int64_t>(spec_.k, 1))) {}
 
     const char* name() const noexcept override { return spec_.name; }
     void describe(std::string& details) const override { append_trace_arg(details, "blockDim", blocks_.count()); }
@@ -167,20 +192,21 @@ private:
                 mb.colStride};
     }
 
-    /// The product's operand piece as gemm_f32 reads it: in place, or staged at ub.
-    StridedMatrix<const float> operand(const Piece& p, const MatrixBatch& mb, float* ub) const {
-        if (reads_in_place(p.dtype, mb, spec_.precision)) {
+    /// The product's operand piece as gemm_f32 reads it: in place, or staged
+    /// at ub (in dense rows when denseRows, as gemv_f32 reads a).
+    StridedMatrix<const float> operand(const Piece& p, const MatrixBatch& mb, float* ub, bool denseRows = false) const {
+        if (reads_in_place(p.dtype, mb, spec_.precision) && (!denseRows || p.colStride == 1)) {
             return {reinterpret_cast<const float*>(p.data), p.rows, p.cols, p.rowStride, p.colStride};
         }
-        return stage(p, spec_.precision, ub);
+        return stage(p, spec_.precision, ub, denseRows);
     }
 
     void run_tile(const LaunchArgs& args, int64_t tile, float* ub) const {
         const int64_t b = tile / (rowTiles_ * colTiles_);
         const int64_t row = tile / colTiles_ % rowTiles_ * kTileRows;
-        const int64_t col = tile % colTiles_ * kTileCols;
+        const int64_t col = tile % colTiles_ * tileCols_;
         const int64_t rows = std::min(kTileRows, spec_.m - row);
-        const int64_t cols = std::min(kTileCols, spec_.n - col);
+        const int64_t cols = std::min(tileCols_, spec_.n - col);
         const int64_t tileK = std::min(spec_.k, kChunkK);
         float* aStage = ub;
         float* bStage = aStage + tileK * kTileRows;
@@ -188,15 +214,23 @@ private:
         // k == 0 still makes one call: its beta 0 writes the zeros.
         for (int64_t k0 = 0; k0 == 0 || k0 < spec_.k; k0 += kChunkK) {
             const int64_t depth = std::min(kChunkK, spec_.k - k0);
-            const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage);
-            const auto bm = operand(piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols), spec_.b, bStage);
-            gemm_f32(a, bm, k0 == 0 ? 0.0f : 1.0f, {c, rows, cols, cols, 1});
+            const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage,
+                                   gemvRounding_.has_value());
+            const Piece bp = piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols);
+            const float beta = k0 == 0 ? 0.0f : 1.0f;
+            if (gemvRounding_) {
+                gemv_f32(a, {bp.data, bp.dtype, depth, cols, bp.colStride, *gemvRounding_}, beta, {c, rows, cols, cols, 1});
+            } else {
+                gemm_f32(a, operand(bp, spec_.b, bStage), beta, {c, rows, cols, cols, 1});
+            }
         }
         store(c, rows, cols, spec_.precision.result,
               piece(args.outputs[0], spec_.outDtype, spec_.out, b, row, col, rows, cols));
     }
 
     MatmulSpec spec_;
+    std::optional<aclDataType> gemvRounding_;  ///< set when products go through gemv_f32
+    int64_t tileCols_;
     int64_t rowTiles_;
     int64_t colTiles_;
     BlockSplit blocks_;

@@ -80,5 +80,23 @@ TEST(Gemv, SumsItsThirtyTwoPartialsPairwise) {
     EXPECT_EQ(out, partials[0]);
 }
 
+TEST(Gemv, RoundsFloatColumnsAsItIsTold) {
+    // 1 + 2^-9 is a float, not a half (10 mantissa bits: it rounds to 1 +
+    // 2^-10 * 0 or 2, to even: 1) nor a bf16 (7 bits: 1).
+    const std::vector<float> w{1.0f + std::ldexp(1.0f, -9) + std::ldexp(1.0f, -11), 3.0f + std::ldexp(1.0f, -10)};
+    const std::vector<float> x{1.0f, 1.0f};
+    for (const aclDataType to : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        double expected = 0;
+        for (const float v : w) {
+            expected += to == ACL_FLOAT16 ? double{static_cast<float>(half_t::from_float(v))}
+                        : to == ACL_BF16  ? double{static_cast<float>(bf16_t::from_float(v))}
+                                          : double{v};
+        }
+        float out = 0;
+        gemv_f32({x.data(), 1, 2, 2, 1}, {w.data(), ACL_FLOAT, 2, 1, 2, to}, 0.0f, {&out, 1, 1, 1, 1});
+        EXPECT_EQ(out, expected) << "rounded to " << to;
+    }
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
