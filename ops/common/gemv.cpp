@@ -29,28 +29,8 @@ HWY_INLINE hn::Vec<DotTag> weights(DotTag d, const T* w, size_t count) {
     else return round_to<R>(d, widened);
 }
 
-/// sum_p x[p] * w[p] for p < k (w rounded to R), in the fixed order above.
-template <class R, class T>
-float dot(const float* x, const T* w, int64_t k) {
-    const DotTag d;
-    hn::Vec<DotTag> partials[kDotVectors];
-    for (auto& partial : partials) partial = hn::Zero(d);
-    int64_t p = 0;
-    for (; p + kPartials <= k; p += kPartials) {
-        HWY_UNROLL(4)
-        for (size_t v = 0; v < kDotVectors; ++v) {
-            const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-            partials[v] = hn::MulAdd(hn::LoadU(d, x + at), weights<R>(d, w + at, kDotLanes), partials[v]);
-        }
-    }
-    for (size_t v = 0; v < kDotVectors; ++v) {
-        const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-        if (at >= k) break;
-        const size_t count = std::min(kDotLanes, static_cast<size_t>(k - at));
-        // Lanes past the row are zero in both loads: they add nothing.
-        const auto xv = count == kDotLanes ? hn::LoadU(d, x + at) : load_f32_partial(d, x + at, count);
-        partials[v] = hn::MulAdd(xv, weights<R>(d, w + at, count), partials[v]);
-    }
+/// The sum of kPartials partials, folded pairwise.
+float folded(DotTag d, const hn::Vec<DotTag> (&partials)[kDotVectors]) {
     float sums[kPartials];
     for (size_t v = 0; v < kDotVectors; ++v) hn::StoreU(partials[v], d, sums + v * kDotLanes);
     for (int64_t n = kPartials; n > 1; n /= 2) {
@@ -59,32 +39,86 @@ float dot(const float* x, const T* w, int64_t k) {
     return sums[0];
 }
 
-template <class R, class T>
-void gemv_as(const StridedMatrix<const float>& a, const DenseColumns& b, float beta, const StridedMatrix<float>& c) {
-    const auto* w = static_cast<const T*>(b.data);
-    for (int64_t j = 0; j < c.cols; ++j) {
-        const T* column = w + j * b.columnStride;
-        for (int64_t i = 0; i < c.rows; ++i) {
-            float& out = c.data[i * c.rowStride + j * c.colStride];
-            const float sum = dot<R>(a.data + i * a.rowStride, column, b.rows);
-            out = beta == 0.0f ? sum : sum + beta * out;
+/// sums[c] = sum_p x[p] * w[c][p] for p < k and each of kColumns columns (w
+/// rounded to R), each in the fixed order above.  Columns go kColumns at a
+/// time so that x's loads are shared and the independent partials hide the
+/// multiply-adds' latency.
+template <class R, size_t kColumns, class T>
+void dots(const float* x, const T* const (&w)[kColumns], int64_t k, float (&sums)[kColumns]) {
+    const DotTag d;
+    hn::Vec<DotTag> partials[kColumns][kDotVectors];
+    for (auto& column : partials) {
+        for (auto& partial : column) partial = hn::Zero(d);
+    }
+    int64_t p = 0;
+    for (; p + kPartials <= k; p += kPartials) {
+        HWY_UNROLL(4)
+        for (size_t v = 0; v < kDotVectors; ++v) {
+            const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
+            const auto xv = hn::LoadU(d, x + at);
+            for (size_t c = 0; c < kColumns; ++c) {
+                partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + at, kDotLanes), partials[c][v]);
+            }
+        }
+    }
+    for (size_t v = 0; v < kDotVectors; ++v) {
+        const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
+        if (at >= k) break;
+        const size_t count = std::min(kDotLanes, static_cast<size_t>(k - at));
+        // Lanes past the row are zero in both loads: they add nothing.
+        const auto xv = count == kDotLanes ? hn::LoadU(d, x + at) : load_f32_partial(d, x + at, count);
+        for (size_t c = 0; c < kColumns; ++c) {
+            partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + at, count), partials[c][v]);
+        }
+    }
+    for (size_t c = 0; c < kColumns; ++c) sums[c] = folded(d, partials[c]);
+}
+
+/// c's columns [j, j + kColumns) from b's.
+template <class R, size_t kColumns, class T>
+void column_group(const StridedMatrix<const float>& a, const T* weights, int64_t columnStride, int64_t k, float beta,
+                  const StridedMatrix<float>& c, int64_t j) {
+    const T* w[kColumns];
+    for (size_t g = 0; g < kColumns; ++g) w[g] = weights + (j + static_cast<int64_t>(g)) * columnStride;
+    for (int64_t i = 0; i < c.rows; ++i) {
+        float sums[kColumns];
+        dots<R>(a.data + i * a.rowStride, w, k, sums);
+        for (size_t g = 0; g < kColumns; ++g) {
+            float& out = c.data[i * c.rowStride + (j + static_cast<int64_t>(g)) * c.colStride];
+            out = beta == 0.0f ? sums[g] : sums[g] + beta * out;
         }
     }
 }
 
+template <class R, class T>
+void gemv_as(const StridedMatrix<const float>& a, const DenseColumns& b, float beta, const StridedMatrix<float>& c) {
+    constexpr size_t kGroup = 4;
+    const auto* w = static_cast<const T*>(b.data);
+    int64_t j = 0;
+    for (; j + static_cast<int64_t>(kGroup) <= c.cols; j += kGroup) {
+        column_group<R, kGroup>(a, w, b.columnStride, b.rows, beta, c, j);
+    }
+    for (; j < c.cols; ++j) column_group<R, 1>(a, w, b.columnStride, b.rows, beta, c, j);
+}
+
 }  // namespace
+
+template <class T>
+void gemv_rounded(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
+                  const StridedMatrix<float>& c) {
+    switch (b.roundedTo) {
+        case ACL_FLOAT16: return gemv_as<half_t, T>(a, b, beta, c);
+        case ACL_BF16: return gemv_as<bf16_t, T>(a, b, beta, c);
+        default: return gemv_as<float, T>(a, b, beta, c);
+    }
+}
 
 void gemv_on_target(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
                     const StridedMatrix<float>& c) {
     switch (b.dtype) {
-        case ACL_FLOAT16: return gemv_as<float, half_t>(a, b, beta, c);
-        case ACL_BF16: return gemv_as<float, bf16_t>(a, b, beta, c);
-        default:
-            switch (b.roundedTo) {
-                case ACL_FLOAT16: return gemv_as<half_t, float>(a, b, beta, c);
-                case ACL_BF16: return gemv_as<bf16_t, float>(a, b, beta, c);
-                default: return gemv_as<float, float>(a, b, beta, c);
-            }
+        case ACL_FLOAT16: return gemv_rounded<half_t>(a, b, beta, c);
+        case ACL_BF16: return gemv_rounded<bf16_t>(a, b, beta, c);
+        default: return gemv_rounded<float>(a, b, beta, c);
     }
 }
 

@@ -147,15 +147,12 @@ constexpr int64_t kGemvTileCols = 256;
 
 /// What gemv_f32 reads b's elements rounded to, if it can take this
 /// product: few rows, b dense along k, and b read as the Cube reads it --
-/// kept, or a FLOAT b rounded to FLOAT16 or BF16 (not to HF32).
+/// kept, or rounded to the Cube's FLOAT16 or BF16 (not to HF32).
 std::optional<aclDataType> gemv_rounding(const MatmulSpec& spec) {
     if (spec.m > kGemvRows || spec.b.rowStride != 1 || spec.b.colStride < 0) return std::nullopt;
-    if (spec.bDtype == ACL_FLOAT) {
-        if (spec.precision.hf32) return std::nullopt;
-        return spec.precision.input;
-    }
-    if (spec.precision.input == ACL_FLOAT || spec.precision.input == spec.bDtype) return ACL_FLOAT;
-    return std::nullopt;
+    if (spec.precision.hf32 && spec.bDtype == ACL_FLOAT) return std::nullopt;
+    const aclDataType input = spec.precision.input;
+    return input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input;
 }
 
 class MatmulKernel final : public OpKernel {
