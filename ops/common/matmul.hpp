@@ -8,7 +8,10 @@
 // blockDim blocks; each tile walks K in chunks of kChunkK, staging a chunk
 // of a and b as fp32 in the worker's UB staging (converted and rounded;
 // negative strides too, which gemm_f32 refuses) unless the operand is fp32
-// used as is, and accumulates with gemm_f32 (one thread) into an fp32 tile.
+// used as is (a FRACTAL_NZ b: each c0-wide column tile staged as the
+// strided matrix of row stride c0), and accumulates with gemm_f32 (one
+// thread) into an fp32 tile; Addmm's addend is applied to the tile before
+// it is stored.
 // A tile's sum depends only on the shapes, strides and values, never on the
 // worker that runs it: results are bitwise identical for any worker count.
 #pragma once

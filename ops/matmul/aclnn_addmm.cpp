@@ -114,45 +114,31 @@ Dims broadcast_with(const aclTensor* self, const Dims& product, bool* ok) {
     return shape;
 }
 
-// aclnn_addmm.cpp CheckInputParams: null (out last), BuildRule()->CheckInput
-// with self as the bias, CheckMatmul, CheckBroadcast, CheckOutShape,
-// CheckCubeMathTypeForAddMm (its range already checked); self empty or an
-// empty product -> nothing to do.
-aclnnStatus addmm(const char* name, const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
-                  const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
-                  uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_not_null(
-        {{self, "self"}, {mat1, "mat1"}, {mat2, "mat2"}, {beta, "beta"}, {alpha, "alpha"}, {out, "out"}}));
-    ACLCPU_RETURN_IF_ERROR(check_cube_input(mat1, mat2, out, cubeMathType, self));
-    ACLCPU_RETURN_IF_ERROR(check_dim_count(mat1, "mat1", 2));
-    ACLCPU_RETURN_IF_ERROR(check_dim_count(mat2, "mat2", 2));
-    const Dims& a = view_of(mat1).shape;
-    const Dims& b = view_of(mat2).shape;
-    if (a[1] != b[0]) return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis of the two inputs are different.");
-    if (format_of(self) == ACL_FORMAT_FRACTAL_NZ) {
-        return param_error(ACLNN_ERR_PARAM_INVALID, "The formats of self should be ND, but the actual formats are [%s]",
-                           format_name(format_of(self)));
-    }
-    const Dims& s = view_of(self).shape;
+/// Addmm's checks from CheckBroadcast on (CheckOutShape, then an empty
+/// self or product -> nothing to do) and its product.
+aclnnStatus finish_addmm(const AddPlan& p, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const Dims& a = view_of(p.mat1).shape;
+    const Dims& b = view_of(p.mat2).shape;
+    const Dims& s = view_of(p.self).shape;
     if (s.size() > 2) return param_error(ACLNN_ERR_PARAM_INVALID, "The dim of self should be less than 3.");
-    if (storage_shape_of(self).size() < 1) return param_error(ACLNN_ERR_PARAM_INVALID, "Self can not be empty.");
+    if (storage_shape_of(p.self).size() < 1) return param_error(ACLNN_ERR_PARAM_INVALID, "Self can not be empty.");
     const Dims product = {a[0], b[1]};
     bool ok = false;
-    const Dims broadcast = broadcast_with(self, product, &ok);
+    const Dims broadcast = broadcast_with(p.self, product, &ok);
     if (!ok) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "The size of tensor self %s must match the size %s.",
                            shape_string(s).c_str(), shape_string(product).c_str());
     }
     // CheckOutShape; an empty product wants an empty out.
     const bool emptyProduct = a[0] == 0 || b[1] == 0;
-    if (emptyProduct ? !is_empty(out) : view_of(out).shape != product) {
+    if (emptyProduct ? !is_empty(p.out) : view_of(p.out).shape != product) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "Shape of out should be [%ld,%ld], but the current is %s.",
                            static_cast<long>(a[0]), static_cast<long>(b[1]),
-                           shape_string(view_of(out).shape).c_str());
+                           shape_string(view_of(p.out).shape).c_str());
     }
-    if (is_empty(self) || emptyProduct) {
+    if (is_empty(p.self) || emptyProduct) {
         ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-        return hand_back_empty_executor({self, mat1, mat2}, {out}, workspaceSize, executor);
+        return hand_back_empty_executor({p.self, p.mat1, p.mat2}, {p.out}, workspaceSize, executor);
     }
     // acl-cpu: a self larger than the product would not fit out (CANN's
     // ViewCopy would fail in phase 2).
@@ -160,8 +146,72 @@ aclnnStatus addmm(const char* name, const aclTensor* self, const aclTensor* mat1
         return param_error(ACLNN_ERR_PARAM_INVALID, "acl-cpu: self %s broadcasts past the product %s.",
                            shape_string(s).c_str(), shape_string(product).c_str());
     }
-    const AddPlan plan{name, self, mat1, mat2, to_float(alpha), to_float(beta), out, cubeMathType, false};
-    return hand_back_addend(plan, s != product, workspaceSize, executor);
+    return hand_back_addend(p, s != product, workspaceSize, executor);
+}
+
+aclnnStatus check_addmm_nulls(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                              const aclScalar* beta, const aclScalar* alpha, const aclTensor* out) {
+    return check_not_null(
+        {{self, "self"}, {mat1, "mat1"}, {mat2, "mat2"}, {beta, "beta"}, {alpha, "alpha"}, {out, "out"}});
+}
+
+// aclnn_addmm.cpp CheckInputParams: null (out last), BuildRule()->CheckInput
+// with self as the bias, CheckMatmul, CheckBroadcast, CheckOutShape,
+// CheckCubeMathTypeForAddMm (its range already checked).
+aclnnStatus addmm(const char* name, const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                  const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                  uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_addmm_nulls(self, mat1, mat2, beta, alpha, out));
+    ACLCPU_RETURN_IF_ERROR(check_cube_input(mat1, mat2, out, cubeMathType, self));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(mat1, "mat1", 2));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(mat2, "mat2", 2));
+    if (view_of(mat1).shape[1] != view_of(mat2).shape[0]) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis of the two inputs are different.");
+    }
+    if (format_of(self) == ACL_FORMAT_FRACTAL_NZ) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The formats of self should be ND, but the actual formats are [%s]",
+                           format_name(format_of(self)));
+    }
+    return finish_addmm({name, self, mat1, mat2, to_float(alpha), to_float(beta), out, cubeMathType, false},
+                        workspaceSize, executor);
+}
+
+// aclnn_addmm.cpp AddmmCheckWeightNzParam: null, formats (self and mat1 ND,
+// mat2 NZ), CheckWeightNzDtypeValid (mat1, mat2 16-bit), CheckInput,
+// CheckMatmulWeightNz, then Addmm's CheckBroadcast and CheckOutShape.
+aclnnStatus addmm_weight_nz(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                            const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_addmm_nulls(self, mat1, mat2, beta, alpha, out));
+    if (format_of(self) != ACL_FORMAT_ND || format_of(mat1) != ACL_FORMAT_ND ||
+        format_of(mat2) != ACL_FORMAT_FRACTAL_NZ) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Invalid format, Format of self is [%s], mat1 is [%s], mat2 is [%s].",
+                           format_name(format_of(self)), format_name(format_of(mat1)), format_name(format_of(mat2)));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(self, "self", kCubeDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{mat1, "mat1"}, {mat2, "mat2"}}, kHalfDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", kCubeDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_cube_input(mat1, mat2, out, cubeMathType, self));
+    const aclDataType aDtype = view_of(mat1).dtype;
+    if (aDtype != view_of(mat2).dtype) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "invalid mat1 dtype [%s] or mat2 dtype [%s] ", dtype_name(aDtype),
+                           dtype_name(view_of(mat2).dtype));
+    }
+    if (storage_shape_of(mat2).size() != 4) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Only support mat2 storageShapeDim is 4, which are [%zu].",
+                           storage_shape_of(mat2).size());
+    }
+    const Dims& a = view_of(mat1).shape;
+    const Dims& b = view_of(mat2).shape;
+    if (a.size() != 2 || b.size() != 2) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The dim of mat1 and mat2 should be 2.");
+    }
+    if (a[1] != b[0]) return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis of the two inputs are different.");
+    if (b[0] == 1 || b[1] == 1) return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis or n-axis can not be 1.");
+    return finish_addmm({"aclnnAddmmWeightNz", self, mat1, mat2, to_float(alpha), to_float(beta), out, cubeMathType,
+                         false},
+                        workspaceSize, executor);
 }
 
 // aclnn_baddbmm.cpp CheckInputParams: null (inputs, then out), CheckInput
@@ -258,6 +308,13 @@ aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const ac
                  cubeMathType, workspaceSize, executor);
 }
 
+aclnnStatus aclnnAddmmWeightNzGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                                               const aclScalar* beta, const aclScalar* alpha, aclTensor* out,
+                                               int8_t cubeMathType, uint64_t* workspaceSize,
+                                               aclOpExecutor** executor) {
+    return aclcpu::ops::addmm_weight_nz(self, mat1, mat2, beta, alpha, out, cubeMathType, workspaceSize, executor);
+}
+
 aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2,
                                          const aclScalar* beta, const aclScalar* alpha, aclTensor* out,
                                          int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -276,5 +333,6 @@ aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor* selfRef, const 
 
 ACLCPU_DEFINE_PHASE2(aclnnAddmm)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceAddmm)
+ACLCPU_DEFINE_PHASE2(aclnnAddmmWeightNz)
 ACLCPU_DEFINE_PHASE2(aclnnBaddbmm)
 ACLCPU_DEFINE_PHASE2(aclnnInplaceBaddbmm)

@@ -10,10 +10,6 @@
 
 namespace aclcpu::ops {
 
-namespace {
-constexpr DtypeList kCubeDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-}  // namespace
-
 aclnnStatus check_cube_input(const aclTensor* matA, const aclTensor* matB, const aclTensor* out, int8_t cubeMathType,
                              const aclTensor* bias) {
     // CheckInputTensorDtypeValid names the arguments matA, matB, bias, out.

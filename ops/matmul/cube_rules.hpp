@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "aclcpu/nnopbase.hpp"
+#include "common/dtype.hpp"
 #include "common/matmul.hpp"
 
 namespace aclcpu::ops {
@@ -21,6 +22,11 @@ inline constexpr int8_t kAllowFp32DownPrecision = 1;
 inline constexpr int8_t kUseFp16 = 2;
 inline constexpr int8_t kUseHf32 = 3;
 inline constexpr int8_t kUseFp32Add = 4;
+
+/// Dav2201MatMulRule::GetSupportedDTypes; the WeightNz forms of BatchMatMul
+/// take the 16-bit ones only.
+inline constexpr DtypeList kCubeDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+inline constexpr DtypeList kHalfDtypes = {ACL_FLOAT16, ACL_BF16};
 
 /// Dav2201MatMulRule::CheckInput: matA, matB, bias (when given) and out
 /// FLOAT, FLOAT16 or BF16, then cubeMathType one of -1..4 -> 161002.
