@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <vector>
 
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
@@ -43,5 +44,26 @@ struct MatrixOperand {
     int64_t offset = 0;
     Shape storage = {};
 };
+
+/// Element (i, j) of product bt of a ([batch..., m, k], values xs) and b
+/// ([batch..., k, n], values ys), their batch dims broadcast over batch,
+/// with the operands rounded as emulation says; and the sum of its terms'
+/// magnitudes, for the accumulation's error bound.
+struct Dot {
+    double sum = 0;
+    double magnitude = 0;
+};
+inline Dot emulated_dot(const Emulation& emulation, const std::vector<double>& xs, const Shape& am,
+                        const std::vector<double>& ys, const Shape& bm, const Shape& batch, int64_t bt, int64_t i,
+                        int64_t j) {
+    Dot dot;
+    for (int64_t p = 0; p < am.back(); ++p) {
+        const double term = emulation.round(xs[matrix_at(am, batch, bt, i, p)]) *
+                            emulation.round(ys[matrix_at(bm, batch, bt, p, j)]);
+        dot.sum += term;
+        dot.magnitude += std::fabs(term);
+    }
+    return dot;
+}
 
 }  // namespace optest

@@ -68,14 +68,7 @@ protected:
         for (int64_t bt = 0; bt < numel(batch); ++bt) {
             for (int64_t i = 0; i < m; ++i) {
                 for (int64_t j = 0; j < n; ++j) {
-                    double sum = 0;
-                    double magnitude = 0;
-                    for (int64_t p = 0; p < k; ++p) {
-                        const double term = emulation.round(xs[matrix_at(am, batch, bt, i, p)]) *
-                                            emulation.round(ys[matrix_at(bm, batch, bt, p, j)]);
-                        sum += term;
-                        magnitude += std::fabs(term);
-                    }
+                    const auto [sum, magnitude] = emulated_dot(emulation, xs, am, ys, bm, batch, bt, i, j);
                     const int64_t at = (bt * m + i) * n + j;
                     const double scaled = beta * broadcast_value(ss, selfShape, outShape, at);
                     const double expected = scaled + alpha * sum;

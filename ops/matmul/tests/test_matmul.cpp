@@ -55,14 +55,7 @@ protected:
         for (int64_t bt = 0; bt < numel(batch); ++bt) {
             for (int64_t i = 0; i < m; ++i) {
                 for (int64_t j = 0; j < n; ++j) {
-                    double sum = 0;
-                    double magnitude = 0;
-                    for (int64_t p = 0; p < k; ++p) {
-                        const double term = emulation.round(xs[matrix_at(am, batch, bt, i, p)]) *
-                                            emulation.round(ys[matrix_at(bm, batch, bt, p, j)]);
-                        sum += term;
-                        magnitude += std::fabs(term);
-                    }
+                    const auto [sum, magnitude] = emulated_dot(emulation, xs, am, ys, bm, batch, bt, i, j);
                     const double tol = 2.0 * static_cast<double>(k) * std::ldexp(magnitude, -24) +
                                        (relative_ulp(emulation.result) + relative_ulp(outDtype)) * std::fabs(sum);
                     const double got = actual[static_cast<size_t>((bt * m + i) * n + j)];
