@@ -93,7 +93,9 @@ StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision,
     const int64_t runStride = byRows ? p.rowStride : p.colStride;
     const int64_t size = element_size(p.dtype);
     if ((byRows ? p.colStride : p.rowStride) == 1 || runLength == 1) {
-        for (int64_t r = 0; r < runs; ++r) load_run(p.dtype, p.data + r * runStride * size, dst + r * runLength, runLength);
+        for (int64_t r = 0; r < runs; ++r) {
+            load_run(p.dtype, p.data + r * runStride * size, dst + r * runLength, runLength);
+        }
     } else if (p.dtype == ACL_FLOAT16) {
         load_scalar<half_t>(p, dst, dstRow, dstCol);
     } else if (p.dtype == ACL_BF16) {

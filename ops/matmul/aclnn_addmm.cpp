@@ -19,8 +19,6 @@
 namespace aclcpu::ops {
 namespace {
 
-/// The op_api's test of a scalar against 0 or 1 (|x - v| <= FLT_EPSILON).
-bool near(float x, float v) { return std::fabs(x - v) <= std::numeric_limits<float>::epsilon(); }
 
 /// view broadcast to shape (trailing dims aligned; zero strides where view
 /// has no dim or a dim of 1).  Precondition: view broadcasts to shape.
@@ -34,6 +32,13 @@ TensorView broadcast_view(const TensorView& view, const Dims& shape) {
         result.strides.push_back(own ? view.strides[d - lead] : 0);
     }
     return result;
+}
+
+/// A scalar as the op_api's choice of graph reads it: within FLT_EPSILON of
+/// 0 is 0 (the Beta0 graphs, Addmm's Alpha0 graph).
+float graph_scalar(const aclScalar* scalar) {
+    const float value = to_float(scalar);
+    return std::fabs(value) <= std::numeric_limits<float>::epsilon() ? 0.0f : value;
 }
 
 struct AddPlan {
@@ -85,8 +90,8 @@ void plan_rounding(const AddPlan& p, bool selfBroadcasts, ProductPlan* plan) {
     addend.sumDtype = p.beta == 0.0f ? product : promote_types(addend.scaledDtype, product);
 }
 
-/// The product with its addend: views as matrices over out's batch; alpha
-/// 0 (Addmm) or K 0 leave beta * self alone (the Alpha0 graph).
+/// The product with its addend: views as matrices over out's batch; Addmm's
+/// alpha 0 or K 0 leave beta * self alone (its Alpha0 graph).
 aclnnStatus hand_back_addend(const AddPlan& p, bool selfBroadcasts, uint64_t* workspaceSize,
                              aclOpExecutor** executor) {
     const TensorView& c = view_of(p.out);
@@ -95,14 +100,13 @@ aclnnStatus hand_back_addend(const AddPlan& p, bool selfBroadcasts, uint64_t* wo
     plan.bias = p.self;
     plan.biasView = broadcast_view(view_of(p.self), c.shape);
     const int64_t k = plan.a.shape[plan.a.shape.size() - 1];
-    if ((!p.batched && near(p.alpha, 0)) || k == 0) {
+    if (!p.batched && (p.alpha == 0.0f || k == 0)) {
         plan.a.shape[plan.a.shape.size() - 1] = 0;
         plan.b.shape[plan.b.shape.size() - 2] = 0;
         plan.addend = {{}, ACL_FLOAT, 0, p.beta, view_of(p.self).dtype, view_of(p.self).dtype};
     } else {
         plan_rounding(p, selfBroadcasts, &plan);
     }
-    if (near(p.beta, 0)) plan.addend.beta = 0;
     return hand_back_product(plan, workspaceSize, executor);
 }
 
@@ -172,7 +176,7 @@ aclnnStatus addmm(const char* name, const aclTensor* self, const aclTensor* mat1
         return param_error(ACLNN_ERR_PARAM_INVALID, "The formats of self should be ND, but the actual formats are [%s]",
                            format_name(format_of(self)));
     }
-    return finish_addmm({name, self, mat1, mat2, to_float(alpha), to_float(beta), out, cubeMathType, false},
+    return finish_addmm({name, self, mat1, mat2, graph_scalar(alpha), graph_scalar(beta), out, cubeMathType, false},
                         workspaceSize, executor);
 }
 
@@ -209,9 +213,9 @@ aclnnStatus addmm_weight_nz(const aclTensor* self, const aclTensor* mat1, const 
     }
     if (a[1] != b[0]) return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis of the two inputs are different.");
     if (b[0] == 1 || b[1] == 1) return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis or n-axis can not be 1.");
-    return finish_addmm({"aclnnAddmmWeightNz", self, mat1, mat2, to_float(alpha), to_float(beta), out, cubeMathType,
-                         false},
-                        workspaceSize, executor);
+    return finish_addmm(
+        {"aclnnAddmmWeightNz", self, mat1, mat2, graph_scalar(alpha), graph_scalar(beta), out, cubeMathType, false},
+        workspaceSize, executor);
 }
 
 // aclnn_baddbmm.cpp CheckInputParams: null (inputs, then out), CheckInput
@@ -278,7 +282,8 @@ aclnnStatus baddbmm(const char* name, const aclTensor* self, const aclTensor* ba
         {{self, "self"}, {batch1, "batch1"}, {batch2, "batch2"}, {beta, "beta"}, {alpha, "alpha"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_cube_input(batch1, batch2, out, cubeMathType, self));
     ACLCPU_RETURN_IF_ERROR(check_baddbmm_shapes(self, batch1, batch2, out));
-    const AddPlan plan{name, self, batch1, batch2, to_float(alpha), to_float(beta), out, cubeMathType, true};
+    // Baddbmm has no alpha-0 graph: alpha is used as it is.
+    const AddPlan plan{name, self, batch1, batch2, to_float(alpha), graph_scalar(beta), out, cubeMathType, true};
     if (is_empty(out)) {
         ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
         return hand_back_empty_executor({self, batch1, batch2}, {out}, workspaceSize, executor);

@@ -153,7 +153,8 @@ TEST_F(AddProducts, BaddbmmBatchesAndBroadcast) {
     for (const int64_t size : {1, 7, 257}) {
         const Shape a = {3, size, size + 2};
         const Shape b = {3, size + 2, size + 1};
-        for (const Shape& self : {Shape{3, size, size + 1}, Shape{size + 1}, Shape{1, size, 1}, Shape{size, size + 1}}) {
+        for (const Shape& self :
+             {Shape{3, size, size + 1}, Shape{size + 1}, Shape{1, size, 1}, Shape{size, size + 1}}) {
             baddbmm({self}, {a}, {b}, ACL_FLOAT, 1, 1);
             baddbmm({self}, {a}, {b}, ACL_FLOAT, 0.5, -1.25);
         }
@@ -324,14 +325,15 @@ TEST_F(AddProducts, BaddbmmErrorPaths) {
     DeviceTensor b(TensorSpec({2, 4, 5}, ACL_FLOAT), std::vector<double>(40, 1));
     auto out = DeviceTensor::output(TensorSpec({2, 3, 5}, ACL_FLOAT));
     const Scalar one(1.0);
-    expect_each_null_is_161001_naming(aclnnBaddbmmGetWorkspaceSize, {"self", "batch1", "batch2", "beta", "alpha", "out"},
-                                      self.get(), a.get(), b.get(), one.get(), one.get(), out->get(), int8_t{0});
+    expect_each_null_is_161001_naming(aclnnBaddbmmGetWorkspaceSize,
+                                      {"self", "batch1", "batch2", "beta", "alpha", "out"}, self.get(), a.get(), b.get(), one.get(), one.get(), out->get(), int8_t{0});
     expect_each_null_is_161001(aclnnInplaceBaddbmmGetWorkspaceSize, self.get(), a.get(), b.get(), one.get(), one.get(),
                                int8_t{0});
     DeviceTensor ints(TensorSpec({2, 4, 5}, ACL_INT32), std::vector<double>(40, 1));
     expect_error_naming(baddbmm_phase1(self, a, ints, *out), ACLNN_ERR_PARAM_INVALID, "matB");
     DeviceTensor matrix(TensorSpec({4, 5}, ACL_FLOAT), std::vector<double>(20, 1));
-    expect_error_naming(baddbmm_phase1(self, a, matrix, *out), ACLNN_ERR_PARAM_INVALID, "batch2Tensor with sizes [4,5]");
+    expect_error_naming(baddbmm_phase1(self, a, matrix, *out), ACLNN_ERR_PARAM_INVALID,
+                        "batch2Tensor with sizes [4,5]");
     DeviceTensor wrongK(TensorSpec({2, 5, 5}, ACL_FLOAT), std::vector<double>(50, 1));
     expect_error_naming(baddbmm_phase1(self, a, wrongK, *out), ACLNN_ERR_PARAM_INVALID,
                         "batch1's last dim and batch2's penultimate dim shoule be same, batch1 [4], batch2 [5].");
@@ -340,7 +342,8 @@ TEST_F(AddProducts, BaddbmmErrorPaths) {
                         "mat1's batch dim and mat2's batch dim can not broadcast");
     DeviceTensor noSelf(TensorSpec({0}, ACL_FLOAT));
     expect_error_naming(baddbmm_phase1(noSelf, a, b, *out), ACLNN_ERR_PARAM_INVALID,
-                        "self and batch1@batch2 should be both empty tensors, or not, self is [1], batch1@batch2 is [0].");
+                        "self and batch1@batch2 should be both empty tensors, or not, self is [1], batch1@batch2 "
+                        "is [0].");
     DeviceTensor four(TensorSpec({4}, ACL_FLOAT), std::vector<double>(4, 1));
     expect_error_naming(baddbmm_phase1(four, a, b, *out), ACLNN_ERR_PARAM_INVALID,
                         "Shape of self and batch1@batch2 can't broadcast.");

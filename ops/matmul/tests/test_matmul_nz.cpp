@@ -56,7 +56,9 @@ public:
         shape_.push_back(transposed ? cols : rows);
         shape_.push_back(transposed ? rows : cols);
         Shape strides(batch.size(), 0);
-        for (size_t d = batch.size(); d-- > 0;) strides[d] = rows * cols * numel(Shape(batch.begin() + d + 1, batch.end()));
+        for (size_t d = batch.size(); d-- > 0;) {
+            strides[d] = rows * cols * numel(Shape(batch.begin() + d + 1, batch.end()));
+        }
         strides.push_back(transposed ? 1 : cols);
         strides.push_back(transposed ? cols : 1);
         tensor_ = aclCreateTensor(shape_.data(), shape_.size(), dtype, strides.data(), 0, ACL_FORMAT_FRACTAL_NZ,
@@ -306,7 +308,8 @@ TEST_F(NzMatmuls, BatchMatMulWeightNzErrorPaths) {
                         "Tensor self not implemented for DT_FLOAT");
     auto outFloat = DeviceTensor::output(TensorSpec({2, 4, 16}, ACL_FLOAT));
     DeviceTensor bf16(TensorSpec({2, 4, 32}, ACL_BF16), std::vector<double>(256, 1));
-    expect_error_naming(phase1(bf16.get(), mat2.get(), *outFloat), ACLNN_ERR_PARAM_INVALID, "Tensor out not implemented");
+    expect_error_naming(phase1(bf16.get(), mat2.get(), *outFloat), ACLNN_ERR_PARAM_INVALID,
+                        "Tensor out not implemented");
     expect_error_naming(phase1(bf16.get(), mat2.get(), *out), ACLNN_ERR_PARAM_INVALID,
                         "self's dtype [DT_BF16] and mat2's dtype [DT_FLOAT16] are not equal.");
     auto outBf16 = DeviceTensor::output(TensorSpec({2, 4, 16}, ACL_BF16));
@@ -317,7 +320,8 @@ TEST_F(NzMatmuls, BatchMatMulWeightNzErrorPaths) {
     expect_error_naming(phase1(self.get(), oneColumn.get(), *out1), ACLNN_ERR_PARAM_INVALID,
                         "The k-axis or n-axis can not be 1.");
     const NzMat2 flat({}, 32, 16, ACL_FLOAT16, values_of(512, 46), false);
-    expect_error_naming(phase1(self.get(), flat.get(), *out), ACLNN_ERR_PARAM_INVALID, "otherTensor with sizes [32,16]");
+    expect_error_naming(phase1(self.get(), flat.get(), *out), ACLNN_ERR_PARAM_INVALID,
+                        "otherTensor with sizes [32,16]");
     // Storage of 4 dims: the batch folded away.
     DeviceBuffer buffer(8192);
     const Shape view = {2, 32, 16};
