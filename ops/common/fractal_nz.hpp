@@ -29,7 +29,11 @@ struct NzLayout {
 
     /// Precondition: rows, cols > 0; elementSize 1 or 2.
     static NzLayout of(int64_t rows, int64_t cols, int64_t elementSize) noexcept {
-        const int64_t c0 = kFractalBytes / elementSize;
+        return with_c0(rows, cols, kFractalBytes / elementSize);
+    }
+    /// The layout with fractals c0 columns wide: the matmul operators read
+    /// every dtype with c0 16 (GetWeightNzShape's NZ_K0_VALUE_16), FLOAT too.
+    static NzLayout with_c0(int64_t rows, int64_t cols, int64_t c0) noexcept {
         return {rows, cols, c0, (rows + kFractalRows - 1) / kFractalRows, (cols + c0 - 1) / c0};
     }
     /// Elements of one padded matrix.

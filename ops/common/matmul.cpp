@@ -65,6 +65,24 @@ void load_scalar(const Piece& p, float* dst, int64_t dstRow, int64_t dstCol) {
     }
 }
 
+/// Converts a contiguous run of len elements of dtype at src to fp32 at dst.
+void load_run(aclDataType dtype, const std::byte* src, float* dst, int64_t len) {
+    if (dtype == ACL_FLOAT) {
+        std::memcpy(dst, src, static_cast<size_t>(len) * sizeof(float));
+    } else {
+        convert_float_run(dtype, src, ACL_FLOAT, dst, len);
+    }
+}
+
+/// Rounds count staged values of an operand of dtype as precision says.
+void round_staged(aclDataType dtype, const CubePrecision& precision, float* dst, int64_t count) {
+    if (precision.input != ACL_FLOAT && precision.input != dtype) {
+        round_through(precision.input, dst, count);
+    } else if (precision.hf32 && dtype == ACL_FLOAT) {
+        for (int64_t i = 0; i < count; ++i) dst[i] = round_to_hf32(dst[i]);
+    }
+}
+
 /// Stages p as fp32 at dst, laid out along p's faster dim (dense rows when
 /// its columns are closer than its rows or when denseRows, dense columns
 /// otherwise), rounded as precision says; returns the staged matrix.
@@ -78,13 +96,7 @@ StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision,
     const int64_t size = element_size(p.dtype);
     if ((byRows ? p.colStride : p.rowStride) == 1 || runLength == 1) {
         for (int64_t r = 0; r < runs; ++r) {
-            const std::byte* src = p.data + r * runStride * size;
-            float* out = dst + r * runLength;
-            if (p.dtype == ACL_FLOAT) {
-                std::memcpy(out, src, static_cast<size_t>(runLength) * sizeof(float));
-            } else {
-                convert_float_run(p.dtype, src, ACL_FLOAT, out, runLength);
-            }
+            load_run(p.dtype, p.data + r * runStride * size, dst + r * runLength, runLength);
         }
     } else if (p.dtype == ACL_FLOAT16) {
         load_scalar<half_t>(p, dst, dstRow, dstCol);
@@ -93,13 +105,23 @@ StridedMatrix<const float> stage(const Piece& p, const CubePrecision& precision,
     } else {
         load_scalar<float>(p, dst, dstRow, dstCol);
     }
-    const int64_t count = p.rows * p.cols;
-    if (precision.input != ACL_FLOAT && precision.input != p.dtype) {
-        round_through(precision.input, dst, count);
-    } else if (precision.hf32 && p.dtype == ACL_FLOAT) {
-        for (int64_t i = 0; i < count; ++i) dst[i] = round_to_hf32(dst[i]);
-    }
+    round_staged(p.dtype, precision, dst, p.rows * p.cols);
     return {dst, p.rows, p.cols, dstRow, dstCol};
+}
+
+/// Stages rows [row, row + rows) x columns [col, col + cols) of the NZ
+/// matrix at base as dense fp32 rows at dst: each c0-wide column tile is the
+/// strided matrix of row stride c0, one run of c0 per row.  Precondition:
+/// col is a multiple of c0 (the engine's tiles and chunks are).
+void stage_nz(const std::byte* base, aclDataType dtype, const NzLayout& nz, int64_t row, int64_t rows, int64_t col,
+              int64_t cols, float* dst) {
+    const int64_t size = element_size(dtype);
+    for (int64_t tile = col; tile < col + cols; tile += nz.c0) {
+        const int64_t width = std::min(nz.c0, col + cols - tile);
+        for (int64_t r = 0; r < rows; ++r) {
+            load_run(dtype, base + nz.element(row + r, tile) * size, dst + r * cols + (tile - col), width);
+        }
+    }
 }
 
 /// Whether gemm_f32 reads the operand where it lies: fp32 kept as it is, with
@@ -109,10 +131,29 @@ bool reads_in_place(aclDataType dtype, const MatrixBatch& batch, const CubePreci
            batch.colStride >= 0;
 }
 
-/// Writes the fp32 tile c (rows x cols, dense rows) at out, rounded to the
-/// Cube's result dtype and then to out's.
-void store(float* c, int64_t rows, int64_t cols, aclDataType result, const Piece& out) {
-    round_through(result, c, rows * cols);
+/// c (rows x cols, dense rows) = alpha * c + beta * self, rounded as the
+/// addend says; self's piece is staged at scratch.
+void add_scaled_self(float* c, int64_t rows, int64_t cols, const MatmulAddend& addend, const Piece& self,
+                     float* scratch) {
+    const int64_t count = rows * cols;
+    if (addend.beta == 0.0f) {
+        for (int64_t i = 0; i < count; ++i) c[i] *= addend.alpha;
+    } else {
+        const StridedMatrix<const float> s = stage(self, CubePrecision{}, scratch);
+        for (int64_t i = 0; i < count; ++i) scratch[i] *= addend.beta;
+        round_through(addend.scaledDtype, scratch, count);
+        for (int64_t i = 0; i < rows; ++i) {
+            for (int64_t j = 0; j < cols; ++j) {
+                c[i * cols + j] = addend.alpha * c[i * cols + j] + s.data[i * s.rowStride + j * s.colStride];
+            }
+        }
+    }
+    round_through(addend.sumDtype, c, count);
+}
+
+/// Writes the fp32 tile c (rows x cols, dense rows, already rounded) at out,
+/// converted to out's dtype.
+void store(const float* c, int64_t rows, int64_t cols, const Piece& out) {
     auto* base = const_cast<std::byte*>(out.data);
     const int64_t size = element_size(out.dtype);
     for (int64_t i = 0; i < rows; ++i) {
@@ -149,7 +190,7 @@ constexpr int64_t kGemvTileCols = 256;
 /// product: few rows, b dense along k, and b read as the Cube reads it --
 /// kept, or rounded to the Cube's FLOAT16 or BF16 (not to HF32).
 std::optional<aclDataType> gemv_rounding(const MatmulSpec& spec) {
-    if (spec.m > kGemvRows || spec.b.rowStride != 1 || spec.b.colStride < 0) return std::nullopt;
+    if (spec.bNz || spec.m > kGemvRows || spec.b.rowStride != 1 || spec.b.colStride < 0) return std::nullopt;
     if (spec.precision.hf32 && spec.bDtype == ACL_FLOAT) return std::nullopt;
     const aclDataType input = spec.precision.input;
     return input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input;
@@ -170,9 +211,11 @@ public:
     void describe(std::string& details) const override { append_trace_arg(details, "blockDim", blocks_.count()); }
 
     aclError launch(const LaunchArgs& args) const noexcept override {
-        if (aclError status = check_tensor_addresses(name(), args, 2, 1); status != ACL_SUCCESS) return status;
+        const size_t inputs = spec_.addend ? 3 : 2;
+        if (aclError status = check_tensor_addresses(name(), args, inputs, 1); status != ACL_SUCCESS) return status;
         const int64_t tileK = std::min(spec_.k, kChunkK);
-        const int64_t stagingFloats = tileK * (kTileRows + kTileCols) + kTileRows * kTileCols;
+        const int64_t tiles = spec_.addend ? 2 : 1;  // c, and self's staging
+        const int64_t stagingFloats = tileK * (kTileRows + kTileCols) + tiles * kTileRows * kTileCols;
         const UbStaging staging = UbStaging::per_worker(stagingFloats * int64_t{sizeof(float)});
         const int64_t bytesPerTile = (kTileRows + kTileCols) * spec_.k * 4;
         return launch_block_slices(name(), blocks_, bytesPerTile, 1, [&](const BlockSlice& slice) {
@@ -198,6 +241,22 @@ private:
         return stage(p, spec_.precision, ub, denseRows);
     }
 
+    /// b's rows [k0, k0 + depth) x columns [col, col + cols) of matrix b of
+    /// the NZ operand, staged at ub (dense rows of the NZ matrix).
+    StridedMatrix<const float> nz_operand(const void* data, int64_t b, int64_t k0, int64_t depth, int64_t col,
+                                          int64_t cols, float* ub) const {
+        const NzOperand& nz = *spec_.bNz;
+        const auto* base = static_cast<const std::byte*>(data) + spec_.b.start(b) * element_size(spec_.bDtype);
+        if (nz.transposed) {
+            stage_nz(base, spec_.bDtype, nz.layout, col, cols, k0, depth, ub);
+        } else {
+            stage_nz(base, spec_.bDtype, nz.layout, k0, depth, col, cols, ub);
+        }
+        round_staged(spec_.bDtype, spec_.precision, ub, depth * cols);
+        return nz.transposed ? StridedMatrix<const float>{ub, depth, cols, 1, depth}
+                             : StridedMatrix<const float>{ub, depth, cols, cols, 1};
+    }
+
     void run_tile(const LaunchArgs& args, int64_t tile, float* ub) const {
         const int64_t b = tile / (rowTiles_ * colTiles_);
         const int64_t row = tile / colTiles_ % rowTiles_ * kTileRows;
@@ -213,16 +272,26 @@ private:
             const int64_t depth = std::min(kChunkK, spec_.k - k0);
             const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage,
                                    gemvRounding_.has_value());
-            const Piece bp = piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols);
             const float beta = k0 == 0 ? 0.0f : 1.0f;
+            if (spec_.bNz) {
+                gemm_f32(a, nz_operand(args.inputs[1], b, k0, depth, col, cols, bStage), beta, {c, rows, cols, cols, 1});
+                continue;
+            }
+            const Piece bp = piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols);
             if (gemvRounding_) {
                 gemv_f32(a, {bp.data, bp.dtype, depth, cols, bp.colStride, *gemvRounding_}, beta, {c, rows, cols, cols, 1});
             } else {
                 gemm_f32(a, operand(bp, spec_.b, bStage), beta, {c, rows, cols, cols, 1});
             }
         }
-        store(c, rows, cols, spec_.precision.result,
-              piece(args.outputs[0], spec_.outDtype, spec_.out, b, row, col, rows, cols));
+        round_through(spec_.precision.result, c, rows * cols);
+        if (spec_.addend) {
+            const MatmulAddend& addend = *spec_.addend;
+            add_scaled_self(c, rows, cols, addend,
+                            piece(args.inputs[2], addend.dtype, addend.self, b, row, col, rows, cols),
+                            c + kTileRows * kTileCols);
+        }
+        store(c, rows, cols, piece(args.outputs[0], spec_.outDtype, spec_.out, b, row, col, rows, cols));
     }
 
     MatmulSpec spec_;

@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mv.h"
 
+#include "common/dtype.hpp"
 #include "common/matmul.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase2.hpp"
@@ -54,6 +55,9 @@ aclnnStatus check_bmm_shapes(const aclTensor* self, const aclTensor* mat2, const
     const Dims& s = view_of(self).shape;
     const Dims& m2 = view_of(mat2).shape;
     const Dims& o = view_of(out).shape;
+    if ((m2[1] == 1 || m2[2] == 1) && format_of(mat2) == ACL_FORMAT_FRACTAL_NZ) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis or n-axis can not be 1.");
+    }
     if (s[2] != m2[1]) {
         return param_error(ACLNN_ERR_PARAM_INVALID,
                            "self's last dim and mat2's penultimate dim shoule be same, self [%ld], mat2 [%ld].",
@@ -76,6 +80,21 @@ aclnnStatus check_bmm_shapes(const aclTensor* self, const aclTensor* mat2, const
     return ACLNN_SUCCESS;
 }
 
+/// BatchMatMul's product once checked.  CheckShape takes the larger batch
+/// for out's, so a batch of 0 beside one of 1 passes it with out's batch 1:
+/// nothing to compute from (the op_api's graph would copy an empty
+/// product), acl-cpu writes nothing.
+aclnnStatus hand_back_bmm(const char* name, const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                          int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    if (view_of(self).shape[0] == 0 || view_of(mat2).shape[0] == 0) {
+        return hand_back_product({name, self, mat2, out, cubeMathType, {}, {}, {}, {}}, workspaceSize, executor,
+                                 /*nothingToDo=*/true);
+    }
+    const Dims batch = {view_of(out).shape[0]};
+    return hand_back_product({name, self, mat2, out, cubeMathType, view_of(self), view_of(mat2), view_of(out), batch},
+                             workspaceSize, executor);
+}
+
 // aclnn_batch_matmul.cpp: USE_FP32_ADD routed to KEEP_DTYPE, CheckParamsV2
 // (null, CheckInput, CheckShape, CheckFormat); a batch, M or N of 0 ->
 // nothing to do.
@@ -86,17 +105,38 @@ aclnnStatus batch_matmul(const aclTensor* self, const aclTensor* mat2, aclTensor
     ACLCPU_RETURN_IF_ERROR(check_cube_input(self, mat2, out, cubeMathType));
     ACLCPU_RETURN_IF_ERROR(check_bmm_shapes(self, mat2, out));
     ACLCPU_RETURN_IF_ERROR(check_not_nz(self, out));
-    // CheckShape takes the larger batch for out's, so a batch of 0 beside
-    // one of 1 passes it with out's batch 1: nothing to compute from (the
-    // op_api's graph would copy an empty product), acl-cpu writes nothing.
-    if (view_of(self).shape[0] == 0 || view_of(mat2).shape[0] == 0) {
-        return hand_back_product({"aclnnBatchMatMul", self, mat2, out, cubeMathType, {}, {}, {}, {}}, workspaceSize,
-                                 executor, /*nothingToDo=*/true);
+    return hand_back_bmm("aclnnBatchMatMul", self, mat2, out, cubeMathType, workspaceSize, executor);
+}
+
+// aclnn_batch_matmul.cpp aclnnBatchMatMulWeightNz: USE_FP32_ADD routed to
+// KEEP_DTYPE, CheckParamsWeightNz (null, CheckDtypeValidWeightNz,
+// CheckShape, CheckStorageShape, CheckMathType).  mat2's format is not
+// checked: an ND mat2 is an ordinary BatchMatMul.
+aclnnStatus batch_matmul_weight_nz(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
+                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    if (cubeMathType == kUseFp32Add) cubeMathType = kKeepDtype;
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {mat2, "mat2"}, {out, "out"}}));
+    const aclDataType selfDtype = view_of(self).dtype;
+    const aclDataType outDtype = view_of(out).dtype;
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {mat2, "mat2"}}, kHalfDtypes));
+    // NeedEnableFp32Output: a 16-bit pair may write FLOAT.
+    const bool into32 = selfDtype == view_of(mat2).dtype && outDtype == ACL_FLOAT;
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(out, "out", into32 ? kCubeDtypes : kHalfDtypes));
+    if (selfDtype != view_of(mat2).dtype) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "self's dtype [%s] and mat2's dtype [%s] are not equal.",
+                           dtype_name(selfDtype), dtype_name(view_of(mat2).dtype));
     }
-    const Dims batch = {view_of(out).shape[0]};
-    return hand_back_product({"aclnnBatchMatMul", self, mat2, out, cubeMathType, view_of(self), view_of(mat2),
-                              view_of(out), batch},
-                             workspaceSize, executor);
+    if (outDtype != ACL_FLOAT && selfDtype != outDtype) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "self's dtype [%s] and out's dtype [%s] are not equal.",
+                           dtype_name(selfDtype), dtype_name(outDtype));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_bmm_shapes(self, mat2, out));
+    if (storage_shape_of(mat2).size() != 5) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Only support mat2 storageShapeDim is 5, which are [%zu].",
+                           storage_shape_of(mat2).size());
+    }
+    ACLCPU_RETURN_IF_ERROR(check_cube_input(self, mat2, out, cubeMathType));
+    return hand_back_bmm("aclnnBatchMatMulWeightNz", self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
 /// The batch dims of a view of rank >= 2 ([1] when it has none, as the
@@ -154,6 +194,68 @@ aclnnStatus matmul(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
     return hand_back_product({"aclnnMatmul", self, mat2, out, cubeMathType, a, b, c, batch}, workspaceSize, executor);
 }
 
+// aclnn_matmul.cpp CheckWeightNzDtypeValid (A2: FLOAT weights too).
+aclnnStatus check_weight_nz_dtypes(const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                                   int8_t cubeMathType) {
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {mat2, "mat2"}, {out, "out"}}, kCubeDtypes));
+    const aclDataType s = view_of(self).dtype;
+    const aclDataType m2 = view_of(mat2).dtype;
+    if (cubeMathType == kKeepDtype && view_of(out).dtype == ACL_FLOAT16 && s == ACL_FLOAT) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Input tensor's dtype[DT_FLOAT] should be same with output's dtype[DT_FLOAT16].");
+    }
+    const bool mixedHalves = (s == ACL_FLOAT16 && m2 == ACL_BF16) || (s == ACL_BF16 && m2 == ACL_FLOAT16);
+    if (format_of(mat2) == ACL_FORMAT_FRACTAL_NZ && mixedHalves) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "The dtypes of self and mat2 must be both DT_BF16 or both DT_FLOAT16, now self's dtype is "
+                           "[%s], mat2's dtype is [%s]",
+                           dtype_name(s), dtype_name(m2));
+    }
+    return ACLNN_SUCCESS;
+}
+
+// aclnn_matmul.cpp CheckWeightNzShapeValid.
+aclnnStatus check_weight_nz_shapes(const aclTensor* self, const aclTensor* mat2) {
+    if (format_of(mat2) != ACL_FORMAT_FRACTAL_NZ) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Format of mat2 must be FRACTAL_NZ, actual is %s.",
+                           format_name(format_of(mat2)));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(self, "self", 2));
+    ACLCPU_RETURN_IF_ERROR(check_dim_count(mat2, "mat2", 2));
+    if (storage_shape_of(mat2).size() != 4) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Only support mat2 storageShapeDim is 4, which are [%zu].",
+                           storage_shape_of(mat2).size());
+    }
+    const Dims& s = view_of(self).shape;
+    const Dims& m2 = view_of(mat2).shape;
+    if (m2[0] == 1 || m2[1] == 1) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Not supported mat2 n = 1 or k = 1 when format is FRACTAL_NZ, mat2: %s",
+                           shape_string(m2).c_str());
+    }
+    if (s[1] != m2[0]) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "The k-axis of the two inputs are different %s, %s",
+                           shape_string(s).c_str(), shape_string(m2).c_str());
+    }
+    return ACLNN_SUCCESS;
+}
+
+// aclnn_matmul.cpp aclnnMatmulWeightNz: CheckWeightNzParam (null, dtypes,
+// shapes, CheckInput), then BuildMatMulWeightNzGraph (empty -> zeros, the
+// storage's element count, the product).  The op_api checks no out shape
+// (its Reshape needs the product's); acl-cpu checks it, 161002.
+aclnnStatus matmul_weight_nz(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
+                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {mat2, "mat2"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_weight_nz_dtypes(self, mat2, out, cubeMathType));
+    ACLCPU_RETURN_IF_ERROR(check_weight_nz_shapes(self, mat2));
+    ACLCPU_RETURN_IF_ERROR(check_cube_input(self, mat2, out, cubeMathType));
+    ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", {view_of(self).shape[0], view_of(mat2).shape[1]}));
+    return hand_back_product({"aclnnMatmulWeightNz", self, mat2, out, cubeMathType, view_of(self), view_of(mat2),
+                              view_of(out), Dims{}},
+                             workspaceSize, executor);
+}
+
 // aclnn_mv.cpp: USE_FP32_ADD routed to KEEP_DTYPE; null; out's dtype
 // vec's, and self's too unless self is empty; CheckInput; self [n, m], vec
 // [m], out [n]; out empty -> nothing to do, self empty -> zeros.
@@ -195,6 +297,18 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* 
     return aclcpu::ops::matmul(self, mat2, out, cubeMathType, workspaceSize, executor);
 }
 
+aclnnStatus aclnnMatmulWeightNzGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                                                int8_t cubeMathType, uint64_t* workspaceSize,
+                                                aclOpExecutor** executor) {
+    return aclcpu::ops::matmul_weight_nz(self, mat2, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchMatMulWeightNzGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                                                     int8_t cubeMathType, uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
+    return aclcpu::ops::batch_matmul_weight_nz(self, mat2, out, cubeMathType, workspaceSize, executor);
+}
+
 aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType,
                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     return aclcpu::ops::mv(self, vec, out, cubeMathType, workspaceSize, executor);
@@ -206,3 +320,5 @@ ACLCPU_DEFINE_PHASE2(aclnnMm)
 ACLCPU_DEFINE_PHASE2(aclnnBatchMatMul)
 ACLCPU_DEFINE_PHASE2(aclnnMatmul)
 ACLCPU_DEFINE_PHASE2(aclnnMv)
+ACLCPU_DEFINE_PHASE2(aclnnMatmulWeightNz)
+ACLCPU_DEFINE_PHASE2(aclnnBatchMatMulWeightNz)

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "aclcpu/nnopbase.hpp"
+#include "common/dtype.hpp"
 #include "common/matmul.hpp"
 
 namespace aclcpu::ops {
@@ -22,9 +23,15 @@ inline constexpr int8_t kUseFp16 = 2;
 inline constexpr int8_t kUseHf32 = 3;
 inline constexpr int8_t kUseFp32Add = 4;
 
-/// Dav2201MatMulRule::CheckInput: matA, matB and out FLOAT, FLOAT16 or BF16,
-/// then cubeMathType one of -1..4 -> 161002.
-aclnnStatus check_cube_input(const aclTensor* matA, const aclTensor* matB, const aclTensor* out, int8_t cubeMathType);
+/// Dav2201MatMulRule::GetSupportedDTypes; the WeightNz forms of BatchMatMul
+/// take the 16-bit ones only.
+inline constexpr DtypeList kCubeDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+inline constexpr DtypeList kHalfDtypes = {ACL_FLOAT16, ACL_BF16};
+
+/// Dav2201MatMulRule::CheckInput: matA, matB, bias (when given) and out
+/// FLOAT, FLOAT16 or BF16, then cubeMathType one of -1..4 -> 161002.
+aclnnStatus check_cube_input(const aclTensor* matA, const aclTensor* matB, const aclTensor* out, int8_t cubeMathType,
+                             const aclTensor* bias = nullptr);
 
 /// CheckFormat of BatchMatMul and Matmul: self and out not FRACTAL_NZ -> 161002.
 aclnnStatus check_not_nz(const aclTensor* self, const aclTensor* out);
@@ -46,11 +53,21 @@ struct ProductPlan {
     TensorView b;
     TensorView c;
     Dims batch;
+    /// Addmm / Baddbmm: the tensor added (input 2), its view broadcast to
+    /// c's shape (zero strides), and the addend's scalars and roundings.
+    const aclTensor* bias = nullptr;
+    TensorView biasView = {};
+    MatmulAddend addend = {};
+    /// The product leaves the Cube in FLOAT whatever out's dtype (Addmm's
+    /// 16-bit pairs under USE_FP32_ADD, GemmV3WithAlphaBeta).
+    bool fp32Result = false;
 };
 
 /// The end of phase 1 for a checked product: check_comm_input, out empty
 /// (or nothingToDo) -> an executor doing nothing, the views inside their
-/// storage, then the engine's executor (k == 0 writes zeros).
+/// storage, self and out not FRACTAL_NZ, mat2 in FRACTAL_NZ read as its
+/// layout (its storage holding exactly the NZ matrices), then the engine's
+/// executor (k == 0 writes zeros).
 aclnnStatus hand_back_product(const ProductPlan& plan, uint64_t* workspaceSize, aclOpExecutor** executor,
                               bool nothingToDo = false);
 

@@ -1921,6 +1921,37 @@ def matmul_seeds():
     seeds['mv_empty_self'] = seed(3, dict(shape=(3, 0)), dict(shape=(0,)), dict(shape=(3,)))
     seeds['mm_null_workspace_size'] = seed(0, dict(shape=(3, 4)), dict(shape=(4, 5)), dict(shape=(3, 5)),
                                            run=(True, False))
+    nz = dict(shape=(32, 16), dtype=FLOAT16, fmt=NZ, storage=(1, 2, 16, 16))
+    seeds['weight_nz'] = seed(4, dict(shape=(4, 32), dtype=FLOAT16), nz, dict(shape=(4, 16), dtype=FLOAT16))
+    seeds['weight_nz_transposed'] = seed(0, dict(shape=(4, 16), dtype=FLOAT16),
+                                         dict(shape=(16, 32), dtype=FLOAT16, strides=(1, 16), fmt=NZ,
+                                              storage=(1, 2, 16, 16)), dict(shape=(4, 32)))
+    seeds['bmm_weight_nz'] = seed(5, dict(shape=(2, 4, 32), dtype=BF16),
+                                  dict(shape=(2, 32, 16), dtype=BF16, fmt=NZ, storage=(2, 1, 2, 16, 16)),
+                                  dict(shape=(2, 4, 16)), 4)
+
+    def add_seed(entry, tensors, beta=1.0, alpha=1.0, cube=0):
+        s = Seed()
+        s.byte(entry)
+        for t in tensors[:3]:
+            s.tensor(**t)
+        s.scalar(FLOAT, struct.pack('<f', beta))
+        s.scalar(FLOAT, struct.pack('<f', alpha))
+        for t in tensors[3:]:
+            s.tensor(**t)
+        s.small_int(cube)
+        s.run()
+        return s
+
+    mats = [dict(shape=(3, 4)), dict(shape=(4, 5))]
+    seeds['addmm'] = add_seed(6, [dict(shape=(5,))] + mats + [dict(shape=(3, 5))], 0.5, 2.0)
+    seeds['addmm_beta_zero'] = add_seed(6, [dict(shape=(3, 1))] + mats + [dict(shape=(3, 5))], 0.0, 1.0, 4)
+    seeds['baddbmm'] = add_seed(7, [dict(shape=(1, 3, 5), dtype=FLOAT16), dict(shape=(2, 3, 4), dtype=FLOAT16),
+                                    dict(shape=(1, 4, 5), dtype=FLOAT16), dict(shape=(2, 3, 5), dtype=FLOAT16)], 1.0, 0.0)
+    seeds['addmm_weight_nz'] = add_seed(8, [dict(shape=(16,)), dict(shape=(4, 32), dtype=FLOAT16), nz,
+                                            dict(shape=(4, 16))], 2.0, 1.0)
+    seeds['inplace_addmm'] = add_seed(9, [dict(shape=(3, 5), strides='col')] + mats, -1.0, 3.0, 1)
+    seeds['inplace_baddbmm'] = add_seed(10, [dict(shape=(2, 3, 5)), dict(shape=(2, 3, 4)), dict(shape=(2, 4, 5))])
     return seeds
 
 

@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_mv.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
+#include "matmul_test_support.hpp"
 
 namespace {
 
@@ -24,47 +25,13 @@ using namespace optest;
 using MatmulEntry = aclnnStatus (*)(const aclTensor*, const aclTensor*, aclTensor*, int8_t, uint64_t*,
                                     aclOpExecutor**);
 
-/// v with an 11-bit mantissa (HF32), to nearest even.
-double to_hf32(double v) {
-    if (v == 0 || !std::isfinite(v)) return v;
-    int exponent = 0;
-    const double mantissa = std::frexp(v, &exponent);  // [0.5, 1)
-    return std::ldexp(std::nearbyint(std::ldexp(mantissa, 12)), exponent - 12);
-}
-
-double relative_ulp(aclDataType dtype) {
-    return dtype == ACL_FLOAT16 ? std::ldexp(1, -11) : dtype == ACL_BF16 ? std::ldexp(1, -8) : std::ldexp(1, -24);
-}
-
-/// The Cube's model of one case: inputs rounded by `round`, the sum rounded
-/// to `result` then to out's dtype.
-struct Emulation {
-    std::function<double(double)> round = [](double v) { return v; };
-    aclDataType result = ACL_FLOAT;
-};
-
-Emulation fp16_inputs(aclDataType result) {
-    return {[](double v) { return optest::in_dtype(v, ACL_FLOAT16); }, result};
-}
-Emulation hf32_inputs() { return {to_hf32, ACL_FLOAT}; }
-
-/// An operand as stored: shape, dtype and an optional view (strides,
-/// offset, storage).
-struct Operand {
-    Shape shape;
-    aclDataType dtype = ACL_FLOAT;
-    Shape strides = {};
-    int64_t offset = 0;
-    Shape storage = {};
-};
-
 class Matmuls : public AclTest {
 protected:
     /// Runs entry on a and b with values from seeds, compares out (of
     /// outShape, outDtype) with the emulated product.  aMatrix / bMatrix
     /// are the operands as [batch..., rows, cols] (a vector unsqueezed).
     void expect_product(MatmulEntry entry, aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream),
-                        const Operand& a, const Operand& b, const Shape& outShape, aclDataType outDtype,
+                        const MatrixOperand& a, const MatrixOperand& b, const Shape& outShape, aclDataType outDtype,
                         int8_t cubeMathType, const Emulation& emulation, const Shape& aMatrix = {},
                         const Shape& bMatrix = {}, double low = -2, double high = 2) {
         SCOPED_TRACE("cubeMathType " + std::to_string(cubeMathType) + " dtypes " + std::to_string(a.dtype) + "," +
@@ -88,14 +55,7 @@ protected:
         for (int64_t bt = 0; bt < numel(batch); ++bt) {
             for (int64_t i = 0; i < m; ++i) {
                 for (int64_t j = 0; j < n; ++j) {
-                    double sum = 0;
-                    double magnitude = 0;
-                    for (int64_t p = 0; p < k; ++p) {
-                        const double term = emulation.round(xs[matrix_at(am, batch, bt, i, p)]) *
-                                            emulation.round(ys[matrix_at(bm, batch, bt, p, j)]);
-                        sum += term;
-                        magnitude += std::fabs(term);
-                    }
+                    const auto [sum, magnitude] = emulated_dot(emulation, xs, am, ys, bm, batch, bt, i, j);
                     const double tol = 2.0 * static_cast<double>(k) * std::ldexp(magnitude, -24) +
                                        (relative_ulp(emulation.result) + relative_ulp(outDtype)) * std::fabs(sum);
                     const double got = actual[static_cast<size_t>((bt * m + i) * n + j)];
@@ -105,7 +65,7 @@ protected:
         }
     }
 
-    void mm(const Operand& a, const Operand& b, aclDataType outDtype, int8_t cmt, const Emulation& e) {
+    void mm(const MatrixOperand& a, const MatrixOperand& b, aclDataType outDtype, int8_t cmt, const Emulation& e) {
         expect_product(aclnnMmGetWorkspaceSize, aclnnMm, a, b, {a.shape[0], b.shape[1]}, outDtype, cmt, e);
     }
 };
@@ -176,7 +136,7 @@ TEST_F(Matmuls, MmPrecisionOfEachCubeMathTypeExactly) {
 // BatchMatMul: equal batches, a batch of 1 broadcast on either side,
 // transposed mat2.
 TEST_F(Matmuls, BatchMatMulBroadcastAndTransposes) {
-    const auto bmm = [&](const Operand& a, const Operand& b, aclDataType outDtype, int8_t cmt, const Emulation& e) {
+    const auto bmm = [&](const MatrixOperand& a, const MatrixOperand& b, aclDataType outDtype, int8_t cmt, const Emulation& e) {
         const Shape out = {std::max(a.shape[0], b.shape[0]), a.shape[1], b.shape[2]};
         expect_product(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, a, b, out, outDtype, cmt, e);
     };
@@ -190,7 +150,7 @@ TEST_F(Matmuls, BatchMatMulBroadcastAndTransposes) {
 // Matmul: torch.matmul's ranks -- vectors as a row or a column, dropped
 // from out; N-D batch dims broadcast (zero-stride broadcast views too).
 TEST_F(Matmuls, MatmulRanks) {
-    const auto run = [&](const Operand& a, const Operand& b, const Shape& out, const Shape& am, const Shape& bm) {
+    const auto run = [&](const MatrixOperand& a, const MatrixOperand& b, const Shape& out, const Shape& am, const Shape& bm) {
         expect_product(aclnnMatmulGetWorkspaceSize, aclnnMatmul, a, b, out, ACL_FLOAT, 0, {}, am, bm);
     };
     run({{5}}, {{5}}, {}, {1, 5}, {5, 1});
@@ -206,7 +166,7 @@ TEST_F(Matmuls, MatmulRanks) {
 
 // Mv: self [n, m] (a transposed view too) times vec [m] (strided).
 TEST_F(Matmuls, MvAndItsErrors) {
-    const auto mv = [&](const Operand& a, const Operand& v, aclDataType outDtype, int8_t cmt, const Emulation& e) {
+    const auto mv = [&](const MatrixOperand& a, const MatrixOperand& v, aclDataType outDtype, int8_t cmt, const Emulation& e) {
         expect_product(aclnnMvGetWorkspaceSize, aclnnMv, a, v, {a.shape[0]}, outDtype, cmt, e, a.shape,
                        {v.shape[0], 1});
     };
@@ -308,12 +268,13 @@ TEST_F(Matmuls, MmErrorPaths) {
     expect_error_naming(phase1(a, b, *outWide), ACLNN_ERR_PARAM_INVALID,
                         "output's shape is not match input, out_m[3] must be same with self_m[3], out_n[6] must be "
                         "same with mat2_n[5].");
-    // A weight aclnnTransMatmulWeight laid out as FRACTAL_NZ is refused, not
-    // read as ND, until the engine reads NZ.
+    // An NZ mat2 whose storage is not the NZ image of [4, 5]
+    // (CheckWeightNzStorageShape: the element counts differ).
     TensorSpec nzSpec({4, 5}, ACL_FLOAT);
     nzSpec.format = ACL_FORMAT_FRACTAL_NZ;
     DeviceTensor nz(nzSpec, std::vector<double>(20, 1));
-    expect_error_naming(phase1(a, nz, *out), ACLNN_ERR_PARAM_INVALID, "FRACTAL_NZ");
+    expect_error_naming(phase1(a, nz, *out), ACLNN_ERR_PARAM_INVALID,
+                        "mat2's format only supports NZ, but now mat2's format is not NZ");
 }
 
 TEST_F(Matmuls, BatchMatMulAndMatmulErrorPaths) {
