@@ -91,20 +91,66 @@ void column_group(const StridedMatrix<const float>& a, const T* weights, int64_t
 }
 
 template <class R, class T>
-void gemv_as(const StridedMatrix<const float>& a, const DenseColumns& b, float beta, const StridedMatrix<float>& c) {
+void columns_product(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
+                     const StridedMatrix<float>& c) {
     constexpr size_t kGroup = 4;
     const auto* w = static_cast<const T*>(b.data);
     int64_t j = 0;
     for (; j + static_cast<int64_t>(kGroup) <= c.cols; j += kGroup) {
-        column_group<R, kGroup>(a, w, b.columnStride, b.rows, beta, c, j);
+        column_group<R, kGroup>(a, w, b.stride, b.rows, beta, c, j);
     }
-    for (; j < c.cols; ++j) column_group<R, 1>(a, w, b.columnStride, b.rows, beta, c, j);
+    for (; j < c.cols; ++j) column_group<R, 1>(a, w, b.stride, b.rows, beta, c, j);
+}
+
+/// Row i of c, columns [j, j + count) (count <= kRowVectors lanes' worth),
+/// from dense rows of b: one multiply-add chain per element, p increasing.
+template <class R, class T>
+void row_span(const float* x, const T* w, int64_t k, int64_t stride, float beta, float* out, int64_t colStride,
+              int64_t count) {
+    constexpr size_t kVectors = 4;
+    const DotTag d;
+    hn::Vec<DotTag> sums[kVectors];
+    for (auto& sum : sums) sum = hn::Zero(d);
+    const size_t vectors = (static_cast<size_t>(count) + kDotLanes - 1) / kDotLanes;
+    for (int64_t p = 0; p < k; ++p) {
+        const auto xp = hn::Set(d, x[p]);
+        const T* row = w + p * stride;
+        for (size_t v = 0; v < vectors; ++v) {
+            const size_t lanes = std::min(kDotLanes, static_cast<size_t>(count) - v * kDotLanes);
+            sums[v] = hn::MulAdd(xp, weights<R>(d, row + v * kDotLanes, lanes), sums[v]);
+        }
+    }
+    float values[kVectors * kDotLanes];
+    for (size_t v = 0; v < vectors; ++v) hn::StoreU(sums[v], d, values + v * kDotLanes);
+    for (int64_t j = 0; j < count; ++j) {
+        float& at = out[j * colStride];
+        at = beta == 0.0f ? values[j] : values[j] + beta * at;
+    }
+}
+
+template <class R, class T>
+void rows_product(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
+                  const StridedMatrix<float>& c) {
+    constexpr int64_t kSpan = 4 * static_cast<int64_t>(kDotLanes);
+    const auto* w = static_cast<const T*>(b.data);
+    for (int64_t i = 0; i < c.rows; ++i) {
+        for (int64_t j = 0; j < c.cols; j += kSpan) {
+            row_span<R>(a.data + i * a.rowStride, w + j, b.rows, b.stride, beta,
+                        c.data + i * c.rowStride + j * c.colStride, c.colStride, std::min(kSpan, c.cols - j));
+        }
+    }
+}
+
+template <class R, class T>
+void gemv_as(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta, const StridedMatrix<float>& c) {
+    if (b.denseRows) return rows_product<R, T>(a, b, beta, c);
+    columns_product<R, T>(a, b, beta, c);
 }
 
 }  // namespace
 
 template <class T>
-void gemv_rounded(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
+void gemv_rounded(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
                   const StridedMatrix<float>& c) {
     switch (b.roundedTo) {
         case ACL_FLOAT16: return gemv_as<half_t, T>(a, b, beta, c);
@@ -113,7 +159,7 @@ void gemv_rounded(const StridedMatrix<const float>& a, const DenseColumns& b, fl
     }
 }
 
-void gemv_on_target(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
+void gemv_on_target(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
                     const StridedMatrix<float>& c) {
     switch (b.dtype) {
         case ACL_FLOAT16: return gemv_rounded<half_t>(a, b, beta, c);
@@ -129,7 +175,7 @@ namespace aclcpu::ops {
 
 HWY_EXPORT(gemv_on_target);
 
-void gemv_f32(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
+void gemv_f32(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
               const StridedMatrix<float>& c) noexcept {
     HWY_DYNAMIC_DISPATCH(gemv_on_target)(a, b, beta, c);
 }

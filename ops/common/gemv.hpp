@@ -13,28 +13,30 @@
 
 namespace aclcpu::ops {
 
-/// A matrix whose columns are dense: element (p, j) at
-/// data[j * columnStride + p], of dtype FLOAT, FLOAT16 or BF16 (a weight
-/// [n, k] seen as its transpose [k, n], as ggml and torch's Linear pass it),
+/// A k x n matrix of dtype FLOAT, FLOAT16 or BF16 with one dense axis:
+/// element (p, j) at data[j * stride + p] (dense columns: a weight [n, k]
+/// seen as its transpose, as ggml and torch's Linear pass it) or at
+/// data[p * stride + j] (dense rows: a plain [k, n] weight, attention's V),
 /// read rounded to roundedTo (FLOAT16 or BF16; FLOAT: as it is).
-struct DenseColumns {
+struct DenseMatrix {
     const void* data;
     aclDataType dtype;
     int64_t rows;  ///< k
     int64_t cols;  ///< n
-    int64_t columnStride;
+    int64_t stride;
+    bool denseRows;
     aclDataType roundedTo = ACL_FLOAT;
 };
 
 /// c(i, j) = sum_p a(i, p) * b(p, j) + beta * c(i, j), with beta 0 ignoring
 /// what c held, b's elements widened to fp32 in registers (and rounded as
-/// b.roundedTo says), the
-/// products summed in fp32 by fused multiply-adds.  Each sum has a fixed
-/// order whatever the SIMD target: element p goes to partial p % 32, the
-/// partials folded pairwise.  Preconditions: a is c.rows x b.rows with
+/// b.roundedTo says), the products summed in fp32 by fused multiply-adds in
+/// an order fixed whatever the SIMD target: for dense columns, element p
+/// goes to partial p % 32, the partials folded pairwise; for dense rows, p
+/// in increasing order.  Preconditions: a is c.rows x b.rows with
 /// a.colStride == 1; c's elements are distinct and overlap neither operand.
 /// Runs on the calling thread; never throws.
-void gemv_f32(const StridedMatrix<const float>& a, const DenseColumns& b, float beta,
+void gemv_f32(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
               const StridedMatrix<float>& c) noexcept;
 
 }  // namespace aclcpu::ops

@@ -178,7 +178,7 @@ void store(const float* c, int64_t rows, int64_t cols, const Piece& out) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// At most this many rows of a, against b's dense columns, go through
+/// At most this many rows of a, against b's dense columns or rows, go through
 /// gemv_f32 rather than gemm_f32 (which would stage b as fp32: three
 /// times its bytes moved for one multiply-add per element), in tiles of
 /// kGemvTileCols columns, so that a decoder's one-token products still
@@ -186,22 +186,28 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 constexpr int64_t kGemvRows = 4;
 constexpr int64_t kGemvTileCols = 256;
 
-/// What gemv_f32 reads b's elements rounded to, if it can take this
-/// product: few rows, b dense along k, and b read as the Cube reads it --
-/// kept, or rounded to the Cube's FLOAT16 or BF16 (not to HF32).
-std::optional<aclDataType> gemv_rounding(const MatmulSpec& spec) {
-    if (spec.bNz || spec.m > kGemvRows || spec.b.rowStride != 1 || spec.b.colStride < 0) return std::nullopt;
+/// How gemv_f32 reads b, if it can take this product: few rows of a, b
+/// dense along k or along n, and read as the Cube reads it -- kept, or
+/// rounded to the Cube's FLOAT16 or BF16 (not to HF32).
+struct GemvPlan {
+    bool denseRows;
+    aclDataType roundedTo;
+};
+
+std::optional<GemvPlan> gemv_plan(const MatmulSpec& spec) {
+    if (spec.bNz || spec.m > kGemvRows || spec.b.rowStride < 0 || spec.b.colStride < 0) return std::nullopt;
+    if (spec.b.rowStride != 1 && spec.b.colStride != 1) return std::nullopt;
     if (spec.precision.hf32 && spec.bDtype == ACL_FLOAT) return std::nullopt;
     const aclDataType input = spec.precision.input;
-    return input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input;
+    return GemvPlan{spec.b.rowStride != 1, input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input};
 }
 
 class MatmulKernel final : public OpKernel {
 public:
     explicit MatmulKernel(MatmulSpec spec) noexcept
         : spec_(std::move(spec)),
-          gemvRounding_(gemv_rounding(spec_)),
-          tileCols_(gemvRounding_ ? kGemvTileCols : kTileCols),
+          gemv_(gemv_plan(spec_)),
+          tileCols_(gemv_ ? kGemvTileCols : kTileCols),
           rowTiles_(ceil_div(spec_.m, kTileRows)),
           colTiles_(ceil_div(spec_.n, tileCols_)),
           blocks_(BlockSplit::front_loaded(spec_.batches * rowTiles_ * colTiles_, soc_profile().aiCoreCount,
@@ -271,15 +277,17 @@ private:
         for (int64_t k0 = 0; k0 == 0 || k0 < spec_.k; k0 += kChunkK) {
             const int64_t depth = std::min(kChunkK, spec_.k - k0);
             const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage,
-                                   gemvRounding_.has_value());
+                                   gemv_.has_value());
             const float beta = k0 == 0 ? 0.0f : 1.0f;
             if (spec_.bNz) {
                 gemm_f32(a, nz_operand(args.inputs[1], b, k0, depth, col, cols, bStage), beta, {c, rows, cols, cols, 1});
                 continue;
             }
             const Piece bp = piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols);
-            if (gemvRounding_) {
-                gemv_f32(a, {bp.data, bp.dtype, depth, cols, bp.colStride, *gemvRounding_}, beta, {c, rows, cols, cols, 1});
+            if (gemv_) {
+                const int64_t stride = gemv_->denseRows ? bp.rowStride : bp.colStride;
+                gemv_f32(a, {bp.data, bp.dtype, depth, cols, stride, gemv_->denseRows, gemv_->roundedTo}, beta,
+                         {c, rows, cols, cols, 1});
             } else {
                 gemm_f32(a, operand(bp, spec_.b, bStage), beta, {c, rows, cols, cols, 1});
             }
@@ -295,7 +303,7 @@ private:
     }
 
     MatmulSpec spec_;
-    std::optional<aclDataType> gemvRounding_;  ///< set when products go through gemv_f32
+    std::optional<GemvPlan> gemv_;  ///< set when products go through gemv_f32
     int64_t tileCols_;
     int64_t rowTiles_;
     int64_t colTiles_;

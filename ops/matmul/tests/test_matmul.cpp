@@ -330,7 +330,8 @@ TEST_F(Matmuls, BitwiseIdenticalForAnyWorkerCount) {
 }  // namespace
 
 // Decode-shaped products (a few rows of self against a weight's dense
-// columns, as ggml passes its [K, N] views of [N, K] weights) take the
+// columns, as ggml passes its [K, N] views of [N, K] weights, or its dense
+// rows) take the
 // engine's gemv path: FLOAT16 and BF16 weights read as they are, FLOAT and
 // BF16 weights rounded in registers under USE_FP16, across several column tiles
 // and K chunks; a transposed self is staged in dense rows; HF32 keeps the
@@ -347,6 +348,8 @@ TEST_F(Matmuls, MmDecodeShapedProductsOnDenseWeightColumns) {
             mm({{m, k}}, {weight, ACL_FLOAT, columns}, ACL_FLOAT, 0, {});
             mm({{m, k}, ACL_FLOAT, {1, m}}, {weight, ACL_FLOAT16, columns}, ACL_FLOAT, 0, {});
             mm({{m, k}}, {weight, ACL_BF16, columns}, ACL_FLOAT, 2, fp16_inputs(ACL_FLOAT16));
+            mm({{m, k}}, {weight, ACL_FLOAT16}, ACL_FLOAT, 2, fp16_inputs(ACL_FLOAT16));  // dense rows
+            mm({{m, k}}, {weight}, ACL_FLOAT, 0, {});
             mm({{m, k}}, {weight, ACL_FLOAT, columns}, ACL_FLOAT, 1, hf32_inputs());
         }
     }

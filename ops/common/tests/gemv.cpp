@@ -1,6 +1,7 @@
 // common/gemv.hpp against a double-precision product computed here: one and
 // a few rows, k on both sides of the 32 partials (1, 7, 31, 32, 33, 257),
-// FLOAT, FLOAT16 and BF16 columns with a gap between them, both betas; and
+// FLOAT, FLOAT16 and BF16 columns with a gap between them, both betas; dense
+// rows of each dtype across whole and partial vectors; and
 // the fixed summation order: a sum equals the pairwise fold of its 32
 // partials, written out here.
 #include <gtest/gtest.h>
@@ -39,7 +40,7 @@ void expect_gemv(aclDataType dtype, int64_t m, int64_t n, int64_t k, float beta)
     std::vector<float> a(static_cast<size_t>(m * aStride));
     for (size_t i = 0; i < a.size(); ++i) a[i] = value_at(static_cast<int64_t>(i), 1);
     std::vector<float> out(static_cast<size_t>(m * n), beta == 0 ? std::numeric_limits<float>::quiet_NaN() : 3.0f);
-    gemv_f32({a.data(), m, k, aStride, 1}, {weight.data(), dtype, k, n, columnStride}, beta,
+    gemv_f32({a.data(), m, k, aStride, 1}, {weight.data(), dtype, k, n, columnStride, false}, beta,
              {out.data(), m, n, n, 1});
     for (int64_t i = 0; i < m; ++i) {
         for (int64_t j = 0; j < n; ++j) {
@@ -64,6 +65,39 @@ TEST(Gemv, EachDtypeRowsAndLengthsAgainstDouble) {
     }
 }
 
+/// As expect_gemv, b in dense rows (element (p, j) at p * (n + 5) + j),
+/// out with a column stride of 2.
+template <class T>
+void expect_gemv_rows(aclDataType dtype, int64_t m, int64_t n, int64_t k, float beta) {
+    SCOPED_TRACE(testing::Message() << "rows, dtype " << dtype << " " << m << "x" << n << "x" << k << " beta " << beta);
+    const int64_t rowStride = n + 5;
+    std::vector<T> weight(static_cast<size_t>(k * rowStride), stored<T>(std::nanf("")));
+    for (int64_t p = 0; p < k; ++p) {
+        for (int64_t j = 0; j < n; ++j) weight[p * rowStride + j] = stored<T>(value_at(p * n + j, 3));
+    }
+    std::vector<float> a(static_cast<size_t>(m * k));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = value_at(static_cast<int64_t>(i), 4);
+    std::vector<float> out(static_cast<size_t>(m * n * 2), beta == 0 ? std::numeric_limits<float>::quiet_NaN() : 3.0f);
+    gemv_f32({a.data(), m, k, k, 1}, {weight.data(), dtype, k, n, rowStride, true}, beta, {out.data(), m, n, 2 * n, 2});
+    for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+            double expected = beta == 0 ? 0.0 : beta * 3.0;
+            for (int64_t p = 0; p < k; ++p) expected += double{a[i * k + p]} * double{value_at(p * n + j, 3)};
+            ASSERT_EQ(out[i * 2 * n + 2 * j], expected) << "at " << i << "," << j;
+        }
+    }
+}
+
+TEST(Gemv, DenseRowsEachDtypeAndWidthAgainstDouble) {
+    for (const int64_t n : {1, 15, 64, 65, 200}) {
+        for (const float beta : {0.0f, 1.0f}) {
+            expect_gemv_rows<float>(ACL_FLOAT, 2, n, 37, beta);
+            expect_gemv_rows<half_t>(ACL_FLOAT16, 1, n, 37, beta);
+            expect_gemv_rows<bf16_t>(ACL_BF16, 3, n, 37, beta);
+        }
+    }
+}
+
 TEST(Gemv, SumsItsThirtyTwoPartialsPairwise) {
     // Values whose fp32 sum depends on the order: 1 + 2^-24 rounds to 1.
     constexpr int64_t k = 70;
@@ -76,7 +110,7 @@ TEST(Gemv, SumsItsThirtyTwoPartialsPairwise) {
         for (int i = 0; i < n / 2; ++i) partials[i] = partials[2 * i] + partials[2 * i + 1];
     }
     float out = 0;
-    gemv_f32({x.data(), 1, k, k, 1}, {w.data(), ACL_FLOAT, k, 1, k}, 0.0f, {&out, 1, 1, 1, 1});
+    gemv_f32({x.data(), 1, k, k, 1}, {w.data(), ACL_FLOAT, k, 1, k, false}, 0.0f, {&out, 1, 1, 1, 1});
     EXPECT_EQ(out, partials[0]);
 }
 
@@ -93,7 +127,7 @@ TEST(Gemv, RoundsFloatColumnsAsItIsTold) {
                                           : double{v};
         }
         float out = 0;
-        gemv_f32({x.data(), 1, 2, 2, 1}, {w.data(), ACL_FLOAT, 2, 1, 2, to}, 0.0f, {&out, 1, 1, 1, 1});
+        gemv_f32({x.data(), 1, 2, 2, 1}, {w.data(), ACL_FLOAT, 2, 1, 2, false, to}, 0.0f, {&out, 1, 1, 1, 1});
         EXPECT_EQ(out, expected) << "rounded to " << to;
     }
 }
