@@ -2,11 +2,11 @@
 // (ops-transformer attention/fused_infer_attention_score), its non-quantised
 // Atlas A2 paths: query, key, value and attentionOut FLOAT16 or BF16 in the
 // layouts BSH, BSND, BNSD and BNSD_BSND, grouped KV heads, pseShift and
-// attenMask (broadcast dims too), scaleValue, preTokens/nextTokens and
-// sparseMode 0-4, innerPrecise 0-3 and softmaxLse.  Everything else CANN
+// attenMask (broadcast dims too), actual sequence lengths, scaleValue,
+// preTokens/nextTokens and sparseMode 0-4, innerPrecise 0-3 and softmaxLse.  Everything else CANN
 // documents (INT8 query or output, INT8/INT4 KV with antiquant parameters,
 // page attention, left padding, shared prefixes, per-batch KV tensor lists,
-// actual sequence lengths, the TND/NSD/NBSD layouts) is refused with 561002
+// the TND/NSD/NBSD layouts) is refused with 561002
 // and a message naming it, never computed approximately.
 //
 // Check order: the out-parameters, nulls (161001), the OpDef's dtypes
@@ -67,6 +67,8 @@ struct FiaCall {
     const aclTensor* mask = nullptr;
     const aclTensor* out = nullptr;
     const aclTensor* lse = nullptr;  ///< null unless softmaxLseFlag
+    const aclIntArray* queryLengths = nullptr;
+    const aclIntArray* kvLengths = nullptr;
     int64_t numHeads = 0;
     double scale = 1.0;
     int64_t preTokens = 0;
@@ -81,6 +83,8 @@ struct FiaCall {
 struct FiaSizes {
     Layout layout = Layout::kBnsd;
     int64_t b = 0, n = 0, n2 = 0, s1 = 0, s2 = 0, d = 0;
+    std::vector<int64_t> queryLengths;  ///< per batch; empty: all S1
+    std::vector<int64_t> kvLengths;     ///< per batch; empty: all S2
 };
 
 const Dims& shape_of(const aclTensor* t) { return view_of(t).shape; }
@@ -270,6 +274,35 @@ aclnnStatus check_key_value(const FiaCall& c, FiaSizes* z) {
     return ACLNN_SUCCESS;
 }
 
+/// An actual sequence length list (CheckActualSeqLength's rules and
+/// wording): one value for every batch, or at least B values of which the
+/// first B count, each in [0, limit]; an empty list is none.
+aclnnStatus read_lengths(const aclIntArray* array, const char* whose, int64_t batch, int64_t limit,
+                         std::vector<int64_t>* lengths) {
+    if (array == nullptr || values_of(array).empty()) return ACLNN_SUCCESS;
+    const std::vector<int64_t>& values = values_of(array);
+    const int64_t count = static_cast<int64_t>(values.size());
+    if (count != 1 && count < batch) {
+        return tiling_error("Dim(%lld) of the %s actual sequence lengths must equal to 1 or greater than or equal to "
+                            "batch size(%lld)!", ll(count), whose, ll(batch));
+    }
+    for (int64_t b = 0; b < batch; ++b) {
+        const int64_t value = values[static_cast<size_t>(count == 1 ? 0 : b)];
+        if (value < 0 || value > limit) {
+            return tiling_error("The %s actual sequence lengths[%lld](%lld) must be in range[0, %lld]!", whose, ll(b),
+                                ll(value), ll(limit));
+        }
+        lengths->push_back(value);
+    }
+    return ACLNN_SUCCESS;
+}
+
+/// The actual lengths; the query's count only when S1 > 1 (the doc: "Q_S为1时该参数无效").
+aclnnStatus check_lengths(const FiaCall& c, FiaSizes* z) {
+    if (z->s1 > 1) ACLCPU_RETURN_IF_ERROR(read_lengths(c.queryLengths, "query's", z->b, z->s1, &z->queryLengths));
+    return read_lengths(c.kvLengths, "key/value's", z->b, z->s2, &z->kvLengths);
+}
+
 aclnnStatus check_out_dtype(const FiaCall& c) {
     const aclDataType q = view_of(c.query).dtype;
     const aclDataType o = view_of(c.out).dtype;
@@ -388,6 +421,7 @@ aclnnStatus check_tiling(const FiaCall& c, FiaSizes* z) {
     ACLCPU_RETURN_IF_ERROR(check_key_value_ranks(c));
     ACLCPU_RETURN_IF_ERROR(check_heads(c, z));
     ACLCPU_RETURN_IF_ERROR(check_key_value(c, z));
+    ACLCPU_RETURN_IF_ERROR(check_lengths(c, z));
     ACLCPU_RETURN_IF_ERROR(check_out_dtype(c));
     if (c.mask != nullptr) ACLCPU_RETURN_IF_ERROR(z->s1 == 1 ? check_decode_mask(c, *z) : check_prompt_mask(c, *z));
     ACLCPU_RETURN_IF_ERROR(check_pse(c, *z));
@@ -439,12 +473,12 @@ TensorView mask_view(const TensorView& t, const FiaSizes& z) {
 }
 
 /// The band of keys each row sees, j - i in [low, high] (CANN's
-/// preTokens/nextTokens as the prompt tiling and GetSparseParam set them),
-/// bounded by +-(S1 + S2).
+/// preTokens/nextTokens as the prompt tiling and GetSparseParam set them:
+/// modes 3 and 4 count from each batch's right-down corner), bounded by
+/// +-(S1 + S2).
 void set_band(const FiaCall& c, const FiaSizes& z, AttentionPlan* plan) {
     const int64_t pre = std::clamp(c.preTokens, -kTokenLimit, kTokenLimit);
     const int64_t next = std::clamp(c.nextTokens, -kTokenLimit, kTokenLimit);
-    const int64_t diagonal = z.s2 - z.s1;  // the right-down corner's offset
     int64_t low = -kTokenLimit, high = kTokenLimit;
     if (z.s1 > 1) {
         switch (c.sparseMode) {
@@ -452,8 +486,8 @@ void set_band(const FiaCall& c, const FiaSizes& z, AttentionPlan* plan) {
                 if (c.mask != nullptr) low = -pre, high = next;
                 break;
             case 2: high = 0; break;
-            case 3: high = diagonal; break;
-            case 4: low = diagonal - pre, high = diagonal + next; break;
+            case 3: high = 0, plan->fromCorner = true; break;
+            case 4: low = -pre, high = next, plan->fromCorner = true; break;
             default: break;
         }
     }
@@ -476,6 +510,8 @@ aclnnStatus hand_back(const FiaCall& c, const FiaSizes& z, TensorSpan inputs, Te
     sizes.dv = z.d;
     sizes.scale = static_cast<float>(c.scale);
     sizes.cubeInput = view_of(c.query).dtype;
+    sizes.queryLengths = z.queryLengths;
+    sizes.kvLengths = z.kvLengths;
     set_band(c, z, &sizes);
 
     AttentionOperands ops;
@@ -559,6 +595,8 @@ extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
     c.mask = attenMaskOptional;
     c.out = attentionOut;
     c.lse = softmaxLseFlag ? softmaxLse : nullptr;
+    c.queryLengths = actualSeqLengthsOptional;
+    c.kvLengths = actualSeqLengthsKvOptional;
     c.numHeads = numHeads;
     c.scale = scaleValue;
     c.preTokens = preTokens;
@@ -570,8 +608,7 @@ extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
     ACLCPU_RETURN_IF_ERROR(check_dtypes(c));
     ACLCPU_RETURN_IF_ERROR(check_implemented(
         c, std::max(keys, values),
-        {{actualSeqLengthsOptional, "actualSeqLengths"}, {actualSeqLengthsKvOptional, "actualSeqLengthsKv"},
-         {deqScale1Optional, "deqScale1"}, {quantScale1Optional, "quantScale1"}, {deqScale2Optional, "deqScale2"},
+        {{deqScale1Optional, "deqScale1"}, {quantScale1Optional, "quantScale1"}, {deqScale2Optional, "deqScale2"},
          {quantScale2Optional, "quantScale2"}, {quantOffset2Optional, "quantOffset2"},
          {antiquantScaleOptional, "antiquantScale"}, {antiquantOffsetOptional, "antiquantOffset"},
          {blockTableOptional, "blockTable (page attention)"}, {queryPaddingSizeOptional, "queryPaddingSize"},

@@ -107,11 +107,18 @@ float exp_row(float* row, int64_t n, float max) {
     return hn::GetLane(hn::SumOfLanes(d, sum));
 }
 
+/// The keys a unit's rows see: j - i in [low, high], j < kvLength.
+struct SeenKeys {
+    int64_t low;
+    int64_t high;
+    int64_t kvLength;
+};
+
 /// Turns row r's scores (keys j0..j0+cols) into P: scaled, pse added,
 /// unseen keys -inf, exponentials against the new running max (the row's
 /// accumulator and sum rescaled to it), rounded to the Cube's input dtype.
-void softmax_row(const AttentionJob& job, const AttentionStaging& st, int64_t bn, int64_t i, int64_t r, int64_t j0,
-                 int64_t cols) {
+void softmax_row(const AttentionJob& job, const AttentionStaging& st, const SeenKeys& seen, int64_t bn, int64_t i,
+                 int64_t r, int64_t j0, int64_t cols) {
     const AttentionPlan& p = job.tiling;
     const AttentionOperands& ops = job.operands;
     float* row = st.s + r * cols;
@@ -125,9 +132,9 @@ void softmax_row(const AttentionJob& job, const AttentionStaging& st, int64_t bn
         gather(ops.mask, job.args.inputs[ops.maskInput], first, cols, st.extra);
         for (int64_t c = 0; c < cols; ++c) row[c] = st.extra[c] != 0.0f ? kMinusInf : row[c];
     }
-    // The band: keys j with bandLow <= j - i <= bandHigh (bounded by +-(S1 + S2) in the plan).
-    const int64_t seenBegin = std::clamp<int64_t>(i + p.bandLow - j0, 0, cols);
-    const int64_t seenEnd = std::clamp<int64_t>(i + p.bandHigh + 1 - j0, 0, cols);
+    // The band (key tiles end at the actual KV length already).
+    const int64_t seenBegin = std::clamp<int64_t>(i + seen.low - j0, 0, cols);
+    const int64_t seenEnd = std::clamp<int64_t>(i + seen.high + 1 - j0, 0, cols);
     std::fill(row, row + seenBegin, kMinusInf);
     std::fill(row + std::max(seenEnd, seenBegin), row + cols, kMinusInf);
 
@@ -165,31 +172,42 @@ void finish_unit(const AttentionJob& job, const AttentionStaging& st, int64_t bn
 
 }  // namespace
 
+/// The band of batch b's rows, counted from its corner when asked.
+SeenKeys seen_keys(const AttentionPlan& p, int64_t b, int64_t queryLength) {
+    const int64_t kvLength = p.kvLengths.empty() ? p.s2 : p.kvLengths[static_cast<size_t>(b)];
+    const int64_t corner = p.fromCorner ? kvLength - queryLength : 0;
+    return {p.bandLow + corner, p.bandHigh + corner, kvLength};
+}
+
 /// One unit: kQueryTile query rows of one (b, n) against the keys they may see.
 void attention_unit(const AttentionJob& job, int64_t unit, float* ub) {
     const AttentionPlan& p = job.tiling;
     const AttentionOperands& ops = job.operands;
     const AttentionStaging st = carve(ub, p);
     const int64_t bn = unit / p.query_tiles();
+    const int64_t b = bn / p.heads;
     const int64_t i0 = unit % p.query_tiles() * kQueryTile;
-    const int64_t rows = std::min(kQueryTile, p.s1 - i0);
-    const int64_t bn2 = bn / p.heads * p.kvHeads + bn % p.heads / (p.heads / p.kvHeads);
+    const int64_t tileRows = std::min(kQueryTile, p.s1 - i0);
+    const int64_t queryLength = p.queryLengths.empty() ? p.s1 : p.queryLengths[static_cast<size_t>(b)];
+    const int64_t rows = std::clamp<int64_t>(queryLength - i0, 0, tileRows);  // the rest see nothing
+    const int64_t bn2 = b * p.kvHeads + bn % p.heads / (p.heads / p.kvHeads);
+    const SeenKeys seen = seen_keys(p, b, queryLength);
     gather(ops.query, job.args.inputs[0], (bn * p.s1 + i0) * p.dk, rows * p.dk, st.q);
-    std::fill(st.max, st.max + rows, kMinusInf);
-    std::fill(st.sum, st.sum + rows, 0.0f);
-    std::fill(st.acc, st.acc + rows * p.dv, 0.0f);
+    std::fill(st.max, st.max + tileRows, kMinusInf);
+    std::fill(st.sum, st.sum + tileRows, 0.0f);
+    std::fill(st.acc, st.acc + tileRows * p.dv, 0.0f);
     // Only the keys some row of the tile sees.
-    const int64_t jBegin = std::max<int64_t>(0, i0 + p.bandLow);
-    const int64_t jEnd = std::min<int64_t>(p.s2, i0 + rows - 1 + p.bandHigh + 1);
-    for (int64_t j0 = jBegin; j0 < jEnd; j0 += kKeyTile) {
+    const int64_t jBegin = std::max<int64_t>(0, i0 + seen.low);
+    const int64_t jEnd = std::min<int64_t>(seen.kvLength, i0 + rows - 1 + seen.high + 1);
+    for (int64_t j0 = jBegin; rows > 0 && j0 < jEnd; j0 += kKeyTile) {
         const int64_t cols = std::min(kKeyTile, jEnd - j0);
         gather(ops.key, job.args.inputs[1], (bn2 * p.s2 + j0) * p.dk, cols * p.dk, st.k);
         gemm_f32({st.q, rows, p.dk, p.dk, 1}, {st.k, p.dk, cols, 1, p.dk}, 0.0f, {st.s, rows, cols, cols, 1});
-        for (int64_t r = 0; r < rows; ++r) softmax_row(job, st, bn, i0 + r, r, j0, cols);
+        for (int64_t r = 0; r < rows; ++r) softmax_row(job, st, seen, bn, i0 + r, r, j0, cols);
         gather(ops.value, job.args.inputs[2], (bn2 * p.s2 + j0) * p.dv, cols * p.dv, st.v);
         gemm_f32({st.s, rows, cols, cols, 1}, {st.v, cols, p.dv, p.dv, 1}, 1.0f, {st.acc, rows, p.dv, p.dv, 1});
     }
-    finish_unit(job, st, bn, i0, rows);
+    finish_unit(job, st, bn, i0, tileRows);
 }
 
 ACLCPU_END_TARGET_NAMESPACE();

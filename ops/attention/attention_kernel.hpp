@@ -4,7 +4,10 @@
 // row i may see, with s[i, j] = scale * (Q[b, n, i] . K[b, n2, j]) +
 // pse[b, n, i, j] (CANN's order: Muls by scaleValue, then the pse add) and
 // P = e^(s - rowmax), n2 = n / (N / N2) (grouped KV heads).  A key is seen
-// when the mask (if any) is 0 there and j - i lies in [bandLow, bandHigh].
+// when the mask (if any) is 0 there, j is below the batch's actual KV
+// length, and j - i lies in [bandLow, bandHigh] (counted from the batch's
+// right-down corner, actual KV length - actual query length, when
+// fromCorner).  Rows from the batch's actual query length on see nothing.
 //
 // The work is units of kQueryTile query rows of one (b, n); a unit walks the
 // keys in tiles of kKeyTile with an online softmax in fp32 (running max and
@@ -25,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "aclcpu/nnopbase.hpp"
 #include "aclcpu/soc_profile.hpp"
@@ -47,8 +51,11 @@ struct AttentionPlan {
     int64_t dk = 0;  ///< D of query and key
     int64_t dv = 0;  ///< D of value and out
     float scale = 1.0f;
-    int64_t bandLow = INT64_MIN;   ///< the least j - i a row sees
+    int64_t bandLow = INT64_MIN;   ///< the least j - i a row sees (bounded by +-(S1 + S2))
     int64_t bandHigh = INT64_MAX;  ///< the greatest
+    bool fromCorner = false;       ///< the band counts from the right-down corner
+    std::vector<int64_t> queryLengths;  ///< per batch, in [0, S1]; empty: S1
+    std::vector<int64_t> kvLengths;     ///< per batch, in [0, S2]; empty: S2
     aclDataType cubeInput = ACL_FLOAT16;  ///< what P is rounded to before P . V
     BlockSplit blocks;                    ///< units (b, n, query tile) over blocks
 

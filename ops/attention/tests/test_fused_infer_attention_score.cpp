@@ -36,7 +36,11 @@ struct Case {
     aclDataType maskDtype = ACL_BOOL;
     double maskDensity = 0.3;
     bool lse = false;
+    std::vector<int64_t> qLens, kvLens;  ///< actual sequence lengths; empty: none
     uint32_t seed = 1;
+
+    int64_t q_len(int64_t b) const { return qLens.empty() || s1 == 1 ? s1 : qLens[qLens.size() == 1 ? 0 : b]; }
+    int64_t kv_len(int64_t b) const { return kvLens.empty() ? s2 : kvLens[kvLens.size() == 1 ? 0 : b]; }
 };
 
 bool bnsd_input(const std::string& layout) { return layout == "BNSD" || layout == "BNSD_BSND"; }
@@ -71,11 +75,13 @@ double mask_at(const Case& c, const std::vector<double>& m, int64_t b, int64_t i
     return m[((batch * s[1]) * s[2] + row) * s[3] + j];
 }
 
-/// Whether row i sees key j per sparseMode (the doc; mode 0 with a mask
-/// keeps preTokens/nextTokens, modes 2-4 count from the corners).
-bool in_band(const Case& c, int64_t i, int64_t j) {
+/// Whether row i of batch b sees key j per sparseMode and the actual
+/// lengths (the doc; mode 0 with a mask keeps preTokens/nextTokens, modes
+/// 3 and 4 count from the batch's right-down corner, GetSparseParam).
+bool in_band(const Case& c, int64_t b, int64_t i, int64_t j) {
+    if (i >= c.q_len(b) || j >= c.kv_len(b)) return false;
     if (c.s1 == 1) return true;
-    const int64_t k = j - i, diag = c.s2 - c.s1;
+    const int64_t k = j - i, diag = c.kv_len(b) - c.q_len(b);
     switch (c.sparseMode) {
         case 0: return c.maskShape.empty() || (k >= -c.pre && k <= c.next);
         case 2: return k <= 0;
@@ -104,7 +110,7 @@ Reference reference(const Case& c, const std::vector<double>& q, const std::vect
                 std::vector<double> s(size_t(c.s2), -std::numeric_limits<double>::infinity());
                 double max = -std::numeric_limits<double>::infinity();
                 for (int64_t j = 0; j < c.s2; ++j) {
-                    if (!in_band(c, i, j)) continue;
+                    if (!in_band(c, b, i, j)) continue;
                     if (!c.maskShape.empty() && !compressed && mask_at(c, mask, b, i, j) != 0) continue;
                     double dot = 0;
                     for (int64_t e = 0; e < c.d; ++e) {
@@ -139,12 +145,14 @@ protected:
     aclnnStatus run(const Case& c, const aclTensor* q, const aclTensor* k, const aclTensor* v, const aclTensor* pse,
                     const aclTensor* mask, const aclTensor* out, const aclTensor* lse, bool phase2 = true) {
         TensorList keys({copy_tensor(k)}), values({copy_tensor(v)});
+        const IntArray qLens = c.qLens.empty() ? IntArray::none() : IntArray(c.qLens);
+        const IntArray kvLens = c.kvLens.empty() ? IntArray::none() : IntArray(c.kvLens);
         std::string layout = c.layout;
         const auto phase1 = [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
             return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
-                q, keys.get(), values.get(), pse, mask, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                q, keys.get(), values.get(), pse, mask, qLens.get(), kvLens.get(), nullptr, nullptr, nullptr, nullptr,
                 nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                nullptr, c.n, c.scale, c.pre, c.next, layout.data(), c.n2, c.sparseMode, c.innerPrecise, 0, 0, c.lse,
+                nullptr, nullptr, c.n, c.scale, c.pre, c.next, layout.data(), c.n2, c.sparseMode, c.innerPrecise, 0, 0, c.lse,
                 0, 0, out, lse, workspaceSize, executor);
         };
         if (!phase2) return phase1_only(phase1);
@@ -331,6 +339,25 @@ TEST_F(Fia, SparseModesAndTokens) {
     check(c);
 }
 
+TEST_F(Fia, ActualSequenceLengths) {
+    Case c;
+    c.b = 3, c.s1 = 6, c.s2 = 10, c.lse = true;
+    c.qLens = {6, 2, 0}, c.kvLens = {10, 4, 7};  // rows past the query's length give 0
+    check(c);
+    c.kvLens = {5};  // one value for every batch
+    check(c);
+    c.qLens = {4, 6, 3, 99}, c.kvLens = {0, 10, 3, 99};  // more than B: the first B count
+    check(c);
+    for (int64_t mode : {3, 4}) {  // the corner is each batch's
+        SCOPED_TRACE(mode);
+        c.sparseMode = mode, c.pre = 1, c.next = 0, c.maskShape = {2048, 2048}, c.maskDensity = 0;
+        check(c);
+    }
+    Case decode;  // S1 = 1: the query's lengths do not count, the KV's do
+    decode.b = 2, decode.s1 = 1, decode.s2 = 9, decode.qLens = {0}, decode.kvLens = {3, 9};
+    check(decode);
+}
+
 TEST_F(Fia, InnerPreciseModesAndLse) {
     Case c;
     c.lse = true;
@@ -466,16 +493,15 @@ TEST_F(FiaErrors, PathsAclCpuDoesNotImplementAre561002) {
     // An optional input of a quantised, paged or padded path.
     const DeviceTensor qt(q), kt(kv), ot(q), scale({{1}, ACL_FLOAT});
     TensorList keys({copy_tensor(kt.get())}), values({copy_tensor(kt.get())}), two({copy_tensor(kt.get()), copy_tensor(kt.get())});
-    IntArray lengths({8});
     char layout[] = "BNSD";
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
     expect_error_naming(aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
-                            qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, lengths.get(), nullptr,
-                            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                            qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, scale.get(), nullptr, nullptr,
                             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 2, 1.0, 65535, 65535, layout, 2, 0, 0,
                             0, 0, false, 0, 0, ot.get(), nullptr, &size, &executor),
-                        ACLNN_ERR_INNER_TILING_ERROR, "actualSeqLengthsKv");
+                        ACLNN_ERR_INNER_TILING_ERROR, "queryPaddingSize");
     expect_error_naming(aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
                             qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                             nullptr, nullptr, nullptr, nullptr, nullptr, scale.get(), nullptr, nullptr, nullptr, nullptr,
@@ -577,6 +603,17 @@ TEST_F(FiaErrors, ShapesAndParametersTheTilingRefusesAre561002) {
     Case decode = c;
     refused(decode, {{1, 2, 1, 16}, ACL_FLOAT16}, kv, {{1, 2, 1, 16}, ACL_FLOAT16}, "when the query's S is 1",
             {{}, ACL_FLOAT16}, {{3, 8}, ACL_BOOL});
+    Case lengths = c;
+    lengths.qLens = {4, 4};
+    lengths.kvLens = {9};
+    refused(lengths, q, kv, q, "The key/value's actual sequence lengths[0](9) must be in range[0, 8]!");
+    lengths.kvLens.clear(), lengths.qLens = {-1};
+    refused(lengths, q, kv, q, "The query's actual sequence lengths[0](-1) must be in range[0, 4]!");
+    Case batch3 = c;
+    batch3.b = 3, batch3.qLens = {4, 4};
+    const TensorSpec q3({3, 2, 4, 16}, ACL_FLOAT16), kv3({3, 2, 8, 16}, ACL_FLOAT16);
+    refused(batch3, q3, kv3, q3, "Dim(2) of the query's actual sequence lengths must equal to 1 or greater than or "
+                                 "equal to batch size(3)!");
     Case precise = c;
     precise.innerPrecise = 4;
     refused(precise, q, kv, q, "innerPrecise [4]");
