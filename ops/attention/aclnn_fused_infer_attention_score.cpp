@@ -144,8 +144,6 @@ aclnnStatus parse_layout(const std::string& text, Layout* layout) {
     return ACLNN_SUCCESS;
 }
 
-std::string dims_text(const Dims& d) { return shape_string(d); }
-
 /// CheckOutShape: query's rank for the layout, D, and out's shape.
 aclnnStatus check_out_shape(const FiaCall& c, FiaSizes* z) {
     if (c.numHeads == 0) return tiling_error("Q numhead is 0!");
@@ -164,7 +162,7 @@ aclnnStatus check_out_shape(const FiaCall& c, FiaSizes* z) {
             z->d = c.numHeads > 0 ? q[2] / c.numHeads : 0;
             if (q != o) {
                 return tiling_error("Layout is BSH and Query shape size%s does NOT match Attention Out shape size%s!",
-                                    dims_text(q).c_str(), dims_text(o).c_str());
+                                    shape_string(q).c_str(), shape_string(o).c_str());
             }
             break;
         case Layout::kBnsd: {
@@ -173,8 +171,8 @@ aclnnStatus check_out_shape(const FiaCall& c, FiaSizes* z) {
             const int64_t vd = v.size() == 4 ? v[3] : -1;
             if (o.size() != 4 || o[0] != q[0] || o[1] != q[1] || o[2] != q[2] || o[3] != vd) {
                 return tiling_error("Layout is BNSD and Query shape %s expect Attention Out Shape [%lld, %lld, %lld, "
-                                    "%lld] but got Attention Out shape %s!", dims_text(q).c_str(), ll(q[0]), ll(q[1]),
-                                    ll(q[2]), ll(vd), dims_text(o).c_str());
+                                    "%lld] but got Attention Out shape %s!", shape_string(q).c_str(), ll(q[0]), ll(q[1]),
+                                    ll(q[2]), ll(vd), shape_string(o).c_str());
             }
             break;
         }
@@ -183,7 +181,7 @@ aclnnStatus check_out_shape(const FiaCall& c, FiaSizes* z) {
             z->d = q[3];
             if (q != o) {
                 return tiling_error("Layout is BSND and Query shape size%s does NOT match Attention Out shape size%s!",
-                                    dims_text(q).c_str(), dims_text(o).c_str());
+                                    shape_string(q).c_str(), shape_string(o).c_str());
             }
             break;
         case Layout::kBnsdBsnd:
@@ -191,7 +189,7 @@ aclnnStatus check_out_shape(const FiaCall& c, FiaSizes* z) {
             z->d = q[3];
             if (o.size() != 4 || o[0] != q[0] || o[1] != q[2] || o[2] != q[1] || o[3] != q[3]) {
                 return tiling_error("Layout is BNSD_BSND and Query shape size%s does NOT match Attention Out shape "
-                                    "size%s!", dims_text(q).c_str(), dims_text(o).c_str());
+                                    "size%s!", shape_string(q).c_str(), shape_string(o).c_str());
             }
             break;
     }
@@ -259,8 +257,8 @@ aclnnStatus check_key_value(const FiaCall& c, FiaSizes* z) {
     const Dims& k = shape_of(c.key);
     const Dims& v = shape_of(c.value);
     if (k != v) {
-        return tiling_error("key shape %s and value shape %s must be the same.", dims_text(k).c_str(),
-                            dims_text(v).c_str());
+        return tiling_error("key shape %s and value shape %s must be the same.", shape_string(k).c_str(),
+                            shape_string(v).c_str());
     }
     const bool bnsd = z->layout == Layout::kBnsd || z->layout == Layout::kBnsdBsnd;
     z->s2 = bnsd ? k[2] : k[1];
@@ -268,7 +266,7 @@ aclnnStatus check_key_value(const FiaCall& c, FiaSizes* z) {
     const int64_t keyLast = k[k.size() - 1];
     if (k[0] != z->b || keyLast != (z->layout == Layout::kBsh ? kd : z->d)) {
         return tiling_error("key shape %s does not match query shape %s: B and D (H = numKeyValueHeads * D for BSH) "
-                            "must be query's.", dims_text(k).c_str(), dims_text(q).c_str());
+                            "must be query's.", shape_string(k).c_str(), shape_string(q).c_str());
     }
     if (z->b > kMaxBatch) return tiling_error("batch size should <= 65536, but batch size = %lld", ll(z->b));
     return ACLNN_SUCCESS;
@@ -324,7 +322,7 @@ aclnnStatus check_pse(const FiaCall& c, const FiaSizes& z) {
     if (s.size() != 4) return tiling_error("pse shift shape must be 4 dimension, rather than %zu dimension", s.size());
     if ((s[0] != 1 && s[0] != z.b) || s[1] != z.n || s[2] < z.s1 || s[3] < z.s2) {
         return tiling_error("pse shift shape must be [1 or %lld, %lld, >=%lld, >=%lld], but now it is %s", ll(z.b),
-                            ll(z.n), ll(z.s1), ll(z.s2), dims_text(s).c_str());
+                            ll(z.n), ll(z.s1), ll(z.s2), shape_string(s).c_str());
     }
     return ACLNN_SUCCESS;
 }
@@ -363,7 +361,7 @@ aclnnStatus check_decode_mask(const FiaCall& c, const FiaSizes& z) {
     for (size_t d = 1; ok && d + 1 < m.size(); ++d) ok = m[d] == 1;
     if (!ok) {
         return tiling_error("attenMask shape %s must be (B, KV_S), (B, 1, KV_S) or (B, 1, 1, KV_S) with B 1 or %lld "
-                            "and KV_S >= %lld when the query's S is 1.", dims_text(m).c_str(), ll(z.b), ll(z.s2));
+                            "and KV_S >= %lld when the query's S is 1.", shape_string(m).c_str(), ll(z.b), ll(z.s2));
     }
     return ACLNN_SUCCESS;
 }
@@ -403,7 +401,7 @@ aclnnStatus check_lse(const FiaCall& c, const FiaSizes& z) {
     const Dims& l = shape_of(c.lse);
     if (l.size() != 4) return tiling_error("SoftmaxLse shape dim should be 4!");
     if (l[0] != z.b || l[1] != z.n || l[2] != z.s1 || l[3] != 1) {
-        return tiling_error("SoftmaxLse shape size%s does not match BNS1[%lld, %lld, %lld, 1]!", dims_text(l).c_str(),
+        return tiling_error("SoftmaxLse shape size%s does not match BNS1[%lld, %lld, %lld, 1]!", shape_string(l).c_str(),
                             ll(z.b), ll(z.n), ll(z.s1));
     }
     return ACLNN_SUCCESS;
