@@ -1955,6 +1955,73 @@ def matmul_seeds():
     return seeds
 
 
+def attention_seeds():
+    """fuzz_attention.cpp's grammar: FusedInferAttentionScoreV2 in each
+    accepted layout and dtype, GQA, decode, pse and masks (broadcast too),
+    the sparse modes, softmaxLse, empty tensors, and the refused layouts,
+    lists, page attention, dtypes and shapes."""
+    seeds = {}
+    layouts = ['BNSD', 'BSND', 'BSH', 'BNSD_BSND', 'TND', 'SH', None]
+
+    def seed(name, q, kv, out=None, pse=None, mask=None, lse=None, layout='BNSD', heads=2, kv_heads=2, pre=65535,
+             nxt=65535, sparse=0, precise=0, lse_flag=False, lists=0, dtype=FLOAT16, place=ON_DEVICE,
+             run=(False, False)):
+        s = Seed()
+        s.byte(place)
+        s.tensor(shape=q, dtype=dtype)
+        s.tensor(shape=kv, dtype=dtype)
+        s.tensor(copy=1, dtype=None)
+        for tensor in (pse, mask):
+            if tensor is None:
+                s.tensor(null=True)
+            else:
+                s.tensor(**tensor)
+        s.tensor(**(out or dict(copy=0, dtype=None)))
+        if lse is None:
+            s.tensor(null=True)
+        else:
+            s.tensor(shape=lse, dtype=FLOAT)
+        s.byte(layouts.index(layout))
+        for value in (heads, kv_heads, pre, nxt, sparse, precise):
+            s.small_int(value)
+        s.bit(lse_flag)
+        s.byte(lists)
+        s.run(*run)
+        seeds[name] = s
+
+    seed('bnsd', (1, 2, 4, 8), (1, 2, 6, 8))
+    seed('bnsd_bf16', (2, 2, 3, 8), (2, 2, 5, 8), dtype=BF16)
+    seed('bsnd_gqa', (1, 3, 4, 8), (1, 5, 2, 8), layout='BSND', heads=4, kv_heads=2)
+    seed('bsh', (2, 3, 16), (2, 5, 16), layout='BSH')
+    seed('bnsd_bsnd', (1, 2, 3, 8), (1, 2, 5, 8), out=dict(shape=(1, 3, 2, 8), dtype=FLOAT16), layout='BNSD_BSND')
+    seed('decode_pse', (2, 1, 2, 8), (2, 7, 2, 8), pse=dict(shape=(2, 2, 1, 7), dtype=FLOAT16, strides=(7, 0, 7, 1)),
+         layout='BSND')
+    seed('decode_mask', (2, 2, 1, 8), (2, 2, 7, 8), mask=dict(shape=(2, 7), dtype=BOOL))
+    seed('mask_broadcast', (2, 2, 4, 8), (2, 2, 6, 8), mask=dict(shape=(2, 1, 4, 6), dtype=INT8, strides=(0, 24, 6, 1)))
+    seed('mask_tokens', (1, 2, 4, 8), (1, 2, 6, 8), mask=dict(shape=(4, 6), dtype=UINT8), pre=1, nxt=0)
+    seed('pse_batch1', (2, 2, 4, 8), (2, 2, 6, 8), pse=dict(shape=(1, 2, 4, 8), dtype=FLOAT16), lse=(2, 2, 4, 1),
+         lse_flag=True)
+    for mode in (1, 2, 3, 4, 5, -1):
+        seed(f'sparse_{mode}', (1, 2, 4, 8), (1, 2, 6, 8), mask=dict(shape=(4, 6), dtype=BOOL), sparse=mode, pre=2,
+             nxt=1)
+    seed('precise_3', (1, 2, 4, 8), (1, 2, 6, 8), precise=3)
+    seed('empty_query', (0, 2, 4, 8), (1, 2, 6, 8))
+    seed('empty_keys', (1, 2, 4, 8), (1, 2, 0, 8))
+    seed('tnd', (4, 2, 8), (6, 2, 8), layout='TND')
+    seed('sh', (4, 16), (6, 16), layout='SH')
+    seed('null_layout', (1, 2, 4, 8), (1, 2, 6, 8), layout=None)
+    seed('two_kv_tensors', (1, 2, 4, 8), (1, 2, 6, 8), lists=1)
+    seed('null_key_list', (1, 2, 4, 8), (1, 2, 6, 8), lists=2)
+    seed('block_table', (1, 2, 4, 8), (1, 2, 6, 8), mask=dict(shape=(1, 2), dtype=INT32), lists=4)
+    seed('int8_query', (1, 2, 4, 8), (1, 2, 6, 8), dtype=INT8)
+    seed('heads_wild', (1, 2, 4, 8), (1, 2, 6, 8), heads=2**40, kv_heads=-3)
+    seed('out_wrong', (1, 2, 4, 8), (1, 2, 6, 8), out=dict(shape=(1, 2, 4, 6), dtype=FLOAT16))
+    seed('strided_query', (1, 2, 4, 8), (1, 2, 6, 8), out=dict(shape=(1, 2, 4, 8), dtype=FLOAT16, strides='col'))
+    seed('phase1_only', (1, 2, 4, 8), (1, 2, 6, 8), place=PHASE1_ONLY)
+    seed('null_workspace_size', (1, 2, 4, 8), (1, 2, 6, 8), run=(True, False))
+    return seeds
+
+
 def main():
     here = pathlib.Path(__file__).resolve().parent
     ops = here.parent.parent / 'ops'
@@ -1970,6 +2037,7 @@ def main():
     write(ops / 'rope' / 'tests' / 'corpus', rope_seeds())
     write(ops / 'pooling' / 'tests' / 'corpus', window_seeds())
     write(ops / 'matmul' / 'tests' / 'corpus', matmul_seeds())
+    write(ops / 'attention' / 'tests' / 'corpus', attention_seeds())
 
 
 if __name__ == '__main__':

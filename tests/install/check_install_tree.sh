@@ -13,7 +13,7 @@ trap 'rm -rf "$prefix"' EXIT
 
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 for f in include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h \
-         include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnnop/aclnn_util.h \
+         include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/fp16_t.h include/aclnnop/aclnn_util.h \
          lib64/libascendcl.so lib64/libacl_rt.so lib64/libnnopbase.so lib64/libopapi_nn.so \
          lib64/libopapi.so lib64/libc_sec.so set_env.sh lib64/cmake/acl-cpu/acl-cpuConfig.cmake \
          include/mstx/ms_tools_ext.h bin/setenv.bash bin/aclcpu-soc-name bin/aclcpu-explore \

@@ -9,7 +9,7 @@
 
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_convolution.h"
-#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_recurrent_gated_delta_rule.h"
 #include "aclnnop/aclnn_ger.h"
 #include "ops/op_test_support.hpp"
 
@@ -63,16 +63,13 @@ TEST_F(NotYet, AnOpapiMathOperatorFailsInBothPhases) {
 
 TEST_F(NotYet, AnOpapiTransformerOperatorFailsInBothPhases) {
     NullAddressTensor query({1, 1, 1, 8}), out({1, 1, 1, 8});
-    char layout[] = "BSND";
     expect_both_phases_not_yet(
         [&](uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
-                query.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                nullptr, nullptr, nullptr, 1, 1.0, 65535, 65535, layout, 1, 0, 0, 0, 0, false, 0, 0, out.get(),
-                nullptr, workspaceSize, executor);
+            return aclnnRecurrentGatedDeltaRuleGetWorkspaceSize(query.get(), query.get(), query.get(), nullptr,
+                                                               nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                               1.0f, out.get(), workspaceSize, executor);
         },
-        aclnnFusedInferAttentionScoreV2, "FusedInferAttentionScoreV2");
+        aclnnRecurrentGatedDeltaRule, "RecurrentGatedDeltaRule");
 }
 
 // The not-yet definitions are weak: an operator's own definition replaces
