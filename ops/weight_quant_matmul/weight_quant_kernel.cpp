@@ -22,9 +22,9 @@ using weight_quant::Tile;
 /// weight element is dequantised once per kFewRows rows, and the weight's
 /// bytes are the traffic.  Its tiles are kFewCols columns of kFewDepth
 /// rows of the weight.
-constexpr int64_t kFewRows = 4;
+constexpr int64_t kFewRows = weight_quant::kMaxFewRows;
 constexpr int64_t kFewCols = 64;
-constexpr int64_t kFewDepth = 512;
+constexpr int64_t kFewDepth = 2048;
 /// The GEMM path's tiles of y and K chunks: a dequantised chunk (512 KiB of
 /// fp32) is used by kGemmRows rows.
 constexpr int64_t kGemmRows = 256;

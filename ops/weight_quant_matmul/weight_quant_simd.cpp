@@ -4,6 +4,7 @@
 #define HWY_TARGET_INCLUDE "weight_quant_matmul/weight_quant_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <algorithm>
@@ -120,10 +121,12 @@ void dequantise_run(const WeightQuantSpec& spec, const std::byte* base, int64_t 
 }
 
 /// Element (row, col) of a [groups, n] parameter of x's dtype, as fp32.
-float parameter(const WeightQuantSpec& spec, const std::byte* data, const QuantOperand& at, int64_t row, int64_t col) {
+HWY_INLINE float parameter(const WeightQuantSpec& spec, const std::byte* data, const QuantOperand& at, int64_t row,
+                           int64_t col) {
     const int64_t index = at.offset + row * at.rowStride + col * at.colStride;
-    if (spec.xDtype == ACL_BF16) return cast_to_float(reinterpret_cast<const bf16_t*>(data)[index]);
-    return cast_to_float(reinterpret_cast<const half_t*>(data)[index]);
+    const hn::CappedTag<float, 1> d1;  // F16C's conversion where the target has it
+    if (spec.xDtype == ACL_BF16) return hn::GetLane(load_f32(d1, reinterpret_cast<const bf16_t*>(data) + index));
+    return hn::GetLane(load_f32(d1, reinterpret_cast<const half_t*>(data) + index));
 }
 
 /// Dequantises column n0 + c over the tile's rows into out (a K-contiguous
@@ -176,6 +179,94 @@ void for_rows(const WeightQuantSpec& spec, const Sources& src, const Tile& tile,
     }
 }
 
+/// Asks for the cache lines of the next column's bytes: a column's chunk
+/// is a few lines, too few for the hardware's stream prefetch.
+void prefetch_column(const uint8_t* bytes, int64_t count) {
+    for (int64_t i = 0; i < count; i += 64) hwy::Prefetch(bytes + i);
+}
+
+#if HWY_TARGET != HWY_SCALAR
+/// The table path's block: 32 nibbles, 16 bytes, a group's table of 16
+/// fp32 lanes.
+constexpr int64_t kTableLanes = 16;
+constexpr int64_t kBlock = 32;
+
+/// Whether every block of the tile's columns starts at a byte, lies in one
+/// group and in the tile: INT4 in groups of multiples of 32 (ggml's Q4_0).
+bool table_path(const WeightQuantSpec& spec, const Tile& tile) {
+    return spec.weightDtype == ACL_INT4 && spec.groupSize % kBlock == 0 && tile.k0 % kBlock == 0 &&
+           tile.depth % kBlock == 0 && spec.weight.offset % 2 == 0 && spec.weight.colStride % 2 == 0;
+}
+
+/// The table path of accumulate: per group, lane j of a vector holds the
+/// dequantised value of nibble j; per block of 32, the low nibbles (the
+/// even elements) and the high ones (the odd) index it, and multiply x's
+/// even and odd elements (xd: x deinterleaved per block).  kRows a
+/// constant keeps the sums in registers.
+template <int kRows>
+void accumulate_by_table(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xd,
+                         float* acc) {
+    const hn::ScalableTag<float> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const hn::Rebind<uint8_t, decltype(d)> du8;
+    const bool bf16 = spec.xDtype == ACL_BF16;
+    const auto nibbles = hn::ConvertTo(d, hn::Sub(hn::Xor(hn::Iota(di, 0), hn::Set(di, 8)), hn::Set(di, 8)));
+    const auto low = hn::Set(du8, 0x0F);
+    for (int64_t c = 0; c < tile.cols; ++c) {
+        const int64_t n = tile.n0 + c;
+        const auto* bytes = reinterpret_cast<const uint8_t*>(src.weight) +
+                            (spec.weight.offset + tile.k0 + n * spec.weight.colStride) / 2;
+        prefetch_column(bytes + spec.weight.colStride / 2, tile.depth / 2);
+        hn::Vec<decltype(d)> sums[2 * kRows];
+        for (auto& sum : sums) sum = hn::Zero(d);
+        auto table = hn::Zero(d);
+        int64_t group = tile.k0 / spec.groupSize - 1;
+        int64_t groupEnd = tile.k0;  // the first row of the next group
+        for (int64_t kk = 0; kk < tile.depth; kk += kBlock) {
+            if (tile.k0 + kk == groupEnd) {
+                groupEnd = (++group + 1) * spec.groupSize;
+                const float scale = parameter(spec, src.scale, spec.scale, group, n);
+                const float offset = spec.hasOffset ? parameter(spec, src.offset, spec.offset, group, n) : 0.0f;
+                table = antiquant(d, nibbles, bf16, spec.hasOffset, hn::Set(d, scale), hn::Set(d, offset));
+            }
+            const auto packed = hn::LoadU(du8, bytes + kk / 2);
+            const auto even = hn::TableLookupLanes(
+                table, hn::IndicesFromVec(d, hn::BitCast(di, hn::PromoteTo(du, hn::And(packed, low)))));
+            const auto odd = hn::TableLookupLanes(
+                table, hn::IndicesFromVec(d, hn::BitCast(di, hn::PromoteTo(du, hn::ShiftRight<4>(packed)))));
+            for (int r = 0; r < kRows; ++r) {
+                const float* x = xd + r * tile.depth + kk;
+                sums[2 * r] = hn::MulAdd(even, hn::LoadU(d, x), sums[2 * r]);
+                sums[2 * r + 1] = hn::MulAdd(odd, hn::LoadU(d, x + kBlock / 2), sums[2 * r + 1]);
+            }
+        }
+        for (int r = 0; r < kRows; ++r) {
+            acc[r * tile.cols + c] += hn::GetLane(hn::SumOfLanes(d, hn::Add(sums[2 * r], sums[2 * r + 1])));
+        }
+    }
+}
+
+/// x's rows deinterleaved per block for accumulate_by_table, then it.
+void accumulate_by_table(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xs,
+                         int64_t rows, float* acc) {
+    float xd[weight_quant::kMaxFewRows * kMaxRun];
+    for (int64_t i = 0; i < rows * tile.depth; i += kBlock) {
+        for (int64_t j = 0; j < kBlock / 2; ++j) {
+            xd[i + j] = xs[i + 2 * j];
+            xd[i + kBlock / 2 + j] = xs[i + 2 * j + 1];
+        }
+    }
+    static_assert(weight_quant::kMaxFewRows == 4);
+    switch (rows) {
+        case 1: return accumulate_by_table<1>(spec, src, tile, xd, acc);
+        case 2: return accumulate_by_table<2>(spec, src, tile, xd, acc);
+        case 3: return accumulate_by_table<3>(spec, src, tile, xd, acc);
+        default: return accumulate_by_table<4>(spec, src, tile, xd, acc);
+    }
+}
+#endif
+
 float dot(const float* a, const float* b, int64_t count) {
     const hn::ScalableTag<float> d;
     const auto lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -215,17 +306,25 @@ void dequantise_on_target(const WeightQuantSpec& spec, const Sources& src, const
 void accumulate_on_target(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xs,
                           int64_t rows, float* acc) {
     float buffer[kMaxRun];
-    if (weight_quant::k_major(spec)) {
-        // The column's chunk whole, then one dot per row: a horizontal sum
-        // per group would cost as much as the group's products.
-        for (int64_t c = 0; c < tile.cols; ++c) {
-            dequantise_column(spec, src, tile, c, buffer);
-            for (int64_t r = 0; r < rows; ++r) acc[r * tile.cols + c] += dot(xs + r * tile.depth, buffer, tile.depth);
-        }
-    } else {
+    if (!weight_quant::k_major(spec)) {
         for_rows(spec, src, tile, buffer, 0, [&](int64_t kk, const float* w) {
             for (int64_t r = 0; r < rows; ++r) axpy(xs[r * tile.depth + kk], w, tile.cols, acc + r * tile.cols);
         });
+        return;
+    }
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (HWY_LANES(float) == kTableLanes) {
+        if (table_path(spec, tile)) return accumulate_by_table(spec, src, tile, xs, rows, acc);
+    }
+#endif
+    // The column's chunk whole, then one dot per row: a horizontal sum
+    // per group would cost as much as the group's products.
+    const int64_t bits = spec.weightDtype == ACL_INT4 ? 4 : 8;
+    for (int64_t c = 0; c < tile.cols; ++c) {
+        const int64_t next = spec.weight.offset + tile.k0 + (tile.n0 + c + 1) * spec.weight.colStride;
+        prefetch_column(reinterpret_cast<const uint8_t*>(src.weight) + next * bits / 8, tile.depth * bits / 8);
+        dequantise_column(spec, src, tile, c, buffer);
+        for (int64_t r = 0; r < rows; ++r) acc[r * tile.cols + c] += dot(xs + r * tile.depth, buffer, tile.depth);
     }
 }
 
