@@ -57,13 +57,15 @@ export LD_LIBRARY_PATH="$prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # The entry points acl-cpu defines (strong symbols; a "not yet" stub is weak).
 nm -D --defined-only "$prefix/lib64/libopapi.so" | awk '$2 == "T" { print $3 }' | sort -u >"$work/implemented"
 
-# library_of REPOSITORY: the operator library its examples link, as CANN names it.
+# library_of REPOSITORY: the operator libraries its examples link, as CANN names
+# them (ops-nn's build.sh links -lopapi_nn -lopapi_math: its examples call
+# Cast and the other ops-math operators).
 library_of() {
   local name
   name="$(basename "$1")"
   [[ -f "$1/README.md" ]] && name="$name $(head -5 "$1/README.md")"
   case "$name" in
-    *ops-nn*|*ops_nn*) echo opapi_nn ;;
+    *ops-nn*|*ops_nn*) echo opapi_nn opapi_math ;;
     *transformer*) echo opapi_transformer ;;
     *ops-cv*|*ops_cv*) echo opapi_cv ;;
     *) echo opapi_math ;;
@@ -101,7 +103,7 @@ for repository in "${repositories[@]}"; do
     binary="$work/example"
     if g++ -std=c++17 "$source" -I "$prefix/include" -I "$prefix/include/aclnnop" -I "$prefix/include/aclnn" \
          -L "$prefix/lib64" \
-         "-l$library" -lascendcl -lnnopbase -o "$binary" >"$log" 2>&1 &&
+         -l${library// / -l} -lascendcl -lnnopbase -o "$binary" >"$log" 2>&1 &&
        timeout "${ACLCPU_EXAMPLE_TIMEOUT:-120}" "$binary" >>"$log" 2>&1 &&
        ! grep -q -i -E "failed|\[?error\]?[ :]" "$log"; then
       passed+=("$name")
