@@ -3,15 +3,13 @@
 // an [N, K] INT4 / INT8 storage, fp16 scales per group of 32 -- for M = 1
 // (memory-bound: the weight's bytes are the traffic) against a read-only
 // STREAM sweep of as many bytes on as many threads, alternately as
-// roofline_bench.cpp does, so both see the same load of a shared machine.
+// roofline_bench.cpp does (against_sweep), so both see the same load of a shared machine.
 // Counters: the operator's GB/s over the weight's bytes (the scales add an
 // eighth for INT4), the sweep's, and their ratio (the target: >= 0.6 for
 // INT4).  Run as ACLCPU_WORKER_THREADS=2 aclcpu_bench
 // --benchmark_filter=WeightQuant/.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,20 +21,10 @@
 namespace {
 
 using namespace aclcpu::bench;
-using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kK = 4096;
 constexpr int64_t kN = 16384;
 constexpr int64_t kGroup = 32;
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0.0 : values[values.size() / 2];
-}
-
-double seconds_between(Clock::time_point start, Clock::time_point end) {
-    return std::chrono::duration<double>(end - start).count();
-}
 
 aclTensor* tensor(void* data, std::vector<int64_t> shape, std::vector<int64_t> strides, aclDataType dtype,
                   int64_t storage) {
@@ -71,30 +59,13 @@ void BM_WeightQuant(benchmark::State& state, aclDataType weightDtype) {
         const aclError synchronized = aclrtSynchronizeStream(session.stream());
         return succeeded(state, launched != 0 ? launched : synchronized);
     };
-    std::vector<double> opSeconds;
-    std::vector<double> sweepSeconds;
-    int64_t sweepBytes = 0;
-    for (auto _ : state) {
-        if (!round_trip()) break;
-        const auto start = Clock::now();
-        if (!round_trip()) break;
-        const auto middle = Clock::now();
-        stream_read_sweep(arrays);
-        const auto sweepStart = Clock::now();
-        sweepBytes = stream_read_sweep(arrays);
-        benchmark::ClobberMemory();
-        const auto end = Clock::now();
-        opSeconds.push_back(seconds_between(start, middle));
-        sweepSeconds.push_back(seconds_between(sweepStart, end));
-        state.SetIterationTime(opSeconds.back());
-    }
+    const SweepComparison measured = against_sweep(state, arrays, stream_read_sweep, round_trip);
     for (aclTensor* t : {xs, ws, ss, ys}) aclDestroyTensor(t);
-    const double opRate = static_cast<double>(weightBytes) / median(opSeconds) / 1e9;
-    const double sweepRate = static_cast<double>(sweepBytes) / median(sweepSeconds) / 1e9;
+    const double opRate = static_cast<double>(weightBytes) / measured.opSeconds / 1e9;
     state.counters["GBps"] = opRate;
-    state.counters["baseline_GBps"] = sweepRate;
-    state.counters["ratio"] = opRate / sweepRate;
-    state.counters["GFLOP/s"] = 2.0 * static_cast<double>(m * kK * kN) / median(opSeconds) / 1e9;
+    state.counters["baseline_GBps"] = measured.sweepGBps;
+    state.counters["ratio"] = opRate / measured.sweepGBps;
+    state.counters["GFLOP/s"] = 2.0 * static_cast<double>(m * kK * kN) / measured.opSeconds / 1e9;
 }
 
 const bool kRegistered = [] {
