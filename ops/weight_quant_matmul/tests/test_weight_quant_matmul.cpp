@@ -25,7 +25,10 @@ using namespace optest;
 /// their storage positions (nibbles) of a [storage] buffer.
 class Int4Tensor {
 public:
-    Int4Tensor(const Shape& shape, const Shape& strides, int64_t offset, const std::vector<int>& values) {
+    /// declaredStorage > 0: the storage aclCreateTensor is told (ggml's
+    /// views with an offset declare it without the offset).
+    Int4Tensor(const Shape& shape, const Shape& strides, int64_t offset, const std::vector<int>& values,
+               int64_t declaredStorage = 0) {
         const std::vector<int64_t> positions = view_positions(shape, strides, offset);
         int64_t storage = 1;
         for (int64_t p : positions) storage = std::max(storage, p + 1);
@@ -39,7 +42,7 @@ public:
         require_success(aclrtMalloc(&data_, bytes.size(), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
         require_success(aclrtMemcpy(data_, bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE),
                         "aclrtMemcpy");
-        const Shape storageShape = {storage};
+        const Shape storageShape = {declaredStorage > 0 ? declaredStorage : storage};
         tensor_ = aclCreateTensor(shape.data(), shape.size(), ACL_INT4, strides.data(), offset, ACL_FORMAT_ND,
                                   storageShape.data(), 1, data_);
     }
@@ -466,6 +469,30 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
     DeviceTensor xForFixpipe(TensorSpec({2, 64}, ACL_FLOAT16), std::vector<double>(128, 1));
     a.scale = sU64.get();
     refused(a, "has no kernel in acl-cpu yet", ACLNN_ERR_INNER_OPP_KERNEL_PKG_NOT_FOUND);
+}
+
+// ggml's MUL_MAT_ID: an INT4 expert view at an offset past its declared
+// storage (the storage without the offset) but inside its device block
+// passes; past the block it is 161002.
+TEST_F(WeightQuantMatmul, Int4ViewsReachTheirDeviceBlock) {
+    DeviceTensor x(TensorSpec({1, 64}, ACL_FLOAT16), std::vector<double>(64, 1));
+    DeviceTensor s(TensorSpec({2, 8}, ACL_FLOAT16, {1, 2}), std::vector<double>(16, 0.5));
+    auto y = DeviceTensor::output(TensorSpec({1, 8}, ACL_FLOAT16));
+    Int4Tensor expert({64, 8}, {1, 64}, 512, std::vector<int>(512, 3), 512);
+    ASSERT_EQ(run_aclnn(stream_, aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x.get(),
+                        expert.get(), s.get(), nullptr, nullptr, nullptr, nullptr, 32, y->get()),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(y->read(), std::vector<double>(8, 96.0));
+    // The view at an offset far past a block of 512 nibbles.
+    Int4Tensor small({64, 8}, {1, 64}, 0, std::vector<int>(512, 3));
+    const Shape shape = {64, 8}, strides = {1, 64}, storage = {512};
+    void* data = nullptr;
+    aclTensor* beyond = aclCreateTensor(shape.data(), 2, ACL_INT4, strides.data(), 100000, ACL_FORMAT_ND,
+                                        storage.data(), 1, aclGetRawTensorAddr(small.get(), &data) == 0 ? data : nullptr);
+    expect_error_naming(phase1_of(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x.get(), beyond, s.get(), nullptr,
+                                  nullptr, nullptr, nullptr, 32, y->get()),
+                        ACLNN_ERR_PARAM_INVALID, "reaches outside its storage");
+    aclDestroyTensor(beyond);
 }
 
 // An empty bias ([0]) is no bias (CheckBiasShape accepts it).
