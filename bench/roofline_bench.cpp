@@ -9,8 +9,6 @@
 //   Roofline/<operator>/fp32/<elements>  GBps  baseline_GBps  ratio
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,58 +20,25 @@
 namespace {
 
 using namespace aclcpu::bench;
-using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0.0 : values[values.size() / 2];
-}
-
-double seconds_between(Clock::time_point start, Clock::time_point end) {
-    return std::chrono::duration<double>(end - start).count();
-}
-
-/// Spec's operator (fp32, `elements` elements) and Sweep, alternately.  The
-/// iteration time Google Benchmark reports is the operator's.
+/// Spec's operator (fp32, `elements` elements) and Sweep, alternately.
 template <class Spec, int64_t (*Sweep)(StreamArrays&)>
-void against_sweep(benchmark::State& state, int64_t elements) {
+void operator_against_sweep(benchmark::State& state, int64_t elements) {
     RuntimeSession session;
     CallCase<Spec> op(elements, ACL_FLOAT);
     StreamArrays arrays(elements);
     Workspace workspace;
     const aclrtStream stream = session.stream();
-    const auto round_trip = [&] {
+    const SweepComparison measured = against_sweep(state, arrays, Sweep, [&] {
         const aclnnStatus launched = op.launch(workspace, stream);
         const aclError synchronized = aclrtSynchronizeStream(stream);
         return succeeded(state, launched != 0 ? launched : synchronized);
-    };
-    int64_t sweepBytes = 0;
-    std::vector<double> opSeconds;
-    std::vector<double> sweepSeconds;
-    // Each run timed right after an untimed run of itself (the first of all
-    // touches the outputs and the workspace): both find their threads awake
-    // (a sleeping thread's wake-up would count) and the caches as their own
-    // previous run left them.
-    for (auto _ : state) {
-        if (!round_trip()) return;
-        const auto start = Clock::now();
-        if (!round_trip()) return;
-        const auto middle = Clock::now();
-        Sweep(arrays);
-        const auto sweepStart = Clock::now();
-        sweepBytes = Sweep(arrays);
-        benchmark::ClobberMemory();
-        const auto end = Clock::now();
-        opSeconds.push_back(seconds_between(start, middle));
-        sweepSeconds.push_back(seconds_between(sweepStart, end));
-        state.SetIterationTime(opSeconds.back());
-    }
+    });
     report_traffic(state, elements, op.bytes_moved());
-    const double opRate = static_cast<double>(op.bytes_moved()) / median(opSeconds) / 1e9;
-    const double sweepRate = static_cast<double>(sweepBytes) / median(sweepSeconds) / 1e9;
+    const double opRate = static_cast<double>(op.bytes_moved()) / measured.opSeconds / 1e9;
     state.counters["GBps"] = opRate;
-    state.counters["baseline_GBps"] = sweepRate;
-    state.counters["ratio"] = opRate / sweepRate;
+    state.counters["baseline_GBps"] = measured.sweepGBps;
+    state.counters["ratio"] = opRate / measured.sweepGBps;
 }
 
 template <class Spec, int64_t (*Sweep)(StreamArrays&)>
@@ -81,7 +46,7 @@ void register_against(const char* baseline) {
     for (const int64_t elements : {int64_t{16} << 20, int64_t{64} << 20}) {
         const std::string name = std::string("Roofline/") + Spec::kName + "_vs_" + baseline + "/fp32/" +
                                  std::to_string(elements);
-        benchmark::RegisterBenchmark(name.c_str(), against_sweep<Spec, Sweep>, elements)
+        benchmark::RegisterBenchmark(name.c_str(), operator_against_sweep<Spec, Sweep>, elements)
             ->UseManualTime()
             ->Unit(benchmark::kMicrosecond);
     }

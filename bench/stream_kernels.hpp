@@ -3,6 +3,8 @@
 // and roofline_bench.cpp (operators timed against a sweep in one case).
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -93,6 +95,51 @@ inline int64_t stream_read_sweep(StreamArrays& arrays) {
         benchmark::DoNotOptimize(sum);
     });
     return arrays.elements() * static_cast<int64_t>(sizeof(float));
+}
+
+/// What against_sweep measured: the operator's median round trip and the
+/// sweep's median rate.
+struct SweepComparison {
+    double opSeconds = 0;
+    double sweepGBps = 0;
+};
+
+/// Alternates one timed operator round trip (roundTrip(): false on a
+/// failure, which ends the case) with one timed sweep of arrays, each right
+/// after an untimed run of itself -- both find their threads awake and the
+/// caches as their own previous run left them (the first run of all touches
+/// the outputs and the workspace) -- so that both see the same load of a
+/// shared machine.  The iteration time Google Benchmark reports is the
+/// operator's (UseManualTime).
+template <class RoundTrip>
+SweepComparison against_sweep(benchmark::State& state, StreamArrays& arrays, int64_t (*sweep)(StreamArrays&),
+                              const RoundTrip& roundTrip) {
+    using Clock = std::chrono::steady_clock;
+    const auto seconds = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double>(b - a).count();
+    };
+    const auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values.empty() ? 0.0 : values[values.size() / 2];
+    };
+    int64_t sweepBytes = 0;
+    std::vector<double> opSeconds;
+    std::vector<double> sweepSeconds;
+    for (auto _ : state) {
+        if (!roundTrip()) break;
+        const auto start = Clock::now();
+        if (!roundTrip()) break;
+        const auto middle = Clock::now();
+        sweep(arrays);
+        const auto sweepStart = Clock::now();
+        sweepBytes = sweep(arrays);
+        benchmark::ClobberMemory();
+        const auto end = Clock::now();
+        opSeconds.push_back(seconds(start, middle));
+        sweepSeconds.push_back(seconds(sweepStart, end));
+        state.SetIterationTime(opSeconds.back());
+    }
+    return {median(opSeconds), static_cast<double>(sweepBytes) / median(sweepSeconds) / 1e9};
 }
 
 }  // namespace aclcpu::bench

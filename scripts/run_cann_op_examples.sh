@@ -59,8 +59,8 @@ export LD_LIBRARY_PATH="$prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nm -D --defined-only "$prefix/lib64/libopapi.so" | awk '$2 == "T" { print $3 }' | sort -u >"$work/implemented"
 
 # library_of REPOSITORY: the operator libraries its examples link, as CANN names
-# them (ops-nn's build.sh links opapi_math too: its matmul examples call
-# aclnnTransMatmulWeight).
+# them (ops-nn's build.sh links -lopapi_nn -lopapi_math: its examples call
+# Cast, aclnnTransMatmulWeight and the other ops-math operators).
 library_of() {
   local name
   name="$(basename "$1")"

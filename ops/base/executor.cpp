@@ -35,6 +35,10 @@ TensorExtent extent_of(const aclTensor* tensor) {
         if (view.shape[i] == 0) return TensorExtent{};
         lastStep += static_cast<uint64_t>(view.shape[i] - 1) * static_cast<uint64_t>(view.strides[i]);
     }
+    if (view.dtype == ACL_INT4) {  // two elements a byte: offset and strides count nibbles
+        const auto first = static_cast<uint64_t>(view.offset);
+        return TensorExtent{first / 2, (first % 2 + lastStep + 2) / 2};
+    }
     const uint64_t element = std::max<size_t>(aclDataTypeSize(view.dtype), 1);
     return TensorExtent{static_cast<uint64_t>(view.offset) * element, (lastStep + 1) * element};
 }

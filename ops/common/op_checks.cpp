@@ -240,12 +240,14 @@ bool byte_size(const Dims& dims, int64_t elementBytes, int64_t* bytes) {
 /// SoftmaxCrossEntropyWithLogits example allocates its outputs at half
 /// their declared size (the device's 512-byte granule holds the rest); and
 /// ggml's fused ADD + RMS_NORM declares an rstd of uninitialised size,
-/// which the block's reservation refuses.  A dtype without an element size
-/// is counted one byte per element; its real size is unknown, so only its
-/// declared storage bounds it.
+/// which the block's reservation refuses.  INT4 counts bytes of two
+/// elements; any other dtype without an element size is counted one byte
+/// per element; its real size is unknown, so only its declared storage
+/// bounds it.
 bool reach_allowed(const aclTensor* tensor, int64_t endByte, int64_t storageBytes) {
     const void* data = data_of(tensor);
-    if (data == nullptr || element_size(view_of(tensor).dtype) <= 0) return endByte <= storageBytes;
+    const aclDataType dtype = view_of(tensor).dtype;
+    if (data == nullptr || (element_size(dtype) <= 0 && dtype != ACL_INT4)) return endByte <= storageBytes;
     switch (device_reach(data, static_cast<uint64_t>(endByte))) {
         case DeviceReach::kInBlock: return true;
         case DeviceReach::kPastReservation: return false;
@@ -281,7 +283,12 @@ aclnnStatus check_view_in_storage(const aclTensor* tensor, const char* name) {
     int64_t endByte = 0;
     overflow |= __builtin_mul_overflow(last, elementBytes, &endByte);
     overflow |= __builtin_add_overflow(endByte, elementBytes, &endByte);
-    if (!overflow && reach_allowed(tensor, endByte, storageBytes)) return ACLNN_SUCCESS;
+    // INT4: offsets, strides and storage count nibbles, two a byte (ggml's
+    // Q4_0 weights).
+    const bool nibbles = view.dtype == ACL_INT4;
+    if (!overflow && reach_allowed(tensor, nibbles ? last / 2 + 1 : endByte, nibbles ? (storageBytes + 1) / 2 : storageBytes)) {
+        return ACLNN_SUCCESS;
+    }
     return param_error(ACLNN_ERR_PARAM_INVALID, "The view of tensor %s (shape %s, strides %s, offset %lld) reaches outside its storage of %lld "
                          "elements or outside the device memory block its data points into.", name,
                          shape_string(view.shape).c_str(), shape_string(view.strides).c_str(),

@@ -1886,7 +1886,9 @@ def rope_seeds():
 def matmul_seeds():
     """fuzz_matmul.cpp's grammar: Mm, BatchMatMul, Matmul and Mv over the
     Cube's dtypes and their mixes, transposed and broadcast views, vectors,
-    empty dims, each cubeMathType and invalid ones, and shape errors."""
+    empty dims, each cubeMathType and invalid ones, and shape errors;
+    WeightQuantBatchMatmulV2 (entry 4) with INT8 and INT4 weights, ggml's
+    views, offset and bias, a bad group size and quantScale."""
     seeds = {}
 
     def seed(entry, self, mat2, out, cube=0, run=(False, False)):
@@ -1952,6 +1954,37 @@ def matmul_seeds():
                                             dict(shape=(4, 16))], 2.0, 1.0)
     seeds['inplace_addmm'] = add_seed(9, [dict(shape=(3, 5), strides='col')] + mats, -1.0, 3.0, 1)
     seeds['inplace_baddbmm'] = add_seed(10, [dict(shape=(2, 3, 5)), dict(shape=(2, 3, 4)), dict(shape=(2, 4, 5))])
+
+    def weight_quant(x, w, y, scale, offset=None, bias=None, quant_scale=None, group=0):
+        s = Seed()
+        s.byte(11)
+        for t in (x, w, y):
+            s.tensor(**t)
+        s.small_int(0)
+        s.tensor(**scale)
+        for optional in (offset, bias, quant_scale):
+            s.bit(optional is not None)
+            if optional is not None:
+                s.tensor(**optional)
+        s.small_int(group // 16)
+        s.run(False, False)
+        return s
+
+    INT4 = 29
+    seeds['wq_int8_channel'] = weight_quant(dict(shape=(2, 64), dtype=FLOAT16), dict(shape=(64, 8), dtype=INT8),
+                                            dict(shape=(2, 8), dtype=FLOAT16), dict(shape=(8,), dtype=FLOAT16))
+    seeds['wq_int4_group_ggml'] = weight_quant(dict(shape=(1, 64), dtype=FLOAT16),
+                                               dict(shape=(64, 8), dtype=INT4, strides='col'),
+                                               dict(shape=(1, 8), dtype=FLOAT16),
+                                               dict(shape=(2, 8), dtype=FLOAT16, strides='col'), group=32)
+    seeds['wq_bf16_offset_bias'] = weight_quant(dict(shape=(5, 64), dtype=BF16), dict(shape=(64, 6), dtype=INT4),
+                                                dict(shape=(5, 6), dtype=BF16), dict(shape=(1, 6), dtype=BF16),
+                                                offset=dict(shape=(1, 6), dtype=BF16), bias=dict(shape=(6,)))
+    seeds['wq_bad_group'] = weight_quant(dict(shape=(2, 64), dtype=FLOAT16), dict(shape=(64, 8), dtype=INT8),
+                                         dict(shape=(2, 8), dtype=FLOAT16), dict(shape=(2, 8), dtype=FLOAT16), group=48)
+    seeds['wq_quant_scale'] = weight_quant(dict(shape=(2, 64), dtype=FLOAT16), dict(shape=(64, 8), dtype=INT8),
+                                           dict(shape=(2, 8), dtype=INT8), dict(shape=(8,), dtype=FLOAT16),
+                                           quant_scale=dict(shape=(8,), dtype=UINT64))
     return seeds
 
 
