@@ -509,3 +509,22 @@ TEST_F(WeightQuantMatmul, EmptyBiasIsNoBias) {
 }
 
 }  // namespace
+
+// A weight view of 2^62 x 2^62 whose strides say "transposed": the dense
+// size IsTransposeLastTwoDims compares with overflowed int64 (UBSan; found
+// by fuzz_matmul). It is no transposed matrix; x, scale and y are valid, so
+// the weight is refused as not contiguous.
+TEST_F(WeightQuantMatmul, TransposeCheckOfAViewWhoseSizeOverflows) {
+    DeviceTensor x(TensorSpec({2, 64}, ACL_FLOAT16), std::vector<double>(128, 1));
+    DeviceTensor s(TensorSpec({8}, ACL_FLOAT16), std::vector<double>(8, 1));
+    auto y = DeviceTensor::output(TensorSpec({2, 8}, ACL_FLOAT16));
+    DeviceBuffer storage(64);
+    const int64_t huge = int64_t{1} << 62;
+    const int64_t shape[] = {2, huge, huge};
+    const int64_t strides[] = {0, 1, huge};
+    aclTensor* weight = aclCreateTensor(shape, 3, ACL_INT8, strides, 0, ACL_FORMAT_ND, shape, 3, storage.get());
+    ASSERT_NE(weight, nullptr);
+    expect_error_naming(phase1({x.get(), weight, s.get(), nullptr, nullptr, nullptr, nullptr, 0, y->get()}),
+                        ACLNN_ERR_PARAM_INVALID, "only support weight tensor is contiguous or transpose last two dims.");
+    aclDestroyTensor(weight);
+}
