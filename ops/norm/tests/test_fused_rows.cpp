@@ -146,7 +146,7 @@ TEST_F(AddRmsNorms, ErrorPaths) {
         return phase1_of(aclnnAddRmsNormGetWorkspaceSize, k == 0 ? nullptr : x.get(), k == 1 ? nullptr : x.get(),
                          k == 2 ? nullptr : gamma.get(), 1e-6, k == 3 ? nullptr : y->get(), rstd->get(), xOut->get());
     };
-    const char* names[] = {"x1", "x2", "gamma", "yOut"};
+    const char* names[] = {"x1", "x2", "gamma", "yOut", "rstdOut", "xOut"};
     for (int k = 0; k < 4; ++k) expect_error_naming(nulled(k), ACLNN_ERR_PARAM_NULLPTR, names[k]);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
@@ -158,33 +158,36 @@ TEST_F(AddRmsNorms, ErrorPaths) {
               ACLNN_ERR_PARAM_NULLPTR);
     // rstdOut without xOut stays ADD_RMS_NORM_MODE: xOut is required.
     expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), nullptr), ACLNN_ERR_PARAM_NULLPTR, "xOut");
-    DeviceTensor ints(TensorSpec({2, 4}, ACL_INT32), uniform(8, -1, 1, 1));
-    DeviceTensor halves(TensorSpec({2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
-    DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
-    auto yHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
-    auto xOutHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
-    auto rstdHalf = DeviceTensor::output(TensorSpec({2, 1}, ACL_FLOAT16));
-    expect_error_naming(phase1(ints, x, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
-    expect_error_naming(phase1(x, halves, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x2");
-    expect_error_naming(phase1(x, x, halfGamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "gamma");
-    expect_error_naming(phase1(x, x, gamma, *yHalf, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "yOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), xOutHalf->get()), ACLNN_ERR_PARAM_INVALID, "xOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstdHalf->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "rstdOut");
     // PRE and POST modes take FLOAT16 and BF16 only.
     expect_error_naming(phase1(x, x, gamma, *y, nullptr, xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
     expect_error_naming(phase1(x, x, gamma, *y, nullptr, nullptr), ACLNN_ERR_PARAM_INVALID, "x1");
-    DeviceTensor scalar(TensorSpec({}, ACL_FLOAT), {1});
-    DeviceTensor wide(TensorSpec({2, 5}, ACL_FLOAT), uniform(10, -1, 1, 1));
-    DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
-    auto yWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
-    auto xOutWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
-    auto rstdWrong = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT));
+    // Each argument in turn (x1, x2, gamma, yOut, rstdOut, xOut) replaced
+    // by one of a refused dtype, then by one of a refused shape (a 0-d x1
+    // with a 0-d x2): the message names it.
+    const auto with = [&](size_t k, const DeviceTensor& wrong) {
+        const DeviceTensor* a[] = {&x, &x, &gamma, y.get(), rstd.get(), xOut.get()};
+        a[k] = &wrong;
+        return phase1(*a[0], *a[1], *a[2], *a[3], a[4]->get(), a[5]->get());
+    };
+    const DeviceTensor ints(TensorSpec({2, 4}, ACL_INT32), uniform(8, -1, 1, 1));
+    const DeviceTensor halves(TensorSpec({2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
+    const DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
+    const auto yHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
+    const auto rstdHalf = DeviceTensor::output(TensorSpec({2, 1}, ACL_FLOAT16));
+    const auto xOutHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
+    const DeviceTensor* refusedDtype[] = {&ints, &halves, &halfGamma, yHalf.get(), rstdHalf.get(), xOutHalf.get()};
+    for (size_t k = 0; k < 6; ++k) expect_error_naming(with(k, *refusedDtype[k]), ACLNN_ERR_PARAM_INVALID, names[k]);
+    const DeviceTensor scalar(TensorSpec({}, ACL_FLOAT), {1});
     expect_error_naming(phase1(scalar, scalar, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
-    expect_error_naming(phase1(x, wide, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x2");
-    expect_error_naming(phase1(x, x, gamma, *yWide, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "yOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), xOutWide->get()), ACLNN_ERR_PARAM_INVALID, "xOut");
-    expect_error_naming(phase1(x, x, longGamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "gamma");
-    expect_error_naming(phase1(x, x, gamma, *y, rstdWrong->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "rstdOut");
+    const DeviceTensor wide(TensorSpec({2, 5}, ACL_FLOAT), uniform(10, -1, 1, 1));
+    const DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
+    const auto yWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
+    const auto rstdWrong = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT));
+    const auto xOutWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
+    const DeviceTensor* refusedShape[] = {&wide, &longGamma, yWide.get(), rstdWrong.get(), xOutWide.get()};
+    for (size_t k = 1; k < 6; ++k) {
+        expect_error_naming(with(k, *refusedShape[k - 1]), ACLNN_ERR_PARAM_INVALID, names[k]);
+    }
     DeviceTensor half3d(TensorSpec({1, 2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
     DeviceTensor gamma3d(TensorSpec({1, 2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
     auto y3d = DeviceTensor::output(TensorSpec({1, 2, 4}, ACL_FLOAT16));
