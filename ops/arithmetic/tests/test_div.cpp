@@ -124,15 +124,21 @@ TEST_P(DivMixedDtypes, EveryModeComputesInCannsDtype) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, DivMixedDtypes,
-    ::testing::Values(DtypeCase{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BF16, ACL_FLOAT16, ACL_FLOAT},
-                      DtypeCase{ACL_FLOAT, ACL_BF16, ACL_BF16}, DtypeCase{ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE},
-                      DtypeCase{ACL_INT8, ACL_INT16, ACL_FLOAT}, DtypeCase{ACL_INT32, ACL_INT64, ACL_INT64},
-                      DtypeCase{ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, DtypeCase{ACL_UINT8, ACL_BF16, ACL_FLOAT},
-                      DtypeCase{ACL_BOOL, ACL_INT32, ACL_FLOAT}, DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
-                      DtypeCase{ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, DtypeCase{ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128}),
-    case_name);
+const std::vector<DtypeCase> kMixedCases = {
+    // float with float
+    {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_BF16, ACL_BF16},
+    {ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE},
+    // integer with integer
+    {ACL_INT8, ACL_INT16, ACL_FLOAT}, {ACL_INT32, ACL_INT64, ACL_INT64},
+    // integer with float
+    {ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, {ACL_UINT8, ACL_BF16, ACL_FLOAT},
+    // BOOL with others
+    {ACL_BOOL, ACL_INT32, ACL_FLOAT}, {ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
+    // complex with real
+    {ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, {ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128},
+};
+
+INSTANTIATE_TEST_SUITE_P(Table, DivMixedDtypes, ::testing::ValuesIn(kMixedCases), case_name);
 
 // ---------------------------------------------------------------------------
 // Rounding modes and division by zero.
