@@ -262,14 +262,9 @@ TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
 // OP_CHECK_NULL's names in math/mul/op_api/aclnn_mul.cpp (a selfRef the
 // in-place forms hand on as self: "self" names it either way).
 TEST_F(Mul, NullArgumentsAreRefusedByName) {
-    const DeviceTensor t({{2}, ACL_FLOAT});
-    const Scalar s(1.0);
-    aclTensor* x = t.get();
-    const std::vector<std::string> outOfPlace = {"self", "other", "out"};
-    expect_each_null_is_161001_naming(aclnnMulGetWorkspaceSize, outOfPlace, x, x, x);
-    expect_each_null_is_161001_naming(aclnnMulsGetWorkspaceSize, outOfPlace, x, s.get(), x);
-    expect_each_null_is_161001_naming(aclnnInplaceMulGetWorkspaceSize, {"selfRef", "other"}, x, x);
-    expect_each_null_is_161001_naming(aclnnInplaceMulsGetWorkspaceSize, {"self", "other"}, x, s.get());
+    const NullNames nulls(1.0);
+    nulls.expect_out_of_place(aclnnMulGetWorkspaceSize, aclnnMulsGetWorkspaceSize);
+    nulls.expect_in_place(aclnnInplaceMulGetWorkspaceSize, "selfRef", aclnnInplaceMulsGetWorkspaceSize);
 }
 
 }  // namespace
