@@ -185,6 +185,15 @@ void expect_each_refused(const std::vector<Case>& cases, const Call& call) {
     }
 }
 
+/// call(c) of each case: 161002 with a message naming c.words, traced by them.
+template <class Case, class Call>
+void expect_each_refused_naming(const std::vector<Case>& cases, const Call& call) {
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.words);
+        expect_error_naming(call(c), ACLNN_ERR_PARAM_INVALID, c.words);
+    }
+}
+
 /// A refused call of an operator on two tensors and an out: why, and their views.
 struct TripleCase {
     const char* why;

@@ -318,6 +318,35 @@ protected:
     }
 };
 
+/// The null-argument checks of an operator without alpha (Mul, Div, DivMod):
+/// OP_CHECK_NULL's names for its tensor form and its scalar form, on a FLOAT
+/// tensor x and a scalar s, extras (DivMod's mode) after the other operand.
+class NullNames {
+public:
+    explicit NullNames(double scalar) : s_(scalar) {}
+    /// Form(x, x, extras..., x) and Form(x, s, extras..., x): self, other, out.
+    template <class TensorForm, class ScalarForm, class... Extras>
+    void expect_out_of_place(TensorForm tensorForm, ScalarForm scalarForm, Extras... extras) const {
+        const std::vector<std::string> names = {"self", "other", "out"};
+        expect_each_null_is_161001_naming(tensorForm, names, x(), x(), extras..., x());
+        expect_each_null_is_161001_naming(scalarForm, names, x(), s_.get(), extras..., x());
+    }
+    /// Form(x, x, extras...): self (as the tensor form names it: selfRef or
+    /// self), other; Form(x, s, extras...): self, other.
+    template <class TensorForm, class ScalarForm, class... Extras>
+    void expect_in_place(TensorForm tensorForm, const std::string& self, ScalarForm scalarForm,
+                         Extras... extras) const {
+        expect_each_null_is_161001_naming(tensorForm, {self, "other"}, x(), x(), extras...);
+        expect_each_null_is_161001_naming(scalarForm, {"self", "other"}, x(), s_.get(), extras...);
+    }
+
+private:
+    aclTensor* x() const { return t_.get(); }
+
+    const DeviceTensor t_{TensorSpec({2}, ACL_FLOAT)};
+    const Scalar s_;
+};
+
 /// A mixed-dtype case of a tensor-tensor operator: self's, other's and
 /// out's dtypes.
 struct DtypeCase {

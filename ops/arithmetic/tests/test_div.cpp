@@ -124,15 +124,21 @@ TEST_P(DivMixedDtypes, EveryModeComputesInCannsDtype) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, DivMixedDtypes,
-    ::testing::Values(DtypeCase{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BF16, ACL_FLOAT16, ACL_FLOAT},
-                      DtypeCase{ACL_FLOAT, ACL_BF16, ACL_BF16}, DtypeCase{ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE},
-                      DtypeCase{ACL_INT8, ACL_INT16, ACL_FLOAT}, DtypeCase{ACL_INT32, ACL_INT64, ACL_INT64},
-                      DtypeCase{ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, DtypeCase{ACL_UINT8, ACL_BF16, ACL_FLOAT},
-                      DtypeCase{ACL_BOOL, ACL_INT32, ACL_FLOAT}, DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
-                      DtypeCase{ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, DtypeCase{ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128}),
-    case_name);
+const std::vector<DtypeCase> kMixedCases = {
+    // float with float
+    {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_BF16, ACL_BF16},
+    {ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE},
+    // integer with integer
+    {ACL_INT8, ACL_INT16, ACL_FLOAT}, {ACL_INT32, ACL_INT64, ACL_INT64},
+    // integer with float
+    {ACL_INT32, ACL_FLOAT16, ACL_FLOAT16}, {ACL_UINT8, ACL_BF16, ACL_FLOAT},
+    // BOOL with others
+    {ACL_BOOL, ACL_INT32, ACL_FLOAT}, {ACL_FLOAT, ACL_BOOL, ACL_FLOAT},
+    // complex with real
+    {ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64}, {ACL_INT16, ACL_COMPLEX128, ACL_COMPLEX128},
+};
+
+INSTANTIATE_TEST_SUITE_P(Table, DivMixedDtypes, ::testing::ValuesIn(kMixedCases), case_name);
 
 // ---------------------------------------------------------------------------
 // Rounding modes and division by zero.
@@ -340,18 +346,11 @@ TEST_F(Div, EmptyTensorsSucceedEvenWithAComplexRoundedQuotient) {
 // OP_CHECK_NULL's names in math/div/op_api (a selfRef the in-place forms
 // hand on as self: "self" names it either way).
 TEST_F(Div, NullArgumentsAreRefusedByName) {
-    const DeviceTensor t({{2}, ACL_FLOAT});
-    const Scalar s(2.0);
-    aclTensor* x = t.get();
-    const std::vector<std::string> outOfPlace = {"self", "other", "out"};
-    expect_each_null_is_161001_naming(aclnnDivGetWorkspaceSize, outOfPlace, x, x, x);
-    expect_each_null_is_161001_naming(aclnnDivsGetWorkspaceSize, outOfPlace, x, s.get(), x);
-    expect_each_null_is_161001_naming(aclnnDivModGetWorkspaceSize, outOfPlace, x, x, 0, x);
-    expect_each_null_is_161001_naming(aclnnDivModsGetWorkspaceSize, outOfPlace, x, s.get(), 0, x);
-    expect_each_null_is_161001_naming(aclnnInplaceDivGetWorkspaceSize, {"selfRef", "other"}, x, x);
-    expect_each_null_is_161001_naming(aclnnInplaceDivsGetWorkspaceSize, {"self", "other"}, x, s.get());
-    expect_each_null_is_161001_naming(aclnnInplaceDivModGetWorkspaceSize, {"self", "other"}, x, x, 1);
-    expect_each_null_is_161001_naming(aclnnInplaceDivModsGetWorkspaceSize, {"self", "other"}, x, s.get(), 1);
+    const NullNames nulls(2.0);
+    nulls.expect_out_of_place(aclnnDivGetWorkspaceSize, aclnnDivsGetWorkspaceSize);
+    nulls.expect_out_of_place(aclnnDivModGetWorkspaceSize, aclnnDivModsGetWorkspaceSize, 0);
+    nulls.expect_in_place(aclnnInplaceDivGetWorkspaceSize, "selfRef", aclnnInplaceDivsGetWorkspaceSize);
+    nulls.expect_in_place(aclnnInplaceDivModGetWorkspaceSize, "self", aclnnInplaceDivModsGetWorkspaceSize, 1);
 }
 
 }  // namespace

@@ -63,15 +63,21 @@ TEST_P(MulMixedDtypes, ComputeInThePromotedDtype) {
                   promote(c.self, c.other), times);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, MulMixedDtypes,
-    ::testing::Values(DtypeCase{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BF16, ACL_FLOAT16, ACL_BF16},
-                      DtypeCase{ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE}, DtypeCase{ACL_INT8, ACL_UINT8, ACL_INT16},
-                      DtypeCase{ACL_UINT8, ACL_INT32, ACL_INT64}, DtypeCase{ACL_INT16, ACL_FLOAT16, ACL_FLOAT16},
-                      DtypeCase{ACL_INT64, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_UINT8, ACL_UINT8},
-                      DtypeCase{ACL_BF16, ACL_BOOL, ACL_BF16}, DtypeCase{ACL_COMPLEX128, ACL_FLOAT16, ACL_COMPLEX128},
-                      DtypeCase{ACL_INT8, ACL_COMPLEX64, ACL_COMPLEX64}, DtypeCase{ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX128}),
-    case_name);
+const std::vector<DtypeCase> kMixedCases = {
+    // float with float
+    {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT16, ACL_BF16}, {ACL_DOUBLE, ACL_FLOAT, ACL_DOUBLE},
+    // integer with integer
+    {ACL_INT8, ACL_UINT8, ACL_INT16}, {ACL_UINT8, ACL_INT32, ACL_INT64},
+    // integer with float
+    {ACL_INT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_INT64, ACL_FLOAT, ACL_FLOAT},
+    // BOOL with others
+    {ACL_BOOL, ACL_UINT8, ACL_UINT8}, {ACL_BF16, ACL_BOOL, ACL_BF16},
+    // complex with real and complex
+    {ACL_COMPLEX128, ACL_FLOAT16, ACL_COMPLEX128}, {ACL_INT8, ACL_COMPLEX64, ACL_COMPLEX64},
+    {ACL_COMPLEX64, ACL_COMPLEX128, ACL_COMPLEX128},
+};
+
+INSTANTIATE_TEST_SUITE_P(Table, MulMixedDtypes, ::testing::ValuesIn(kMixedCases), case_name);
 
 TEST_F(Mul, BoolProductIsLogicalAnd) {
     const DeviceTensor self({{4}, ACL_BOOL}, {0, 0, 1, 1}), other({{4}, ACL_BOOL}, {0, 1, 0, 1});
@@ -256,14 +262,9 @@ TEST_F(Mul, InplaceMulRefusesAProductThatCannotCastBackIntoSelfRef) {
 // OP_CHECK_NULL's names in math/mul/op_api/aclnn_mul.cpp (a selfRef the
 // in-place forms hand on as self: "self" names it either way).
 TEST_F(Mul, NullArgumentsAreRefusedByName) {
-    const DeviceTensor t({{2}, ACL_FLOAT});
-    const Scalar s(1.0);
-    aclTensor* x = t.get();
-    const std::vector<std::string> outOfPlace = {"self", "other", "out"};
-    expect_each_null_is_161001_naming(aclnnMulGetWorkspaceSize, outOfPlace, x, x, x);
-    expect_each_null_is_161001_naming(aclnnMulsGetWorkspaceSize, outOfPlace, x, s.get(), x);
-    expect_each_null_is_161001_naming(aclnnInplaceMulGetWorkspaceSize, {"selfRef", "other"}, x, x);
-    expect_each_null_is_161001_naming(aclnnInplaceMulsGetWorkspaceSize, {"self", "other"}, x, s.get());
+    const NullNames nulls(1.0);
+    nulls.expect_out_of_place(aclnnMulGetWorkspaceSize, aclnnMulsGetWorkspaceSize);
+    nulls.expect_in_place(aclnnInplaceMulGetWorkspaceSize, "selfRef", aclnnInplaceMulsGetWorkspaceSize);
 }
 
 }  // namespace

@@ -116,15 +116,19 @@ TEST_P(SubMixedDtypes, SubAndRsubComputeInThePromotedDtype) {
                   reversed_minus_alpha(2.0, ACL_INT64, promoted));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, SubMixedDtypes,
-    ::testing::Values(DtypeCase{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, DtypeCase{ACL_BF16, ACL_FLOAT16, ACL_FLOAT},
-                      DtypeCase{ACL_FLOAT, ACL_DOUBLE, ACL_DOUBLE}, DtypeCase{ACL_INT8, ACL_UINT8, ACL_INT16},
-                      DtypeCase{ACL_INT16, ACL_INT64, ACL_INT64}, DtypeCase{ACL_INT32, ACL_BF16, ACL_BF16},
-                      DtypeCase{ACL_UINT8, ACL_FLOAT16, ACL_FLOAT}, DtypeCase{ACL_BOOL, ACL_INT16, ACL_INT16},
-                      DtypeCase{ACL_FLOAT, ACL_BOOL, ACL_FLOAT}, DtypeCase{ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
-                      DtypeCase{ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX64}),
-    case_name);
+const std::vector<DtypeCase> kMixedCases = {
+    // float with float
+    {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_DOUBLE, ACL_DOUBLE},
+    // integer with integer
+    {ACL_INT8, ACL_UINT8, ACL_INT16}, {ACL_INT16, ACL_INT64, ACL_INT64},
+    // integer with float
+    {ACL_INT32, ACL_BF16, ACL_BF16}, {ACL_UINT8, ACL_FLOAT16, ACL_FLOAT},
+    // BOOL (not in Rsub's list) and complex with others
+    {ACL_BOOL, ACL_INT16, ACL_INT16}, {ACL_FLOAT, ACL_BOOL, ACL_FLOAT}, {ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
+    {ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX64},
+};
+
+INSTANTIATE_TEST_SUITE_P(Table, SubMixedDtypes, ::testing::ValuesIn(kMixedCases), case_name);
 
 // With alpha != 1, Sub runs Axpy(-alpha) for FLOAT16 and BF16 too (alpha a
 // float, the product unrounded): 2048 - (1 + 2^-12) * 2048 is -0.5, while a

@@ -130,19 +130,12 @@ TEST_F(Im2colOps, ErrorPaths) {
         {TensorSpec({1, 2, 4, 4}, ACL_FLOAT), TensorSpec({1, 8, 8}, ACL_FLOAT), {2, 2}, {1, 1}, {0, 0}, {1, 1},
          "Expect out shape [[1,8,9]], but got: [[1,8,8]]."},
     };
-    for (const Refused& c : cases) {
-        SCOPED_TRACE(c.words);
+    expect_each_refused_naming(cases, [](const Refused& c) {
         const DeviceTensor x(c.self);
         auto y = DeviceTensor::output(c.out);
-        IntArray kernel(c.k), dilation(c.d), padding(c.p), stride(c.s);
-        expect_error_naming(phase1_of(aclnnIm2colGetWorkspaceSize, static_cast<const aclTensor*>(x.get()),
-                                      static_cast<const aclIntArray*>(kernel.get()),
-                                      static_cast<const aclIntArray*>(dilation.get()),
-                                      static_cast<const aclIntArray*>(padding.get()),
-                                      static_cast<const aclIntArray*>(stride.get()),
-                                      static_cast<const aclTensor*>(y->get())),
-                            ACLNN_ERR_PARAM_INVALID, c.words);
-    }
+        return phase1_of(aclnnIm2colGetWorkspaceSize, x.get(), IntArray(c.k).get(), IntArray(c.d).get(),
+                         IntArray(c.p).get(), IntArray(c.s).get(), y->get());
+    });
 }
 
 }  // namespace

@@ -135,6 +135,33 @@ std::unique_ptr<DeviceTensor> index_tensor(TensorSpec spec, const std::vector<in
     return std::make_unique<DeviceTensor>(std::move(spec), as_doubles(values));
 }
 
+/// A gather of a table by index into out, both in each dtype pair of
+/// for_each_gather_dtype: the table holds sample(dtype, its size, seed),
+/// and out must equal gathered(table, shape, dim, index, wraps).
+struct GatherRun {
+    Shape shape;
+    Shape indexShape;
+    Shape outShape;
+    std::vector<int64_t> index;
+    uint32_t seed;
+    size_t dim;
+    bool wraps;
+};
+
+/// gather(table, index, out) of each dtype pair gives the case's reference.
+template <class Gather>
+void expect_every_gather_dtype(const GatherRun& c, const Gather& gather) {
+    for_each_gather_dtype([&](aclDataType dtype, aclDataType indexDtype) {
+        const std::vector<Complex> values = sample(dtype, static_cast<size_t>(numel(c.shape)), c.seed, -100, 100);
+        DeviceTensor table(TensorSpec(c.shape, dtype));
+        table.write_complex(values);
+        auto positions = index_tensor(TensorSpec(c.indexShape, indexDtype), c.index);
+        auto out = DeviceTensor::output(TensorSpec(c.outShape, dtype));
+        ASSERT_EQ(gather(table, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(out->read_complex(), gathered(values, c.shape, c.dim, c.index, c.wraps));
+    });
+}
+
 // ---- IndexSelect (index/gather_v2/op_api/aclnn_index_select.cpp) ---------
 
 TEST_F(IndexOps, IndexSelectEveryListedDtypeAlongEachDim) {
@@ -262,16 +289,10 @@ TEST_F(IndexOps, GatherV2EveryListedDtypeWithAnIndexOfTwoDims) {
     // DTYPE_SUPPORT_LIST_WITH_BF16 (DAV_2201) x INDEX_SUPPORT_LIST; out is
     // self's shape with dim replaced by index's; negative values wrap
     // (negative_index_support), out-of-range ones give zeros.
-    const std::vector<int64_t> index = {1, -1, 4, -5, 0, 3};
-    for_each_gather_dtype([&](aclDataType dtype, aclDataType indexDtype) {
-        const std::vector<Complex> values = sample(dtype, 8, 11, -100, 100);
-        DeviceTensor self(TensorSpec({2, 4}, dtype));
-        self.write_complex(values);
-        auto positions = index_tensor(TensorSpec({3, 2}, indexDtype), index);
-        auto out = DeviceTensor::output(TensorSpec({2, 3, 2}, dtype));
-        ASSERT_EQ(gather_v2(self, -1, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        EXPECT_EQ(out->read_complex(), gathered(values, {2, 4}, 1, index, true));
-    });
+    expect_every_gather_dtype({{2, 4}, {3, 2}, {2, 3, 2}, {1, -1, 4, -5, 0, 3}, 11, 1, true},
+                              [&](const DeviceTensor& self, const DeviceTensor& index, DeviceTensor& out) {
+                                  return gather_v2(self, -1, index, out);
+                              });
 }
 
 TEST_F(IndexOps, GatherV2ReadsATransposedIndexIntoAStridedOut) {
@@ -329,16 +350,10 @@ TEST_F(IndexOps, GatherV2Errors) {
 TEST_F(IndexOps, EmbeddingEveryListedDtype) {
     // WEIGHT_DTYPE_SUPPORT_LIST_WITH_COMPLEX_AND_BF16 x INDICES_DTYPE_SUPPORT_LIST;
     // GatherV2 along dim 0 without negative_index_support: -1 gives zeros.
-    const std::vector<int64_t> indices = {3, 0, -1, 2, 7, 3};
-    for_each_gather_dtype([&](aclDataType dtype, aclDataType indexDtype) {
-        const std::vector<Complex> values = sample(dtype, 12, 17, -100, 100);
-        DeviceTensor weight(TensorSpec({4, 3}, dtype));
-        weight.write_complex(values);
-        auto positions = index_tensor(TensorSpec({2, 3}, indexDtype), indices);
-        auto out = DeviceTensor::output(TensorSpec({2, 3, 3}, dtype));
-        ASSERT_EQ(embedding(weight, *positions, *out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        EXPECT_EQ(out->read_complex(), gathered(values, {4, 3}, 0, indices, false));
-    });
+    expect_every_gather_dtype({{4, 3}, {2, 3}, {2, 3, 3}, {3, 0, -1, 2, 7, 3}, 17, 0, false},
+                              [&](const DeviceTensor& weight, const DeviceTensor& indices, DeviceTensor& out) {
+                                  return embedding(weight, indices, out);
+                              });
 }
 
 TEST_F(IndexOps, EmbeddingOfAScalarIndexAndOfNothing) {

@@ -117,6 +117,20 @@ std::unique_ptr<DeviceTensor> index_tensor(TensorSpec spec, const std::vector<in
     return std::make_unique<DeviceTensor>(std::move(spec), as_doubles(values));
 }
 
+/// The out-of-place form, outOfPlace(), writes expected into out and leaves
+/// self holding values; the in-place form, inPlace(), then turns self into
+/// the same.
+template <class OutOfPlace, class InPlace>
+void expect_out_then_in_place(const OutOfPlace& outOfPlace, const InPlace& inPlace, const DeviceTensor& self,
+                              const std::vector<Complex>& values, const DeviceTensor& out,
+                              const std::vector<Complex>& expected) {
+    ASSERT_EQ(outOfPlace(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(out.read_complex(), expected);
+    EXPECT_EQ(self.read_complex(), values);
+    ASSERT_EQ(inPlace(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(self.read_complex(), out.read_complex());
+}
+
 // ---- Scatter (index/scatter_elements_v2/op_api/aclnn_scatter.cpp) ---------
 
 TEST_F(IndexMapOps, ScatterEveryListedDtypeEachReduceAlongEachDim) {
@@ -139,14 +153,11 @@ TEST_F(IndexMapOps, ScatterEveryListedDtypeEachReduceAlongEachDim) {
                     auto positions = index_tensor(TensorSpec(indexShape, indexDtype), index);
                     auto out = DeviceTensor::output(TensorSpec(shape, dtype));
                     const int64_t dimArgument = dim == 0 ? 0 : -1;
-                    ASSERT_EQ(scatter(self, dimArgument, *positions, src, reduce, *out), ACLNN_SUCCESS)
-                        << aclGetRecentErrMsg();
-                    EXPECT_EQ(out->read_complex(), scatter_reference(values, shape, dim, index, indexShape, updates,
-                                                                     srcShape, reduce, dtype));
-                    EXPECT_EQ(self.read_complex(), values);
-                    ASSERT_EQ(inplace_scatter(self, dimArgument, *positions, src, reduce), ACLNN_SUCCESS)
-                        << aclGetRecentErrMsg();
-                    EXPECT_EQ(self.read_complex(), out->read_complex());
+                    expect_out_then_in_place(
+                        [&] { return scatter(self, dimArgument, *positions, src, reduce, *out); },
+                        [&] { return inplace_scatter(self, dimArgument, *positions, src, reduce); }, self, values,
+                        *out,
+                        scatter_reference(values, shape, dim, index, indexShape, updates, srcShape, reduce, dtype));
                 }
             }
         }
@@ -371,14 +382,10 @@ TEST_F(IndexMapOps, IndexFillTensorEveryListedDtypeAlongEachDim) {
             self.write_complex(values);
             auto out = DeviceTensor::output(TensorSpec(shape, dtype));
             const Complex value = dtype == ACL_BOOL ? 1.0 : -2.0;
-            ASSERT_EQ(index_fill(self, dim == 0 ? -2 : 1, index, Scalar(value.real()), *out), ACLNN_SUCCESS)
-                << aclGetRecentErrMsg();
-            EXPECT_EQ(out->read_complex(), filled(values, shape, dim, index, value));
-            EXPECT_EQ(self.read_complex(), values);
-            ASSERT_EQ(inplace_index_fill(self, static_cast<int64_t>(dim), index, Scalar(value.real())),
-                      ACLNN_SUCCESS)
-                << aclGetRecentErrMsg();
-            EXPECT_EQ(self.read_complex(), out->read_complex());
+            expect_out_then_in_place(
+                [&] { return index_fill(self, dim == 0 ? -2 : 1, index, Scalar(value.real()), *out); },
+                [&] { return inplace_index_fill(self, static_cast<int64_t>(dim), index, Scalar(value.real())); },
+                self, values, *out, filled(values, shape, dim, index, value));
         }
     }
 }

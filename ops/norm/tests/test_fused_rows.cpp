@@ -146,7 +146,7 @@ TEST_F(AddRmsNorms, ErrorPaths) {
         return phase1_of(aclnnAddRmsNormGetWorkspaceSize, k == 0 ? nullptr : x.get(), k == 1 ? nullptr : x.get(),
                          k == 2 ? nullptr : gamma.get(), 1e-6, k == 3 ? nullptr : y->get(), rstd->get(), xOut->get());
     };
-    const char* names[] = {"x1", "x2", "gamma", "yOut"};
+    const char* names[] = {"x1", "x2", "gamma", "yOut", "rstdOut", "xOut"};
     for (int k = 0; k < 4; ++k) expect_error_naming(nulled(k), ACLNN_ERR_PARAM_NULLPTR, names[k]);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
@@ -158,33 +158,36 @@ TEST_F(AddRmsNorms, ErrorPaths) {
               ACLNN_ERR_PARAM_NULLPTR);
     // rstdOut without xOut stays ADD_RMS_NORM_MODE: xOut is required.
     expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), nullptr), ACLNN_ERR_PARAM_NULLPTR, "xOut");
-    DeviceTensor ints(TensorSpec({2, 4}, ACL_INT32), uniform(8, -1, 1, 1));
-    DeviceTensor halves(TensorSpec({2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
-    DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
-    auto yHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
-    auto xOutHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
-    auto rstdHalf = DeviceTensor::output(TensorSpec({2, 1}, ACL_FLOAT16));
-    expect_error_naming(phase1(ints, x, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
-    expect_error_naming(phase1(x, halves, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x2");
-    expect_error_naming(phase1(x, x, halfGamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "gamma");
-    expect_error_naming(phase1(x, x, gamma, *yHalf, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "yOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), xOutHalf->get()), ACLNN_ERR_PARAM_INVALID, "xOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstdHalf->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "rstdOut");
     // PRE and POST modes take FLOAT16 and BF16 only.
     expect_error_naming(phase1(x, x, gamma, *y, nullptr, xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
     expect_error_naming(phase1(x, x, gamma, *y, nullptr, nullptr), ACLNN_ERR_PARAM_INVALID, "x1");
-    DeviceTensor scalar(TensorSpec({}, ACL_FLOAT), {1});
-    DeviceTensor wide(TensorSpec({2, 5}, ACL_FLOAT), uniform(10, -1, 1, 1));
-    DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
-    auto yWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
-    auto xOutWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
-    auto rstdWrong = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT));
+    // Each argument in turn (x1, x2, gamma, yOut, rstdOut, xOut) replaced
+    // by one of a refused dtype, then by one of a refused shape (a 0-d x1
+    // with a 0-d x2): the message names it.
+    const auto with = [&](size_t k, const DeviceTensor& wrong) {
+        const DeviceTensor* a[] = {&x, &x, &gamma, y.get(), rstd.get(), xOut.get()};
+        a[k] = &wrong;
+        return phase1(*a[0], *a[1], *a[2], *a[3], a[4]->get(), a[5]->get());
+    };
+    const DeviceTensor ints(TensorSpec({2, 4}, ACL_INT32), uniform(8, -1, 1, 1));
+    const DeviceTensor halves(TensorSpec({2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
+    const DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
+    const auto yHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
+    const auto rstdHalf = DeviceTensor::output(TensorSpec({2, 1}, ACL_FLOAT16));
+    const auto xOutHalf = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT16));
+    const DeviceTensor* refusedDtype[] = {&ints, &halves, &halfGamma, yHalf.get(), rstdHalf.get(), xOutHalf.get()};
+    for (size_t k = 0; k < 6; ++k) expect_error_naming(with(k, *refusedDtype[k]), ACLNN_ERR_PARAM_INVALID, names[k]);
+    const DeviceTensor scalar(TensorSpec({}, ACL_FLOAT), {1});
     expect_error_naming(phase1(scalar, scalar, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x1");
-    expect_error_naming(phase1(x, wide, gamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "x2");
-    expect_error_naming(phase1(x, x, gamma, *yWide, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "yOut");
-    expect_error_naming(phase1(x, x, gamma, *y, rstd->get(), xOutWide->get()), ACLNN_ERR_PARAM_INVALID, "xOut");
-    expect_error_naming(phase1(x, x, longGamma, *y, rstd->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "gamma");
-    expect_error_naming(phase1(x, x, gamma, *y, rstdWrong->get(), xOut->get()), ACLNN_ERR_PARAM_INVALID, "rstdOut");
+    const DeviceTensor wide(TensorSpec({2, 5}, ACL_FLOAT), uniform(10, -1, 1, 1));
+    const DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
+    const auto yWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
+    const auto rstdWrong = DeviceTensor::output(TensorSpec({2, 4}, ACL_FLOAT));
+    const auto xOutWide = DeviceTensor::output(TensorSpec({2, 5}, ACL_FLOAT));
+    const DeviceTensor* refusedShape[] = {&wide, &longGamma, yWide.get(), rstdWrong.get(), xOutWide.get()};
+    for (size_t k = 1; k < 6; ++k) {
+        expect_error_naming(with(k, *refusedShape[k - 1]), ACLNN_ERR_PARAM_INVALID, names[k]);
+    }
     DeviceTensor half3d(TensorSpec({1, 2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
     DeviceTensor gamma3d(TensorSpec({1, 2, 4}, ACL_FLOAT16), uniform(8, -1, 1, 1));
     auto y3d = DeviceTensor::output(TensorSpec({1, 2, 4}, ACL_FLOAT16));
@@ -322,13 +325,32 @@ TEST_F(GroupNorms, ErrorPaths) {
     auto out = DeviceTensor::output(TensorSpec({2, 4, 3}, ACL_FLOAT));
     auto mean = DeviceTensor::output(TensorSpec({2, 2}, ACL_FLOAT));
     auto rstd = DeviceTensor::output(TensorSpec({2, 2}, ACL_FLOAT));
-    const auto phase1 = [&](const DeviceTensor& s, const aclTensor* g, const aclTensor* b, int64_t n, int64_t c,
-                            int64_t hxw, int64_t group, double eps, const DeviceTensor& o, const DeviceTensor& m,
-                            const DeviceTensor& r) {
-        return phase1_of(aclnnGroupNormGetWorkspaceSize, s.get(), g, b, n, c, hxw, group, eps, o.get(), m.get(),
-                         r.get());
+    // The arguments of a call: each refused one below is the valid call
+    // (gamma and beta null) with one or a few of them changed.
+    struct Args {
+        const DeviceTensor* self;
+        const DeviceTensor* gamma;
+        const DeviceTensor* beta;
+        int64_t n, c, hxw, group;
+        double eps;
+        const DeviceTensor* out;
+        const DeviceTensor* mean;
+        const DeviceTensor* rstd;
     };
-    EXPECT_EQ(phase1(self, gamma.get(), nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *rstd), ACLNN_SUCCESS);
+    const Args valid{&self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, out.get(), mean.get(), rstd.get()};
+    const auto tensor = [](const DeviceTensor* t) -> const aclTensor* { return t != nullptr ? t->get() : nullptr; };
+    const auto phase1 = [&](const Args& a) {
+        return phase1_of(aclnnGroupNormGetWorkspaceSize, a.self->get(), tensor(a.gamma), tensor(a.beta), a.n, a.c,
+                         a.hxw, a.group, a.eps, a.out->get(), a.mean->get(), a.rstd->get());
+    };
+    const auto refused = [&](const std::string& words, const auto& edit) {
+        Args a = valid;
+        edit(a);
+        expect_error_naming(phase1(a), ACLNN_ERR_PARAM_INVALID, words);
+    };
+    Args withGamma = valid;
+    withGamma.gamma = &gamma;
+    EXPECT_EQ(phase1(withGamma), ACLNN_SUCCESS);
     for (int k = 0; k < 4; ++k) {
         const aclTensor* s = k == 0 ? nullptr : self.get();
         aclTensor* o = k == 1 ? nullptr : out->get();
@@ -339,52 +361,35 @@ TEST_F(GroupNorms, ErrorPaths) {
                                1e-5, o, m, r),
                      ACLNN_ERR_PARAM_NULLPTR);
     }
-    DeviceTensor ints(TensorSpec({2, 4, 3}, ACL_INT32), uniform(24, -1, 1, 1));
-    DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
-    auto halfOut = DeviceTensor::output(TensorSpec({2, 4, 3}, ACL_FLOAT16));
-    auto halfMean = DeviceTensor::output(TensorSpec({2, 2}, ACL_FLOAT16));
-    expect_error_naming(phase1(ints, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "self");
-    expect_error_naming(phase1(self, halfGamma.get(), nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "gamma");
-    expect_error_naming(phase1(self, nullptr, halfGamma.get(), 2, 4, 3, 2, 1e-5, *out, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "beta");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *halfOut, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "out");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *out, *halfMean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "meanOut");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *halfMean),
-                        ACLNN_ERR_PARAM_INVALID, "rstdOut");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 0, 1e-5, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "Expected group to be greater than 0, got 0.");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 3, 1e-5, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "divisible by group, but got input of shape [2,4,3] and group=3.");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 0.0, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "Expected eps to be greater than 0");
-    DeviceTensor vector(TensorSpec({4}, ACL_FLOAT), uniform(4, -1, 1, 1));
-    auto vectorOut = DeviceTensor::output(TensorSpec({4}, ACL_FLOAT));
-    expect_error_naming(phase1(vector, nullptr, nullptr, 1, 4, 1, 2, 1e-5, *vectorOut, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "self");
-    auto wrongOut = DeviceTensor::output(TensorSpec({2, 3, 4}, ACL_FLOAT));
-    auto wrongStat = DeviceTensor::output(TensorSpec({2, 2, 1}, ACL_FLOAT));
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *wrongOut, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "out");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *out, *wrongStat, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "meanOut");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *wrongStat),
-                        ACLNN_ERR_PARAM_INVALID, "rstdOut");
-    auto mean1 = DeviceTensor::output(TensorSpec({1, 2}, ACL_FLOAT));
-    expect_error_naming(phase1(self, nullptr, nullptr, 1, 4, 3, 2, 1e-5, *out, *mean1, *mean1),
-                        ACLNN_ERR_PARAM_INVALID, "self.shape[0] == N");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 2, 3, 2, 1e-5, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "self.shape[1] == C");
-    expect_error_naming(phase1(self, nullptr, nullptr, 2, 4, 4, 2, 1e-5, *out, *mean, *rstd), ACLNN_ERR_PARAM_INVALID,
-                        "outside the N and C dimensions == HxW");
-    DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
-    expect_error_naming(phase1(self, longGamma.get(), nullptr, 2, 4, 3, 2, 1e-5, *out, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "Expected gamma to be a vector of size equal to the number of channels");
-    expect_error_naming(phase1(self, nullptr, longGamma.get(), 2, 4, 3, 2, 1e-5, *out, *mean, *rstd),
-                        ACLNN_ERR_PARAM_INVALID, "Expected beta to be a vector");
+    const DeviceTensor ints(TensorSpec({2, 4, 3}, ACL_INT32), uniform(24, -1, 1, 1));
+    const DeviceTensor halfGamma(TensorSpec({4}, ACL_FLOAT16), uniform(4, -1, 1, 1));
+    const auto halfOut = DeviceTensor::output(TensorSpec({2, 4, 3}, ACL_FLOAT16));
+    const auto halfMean = DeviceTensor::output(TensorSpec({2, 2}, ACL_FLOAT16));
+    refused("self", [&](Args& a) { a.self = &ints; });
+    refused("gamma", [&](Args& a) { a.gamma = &halfGamma; });
+    refused("beta", [&](Args& a) { a.beta = &halfGamma; });
+    refused("out", [&](Args& a) { a.out = halfOut.get(); });
+    refused("meanOut", [&](Args& a) { a.mean = halfMean.get(); });
+    refused("rstdOut", [&](Args& a) { a.rstd = halfMean.get(); });
+    refused("Expected group to be greater than 0, got 0.", [](Args& a) { a.group = 0; });
+    refused("divisible by group, but got input of shape [2,4,3] and group=3.", [](Args& a) { a.group = 3; });
+    refused("Expected eps to be greater than 0", [](Args& a) { a.eps = 0.0; });
+    const DeviceTensor vector(TensorSpec({4}, ACL_FLOAT), uniform(4, -1, 1, 1));
+    const auto vectorOut = DeviceTensor::output(TensorSpec({4}, ACL_FLOAT));
+    refused("self", [&](Args& a) { a.self = &vector, a.n = 1, a.hxw = 1, a.out = vectorOut.get(); });
+    const auto wrongOut = DeviceTensor::output(TensorSpec({2, 3, 4}, ACL_FLOAT));
+    const auto wrongStat = DeviceTensor::output(TensorSpec({2, 2, 1}, ACL_FLOAT));
+    refused("out", [&](Args& a) { a.out = wrongOut.get(); });
+    refused("meanOut", [&](Args& a) { a.mean = wrongStat.get(); });
+    refused("rstdOut", [&](Args& a) { a.rstd = wrongStat.get(); });
+    const auto mean1 = DeviceTensor::output(TensorSpec({1, 2}, ACL_FLOAT));
+    refused("self.shape[0] == N", [&](Args& a) { a.n = 1, a.mean = a.rstd = mean1.get(); });
+    refused("self.shape[1] == C", [](Args& a) { a.c = 2; });
+    refused("outside the N and C dimensions == HxW", [](Args& a) { a.hxw = 4; });
+    const DeviceTensor longGamma(TensorSpec({5}, ACL_FLOAT), uniform(5, -1, 1, 1));
+    refused("Expected gamma to be a vector of size equal to the number of channels",
+            [&](Args& a) { a.gamma = &longGamma; });
+    refused("Expected beta to be a vector", [&](Args& a) { a.beta = &longGamma; });
 }
 
 // CheckFormat: self and out of one format, and not NHWC, HWCN, NDHWC or a

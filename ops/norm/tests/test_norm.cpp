@@ -91,6 +91,11 @@ protected:
                                       outSpec.dtype);
         expect_close(out->read(), expected, tolerance_for(computeDtype));
     }
+    /// expect_softmax of Softmax, then of LogSoftmax.
+    void expect_softmaxes(const TensorSpec& selfSpec, const TensorSpec& outSpec, int64_t dim,
+                          const std::vector<double>& values) {
+        for (const bool log : {false, true}) expect_softmax(log, selfSpec, outSpec, dim, values);
+    }
 };
 
 const std::vector<aclDataType> kSoftmaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
@@ -99,11 +104,9 @@ const std::vector<aclDataType> kSoftmaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF1
 TEST_F(Softmaxes, EveryListedDtypeAlongEveryDim) {
     const Shape shape = {3, 5, 7};
     const auto values = uniform(105, -6.0, 6.0, 31);
-    for (const bool log : {false, true}) {
-        for (aclDataType dtype : kSoftmaxDtypes) {
-            for (int64_t dim : {-1, 0, 1, 2}) {
-                expect_softmax(log, TensorSpec(shape, dtype), TensorSpec(shape, dtype), dim, values);
-            }
+    for (aclDataType dtype : kSoftmaxDtypes) {
+        for (int64_t dim : {-1, 0, 1, 2}) {
+            expect_softmaxes(TensorSpec(shape, dtype), TensorSpec(shape, dtype), dim, values);
         }
     }
 }
@@ -112,41 +115,33 @@ TEST_F(Softmaxes, EveryListedDtypeAlongEveryDim) {
 // into out's dtype first.
 TEST_F(Softmaxes, OutOfAnotherDtype) {
     const auto values = uniform(40, -3.0, 3.0, 5);
-    for (const bool log : {false, true}) {
-        expect_softmax(log, TensorSpec({4, 10}, ACL_FLOAT), TensorSpec({4, 10}, ACL_FLOAT16), 1, values);
-        expect_softmax(log, TensorSpec({4, 10}, ACL_BF16), TensorSpec({4, 10}, ACL_FLOAT), 1, values);
-    }
+    expect_softmaxes(TensorSpec({4, 10}, ACL_FLOAT), TensorSpec({4, 10}, ACL_FLOAT16), 1, values);
+    expect_softmaxes(TensorSpec({4, 10}, ACL_BF16), TensorSpec({4, 10}, ACL_FLOAT), 1, values);
 }
 
 TEST_F(Softmaxes, StridedAndOffsetViews) {
     // self a transposed view with an offset, out strided with gaps.
     const auto values = uniform(24, -4.0, 4.0, 9);
-    for (const bool log : {false, true}) {
-        for (int64_t dim : {0, 1}) {
-            expect_softmax(log, TensorSpec({4, 6}, ACL_FLOAT, {1, 5}, 3, {40}),
-                           TensorSpec({4, 6}, ACL_FLOAT, {8, 1}, 2, {40}), dim, values);
-            expect_softmax(log, TensorSpec({4, 6}, ACL_FLOAT16, {1, 5}, 3, {40}),
-                           TensorSpec({4, 6}, ACL_FLOAT16, {1, 4}, 1, {30}), dim, values);
-        }
+    for (int64_t dim : {0, 1}) {
+        expect_softmaxes(TensorSpec({4, 6}, ACL_FLOAT, {1, 5}, 3, {40}), TensorSpec({4, 6}, ACL_FLOAT, {8, 1}, 2, {40}),
+                         dim, values);
+        expect_softmaxes(TensorSpec({4, 6}, ACL_FLOAT16, {1, 5}, 3, {40}),
+                         TensorSpec({4, 6}, ACL_FLOAT16, {1, 4}, 1, {30}), dim, values);
     }
 }
 
 TEST_F(Softmaxes, RowsOfOneAndZeroDimTensors) {
-    for (const bool log : {false, true}) {
-        expect_softmax(log, TensorSpec({5, 1}, ACL_FLOAT), TensorSpec({5, 1}, ACL_FLOAT), 1, uniform(5, -9, 9, 2));
-        expect_softmax(log, TensorSpec({}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT), 0, {3.5});
-        expect_softmax(log, TensorSpec({}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT), -1, {-2.0});
-    }
+    expect_softmaxes(TensorSpec({5, 1}, ACL_FLOAT), TensorSpec({5, 1}, ACL_FLOAT), 1, uniform(5, -9, 9, 2));
+    expect_softmaxes(TensorSpec({}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT), 0, {3.5});
+    expect_softmaxes(TensorSpec({}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT), -1, {-2.0});
 }
 
 // Rows longer than a UB chunk are reduced chunk by chunk, both as the last
 // dim and as a strided dim.
 TEST_F(Softmaxes, LongRowsOfSeveralChunks) {
     const auto values = uniform(200000, -20.0, 20.0, 77);
-    for (const bool log : {false, true}) {
-        expect_softmax(log, TensorSpec({2, 100000}, ACL_FLOAT), TensorSpec({2, 100000}, ACL_FLOAT), 1, values);
-        expect_softmax(log, TensorSpec({100000, 2}, ACL_FLOAT16), TensorSpec({100000, 2}, ACL_FLOAT16), 0, values);
-    }
+    expect_softmaxes(TensorSpec({2, 100000}, ACL_FLOAT), TensorSpec({2, 100000}, ACL_FLOAT), 1, values);
+    expect_softmaxes(TensorSpec({100000, 2}, ACL_FLOAT16), TensorSpec({100000, 2}, ACL_FLOAT16), 0, values);
 }
 
 // aclnn_softmax.cpp's CheckParams asks only that out has self's shape, so
@@ -172,9 +167,7 @@ TEST_F(Softmaxes, OutMayBeSelf) {
 TEST_F(Softmaxes, SpecialValues) {
     const std::vector<double> values = {-kInf, 0.0, 1.0, 2.0,  kInf, 1.0, 2.0, 3.0,
                                         kNaN,  1.0, 2.0, 3.0,  -kInf, -kInf, -kInf, -kInf};
-    for (const bool log : {false, true}) {
-        expect_softmax(log, TensorSpec({4, 4}, ACL_FLOAT), TensorSpec({4, 4}, ACL_FLOAT), 1, values);
-    }
+    expect_softmaxes(TensorSpec({4, 4}, ACL_FLOAT), TensorSpec({4, 4}, ACL_FLOAT), 1, values);
 }
 
 // aclnn_softmax.cpp: an empty self succeeds before any other check;

@@ -340,18 +340,12 @@ TEST_F(PoolingOps, MaxPoolErrorPaths) {
         {nchw({1, 2, 1, 4}), nchw({1, 2, 0, 2}), {2, 2}, {2, 2}, {0}, {1}, 0, "Given input size 2x1x4, calc out size 2x0x2"},
         {nchw({1, 2, 4, 4}), nchw({1, 2, 2, 3}), {2, 2}, {2, 2}, {0}, {1}, 0, "[1,2,2,3]"},
     };
-    for (const Refused& c : cases) {
-        SCOPED_TRACE(c.words);
+    expect_each_refused_naming(cases, [](const Refused& c) {
         const DeviceTensor x(c.self);
         auto y = DeviceTensor::output(c.out);
-        IntArray kernel(c.k), stride(c.s), pads(c.p), dilations(c.d);
-        expect_error_naming(phase1_of(aclnnMaxPoolGetWorkspaceSize, static_cast<const aclTensor*>(x.get()),
-                                      static_cast<const aclIntArray*>(kernel.get()),
-                                      static_cast<const aclIntArray*>(stride.get()), c.autoPad,
-                                      static_cast<const aclIntArray*>(pads.get()),
-                                      static_cast<const aclIntArray*>(dilations.get()), int64_t{0}, y->get()),
-                            ACLNN_ERR_PARAM_INVALID, c.words);
-    }
+        return phase1_of(aclnnMaxPoolGetWorkspaceSize, x.get(), IntArray(c.k).get(), IntArray(c.s).get(), c.autoPad,
+                         IntArray(c.p).get(), IntArray(c.d).get(), int64_t{0}, y->get());
+    });
 }
 
 }  // namespace
