@@ -13,6 +13,7 @@
 // per call (API, status, whether phase 2 ran), to see what a corpus reaches.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -150,6 +151,20 @@ public:
     /// the operator overrides it, as ScaledMaskedSoftmaxBackward does).
     aclTensor* output(const TensorSpec& spec) { return add(spec, spec.dtype, true); }
     aclTensor* output(const TensorSpec& spec, aclDataType writtenDtype) { return add(spec, writtenDtype, true); }
+    /// N tensors decoded in turn as inputs (outputs), for a structured
+    /// binding: const auto [x, gamma] = call.inputs<2>(in).
+    template <size_t N>
+    std::array<const aclTensor*, N> inputs(Decoder& in) {
+        std::array<const aclTensor*, N> tensors{};
+        for (const aclTensor*& t : tensors) t = input(in.tensor());
+        return tensors;
+    }
+    template <size_t N>
+    std::array<aclTensor*, N> outputs(Decoder& in) {
+        std::array<aclTensor*, N> tensors{};
+        for (aclTensor*& t : tensors) t = output(in.tensor());
+        return tensors;
+    }
     /// An output the operator lays out anew (aclnnTransMatmulWeight): any
     /// usable byte of its device block may change, not only its view's.
     aclTensor* relaid_output(const TensorSpec& spec) { return add(spec, spec.dtype, true, true); }

@@ -30,44 +30,50 @@ namespace {
 using aclcpu::fuzz::Decoder;
 using aclcpu::fuzz::int_of;
 using aclcpu::fuzz::Ints;
+using aclcpu::fuzz::elementwise::one_and_out;
+using aclcpu::fuzz::elementwise::Tensors;
+
+/// Softmax or LogSoftmax: one + out, int dim.
+void fuzz_softmax(Decoder& in, aclcpu::fuzz::OperatorCall& call, bool log) {
+    const Tensors t = one_and_out(in, call);
+    const int64_t dim = int_of(in);
+    if (log) call.run(ACLCPU_FUZZ_API(aclnnLogSoftmax), in, t.self, dim, t.out);
+    else call.run(ACLCPU_FUZZ_API(aclnnSoftmax), in, t.self, dim, t.out);
+}
+
+void fuzz_rms_norm(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    const auto [x, gamma] = call.inputs<2>(in);
+    const double epsilon = in.real();
+    const auto [y, rstd] = call.outputs<2>(in);
+    call.run(ACLCPU_FUZZ_API(aclnnRmsNorm), in, x, gamma, epsilon, y, rstd);
+}
 
 void fuzz_layer_norm(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
     const aclTensor* input = call.input(in.tensor());
     const Ints normalized(in);
-    const aclTensor* weight = call.input(in.tensor());
-    const aclTensor* bias = call.input(in.tensor());
+    const auto [weight, bias] = call.inputs<2>(in);
     const double eps = in.real();
-    aclTensor* out = call.output(in.tensor());
-    aclTensor* mean = call.output(in.tensor());
-    aclTensor* rstd = call.output(in.tensor());
+    const auto [out, mean, rstd] = call.outputs<3>(in);
     const auto implMode = static_cast<int32_t>(int_of(in));
     call.run(ACLCPU_FUZZ_API(aclnnLayerNormWithImplMode), in, input, normalized.get(), weight, bias, eps, out, mean,
              rstd, implMode);
 }
 
 void fuzz_add_rms_norm(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
-    const aclTensor* x1 = call.input(in.tensor());
-    const aclTensor* x2 = call.input(in.tensor());
-    const aclTensor* gamma = call.input(in.tensor());
+    const auto [x1, x2, gamma] = call.inputs<3>(in);
     const double epsilon = in.real();
-    aclTensor* y = call.output(in.tensor());
-    aclTensor* rstd = call.output(in.tensor());
-    aclTensor* xOut = call.output(in.tensor());
+    const auto [y, rstd, xOut] = call.outputs<3>(in);
     call.run(ACLCPU_FUZZ_API(aclnnAddRmsNorm), in, x1, x2, gamma, epsilon, y, rstd, xOut);
 }
 
 void fuzz_group_norm(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
-    const aclTensor* self = call.input(in.tensor());
-    const aclTensor* gamma = call.input(in.tensor());
-    const aclTensor* beta = call.input(in.tensor());
+    const auto [self, gamma, beta] = call.inputs<3>(in);
     const int64_t n = int_of(in);
     const int64_t c = int_of(in);
     const int64_t hxw = int_of(in);
     const int64_t group = int_of(in);
     const double eps = in.real();
-    aclTensor* out = call.output(in.tensor());
-    aclTensor* mean = call.output(in.tensor());
-    aclTensor* rstd = call.output(in.tensor());
+    const auto [out, mean, rstd] = call.outputs<3>(in);
     call.run(ACLCPU_FUZZ_API(aclnnGroupNorm), in, self, gamma, beta, n, c, hxw, group, eps, out, mean, rstd);
 }
 
@@ -75,46 +81,27 @@ void fuzz_cross_entropy(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
     const aclTensor* features = call.input(in.tensor());
     // Declared non-const, read only.
     auto* labels = const_cast<aclTensor*>(call.input(in.tensor()));
-    aclTensor* loss = call.output(in.tensor());
-    aclTensor* backprop = call.output(in.tensor());
+    const auto [loss, backprop] = call.outputs<2>(in);
     call.run(ACLCPU_FUZZ_API(aclnnSoftmaxCrossEntropyWithLogits), in, features, labels, loss, backprop);
 }
 
 void fuzz_triangular_solve(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
-    const aclTensor* self = call.input(in.tensor());
-    const aclTensor* a = call.input(in.tensor());
+    const auto [self, a] = call.inputs<2>(in);
     const bool upper = in.bit();
     const bool transpose = in.bit();
     const bool unitriangular = in.bit();
-    aclTensor* xOut = call.output(in.tensor());
-    aclTensor* mOut = call.output(in.tensor());
+    const auto [xOut, mOut] = call.outputs<2>(in);
     call.run(ACLCPU_FUZZ_API(aclnnTriangularSolve), in, self, a, upper, transpose, unitriangular, xOut, mOut);
 }
 
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    using namespace elementwise;
-    switch (in.byte() % 8) {
-        case 0: {
-            const Tensors t = one_and_out(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnSoftmax), in, t.self, int_of(in), t.out);
-            break;
-        }
-        case 1: {
-            const Tensors t = one_and_out(in, call);
-            call.run(ACLCPU_FUZZ_API(aclnnLogSoftmax), in, t.self, int_of(in), t.out);
-            break;
-        }
-        case 2: {
-            const aclTensor* x = call.input(in.tensor());
-            const aclTensor* gamma = call.input(in.tensor());
-            const double epsilon = in.real();
-            const aclTensor* y = call.output(in.tensor());
-            const aclTensor* rstd = call.output(in.tensor());
-            call.run(ACLCPU_FUZZ_API(aclnnRmsNorm), in, x, gamma, epsilon, y, rstd);
-            break;
-        }
+    const uint8_t entry = in.byte() % 8;
+    switch (entry) {
+        case 0:
+        case 1: fuzz_softmax(in, call, entry == 1); break;
+        case 2: fuzz_rms_norm(in, call); break;
         case 3: fuzz_layer_norm(in, call); break;
         case 4: fuzz_add_rms_norm(in, call); break;
         case 5: fuzz_group_norm(in, call); break;

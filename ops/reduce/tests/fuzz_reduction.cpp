@@ -126,16 +126,12 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     const Ints dims(in);
     const bool keepDim = in.bit();
     switch (entry) {
-        case 0: {
-            const aclDataType dtype = in.dtype();
-            aclTensor* out = call.output(in.tensor());
-            call.run(ACLCPU_FUZZ_API(aclnnReduceSum), in, self, dims.get(), keepDim, dtype, out);
-            break;
-        }
+        case 0:
         case 1: {
             const aclDataType dtype = in.dtype();
             aclTensor* out = call.output(in.tensor());
-            call.run(ACLCPU_FUZZ_API(aclnnMean), in, self, dims.get(), keepDim, dtype, out);
+            if (entry == 0) call.run(ACLCPU_FUZZ_API(aclnnReduceSum), in, self, dims.get(), keepDim, dtype, out);
+            else call.run(ACLCPU_FUZZ_API(aclnnMean), in, self, dims.get(), keepDim, dtype, out);
             break;
         }
         case 2: {
@@ -144,14 +140,10 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
             call.run(ACLCPU_FUZZ_API(aclnnMeanV2), in, self, dims.get(), keepDim, noop, out);
             break;
         }
-        case 3: {
-            aclTensor* out = call.output(in.tensor());
-            call.run(ACLCPU_FUZZ_API(aclnnAmax), in, self, dims.get(), keepDim, out);
-            break;
-        }
         default: {
             aclTensor* out = call.output(in.tensor());
-            call.run(ACLCPU_FUZZ_API(aclnnAmin), in, self, dims.get(), keepDim, out);
+            if (entry == 3) call.run(ACLCPU_FUZZ_API(aclnnAmax), in, self, dims.get(), keepDim, out);
+            else call.run(ACLCPU_FUZZ_API(aclnnAmin), in, self, dims.get(), keepDim, out);
             break;
         }
     }
