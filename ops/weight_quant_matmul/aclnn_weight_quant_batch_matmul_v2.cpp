@@ -33,10 +33,11 @@ bool is_transposed(const aclTensor* t) {
     const size_t rank = v.shape.size();
     if (rank < 2 || rank > 6) return false;
     if (v.strides[rank - 2] != 1 || v.strides[rank - 1] != v.shape[rank - 2]) return false;
-    int64_t dense = v.shape[rank - 1] * v.shape[rank - 2];
+    // A product past int64 is no stride (fuzz_matmul's found_wq_dims_overflow).
+    int64_t dense = 0;
+    if (__builtin_mul_overflow(v.shape[rank - 1], v.shape[rank - 2], &dense)) return false;
     for (size_t d = rank - 2; d-- > 0;) {
-        if (v.strides[d] != dense) return false;
-        dense *= v.shape[d];
+        if (v.strides[d] != dense || __builtin_mul_overflow(dense, v.shape[d], &dense)) return false;
     }
     return !(v.shape[rank - 1] == 1 && v.shape[rank - 2] == 1);
 }
