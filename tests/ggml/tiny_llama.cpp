@@ -10,7 +10,10 @@
 // final RMS_NORM and the vocabulary projection; d_model 256, 8 query heads
 // and 2 KV heads of 32, feed-forward 768, vocabulary 4096.  Weights are
 // drawn from a fixed seed; the matrices are F16 or Q4_0 (ggml's quantiser),
-// the same bytes on both backends.
+// the same bytes on both backends.  The weights carry llama.cpp's tensor
+// names: ggml's CANN backend lays the F16 projections out as FRACTAL_NZ
+// (aclnnTransMatmulWeight, GGML_CANN_WEIGHT_NZ on by default) by those names,
+// as it does for a real model.
 //
 // Usage: tiny_llama [--weights f16|q4_0] [--attention flash|softmax]
 //                   [--prompt N] [--generate N] [--threads N] [--seed N]
@@ -103,23 +106,23 @@ std::vector<HostWeight> draw_weights(const Hyper& hp, const Options& options) {
     // Unit-variance activations through each matrix: bound sqrt(3 / fan_in).
     const auto bound = [](int64_t fanIn) { return std::sqrt(3.0f / static_cast<float>(fanIn)); };
     const int kvWidth = hp.kvHeads * hp.headDim;
-    add("token_embd", GGML_TYPE_F16, hp.embd, hp.vocab, 1.0f);
+    add("token_embd.weight", GGML_TYPE_F16, hp.embd, hp.vocab, 1.0f);
     for (int l = 0; l < hp.layers; ++l) {
         const std::string p = "blk." + std::to_string(l) + ".";
-        add(p + "attn_norm", GGML_TYPE_F32, hp.embd, 1, 0.0f);
-        add(p + "wq", options.weightType, hp.embd, hp.embd, bound(hp.embd));
-        add(p + "wk", options.weightType, hp.embd, kvWidth, bound(hp.embd));
-        add(p + "wv", options.weightType, hp.embd, kvWidth, bound(hp.embd));
-        add(p + "wo", options.weightType, hp.embd, hp.embd, 0.5f * bound(hp.embd));
-        add(p + "ffn_norm", GGML_TYPE_F32, hp.embd, 1, 0.0f);
-        add(p + "w_gate", options.weightType, hp.embd, hp.ff, bound(hp.embd));
-        add(p + "w_up", options.weightType, hp.embd, hp.ff, bound(hp.embd));
-        add(p + "w_down", options.weightType, hp.ff, hp.embd, 0.5f * bound(hp.ff));
+        add(p + "attn_norm.weight", GGML_TYPE_F32, hp.embd, 1, 0.0f);
+        add(p + "attn_q.weight", options.weightType, hp.embd, hp.embd, bound(hp.embd));
+        add(p + "attn_k.weight", options.weightType, hp.embd, kvWidth, bound(hp.embd));
+        add(p + "attn_v.weight", options.weightType, hp.embd, kvWidth, bound(hp.embd));
+        add(p + "attn_output.weight", options.weightType, hp.embd, hp.embd, 0.5f * bound(hp.embd));
+        add(p + "ffn_norm.weight", GGML_TYPE_F32, hp.embd, 1, 0.0f);
+        add(p + "ffn_gate.weight", options.weightType, hp.embd, hp.ff, bound(hp.embd));
+        add(p + "ffn_up.weight", options.weightType, hp.embd, hp.ff, bound(hp.embd));
+        add(p + "ffn_down.weight", options.weightType, hp.ff, hp.embd, 0.5f * bound(hp.ff));
     }
-    add("output_norm", GGML_TYPE_F32, hp.embd, 1, 0.0f);
+    add("output_norm.weight", GGML_TYPE_F32, hp.embd, 1, 0.0f);
     // Logits with a standard deviation of about 6, so that the greedy choice
     // is rarely a near tie.
-    add("output", options.weightType, hp.embd, hp.vocab, 6.0f * bound(hp.embd));
+    add("output.weight", options.weightType, hp.embd, hp.vocab, 6.0f * bound(hp.embd));
     return weights;
 }
 
