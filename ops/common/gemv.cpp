@@ -39,12 +39,22 @@ float folded(DotTag d, const hn::Vec<DotTag> (&partials)[kDotVectors]) {
     return sums[0];
 }
 
+/// Where element p of a column lies from its first: in one run, or in runs
+/// of `run` elements runStride apart (DenseMatrix).  A vector starting at a
+/// multiple of its lanes never crosses a run (runs are multiples of 16).
+struct ColumnRuns {
+    int64_t run;
+    int64_t runStride;
+    int64_t offset(int64_t p) const { return run == 0 ? p : p / run * runStride + p % run; }
+};
+
 /// sums[c] = sum_p x[p] * w[c][p] for p < k and each of kColumns columns (w
-/// rounded to R), each in the fixed order above.  Columns go kColumns at a
-/// time so that x's loads are shared and the independent partials hide the
-/// multiply-adds' latency.
+/// rounded to R, laid out as runs says), each in the fixed order above.
+/// Columns go kColumns at a time so that x's loads are shared and the
+/// independent partials hide the multiply-adds' latency.
 template <class R, size_t kColumns, class T>
-void dots(const float* x, const T* const (&w)[kColumns], int64_t k, float (&sums)[kColumns]) {
+void dots(const float* x, const T* const (&w)[kColumns], int64_t k, const ColumnRuns& runs,
+          float (&sums)[kColumns]) {
     const DotTag d;
     hn::Vec<DotTag> partials[kColumns][kDotVectors];
     for (auto& column : partials) {
@@ -55,9 +65,10 @@ void dots(const float* x, const T* const (&w)[kColumns], int64_t k, float (&sums
         HWY_UNROLL(4)
         for (size_t v = 0; v < kDotVectors; ++v) {
             const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
+            const int64_t offset = runs.offset(at);
             const auto xv = hn::LoadU(d, x + at);
             for (size_t c = 0; c < kColumns; ++c) {
-                partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + at, kDotLanes), partials[c][v]);
+                partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + offset, kDotLanes), partials[c][v]);
             }
         }
     }
@@ -65,10 +76,11 @@ void dots(const float* x, const T* const (&w)[kColumns], int64_t k, float (&sums
         const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
         if (at >= k) break;
         const size_t count = std::min(kDotLanes, static_cast<size_t>(k - at));
+        const int64_t offset = runs.offset(at);
         // Lanes past the row are zero in both loads: they add nothing.
         const auto xv = count == kDotLanes ? hn::LoadU(d, x + at) : load_f32_partial(d, x + at, count);
         for (size_t c = 0; c < kColumns; ++c) {
-            partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + at, count), partials[c][v]);
+            partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + offset, count), partials[c][v]);
         }
     }
     for (size_t c = 0; c < kColumns; ++c) sums[c] = folded(d, partials[c]);
@@ -76,13 +88,16 @@ void dots(const float* x, const T* const (&w)[kColumns], int64_t k, float (&sums
 
 /// c's columns [j, j + kColumns) from b's.
 template <class R, size_t kColumns, class T>
-void column_group(const StridedMatrix<const float>& a, const T* weights, int64_t columnStride, int64_t k, float beta,
+void column_group(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
                   const StridedMatrix<float>& c, int64_t j) {
     const T* w[kColumns];
-    for (size_t g = 0; g < kColumns; ++g) w[g] = weights + (j + static_cast<int64_t>(g)) * columnStride;
+    for (size_t g = 0; g < kColumns; ++g) {
+        w[g] = static_cast<const T*>(b.data) + (j + static_cast<int64_t>(g)) * b.stride;
+    }
+    const ColumnRuns runs{b.run, b.runStride};
     for (int64_t i = 0; i < c.rows; ++i) {
         float sums[kColumns];
-        dots<R>(a.data + i * a.rowStride, w, k, sums);
+        dots<R>(a.data + i * a.rowStride, w, b.rows, runs, sums);
         for (size_t g = 0; g < kColumns; ++g) {
             float& out = c.data[i * c.rowStride + (j + static_cast<int64_t>(g)) * c.colStride];
             out = beta == 0.0f ? sums[g] : sums[g] + beta * out;
@@ -94,12 +109,9 @@ template <class R, class T>
 void columns_product(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
                      const StridedMatrix<float>& c) {
     constexpr size_t kGroup = 4;
-    const auto* w = static_cast<const T*>(b.data);
     int64_t j = 0;
-    for (; j + static_cast<int64_t>(kGroup) <= c.cols; j += kGroup) {
-        column_group<R, kGroup>(a, w, b.stride, b.rows, beta, c, j);
-    }
-    for (; j < c.cols; ++j) column_group<R, 1>(a, w, b.stride, b.rows, beta, c, j);
+    for (; j + static_cast<int64_t>(kGroup) <= c.cols; j += kGroup) column_group<R, kGroup, T>(a, b, beta, c, j);
+    for (; j < c.cols; ++j) column_group<R, 1, T>(a, b, beta, c, j);
 }
 
 /// Row i of c, columns [j, j + count) (count <= kRowVectors lanes' worth),

@@ -26,6 +26,11 @@ struct DenseMatrix {
     int64_t stride;
     bool denseRows;
     aclDataType roundedTo = ACL_FLOAT;
+    /// Dense columns may lie in runs of `run` elements along k (a multiple
+    /// of 16), each run runStride elements after the one before: the c0-wide
+    /// column tiles of FRACTAL_NZ.  0: a column is one run.
+    int64_t run = 0;
+    int64_t runStride = 0;
 };
 
 /// c(i, j) = sum_p a(i, p) * b(p, j) + beta * c(i, j), with beta 0 ignoring

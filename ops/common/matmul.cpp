@@ -195,11 +195,15 @@ struct GemvPlan {
 };
 
 std::optional<GemvPlan> gemv_plan(const MatmulSpec& spec) {
-    if (spec.bNz || spec.m > kGemvRows || spec.b.rowStride < 0 || spec.b.colStride < 0) return std::nullopt;
-    if (spec.b.rowStride != 1 && spec.b.colStride != 1) return std::nullopt;
+    if (spec.m > kGemvRows || spec.b.rowStride < 0 || spec.b.colStride < 0) return std::nullopt;
     if (spec.precision.hf32 && spec.bDtype == ACL_FLOAT) return std::nullopt;
     const aclDataType input = spec.precision.input;
-    return GemvPlan{spec.b.rowStride != 1, input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input};
+    const aclDataType roundedTo = input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input;
+    // An NZ image of [n, k] (ggml's weights) has its columns along k in
+    // c0-element runs; the other NZ reading keeps the GEMM path.
+    if (spec.bNz) return spec.bNz->transposed ? std::optional<GemvPlan>{GemvPlan{false, roundedTo}} : std::nullopt;
+    if (spec.b.rowStride != 1 && spec.b.colStride != 1) return std::nullopt;
+    return GemvPlan{spec.b.rowStride != 1, roundedTo};
 }
 
 class MatmulKernel final : public OpKernel {
@@ -263,6 +267,17 @@ private:
                              : StridedMatrix<const float>{ub, depth, cols, cols, 1};
     }
 
+    /// b's rows [k0, k0 + depth) x columns [col, col + cols) of batch b's
+    /// transposed NZ operand (the NZ image of [n, k]) as gemv_f32 reads it in
+    /// place: column j's elements along k in c0-element runs, a column tile
+    /// apart.  Precondition: k0 is a multiple of c0 (chunks are).
+    DenseMatrix nz_columns(const void* data, int64_t b, int64_t k0, int64_t depth, int64_t col, int64_t cols) const {
+        const NzLayout& nz = spec_.bNz->layout;
+        const int64_t size = element_size(spec_.bDtype);
+        const auto* base = static_cast<const std::byte*>(data) + (spec_.b.start(b) + nz.element(col, k0)) * size;
+        return {base, spec_.bDtype, depth, cols, nz.c0, false, gemv_->roundedTo, nz.c0, nz.column_tile_elements()};
+    }
+
     void run_tile(const LaunchArgs& args, int64_t tile, float* ub) const {
         const int64_t b = tile / (rowTiles_ * colTiles_);
         const int64_t row = tile / colTiles_ % rowTiles_ * kTileRows;
@@ -280,7 +295,12 @@ private:
                                    gemv_.has_value());
             const float beta = k0 == 0 ? 0.0f : 1.0f;
             if (spec_.bNz) {
-                gemm_f32(a, nz_operand(args.inputs[1], b, k0, depth, col, cols, bStage), beta, {c, rows, cols, cols, 1});
+                if (gemv_) {
+                    gemv_f32(a, nz_columns(args.inputs[1], b, k0, depth, col, cols), beta, {c, rows, cols, cols, 1});
+                } else {
+                    gemm_f32(a, nz_operand(args.inputs[1], b, k0, depth, col, cols, bStage), beta,
+                             {c, rows, cols, cols, 1});
+                }
                 continue;
             }
             const Piece bp = piece(args.inputs[1], spec_.bDtype, spec_.b, b, k0, col, depth, cols);

@@ -134,11 +134,14 @@ protected:
 std::vector<double> values_of(int64_t n, uint32_t seed) { return uniform(static_cast<size_t>(n), -2, 2, seed); }
 
 // MatmulWeightNz: [k, n] images and transposed views, every dtype (FLOAT
-// weights too on A2), odd sizes; a K past one chunk and an N past one tile.
+// weights too on A2), odd sizes; a K past one chunk and an N past one tile;
+// a few rows against a transposed view (ggml's token) through the engine's
+// gemv path, across K chunks, c0 runs and 256-column tiles.
 TEST_F(NzMatmuls, MatmulWeightNzSizesDtypesAndTransposes) {
     for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
         for (const bool transposed : {false, true}) {
-            for (const auto& [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{7, 33, 9}, {1, 257, 40}, {5, 16, 2}}) {
+            for (const auto& [m, k, n] :
+                 {std::tuple<int64_t, int64_t, int64_t>{7, 33, 9}, {1, 257, 40}, {5, 16, 2}, {3, 600, 300}}) {
                 SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) +
                              (transposed ? " transposed" : ""));
                 const int64_t rows = transposed ? n : k;
