@@ -314,6 +314,13 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
         SCOPED_TRACE(words);
         expect_error_naming(phase1(a), code, words);
     };
+    // The valid call with one input replaced by a tensor of spec (ones).
+    const auto refused_with = [&](const aclTensor* Args::*input, const TensorSpec& spec, const std::string& words) {
+        DeviceTensor replacement(spec, std::vector<double>(static_cast<size_t>(numel(spec.shape)), 1));
+        Args changed = good;
+        changed.*input = replacement.get();
+        refused(changed, words);
+    };
     Args a = good;
     // ContiguousCheck.
     DeviceTensor xStrided(TensorSpec({2, 64}, ACL_FLOAT16, {128, 2}), std::vector<double>(128, 1));
@@ -340,40 +347,22 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
     a.bias = biasStrided.get();
     refused(a, "only support biasOptional tensor is contiguous.");
     // CheckDtypeValid.
-    a = good;
-    DeviceTensor xFloat(TensorSpec({2, 64}, ACL_FLOAT), std::vector<double>(128, 1));
-    a.x = xFloat.get();
-    refused(a, "x");
-    a = good;
-    DeviceTensor wInt32(TensorSpec({64, 8}, ACL_INT32), std::vector<double>(512, 1));
-    a.weight = wInt32.get();
-    refused(a, "weight");
-    a = good;
-    DeviceTensor sFloat(TensorSpec({8}, ACL_FLOAT), std::vector<double>(8, 1));
-    a.scale = sFloat.get();
-    refused(a, "antiquantScale");
+    refused_with(&Args::x, TensorSpec({2, 64}, ACL_FLOAT), "x");
+    refused_with(&Args::weight, TensorSpec({64, 8}, ACL_INT32), "weight");
+    refused_with(&Args::scale, TensorSpec({8}, ACL_FLOAT), "antiquantScale");
     a = good;
     auto yFloat = DeviceTensor::output(TensorSpec({2, 8}, ACL_FLOAT));
     a.y = yFloat->get();
     refused(a, "y");
-    a = good;
-    DeviceTensor quantScale(TensorSpec({8}, ACL_UINT64), std::vector<double>(8, 1));
-    a.quantScale = quantScale.get();
-    refused(a, "when quantScaleOptional is not null, y's dtype should be [DT_INT8], actual is [DT_FLOAT16].");
+    refused_with(&Args::quantScale, TensorSpec({8}, ACL_UINT64), "when quantScaleOptional is not null, y's dtype should be [DT_INT8], actual is [DT_FLOAT16].");
     a = good;
     auto yBf16 = DeviceTensor::output(TensorSpec({2, 8}, ACL_BF16));
     a.y = yBf16->get();
     refused(a, "when quantScaleOptional is null, y's dtype should be same as x [DT_FLOAT16], actual is [DT_BF16].");
     // CheckDimValid.
-    a = good;
-    DeviceTensor x3(TensorSpec({1, 2, 64}, ACL_FLOAT16), std::vector<double>(128, 1));
-    a.x = x3.get();
-    refused(a, "x's dim should be in range [2, 2]. actual is [3].");
+    refused_with(&Args::x, TensorSpec({1, 2, 64}, ACL_FLOAT16), "x's dim should be in range [2, 2]. actual is [3].");
     // Scale dtypes.
-    a = good;
-    DeviceTensor offsetInt32(TensorSpec({8}, ACL_INT32), std::vector<double>(8, 1));
-    a.offset = offsetInt32.get();
-    refused(a, "antiquantScale's dtype must be DT_UINT64 or DT_INT64 when antiquantOffset's dtype is DT_INT32, "
+    refused_with(&Args::offset, TensorSpec({8}, ACL_INT32), "antiquantScale's dtype must be DT_UINT64 or DT_INT64 when antiquantOffset's dtype is DT_INT32, "
                "actual antiquantScale's dtype is [DT_FLOAT16].");
     a = good;
     DeviceTensor sBf16(TensorSpec({8}, ACL_BF16), std::vector<double>(8, 1));
@@ -404,10 +393,7 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
     a.y = y->get();
     refused(a, "The sence quantScaleOptional is null and quantOffsetOptional is't null can't support.");
     // Shapes: k, m/k/n >= 1, y's m and n, INT4's even n.
-    a = good;
-    DeviceTensor w63(TensorSpec({63, 8}, ACL_INT8), std::vector<double>(504, 1));
-    a.weight = w63.get();
-    refused(a, "x's k and weight's k should be equal, actual x'k is 64, weight's k is 63.");
+    refused_with(&Args::weight, TensorSpec({63, 8}, ACL_INT8), "x's k and weight's k should be equal, actual x'k is 64, weight's k is 63.");
     a = good;
     DeviceTensor x0(TensorSpec({0, 64}, ACL_FLOAT16));
     auto y0 = DeviceTensor::output(TensorSpec({0, 8}, ACL_FLOAT16));
@@ -452,10 +438,7 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
     DeviceTensor s38(TensorSpec({3, 8}, ACL_FLOAT16), std::vector<double>(24, 1));
     a.scale = s38.get();
     refused(a, "antiquantScale shape must be [2, 8] when the size is 2 and with group size, but it is [3,8]");
-    a = good;
-    DeviceTensor o1(TensorSpec({1}, ACL_FLOAT16), std::vector<double>(1, 1));
-    a.offset = o1.get();
-    refused(a, "The ViewShape of antiquant offset must same with scale when it is not null, but they are [1] and [8]");
+    refused_with(&Args::offset, TensorSpec({1}, ACL_FLOAT16), "The ViewShape of antiquant offset must same with scale when it is not null, but they are [1] and [8]");
     // Bias shape.
     a = good;
     DeviceTensor bias7(TensorSpec({7}, ACL_FLOAT16), std::vector<double>(7, 1));
