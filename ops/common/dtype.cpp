@@ -94,12 +94,4 @@ bool can_cast(aclDataType from, aclDataType to) noexcept {
     return true;
 }
 
-void round_through(aclDataType dtype, float* values, int64_t count) noexcept {
-    if (dtype == ACL_FLOAT16) {
-        for (int64_t i = 0; i < count; ++i) values[i] = half_to_float(float_to_half(values[i]));
-    } else if (dtype == ACL_BF16) {
-        for (int64_t i = 0; i < count; ++i) values[i] = bf16_to_float(float_to_bf16(values[i]));
-    }
-}
-
 }  // namespace aclcpu::ops

@@ -4,7 +4,10 @@
 #define HWY_TARGET_INCLUDE "common/gemv.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
+
+#include <algorithm>
 
 #include "common/gemv.hpp"
 #include "common/hwy_target.hpp"
@@ -29,78 +32,187 @@ HWY_INLINE hn::Vec<DotTag> weights(DotTag d, const T* w, size_t count) {
     else return round_to<R>(d, widened);
 }
 
-/// The sum of kPartials partials, folded pairwise.
-float folded(DotTag d, const hn::Vec<DotTag> (&partials)[kDotVectors]) {
-    float sums[kPartials];
-    for (size_t v = 0; v < kDotVectors; ++v) hn::StoreU(partials[v], d, sums + v * kDotLanes);
-    for (int64_t n = kPartials; n > 1; n /= 2) {
-        for (int64_t i = 0; i < n / 2; ++i) sums[i] = sums[2 * i] + sums[2 * i + 1];
+/// The pairwise sums of kDotLanes columns' partials at once: partials
+/// holds each column's kPartials partials in turn (p % kPartials order);
+/// lane g of the result is column g's sum, its partials folded pairwise
+/// (0+1, 2+3, ..., then those sums pairwise, ...).  Adjacent vectors fold
+/// into one -- their even lanes plus their odd lanes: the sums of adjacent
+/// pairs, in order -- until one is left, so every column gets that tree.
+hn::Vec<DotTag> folded_columns(DotTag d, const float* partials) {
+    constexpr size_t kVectors = kDotLanes * kDotVectors;
+    hn::Vec<DotTag> v[kVectors];
+    for (size_t i = 0; i < kVectors; ++i) v[i] = hn::Load(d, partials + i * kDotLanes);
+    for (size_t n = kVectors; n > 1; n /= 2) {
+        for (size_t i = 0; i < n / 2; ++i) {
+#if HWY_TARGET == HWY_SCALAR
+            v[i] = hn::Add(v[2 * i], v[2 * i + 1]);
+#else
+            v[i] = hn::Add(hn::ConcatEven(d, v[2 * i + 1], v[2 * i]), hn::ConcatOdd(d, v[2 * i + 1], v[2 * i]));
+#endif
+        }
     }
-    return sums[0];
+    return v[0];
 }
 
-/// Where element p of a column lies from its first: in one run, or in runs
-/// of `run` elements runStride apart (DenseMatrix).  A vector starting at a
-/// multiple of its lanes never crosses a run (runs are multiples of 16).
-struct ColumnRuns {
-    int64_t run;
-    int64_t runStride;
-    int64_t offset(int64_t p) const { return run == 0 ? p : p / run * runStride + p % run; }
+/// Walks a column's elements a vector at a time from its first: offset()
+/// is where the current vector lies -- in one run, or in runs of `run`
+/// elements runStride apart (DenseMatrix).  A vector starting at a multiple
+/// of its lanes never crosses a run (runs are multiples of 16).
+class RunCursor {
+public:
+    explicit RunCursor(const DenseMatrix& b) : run_(b.run), jump_(b.runStride - b.run) {}
+    int64_t offset() const { return offset_; }
+    void advance() {
+        offset_ += static_cast<int64_t>(kDotLanes);
+        inRun_ += static_cast<int64_t>(kDotLanes);
+        if (inRun_ == run_) {
+            offset_ += jump_;
+            inRun_ = 0;
+        }
+    }
+
+private:
+    int64_t run_;
+    int64_t jump_;
+    int64_t offset_ = 0;
+    int64_t inRun_ = 0;
 };
 
-/// sums[c] = sum_p x[p] * w[c][p] for p < k and each of kColumns columns (w
-/// rounded to R, laid out as runs says), each in the fixed order above.
-/// Columns go kColumns at a time so that x's loads are shared and the
-/// independent partials hide the multiply-adds' latency.
-template <class R, size_t kColumns, class T>
-void dots(const float* x, const T* const (&w)[kColumns], int64_t k, const ColumnRuns& runs,
-          float (&sums)[kColumns]) {
+/// The rows and columns one pass of accumulate_columns keeps in registers:
+/// kRows x kColumns x kDotVectors partial vectors, at most 8 on 16 lanes.
+template <int kRows>
+constexpr int kRegisterColumns = kRows == 1 ? 4 : kRows == 2 ? 2 : 1;
+
+/// b's columns [col, col + kColumns) against rows [i, i + kRows) of a,
+/// added to the partials (row r, column g at partials + (r * pitch + g) *
+/// kPartials): element p goes to partial p % kPartials, p increasing, lanes
+/// past b.rows zero in both loads.
+template <class R, int kRows, int kColumns, class T>
+void accumulate_columns(const StridedMatrix<const float>& a, const DenseMatrix& b, int64_t i, int64_t col,
+                        float* partials, int64_t pitch) {
     const DotTag d;
-    hn::Vec<DotTag> partials[kColumns][kDotVectors];
-    for (auto& column : partials) {
-        for (auto& partial : column) partial = hn::Zero(d);
-    }
-    int64_t p = 0;
-    for (; p + kPartials <= k; p += kPartials) {
-        HWY_UNROLL(4)
-        for (size_t v = 0; v < kDotVectors; ++v) {
-            const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-            const int64_t offset = runs.offset(at);
-            const auto xv = hn::LoadU(d, x + at);
-            for (size_t c = 0; c < kColumns; ++c) {
-                partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + offset, kDotLanes), partials[c][v]);
+    hn::Vec<DotTag> sums[kRows][kColumns][kDotVectors];
+    const T* w[kColumns];
+    for (int g = 0; g < kColumns; ++g) {
+        w[g] = static_cast<const T*>(b.data) + (col + g) * b.stride;
+        for (int r = 0; r < kRows; ++r) {
+            for (size_t v = 0; v < kDotVectors; ++v) {
+                sums[r][g][v] = hn::Load(d, partials + (r * pitch + g) * kPartials + v * kDotLanes);
             }
         }
     }
-    for (size_t v = 0; v < kDotVectors; ++v) {
-        const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-        if (at >= k) break;
-        const size_t count = std::min(kDotLanes, static_cast<size_t>(k - at));
-        const int64_t offset = runs.offset(at);
-        // Lanes past the row are zero in both loads: they add nothing.
-        const auto xv = count == kDotLanes ? hn::LoadU(d, x + at) : load_f32_partial(d, x + at, count);
-        for (size_t c = 0; c < kColumns; ++c) {
-            partials[c][v] = hn::MulAdd(xv, weights<R>(d, w[c] + offset, count), partials[c][v]);
+    const int64_t end = b.rows;
+    RunCursor runs(b);
+    for (int64_t p = 0; p < end; p += kPartials) {
+        HWY_UNROLL(4)
+        for (size_t v = 0; v < kDotVectors; ++v) {
+            const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
+            if (at >= end) break;
+            const size_t count = std::min(kDotLanes, static_cast<size_t>(end - at));
+            hn::Vec<DotTag> x[kRows];
+            for (int r = 0; r < kRows; ++r) {
+                const float* row = a.data + (i + r) * a.rowStride + at;
+                x[r] = count == kDotLanes ? hn::LoadU(d, row) : load_f32_partial(d, row, count);
+            }
+            for (int g = 0; g < kColumns; ++g) {
+                const auto weight = weights<R>(d, w[g] + runs.offset(), count);
+                for (int r = 0; r < kRows; ++r) sums[r][g][v] = hn::MulAdd(x[r], weight, sums[r][g][v]);
+            }
+            runs.advance();
         }
     }
-    for (size_t c = 0; c < kColumns; ++c) sums[c] = folded(d, partials[c]);
+    for (int r = 0; r < kRows; ++r) {
+        for (int g = 0; g < kColumns; ++g) {
+            for (size_t v = 0; v < kDotVectors; ++v) {
+                hn::Store(sums[r][g][v], d, partials + (r * pitch + g) * kPartials + v * kDotLanes);
+            }
+        }
+    }
 }
 
-/// c's columns [j, j + kColumns) from b's.
-template <class R, size_t kColumns, class T>
-void column_group(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
-                  const StridedMatrix<float>& c, int64_t j) {
-    const T* w[kColumns];
-    for (size_t g = 0; g < kColumns; ++g) {
-        w[g] = static_cast<const T*>(b.data) + (j + static_cast<int64_t>(g)) * b.stride;
+/// The columns whose partials a span keeps (kColumnSpan / rows, whole groups of
+/// the widest DotTag's 16 lanes): 8 KiB of partials a row, in L1.
+constexpr int64_t kColumnSpan = 64;
+
+/// Asks for the cache lines of [p, p + bytes): the next runs of a span lie
+/// a column tile away, too far for the hardware's stream prefetch to see.
+void prefetch_bytes(const void* p, size_t bytes) {
+    const auto* at = static_cast<const char*>(p);
+    for (size_t byte = 0; byte < bytes; byte += 64) hwy::Prefetch(at + byte);
+}
+
+/// Adds b's runs of elements [at, at + count) (count <= kDotLanes) of the
+/// span's columns [j, j + cols) times rows [i, i + kRows) of a to their
+/// partials, column after column: the order the runs lie in memory
+/// (FRACTAL_NZ: a run of every column, then the next runs).
+template <class R, int kRows, class T>
+void accumulate_runs(const StridedMatrix<const float>& a, const DenseMatrix& b, int64_t i, const T* w, int64_t at,
+                     size_t count, int64_t cols, float* partials, int64_t pitch) {
+    const DotTag d;
+    hn::Vec<DotTag> x[kRows];
+    for (int r = 0; r < kRows; ++r) {
+        const float* row = a.data + (i + r) * a.rowStride + at;
+        x[r] = count == kDotLanes ? hn::LoadU(d, row) : load_f32_partial(d, row, count);
     }
-    const ColumnRuns runs{b.run, b.runStride};
-    for (int64_t i = 0; i < c.rows; ++i) {
-        float sums[kColumns];
-        dots<R>(a.data + i * a.rowStride, w, b.rows, runs, sums);
-        for (size_t g = 0; g < kColumns; ++g) {
-            float& out = c.data[i * c.rowStride + (j + static_cast<int64_t>(g)) * c.colStride];
-            out = beta == 0.0f ? sums[g] : sums[g] + beta * out;
+    float* vector = partials + at % kPartials;
+    for (int64_t g = 0; g < cols; ++g, vector += kPartials) {
+        const auto weight = weights<R>(d, w + g * b.stride, count);
+        for (int r = 0; r < kRows; ++r) {
+            float* p = vector + r * pitch * kPartials;
+            hn::Store(hn::MulAdd(x[r], weight, hn::Load(d, p)), d, p);
+        }
+    }
+}
+
+/// c's rows [i, i + kRows) from b's dense columns, a span of columns at a
+/// time, each partial fed in increasing p: columns lying in runs side by
+/// side (b.stride == b.run: FRACTAL_NZ's column tiles) run after run with
+/// the partials in memory, so that the weight streams in memory order;
+/// others kRegisterColumns columns at a time with the partials in registers.
+/// The partials fold kDotLanes columns at a time.
+template <class R, int kRows, class T>
+void columns_rows(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta, const StridedMatrix<float>& c,
+                  int64_t i) {
+    constexpr int64_t kSpanCols = kColumnSpan / kRows / 16 * 16;
+    constexpr int kColumns = kRegisterColumns<kRows>;
+    static_assert(kSpanCols % kColumns == 0 && kSpanCols % static_cast<int64_t>(kDotLanes) == 0);
+    const DotTag d;
+    HWY_ALIGN float partials[kRows * kSpanCols * kPartials];
+    for (int64_t j = 0; j < c.cols; j += kSpanCols) {
+        const int64_t cols = std::min(kSpanCols, c.cols - j);
+        // Whole groups of columns; the padding's partials stay 0.
+        const int64_t groups = (cols + kColumns - 1) / kColumns;
+        std::fill(partials, partials + kRows * kSpanCols * kPartials, 0.0f);
+        if (b.run != 0 && b.stride == b.run) {
+            const auto* w = static_cast<const T*>(b.data) + j * b.stride;
+            RunCursor runs(b);
+            for (int64_t at = 0; at < b.rows; at += static_cast<int64_t>(kDotLanes), runs.advance()) {
+                const size_t count = std::min(kDotLanes, static_cast<size_t>(b.rows - at));
+                if (at % b.run == 0) prefetch_bytes(w + runs.offset() + b.runStride, cols * b.run * sizeof(T));
+                accumulate_runs<R, kRows, T>(a, b, i, w + runs.offset(), at, count, cols, partials, kSpanCols);
+            }
+        } else {
+            for (int64_t g = 0; g < groups; ++g) {
+                const int64_t col = j + g * kColumns;
+                if (col + kColumns <= c.cols) {
+                    accumulate_columns<R, kRows, kColumns, T>(a, b, i, col, partials + g * kColumns * kPartials,
+                                                              kSpanCols);
+                    continue;
+                }
+                for (int64_t one = col; one < c.cols; ++one) {
+                    accumulate_columns<R, kRows, 1, T>(a, b, i, one, partials + (one - j) * kPartials, kSpanCols);
+                }
+            }
+        }
+        for (int r = 0; r < kRows; ++r) {
+            for (int64_t g = 0; g < cols; g += static_cast<int64_t>(kDotLanes)) {
+                float sums[kDotLanes];
+                hn::StoreU(folded_columns(d, partials + (r * kSpanCols + g) * kPartials), d, sums);
+                for (int64_t lane = 0; lane < std::min(static_cast<int64_t>(kDotLanes), cols - g); ++lane) {
+                    float& out = c.data[(i + r) * c.rowStride + (j + g + lane) * c.colStride];
+                    out = beta == 0.0f ? sums[lane] : sums[lane] + beta * out;
+                }
+            }
         }
     }
 }
@@ -108,10 +220,14 @@ void column_group(const StridedMatrix<const float>& a, const DenseMatrix& b, flo
 template <class R, class T>
 void columns_product(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
                      const StridedMatrix<float>& c) {
-    constexpr size_t kGroup = 4;
-    int64_t j = 0;
-    for (; j + static_cast<int64_t>(kGroup) <= c.cols; j += kGroup) column_group<R, kGroup, T>(a, b, beta, c, j);
-    for (; j < c.cols; ++j) column_group<R, 1, T>(a, b, beta, c, j);
+    int64_t i = 0;
+    for (; i + 4 <= c.rows; i += 4) columns_rows<R, 4, T>(a, b, beta, c, i);
+    switch (c.rows - i) {
+        case 3: return columns_rows<R, 3, T>(a, b, beta, c, i);
+        case 2: return columns_rows<R, 2, T>(a, b, beta, c, i);
+        case 1: return columns_rows<R, 1, T>(a, b, beta, c, i);
+        default: return;
+    }
 }
 
 /// Row i of c, columns [j, j + count) (count <= kRowVectors lanes' worth),

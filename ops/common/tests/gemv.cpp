@@ -1,9 +1,10 @@
 // common/gemv.hpp against a double-precision product computed here: one and
 // a few rows, k on both sides of the 32 partials (1, 7, 31, 32, 33, 257),
 // FLOAT, FLOAT16 and BF16 columns with a gap between them, both betas; dense
-// rows of each dtype across whole and partial vectors; and
-// the fixed summation order: a sum equals the pairwise fold of its 32
-// partials, written out here.
+// rows of each dtype across whole and partial vectors; columns in runs (a
+// FRACTAL_NZ weight) summing bit for bit as dense columns do; and the fixed
+// summation order: a sum equals the pairwise fold of its 32 partials,
+// written out here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,11 +56,15 @@ void expect_gemv(aclDataType dtype, int64_t m, int64_t n, int64_t k, float beta)
 
 TEST(Gemv, EachDtypeRowsAndLengthsAgainstDouble) {
     for (const int64_t k : {1, 7, 31, 32, 33, 257}) {
-        for (const int64_t m : {1, 3}) {
+        for (const int64_t m : {1, 2, 3, 4, 5}) {
             for (const float beta : {0.0f, 1.0f}) {
-                expect_gemv<float>(ACL_FLOAT, m, 5, k, beta);
-                expect_gemv<half_t>(ACL_FLOAT16, m, 5, k, beta);
-                expect_gemv<bf16_t>(ACL_BF16, m, 5, k, beta);
+                // 5 and 70 columns: part of a register group, and spans of
+                // 16, 32 and 64 columns with a partial one after them.
+                for (const int64_t n : {5, 70}) {
+                    expect_gemv<float>(ACL_FLOAT, m, n, k, beta);
+                    expect_gemv<half_t>(ACL_FLOAT16, m, n, k, beta);
+                    expect_gemv<bf16_t>(ACL_BF16, m, n, k, beta);
+                }
             }
         }
     }
@@ -112,6 +117,46 @@ TEST(Gemv, SumsItsThirtyTwoPartialsPairwise) {
     float out = 0;
     gemv_f32({x.data(), 1, k, k, 1}, {w.data(), ACL_FLOAT, k, 1, k, false}, 0.0f, {&out, 1, 1, 1, 1});
     EXPECT_EQ(out, partials[0]);
+}
+
+TEST(Gemv, ColumnsInRunsSumAsDenseColumnsBitForBit) {
+    // FRACTAL_NZ's reading: column j's elements in runs of 16, the runs of
+    // consecutive columns side by side, the next runs a column tile (here
+    // with a gap) further.  Values whose fp32 sums depend on the order.
+    constexpr int64_t k = 70;  // four whole runs and a partial one
+    constexpr int64_t n = 100;
+    constexpr int64_t run = 16;
+    constexpr int64_t runStride = (n + 3) * run;
+    const auto value = [](int64_t p, int64_t j) {
+        return (p + j) % 3 == 0 ? 1.0f + static_cast<float>(j % 4) : std::ldexp(1.0f, -24 + static_cast<int>(p % 5));
+    };
+    std::vector<float> dense(static_cast<size_t>(n * k));
+    std::vector<float> runs(static_cast<size_t>((k + run - 1) / run * runStride), std::nanf(""));
+    for (int64_t j = 0; j < n; ++j) {
+        for (int64_t p = 0; p < k; ++p) {
+            dense[j * k + p] = value(p, j);
+            runs[p / run * runStride + j * run + p % run] = value(p, j);
+        }
+    }
+    for (const int64_t m : {1, 2, 3, 4}) {
+        std::vector<float> x(static_cast<size_t>(m * k));
+        for (int64_t i = 0; i < m * k; ++i) x[i] = i % 7 == 0 ? 1.0f : std::ldexp(1.0f, -20 + static_cast<int>(i % 3));
+        std::vector<float> fromDense(static_cast<size_t>(m * n));
+        std::vector<float> fromRuns(static_cast<size_t>(m * n));
+        gemv_f32({x.data(), m, k, k, 1}, {dense.data(), ACL_FLOAT, k, n, k, false}, 0.0f, {fromDense.data(), m, n, n, 1});
+        gemv_f32({x.data(), m, k, k, 1}, {runs.data(), ACL_FLOAT, k, n, run, false, ACL_FLOAT, run, runStride}, 0.0f,
+                 {fromRuns.data(), m, n, n, 1});
+        for (int64_t i = 0; i < m * n; ++i) ASSERT_EQ(fromRuns[i], fromDense[i]) << m << " rows, at " << i;
+        // And the order itself, for the last column of the last row.
+        float partials[32] = {};
+        for (int64_t p = 0; p < k; ++p) {
+            partials[p % 32] = std::fma(x[(m - 1) * k + p], value(p, n - 1), partials[p % 32]);
+        }
+        for (int width = 32; width > 1; width /= 2) {
+            for (int i = 0; i < width / 2; ++i) partials[i] = partials[2 * i] + partials[2 * i + 1];
+        }
+        EXPECT_EQ(fromRuns[m * n - 1], partials[0]) << m << " rows";
+    }
 }
 
 TEST(Gemv, RoundsFloatColumnsAsItIsTold) {
