@@ -56,8 +56,9 @@ for variant in "${variants[@]}"; do
   ggml_configure "$dir" "${flags[@]}"
   cmake --build "$dir" -j2 --target ggml ggml-base ggml-cpu ggml-cann
   libs="$dir/src:$dir/src/ggml-cann"
-  "${CXX:-c++}" -O2 -std=c++17 -I"$ggml_source/include" "$root/tests/ggml/tiny_llama.cpp" -o "$dir/tiny_llama" \
-    -L"$dir/src" -L"$dir/src/ggml-cann" -lggml -lggml-base -lggml-cpu -lggml-cann -Wl,-rpath,"$libs"
+  "${CXX:-c++}" -O2 -std=c++17 -I"$ggml_source/include" -I"$ggml_prefix/include" "$root/tests/ggml/tiny_llama.cpp" \
+    -o "$dir/tiny_llama" -L"$dir/src" -L"$dir/src/ggml-cann" -L"$ggml_prefix/lib64" -lggml -lggml-base -lggml-cpu \
+    -lggml-cann -lascendcl -Wl,-rpath,"$libs"
 done
 
 # shellcheck disable=SC1091
@@ -94,5 +95,14 @@ for weights in f16 q4_0; do
     done
   done
 done
+# The stream race checker over a short run: ggml's NZ conversions on the
+# default stream are ordered before the products only by tiny_llama's wait.
+echo "== race check: ACLCPU_CHECK=race on F16, MUL_MAT + SOFT_MAX"
+if ! ACLCPU_CHECK=race "$ggml_work/build/tiny_llama" --weights f16 --attention softmax --prompt 16 --generate 4 \
+     --cann-only >"$logs/race.out" 2>"$logs/race.err" || grep -q "data race" "$logs/race.err"; then
+  echo "-- race check: FAILED ($logs/race.err)"
+  grep -m3 -A3 "data race" "$logs/race.err" || tail -3 "$logs/race.err"
+  failed+=(race-check)
+fi
 echo "== configurations failed: ${#failed[@]} ${failed[*]}"
 ((${#failed[@]} == 0))

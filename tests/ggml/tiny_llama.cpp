@@ -23,6 +23,7 @@
 // a step's logits differ by more than tolerance x the step's largest
 // |logit| (default 0.02 for F16 weights, 0.05 for Q4_0; see README) or the
 // tokens part anywhere but at a near tie (see compare()).
+#include "acl/acl.h"
 #include "ggml-alloc.h"
 #include "ggml-backend.h"
 #include "ggml-cann.h"
@@ -194,6 +195,16 @@ public:
         for (size_t i = 0; i < weights.size(); ++i) {
             const std::vector<uint8_t> bytes = encoded(weights[i]);
             ggml_backend_tensor_set(made[i], bytes.data(), 0, bytes.size());
+        }
+        // ggml's CANN backend converts each F16 projection to FRACTAL_NZ with
+        // aclnnTransMatmulWeight on the default stream (ggml-cann.cpp,
+        // weight_format_to_nz) and never orders that stream before the one
+        // it computes on: the first products could read a weight still
+        // being converted (ACLCPU_CHECK=race reports each pair).  Waiting
+        // for the device closes that race, as a careful caller must.
+        if (backend != cpu && aclrtSynchronizeDevice() != ACL_SUCCESS) {
+            std::fprintf(stderr, "tiny_llama: aclrtSynchronizeDevice failed\n");
+            std::exit(2);
         }
         std::vector<ggml_backend_t> backends{backend};
         if (cpu != backend) backends.push_back(cpu);
