@@ -537,6 +537,7 @@ aclnnStatus hand_back(const FiaCall& c, const FiaSizes& z, TensorSpan inputs, Te
         ops.lse = StridedLayout::of(lse);
     }
     return hand_back_kernel<AttentionKernel>(inputs, outputs, 0, workspaceSize, executor,
+                                             "aclnnFusedInferAttentionScoreV2",
                                              plan_attention(std::move(sizes), soc_profile()), ops);
 }
 

@@ -117,8 +117,8 @@ struct SeenKeys {
 /// Turns row r's scores (keys j0..j0+cols) into P: scaled, pse added,
 /// unseen keys -inf, exponentials against the new running max (the row's
 /// accumulator and sum rescaled to it), rounded to the Cube's input dtype.
-void softmax_row(const AttentionJob& job, const AttentionStaging& st, const SeenKeys& seen, int64_t bn, int64_t i,
-                 int64_t r, int64_t j0, int64_t cols) {
+void softmax_row(const AttentionKernel::Job& job, const AttentionStaging& st, const SeenKeys& seen, int64_t bn,
+                 int64_t i, int64_t r, int64_t j0, int64_t cols) {
     const AttentionPlan& p = job.tiling;
     const AttentionOperands& ops = job.operands;
     float* row = st.s + r * cols;
@@ -157,7 +157,7 @@ void softmax_row(const AttentionJob& job, const AttentionStaging& st, const Seen
 
 /// Out's rows (acc / sum, 0 for a row that saw no key) and, when asked, the
 /// log-sum-exp max + ln(sum) (-inf for such a row), scattered.
-void finish_unit(const AttentionJob& job, const AttentionStaging& st, int64_t bn, int64_t i0, int64_t rows) {
+void finish_unit(const AttentionKernel::Job& job, const AttentionStaging& st, int64_t bn, int64_t i0, int64_t rows) {
     const AttentionPlan& p = job.tiling;
     const AttentionOperands& ops = job.operands;
     for (int64_t r = 0; r < rows; ++r) {
@@ -180,7 +180,7 @@ SeenKeys seen_keys(const AttentionPlan& p, int64_t b, int64_t queryLength) {
 }
 
 /// One unit: kQueryTile query rows of one (b, n) against the keys they may see.
-void attention_unit(const AttentionJob& job, int64_t unit, float* ub) {
+void attention_unit(const AttentionKernel::Job& job, int64_t unit, float* ub) {
     const AttentionPlan& p = job.tiling;
     const AttentionOperands& ops = job.operands;
     const AttentionStaging st = carve(ub, p);
@@ -231,7 +231,7 @@ aclError AttentionKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, operands_.inputCount, outputs); status != ACL_SUCCESS) {
         return status;
     }
-    const AttentionJob job{tiling_, operands_, args};
+    const Job job{tiling_, operands_, args};
     const UbStaging staging = UbStaging::per_worker(staging_floats(tiling_) * int64_t{sizeof(float)});
     // Units are never cut: a slice is whole units, each of which reads its
     // query tile and every key and value it sees.

@@ -27,7 +27,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "aclcpu/nnopbase.hpp"
@@ -84,11 +83,8 @@ AttentionPlan plan_attention(AttentionPlan sizes, const SocProfile& soc);
 
 class AttentionKernel final : public TiledKernelOf<AttentionPlan, AttentionOperands> {
 public:
-    AttentionKernel(AttentionPlan plan, AttentionOperands operands) noexcept
-        : TiledKernelOf("aclnnFusedInferAttentionScoreV2", std::move(plan), std::move(operands)) {}
+    using TiledKernelOf::TiledKernelOf;
     aclError launch(const LaunchArgs& args) const noexcept override;
 };
-
-using AttentionJob = KernelJob<AttentionPlan, AttentionOperands>;
 
 }  // namespace aclcpu::ops

@@ -32,6 +32,9 @@ struct KernelJob {
 template <class Tiling, class Operands = void>
 class TiledKernelOf : public TiledKernelOf<Tiling> {
 public:
+    /// What each block of a launch reads.
+    using Job = KernelJob<Tiling, Operands>;
+
     TiledKernelOf(const char* name, Tiling tiling, Operands operands) noexcept
         : TiledKernelOf<Tiling>(name, std::move(tiling)), operands_(std::move(operands)) {}
 

@@ -23,7 +23,7 @@ namespace {
 /// gamma, beta and other, and what is loaded in them.
 class RowWalk {
 public:
-    RowWalk(const RowJob& job, std::byte* staging) : job_(job), plan_(job.tiling), ops_(job.operands) {
+    RowWalk(const RowKernel::Job& job, std::byte* staging) : job_(job), plan_(job.tiling), ops_(job.operands) {
         auto* floats = reinterpret_cast<float*>(staging);
         x_ = floats;
         y_ = floats + plan_.chunk;
@@ -242,7 +242,7 @@ private:
         store_stat(ops_.rstdSlot, ops_.rstd, rstd);
     }
 
-    const RowJob& job_;
+    const RowKernel::Job& job_;
     const RowPlan& plan_;
     const RowOperands& ops_;
     float* x_;
@@ -261,7 +261,7 @@ private:
 
 }  // namespace
 
-void rows_slice(const RowJob& job, const BlockSlice& slice, std::byte* staging) {
+void rows_slice(const RowKernel::Job& job, const BlockSlice& slice, std::byte* staging) {
     RowWalk walk(job, staging);
     for (int64_t row = slice.units.begin; row < slice.units.end; ++row) walk.run(row);
     if (walk.streams()) stream_fence();
@@ -306,7 +306,7 @@ TensorView with_dim_last(const TensorView& view, size_t dim) {
 
 aclError RowKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, operands_.input_count(), operands_.output_count()); status != ACL_SUCCESS) return status;
-    const RowJob job{tiling_, operands_, args};
+    const Job job{tiling_, operands_, args};
     const UbStaging staging = UbStaging::per_worker(tiling_.chunk * kStagedBytesPerElement);
     const int64_t bytesPerRow = tiling_.length * (element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()) +
                                                   (operands_.otherSlot >= 0 ? element_size(operands_.other.dtype()) : 0));

@@ -101,6 +101,4 @@ public:
     aclError launch(const LaunchArgs& args) const noexcept override;
 };
 
-using RowJob = KernelJob<RowPlan, RowOperands>;
-
 }  // namespace aclcpu::ops

@@ -158,6 +158,7 @@ aclnnStatus get_workspace_size(const aclTensor* x, const aclTensor* cos, const a
     const RopeOperands operands{StridedLayout::of(view_of(x)), StridedLayout::broadcast_to(view_of(cos), shape),
                                 StridedLayout::broadcast_to(view_of(sin), shape), StridedLayout::of(view_of(out))};
     return hand_back_kernel<RopeKernel>(inputs, outputs, kWorkspace, workspaceSize, executor,
+                                        "aclnnRotaryPositionEmbedding",
                                         plan_rope(static_cast<RopeMode>(mode), rows, shape[3], soc), operands);
 }
 

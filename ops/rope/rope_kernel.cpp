@@ -62,7 +62,7 @@ void rotate_interleaved(const float* x, const float* c, const float* s, float* y
 
 /// One block slice: per row, x, cos and sin gathered into fp32 staging, the
 /// row rotated, and scattered into y rounded to its dtype.
-void rope_slice(const RopeJob& job, const BlockSlice& slice, std::byte* staging) {
+void rope_slice(const RopeKernel::Job& job, const BlockSlice& slice, std::byte* staging) {
     const RopePlan& plan = job.tiling;
     const RopeOperands& ops = job.operands;
     const int64_t n = plan.length;
@@ -106,7 +106,7 @@ RopePlan plan_rope(RopeMode mode, int64_t rows, int64_t length, const SocProfile
 
 aclError RopeKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, 3, 1); status != ACL_SUCCESS) return status;
-    const RopeJob job{tiling_, operands_, args};
+    const Job job{tiling_, operands_, args};
     const UbStaging staging = UbStaging::per_worker(tiling_.length * kStagedBytesPerElement);
     const int64_t bytesPerRow = tiling_.length * (3 * element_size(operands_.x.dtype()) + element_size(operands_.y.dtype()));
     return launch_block_slices(name(), tiling_.blocks, bytesPerRow, 1, [&](const BlockSlice& slice) {

@@ -41,11 +41,8 @@ RopePlan plan_rope(RopeMode mode, int64_t rows, int64_t length, const SocProfile
 
 class RopeKernel final : public TiledKernelOf<RopePlan, RopeOperands> {
 public:
-    RopeKernel(RopePlan plan, RopeOperands operands) noexcept
-        : TiledKernelOf("aclnnRotaryPositionEmbedding", std::move(plan), std::move(operands)) {}
+    using TiledKernelOf::TiledKernelOf;
     aclError launch(const LaunchArgs& args) const noexcept override;
 };
-
-using RopeJob = KernelJob<RopePlan, RopeOperands>;
 
 }  // namespace aclcpu::ops

@@ -156,7 +156,8 @@ aclnnStatus get_workspace_size(const aclTensor* gradOutput, const aclTensor* y, 
                                            StridedLayout::of(outView)};
     const uint64_t workspaceBytes = tiling.workspaceSize;
     return hand_back_kernel<ScaledMaskedSoftmaxBackwardKernel>(inputs, outputs, workspaceBytes, workspaceSize,
-                                                               executor, std::move(tiling), operands);
+                                                               executor, "aclnnScaledMaskedSoftmaxBackward",
+                                                               std::move(tiling), operands);
 }
 
 }  // namespace

@@ -164,7 +164,7 @@ E* row_of(const void* data, const StridedLayout& layout, int64_t line, int64_t l
 
 /// The lines of one slice of a block with T the element type of the data's dtype.
 template <class T>
-void softmax_grad_slice(const SoftmaxBackwardJob& job, const BlockSlice& slice) {
+void softmax_grad_slice(const ScaledMaskedSoftmaxBackwardKernel::Job& job, const BlockSlice& slice) {
     const ScaledMaskedSoftmaxBackwardTiling& tiling = job.tiling;
     const SoftmaxBackwardOperands& operands = job.operands;
     const void* const* inputs = job.args.inputs;
@@ -197,7 +197,7 @@ void softmax_grad_slice(const SoftmaxBackwardJob& job, const BlockSlice& slice) 
 
 }  // namespace
 
-void scaled_masked_softmax_backward_slice(const SoftmaxBackwardJob& job, const BlockSlice& slice) {
+void scaled_masked_softmax_backward_slice(const ScaledMaskedSoftmaxBackwardKernel::Job& job, const BlockSlice& slice) {
     visit_compute_dtype(job.operands.out.dtype(), [&](auto tag) { softmax_grad_slice<decltype(tag)>(job, slice); });
 }
 
@@ -210,7 +210,7 @@ HWY_EXPORT(scaled_masked_softmax_backward_slice);
 
 aclError ScaledMaskedSoftmaxBackwardKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name(), args, 3, 1); status != ACL_SUCCESS) return status;
-    const SoftmaxBackwardJob job{tiling_, operands_, args};
+    const Job job{tiling_, operands_, args};
     // gradOutput, y and out rows of the data's dtype, plus the mask's bytes.
     const int64_t bytesPerLine = tiling_.shape.length * (3 * element_size(operands_.gradOutput.dtype()) + 1);
     // Staged rows share their block's workspace slot.

@@ -26,8 +26,6 @@ struct SoftmaxBackwardOperands {
     }
 };
 
-using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxBackwardOperands>;
-
 /// Per row of S2, all in fp32 as the A2 kernel computes it:
 ///   p = gradOutput * y;  s = sum(p) in the kernel's order (RowReduction);
 ///   out = p - y * s;  out *= scale unless scale == 1;  out = mask ? 0 : out,
@@ -40,9 +38,7 @@ using SoftmaxBackwardJob = KernelJob<ScaledMaskedSoftmaxBackwardTiling, SoftmaxB
 class ScaledMaskedSoftmaxBackwardKernel final
     : public TiledKernelOf<ScaledMaskedSoftmaxBackwardTiling, SoftmaxBackwardOperands> {
 public:
-    ScaledMaskedSoftmaxBackwardKernel(ScaledMaskedSoftmaxBackwardTiling tiling,
-                                      SoftmaxBackwardOperands operands) noexcept
-        : TiledKernelOf("aclnnScaledMaskedSoftmaxBackward", std::move(tiling), std::move(operands)) {}
+    using TiledKernelOf::TiledKernelOf;
     aclError launch(const LaunchArgs& args) const noexcept override;
 };
 

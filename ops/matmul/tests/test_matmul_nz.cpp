@@ -9,8 +9,9 @@
 // beyond one tile), and every error path of the WeightNz checks.
 #include <cstring>
 #include <memory>
-#include <tuple>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_addmm.h"
@@ -250,16 +251,17 @@ TEST_F(NzMatmuls, MatmulWeightNzErrorPaths) {
     const auto phase1 = [](const aclTensor* x, const aclTensor* y, const DeviceTensor& o, int8_t cmt = 0) {
         return phase1_of(aclnnMatmulWeightNzGetWorkspaceSize, x, y, o.get(), cmt);
     };
-    DeviceTensor doubles(TensorSpec({4, 32}, ACL_DOUBLE), std::vector<double>(128, 1));
-    expect_error_naming(phase1(doubles.get(), mat2.get(), *out), ACLNN_ERR_PARAM_INVALID,
-                        "Tensor self not implemented for DT_DOUBLE");
-    DeviceTensor floats(TensorSpec({4, 32}, ACL_FLOAT), std::vector<double>(128, 1));
-    expect_error_naming(phase1(floats.get(), mat2.get(), *out), ACLNN_ERR_PARAM_INVALID,
-                        "Input tensor's dtype[DT_FLOAT] should be same with output's dtype[DT_FLOAT16].");
-    DeviceTensor bf16(TensorSpec({4, 32}, ACL_BF16), std::vector<double>(128, 1));
-    expect_error_naming(phase1(bf16.get(), mat2.get(), *out), ACLNN_ERR_PARAM_INVALID,
-                        "The dtypes of self and mat2 must be both DT_BF16 or both DT_FLOAT16, now self's dtype is "
-                        "[DT_BF16], mat2's dtype is [DT_FLOAT16]");
+    // A self of another dtype than the FLOAT16 mat2 and out.
+    const std::pair<aclDataType, const char*> refusedSelfDtypes[] = {
+        {ACL_DOUBLE, "Tensor self not implemented for DT_DOUBLE"},
+        {ACL_FLOAT, "Input tensor's dtype[DT_FLOAT] should be same with output's dtype[DT_FLOAT16]."},
+        {ACL_BF16,
+         "The dtypes of self and mat2 must be both DT_BF16 or both DT_FLOAT16, now self's dtype is [DT_BF16], mat2's "
+         "dtype is [DT_FLOAT16]"}};
+    for (const auto& [dtype, message] : refusedSelfDtypes) {
+        DeviceTensor other(TensorSpec({4, 32}, dtype), std::vector<double>(128, 1));
+        expect_error_naming(phase1(other.get(), mat2.get(), *out), ACLNN_ERR_PARAM_INVALID, message);
+    }
     DeviceTensor nd(TensorSpec({32, 16}, ACL_FLOAT16), std::vector<double>(512, 1));
     expect_error_naming(phase1(self.get(), nd.get(), *out), ACLNN_ERR_PARAM_INVALID,
                         "Format of mat2 must be FRACTAL_NZ, actual is ND.");
