@@ -13,6 +13,11 @@
 
 namespace aclcpu::ops {
 
+/// Products of at most this many rows are gemv_f32's: below it gemm_f32's
+/// packing costs more than the product (BLIS's m = 1 path runs at a tenth
+/// of its rate).
+inline constexpr int64_t kGemvMaxRows = 4;
+
 /// A k x n matrix of dtype FLOAT, FLOAT16 or BF16 with one dense axis:
 /// element (p, j) at data[j * stride + p] (dense columns: a weight [n, k]
 /// seen as its transpose, as ggml and torch's Linear pass it) or at

@@ -178,12 +178,11 @@ void store(const float* c, int64_t rows, int64_t cols, const Piece& out) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// At most this many rows of a, against b's dense columns or rows, go through
-/// gemv_f32 rather than gemm_f32 (which would stage b as fp32: three
+/// At most kGemvMaxRows rows of a, against b's dense columns or rows, go
+/// through gemv_f32 rather than gemm_f32 (which would stage b as fp32: three
 /// times its bytes moved for one multiply-add per element), in tiles of
 /// kGemvTileCols columns, so that a decoder's one-token products still
 /// spread over the blocks.
-constexpr int64_t kGemvRows = 4;
 constexpr int64_t kGemvTileCols = 256;
 
 /// How gemv_f32 reads b, if it can take this product: few rows of a, b
@@ -195,7 +194,7 @@ struct GemvPlan {
 };
 
 std::optional<GemvPlan> gemv_plan(const MatmulSpec& spec) {
-    if (spec.m > kGemvRows || spec.b.rowStride < 0 || spec.b.colStride < 0) return std::nullopt;
+    if (spec.m > kGemvMaxRows || spec.b.rowStride < 0 || spec.b.colStride < 0) return std::nullopt;
     if (spec.precision.hf32 && spec.bDtype == ACL_FLOAT) return std::nullopt;
     const aclDataType input = spec.precision.input;
     const aclDataType roundedTo = input == ACL_FLOAT || input == spec.bDtype ? ACL_FLOAT : input;
@@ -215,7 +214,7 @@ public:
           rowTiles_(ceil_div(spec_.m, kTileRows)),
           colTiles_(ceil_div(spec_.n, tileCols_)),
           blocks_(BlockSplit::front_loaded(spec_.batches * rowTiles_ * colTiles_, soc_profile().aiCoreCount,
-                                           kTileRows * tileCols_ * std::max<int64_t>(spec_.k, 1))) {}
+                                           std::max<int64_t>(tile_rows() * tile_cols() * spec_.k, 1))) {}
 
     const char* name() const noexcept override { return spec_.name; }
     void describe(std::string& details) const override { append_trace_arg(details, "blockDim", blocks_.count()); }
@@ -227,7 +226,11 @@ public:
         const int64_t tiles = spec_.addend ? 2 : 1;  // c, and self's staging
         const int64_t stagingFloats = tileK * (kTileRows + kTileCols) + tiles * kTileRows * kTileCols;
         const UbStaging staging = UbStaging::per_worker(stagingFloats * int64_t{sizeof(float)});
-        const int64_t bytesPerTile = (kTileRows + kTileCols) * spec_.k * 4;
+        // What one tile reads and writes: small products' blocks then share
+        // a task (run_pieces) rather than each paying a dispatch.
+        const int64_t bytesPerTile = (tile_rows() * element_size(spec_.aDtype) +
+                                      tile_cols() * element_size(spec_.bDtype)) * spec_.k +
+                                     tile_rows() * tile_cols() * element_size(spec_.outDtype);
         return launch_block_slices(name(), blocks_, bytesPerTile, 1, [&](const BlockSlice& slice) {
             auto* ub = reinterpret_cast<float*>(staging.for_block(slice.block));
             for (int64_t tile = slice.units.begin; tile < slice.units.end; ++tile) run_tile(args, tile, ub);
@@ -235,6 +238,10 @@ public:
     }
 
 private:
+    /// The rows and columns of a full tile of this product.
+    int64_t tile_rows() const noexcept { return std::min(kTileRows, spec_.m); }
+    int64_t tile_cols() const noexcept { return std::min(tileCols_, spec_.n); }
+
     Piece piece(const void* data, aclDataType dtype, const MatrixBatch& mb, int64_t b, int64_t row, int64_t col,
                 int64_t rows, int64_t cols) const {
         const int64_t at = mb.start(b) + row * mb.rowStride + col * mb.colStride;
