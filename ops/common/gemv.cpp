@@ -101,14 +101,13 @@ void accumulate_columns(const StridedMatrix<const float>& a, const DenseMatrix& 
             }
         }
     }
-    const int64_t end = b.rows;
     RunCursor runs(b);
-    for (int64_t p = 0; p < end; p += kPartials) {
+    for (int64_t p = 0; p < b.rows; p += kPartials) {
         HWY_UNROLL(4)
         for (size_t v = 0; v < kDotVectors; ++v) {
             const int64_t at = p + static_cast<int64_t>(v * kDotLanes);
-            if (at >= end) break;
-            const size_t count = std::min(kDotLanes, static_cast<size_t>(end - at));
+            if (at >= b.rows) break;
+            const size_t count = std::min(kDotLanes, static_cast<size_t>(b.rows - at));
             hn::Vec<DotTag> x[kRows];
             for (int r = 0; r < kRows; ++r) {
                 const float* row = a.data + (i + r) * a.rowStride + at;
@@ -130,8 +129,8 @@ void accumulate_columns(const StridedMatrix<const float>& a, const DenseMatrix& 
     }
 }
 
-/// The columns whose partials a span keeps (kColumnSpan / rows, whole groups of
-/// the widest DotTag's 16 lanes): 8 KiB of partials a row, in L1.
+/// The columns whose partials a span keeps (kColumnSpan / rows, in whole
+/// groups of the widest DotTag's 16 lanes): 8 KiB of partials, in L1.
 constexpr int64_t kColumnSpan = 64;
 
 /// Asks for the cache lines of [p, p + bytes): the next runs of a span lie
