@@ -1,8 +1,8 @@
-// One token's products against fp16 weights, as ggml's CANN backend asks for
-// them at generation: aclnnMm of an fp32 activation row [1, K] with a weight
-// [N, K] in FRACTAL_NZ passed as its transposed [K, N] view (cubeMathType
-// USE_FP16), for the projections of tests/ggml/tiny_llama.cpp and of a 7B
-// model's feed-forward.  Memory-bound: the weight's bytes are the traffic,
+// One token's products, as ggml's CANN backend asks for them at generation:
+// aclnnMm of an fp32 activation row [1, K] with a weight [N, K] passed as
+// its transposed [K, N] view (cubeMathType USE_FP16) -- fp16 in FRACTAL_NZ
+// for the projections of tests/ggml/tiny_llama.cpp and of a 7B model's
+// feed-forward, and ND fp16 and fp32 for the latter.  Memory-bound: the weight's bytes are the traffic,
 // against a read-only STREAM sweep of as many bytes on as many threads,
 // alternately (against_sweep).  The small cases fit in the caches, as they
 // do in the model between tokens: there the ratio shows the launch and
@@ -25,11 +25,18 @@ using namespace aclcpu::bench;
 
 int64_t up16(int64_t v) { return (v + 15) / 16 * 16; }
 
-void BM_DecodeMm(benchmark::State& state) {
+/// How the weight [N, K] lies: FRACTAL_NZ as ggml's CANN backend lays its
+/// fp16 projections out, or ND (torch's Linear, ggml's other weights) in
+/// fp16 or fp32.
+enum class Weight { kNzFp16, kNdFp16, kNdFp32 };
+
+void BM_DecodeMm(benchmark::State& state, Weight layout) {
     const int64_t k = state.range(0);
     const int64_t n = state.range(1);
     RuntimeSession session;
-    const int64_t weightBytes = up16(k) * up16(n) * 2;
+    const bool nz = layout == Weight::kNzFp16;
+    const aclDataType dtype = layout == Weight::kNdFp32 ? ACL_FLOAT : ACL_FLOAT16;
+    const int64_t weightBytes = (nz ? up16(k) * up16(n) : k * n) * (dtype == ACL_FLOAT ? 4 : 2);
     void* x = session.device_buffer(static_cast<size_t>(k * 4));
     void* w = session.device_buffer(static_cast<size_t>(weightBytes));
     void* y = session.device_buffer(static_cast<size_t>(n * 4));
@@ -39,11 +46,13 @@ void BM_DecodeMm(benchmark::State& state) {
     const int64_t xStrides[] = {k, 1};
     const int64_t wShape[] = {k, n};
     const int64_t wStrides[] = {1, k};
-    const int64_t wStorage[] = {up16(k) / 16, up16(n) / 16, 16, 16};
+    const int64_t nzStorage[] = {up16(k) / 16, up16(n) / 16, 16, 16};
+    const int64_t ndStorage[] = {n, k};
     const int64_t yShape[] = {1, n};
     const int64_t yStrides[] = {n, 1};
     aclTensor* xs = aclCreateTensor(xShape, 2, ACL_FLOAT, xStrides, 0, ACL_FORMAT_ND, xShape, 2, x);
-    aclTensor* ws = aclCreateTensor(wShape, 2, ACL_FLOAT16, wStrides, 0, ACL_FORMAT_FRACTAL_NZ, wStorage, 4, w);
+    aclTensor* ws = nz ? aclCreateTensor(wShape, 2, dtype, wStrides, 0, ACL_FORMAT_FRACTAL_NZ, nzStorage, 4, w)
+                       : aclCreateTensor(wShape, 2, dtype, wStrides, 0, ACL_FORMAT_ND, ndStorage, 2, w);
     aclTensor* ys = aclCreateTensor(yShape, 2, ACL_FLOAT, yStrides, 0, ACL_FORMAT_ND, yShape, 2, y);
     StreamArrays arrays(weightBytes / 4);
     Workspace workspace;
@@ -68,12 +77,19 @@ void BM_DecodeMm(benchmark::State& state) {
 const bool kRegistered = [] {
     const std::pair<int64_t, int64_t> shapes[] = {{256, 64}, {256, 256}, {256, 768}, {768, 256}, {256, 4096},
                                                   {4096, 14336}};
-    for (const auto& [k, n] : shapes) {
-        const std::string name = "Decode/Mm/f16nz/K" + std::to_string(k) + "xN" + std::to_string(n);
-        benchmark::RegisterBenchmark(name.c_str(), BM_DecodeMm)
-            ->Args({k, n})
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond);
+    const std::pair<Weight, const char*> layouts[] = {
+        {Weight::kNzFp16, "f16nz"}, {Weight::kNdFp16, "f16"}, {Weight::kNdFp32, "f32"}};
+    for (const auto& [layout, label] : layouts) {
+        for (const auto& [k, n] : shapes) {
+            // ND weights: only the large case (the small ones repeat the NZ story).
+            if (layout != Weight::kNzFp16 && k * n < 4096 * 4096) continue;
+            const std::string name = std::string("Decode/Mm/") + label + "/K" + std::to_string(k) + "xN" +
+                                     std::to_string(n);
+            benchmark::RegisterBenchmark(name.c_str(), BM_DecodeMm, layout)
+                ->Args({k, n})
+                ->UseManualTime()
+                ->Unit(benchmark::kMicrosecond);
+        }
     }
     return true;
 }();
