@@ -135,6 +135,9 @@ constexpr int64_t kColumnSpan = 64;
 
 /// Asks for the cache lines of [p, p + bytes): the next runs of a span lie
 /// a column tile away, too far for the hardware's stream prefetch to see.
+/// kPrefetchRuns runs ahead: one run of a span is about as long as a
+/// memory access takes.
+constexpr int64_t kPrefetchRuns = 8;
 void prefetch_bytes(const void* p, size_t bytes) {
     const auto* at = static_cast<const char*>(p);
     for (size_t byte = 0; byte < bytes; byte += 64) hwy::Prefetch(at + byte);
@@ -184,10 +187,15 @@ void columns_rows(const StridedMatrix<const float>& a, const DenseMatrix& b, flo
         std::fill(partials, partials + kRows * kSpanCols * kPartials, 0.0f);
         if (b.run != 0 && b.stride == b.run) {
             const auto* w = static_cast<const T*>(b.data) + j * b.stride;
+            for (int64_t ahead = 0; ahead < kPrefetchRuns; ++ahead) {
+                prefetch_bytes(w + ahead * b.runStride, cols * b.run * sizeof(T));
+            }
             RunCursor runs(b);
             for (int64_t at = 0; at < b.rows; at += static_cast<int64_t>(kDotLanes), runs.advance()) {
                 const size_t count = std::min(kDotLanes, static_cast<size_t>(b.rows - at));
-                if (at % b.run == 0) prefetch_bytes(w + runs.offset() + b.runStride, cols * b.run * sizeof(T));
+                if (at % b.run == 0) {
+                    prefetch_bytes(w + runs.offset() + kPrefetchRuns * b.runStride, cols * b.run * sizeof(T));
+                }
                 accumulate_runs<R, kRows, T>(a, b, i, w + runs.offset(), at, count, cols, partials, kSpanCols);
             }
         } else {
