@@ -1,4 +1,4 @@
-// acl-cpu: aclnnFusedInferAttentionScoreV2, CANN's fused inference attention
+// acl-cpu: aclnnFusedInferAttentionScoreV2/V3/V4, CANN's fused inference attention
 // (ops-transformer attention/fused_infer_attention_score), its non-quantised
 // Atlas A2 paths: query, key, value and attentionOut FLOAT16 or BF16 in the
 // layouts BSH, BSND, BNSD and BNSD_BSND, grouped KV heads, pseShift and
@@ -18,6 +18,8 @@
 // (prompt_flash_attention_tiling.cpp: heads, key/value, CheckAttenMaskShape,
 // pse, sparse mode and tokens; CheckLseShape), each 561002 with CANN's wording.
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -561,7 +563,13 @@ aclnnStatus check_empty_query(const FiaCall& c) {
 }  // namespace
 }  // namespace aclcpu::ops
 
-extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+// CANN's V2, V3 and V4 call one inner operator, the older ones with null
+// for the optional inputs they lack (aclnn_fused_infer_attention_score_v4.cpp):
+// here V2 and V3 call V4.  blockSize (page attention), antiquantMode,
+// keyAntiquantMode, valueAntiquantMode and queryQuantMode choose among the
+// quantised and paged paths, whose inputs V4 refuses: they change nothing.
+
+extern "C" aclnnStatus aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
     const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
     const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
     const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
@@ -572,11 +580,13 @@ extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
     const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
     const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
     const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
-    const aclIntArray* actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, int64_t preTokens,
-    int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
-    int64_t /*blockSize: page attention only*/, int64_t /*antiquantMode*/, bool softmaxLseFlag,
-    int64_t /*keyAntiquantMode*/, int64_t /*valueAntiquantMode*/, const aclTensor* attentionOut,
-    const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const aclIntArray* actualSharedPrefixLenOptional, const aclTensor* queryRopeOptional,
+    const aclTensor* keyRopeOptional, const aclTensor* keyRopeAntiquantScaleOptional,
+    const aclTensor* dequantScaleQueryOptional, const aclTensor* learnableSinkOptional, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads,
+    int64_t sparseMode, int64_t innerPrecise, int64_t /*blockSize*/, int64_t /*antiquantMode*/, bool softmaxLseFlag,
+    int64_t /*keyAntiquantMode*/, int64_t /*valueAntiquantMode*/, int64_t /*queryQuantMode*/,
+    const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclcpu::ops;
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null(query, "query"));
@@ -614,7 +624,10 @@ extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
          {kvPaddingSizeOptional, "kvPaddingSize"}, {keyAntiquantScaleOptional, "keyAntiquantScale"},
          {keyAntiquantOffsetOptional, "keyAntiquantOffset"}, {valueAntiquantScaleOptional, "valueAntiquantScale"},
          {valueAntiquantOffsetOptional, "valueAntiquantOffset"}, {keySharedPrefixOptional, "keySharedPrefix"},
-         {valueSharedPrefixOptional, "valueSharedPrefix"}, {actualSharedPrefixLenOptional, "actualSharedPrefixLen"}}));
+         {valueSharedPrefixOptional, "valueSharedPrefix"}, {actualSharedPrefixLenOptional, "actualSharedPrefixLen"},
+         {queryRopeOptional, "queryRope (multi-head latent attention)"}, {keyRopeOptional, "keyRope"},
+         {keyRopeAntiquantScaleOptional, "keyRopeAntiquantScale"}, {dequantScaleQueryOptional, "dequantScaleQuery"},
+         {learnableSinkOptional, "learnableSink"}}));
     FiaSizes z;
     ACLCPU_RETURN_IF_ERROR(parse_layout(c.layout, &z.layout));
     std::vector<const aclTensor*> inputs = {query, c.key, c.value};
@@ -630,6 +643,65 @@ extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
     ACLCPU_RETURN_IF_ERROR(check_storage(c));
     ACLCPU_RETURN_IF_ERROR(check_tiling(c, &z));
     return hand_back(c, z, inputs, outputs, workspaceSize, executor);
+
+}
+
+extern "C" aclnnStatus aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
+    const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
+    const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
+    const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional,
+    const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional,
+    const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional,
+    const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional,
+    const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
+    const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
+    const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
+    const aclIntArray* actualSharedPrefixLenOptional, const aclTensor* queryRopeOptional,
+    const aclTensor* keyRopeOptional, const aclTensor* keyRopeAntiquantScaleOptional, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads,
+    int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, int64_t antiquantMode, bool softmaxLseFlag,
+    int64_t keyAntiquantMode, int64_t valueAntiquantMode, const aclTensor* attentionOut, const aclTensor* softmaxLse,
+    uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
+        query, key, value, pseShiftOptional, attenMaskOptional, actualSeqLengthsOptional, actualSeqLengthsKvOptional,
+        deqScale1Optional, quantScale1Optional, deqScale2Optional, quantScale2Optional, quantOffset2Optional,
+        antiquantScaleOptional, antiquantOffsetOptional, blockTableOptional, queryPaddingSizeOptional,
+        kvPaddingSizeOptional, keyAntiquantScaleOptional, keyAntiquantOffsetOptional, valueAntiquantScaleOptional,
+        valueAntiquantOffsetOptional, keySharedPrefixOptional, valueSharedPrefixOptional,
+        actualSharedPrefixLenOptional, queryRopeOptional, keyRopeOptional, keyRopeAntiquantScaleOptional, nullptr,
+        nullptr, numHeads, scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode, innerPrecise,
+        blockSize, antiquantMode, softmaxLseFlag, keyAntiquantMode, valueAntiquantMode, 0, attentionOut, softmaxLse,
+        workspaceSize, executor);
+}
+
+extern "C" aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
+    const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
+    const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
+    const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional,
+    const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional,
+    const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional,
+    const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional,
+    const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
+    const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
+    const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
+    const aclIntArray* actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, int64_t preTokens,
+    int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
+    int64_t blockSize, int64_t antiquantMode, bool softmaxLseFlag, int64_t keyAntiquantMode,
+    int64_t valueAntiquantMode, const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+    return aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+        query, key, value, pseShiftOptional, attenMaskOptional, actualSeqLengthsOptional, actualSeqLengthsKvOptional,
+        deqScale1Optional, quantScale1Optional, deqScale2Optional, quantScale2Optional, quantOffset2Optional,
+        antiquantScaleOptional, antiquantOffsetOptional, blockTableOptional, queryPaddingSizeOptional,
+        kvPaddingSizeOptional, keyAntiquantScaleOptional, keyAntiquantOffsetOptional, valueAntiquantScaleOptional,
+        valueAntiquantOffsetOptional, keySharedPrefixOptional, valueSharedPrefixOptional,
+        actualSharedPrefixLenOptional, nullptr, nullptr, nullptr, numHeads, scaleValue, preTokens, nextTokens,
+        inputLayout, numKeyValueHeads, sparseMode, innerPrecise, blockSize, antiquantMode, softmaxLseFlag,
+        keyAntiquantMode, valueAntiquantMode, attentionOut, softmaxLse, workspaceSize, executor);
 }
 
 ACLCPU_DEFINE_PHASE2(aclnnFusedInferAttentionScoreV2)
+ACLCPU_DEFINE_PHASE2(aclnnFusedInferAttentionScoreV3)
+ACLCPU_DEFINE_PHASE2(aclnnFusedInferAttentionScoreV4)

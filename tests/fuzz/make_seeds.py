@@ -2046,6 +2046,11 @@ def attention_seeds():
     seed('two_kv_tensors', (1, 2, 4, 8), (1, 2, 6, 8), lists=1)
     seed('null_key_list', (1, 2, 4, 8), (1, 2, 6, 8), lists=2)
     seed('block_table', (1, 2, 4, 8), (1, 2, 6, 8), mask=dict(shape=(1, 2), dtype=INT32), lists=4)
+    seed('v3', (1, 2, 4, 8), (1, 2, 6, 8), lists=2 << 3)
+    seed('v4_gqa_lse', (1, 4, 3, 8), (1, 2, 6, 8), heads=4, kv_heads=2, lse=(1, 4, 3, 1), lse_flag=True,
+         lists=3 << 3)
+    seed('v4_query_rope', (1, 2, 4, 8), (1, 2, 6, 8), mask=dict(shape=(1, 2, 4, 4), dtype=FLOAT16),
+         lists=(3 << 3) | 32)
     seed('int8_query', (1, 2, 4, 8), (1, 2, 6, 8), dtype=INT8)
     seed('heads_wild', (1, 2, 4, 8), (1, 2, 6, 8), heads=2**40, kv_heads=-3)
     seed('out_wrong', (1, 2, 4, 8), (1, 2, 6, 8), out=dict(shape=(1, 2, 4, 6), dtype=FLOAT16))

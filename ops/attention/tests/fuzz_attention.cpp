@@ -1,13 +1,16 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of
-// aclnnFusedInferAttentionScoreV2, the attention engine: tensors query, key,
+// aclnnFusedInferAttentionScoreV2/V3/V4, the attention engine: tensors query, key,
 // value, pseShift, attenMask, attentionOut, softmaxLse; a layout byte (% 7:
 // BNSD, BSND, BSH, BNSD_BSND, TND, SH, a null string); ints numHeads,
 // numKeyValueHeads, preTokens, nextTokens, sparseMode, innerPrecise (int_of);
 // a softmaxLseFlag bit; a byte whose bits put a second tensor in the key and
-// value lists (bit 0), pass a null key list (bit 1), and pass a blockTable
-// (bit 2, a refused path).  tests/fuzz/make_seeds.py (attention_seeds)
-// writes the seeds.
+// value lists (bit 0), pass a null key list (bit 1), pass a blockTable (bit
+// 2, a refused path), choose the entry (bits 3-4: V3 for 2, V4 for 3, else
+// V2) and, in V3 and V4, pass a queryRope (bit 5, a refused path).
+// tests/fuzz/make_seeds.py (attention_seeds) writes the seeds.
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
 #include "aclcpu_testkit/tensor_copy.hpp"
 #include "fuzz_support.hpp"
 
@@ -57,17 +60,29 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
     const KvList keys(key, (lists & 1) != 0, (lists & 2) != 0);
     const KvList values(value, (lists & 1) != 0, false);
     const aclTensor* blockTable = (lists & 4) != 0 ? mask : nullptr;
+    const aclTensor* rope = (lists & 32) != 0 ? mask : nullptr;
     const double scale = 1.0 / 8;
-    call.run(ACLCPU_FUZZ_API(aclnnFusedInferAttentionScoreV2), in, query, keys.get(), values.get(), pse, mask,
-             static_cast<const aclIntArray*>(nullptr), static_cast<const aclIntArray*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), blockTable, static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr),
-             static_cast<const aclTensor*>(nullptr), static_cast<const aclIntArray*>(nullptr), numHeads, scale,
-             preTokens, nextTokens, layout, numKvHeads, sparseMode, innerPrecise, int64_t{0}, int64_t{0}, lseFlag,
-             int64_t{0}, int64_t{0}, out, lse);
+    const aclTensor* const none = nullptr;
+    const aclIntArray* const noInts = nullptr;
+    switch ((lists >> 3) & 3) {
+        case 2:
+            call.run(ACLCPU_FUZZ_API(aclnnFusedInferAttentionScoreV3), in, query, keys.get(), values.get(), pse, mask,
+                     noInts, noInts, none, none, none, none, none, none, none, blockTable, none, none, none, none,
+                     none, none, none, none, noInts, rope, none, none, numHeads, scale, preTokens, nextTokens, layout,
+                     numKvHeads, sparseMode, innerPrecise, int64_t{0}, int64_t{0}, lseFlag, int64_t{0}, int64_t{0},
+                     out, lse);
+            break;
+        case 3:
+            call.run(ACLCPU_FUZZ_API(aclnnFusedInferAttentionScoreV4), in, query, keys.get(), values.get(), pse, mask,
+                     noInts, noInts, none, none, none, none, none, none, none, blockTable, none, none, none, none,
+                     none, none, none, none, noInts, rope, none, none, none, none, numHeads, scale, preTokens,
+                     nextTokens, layout, numKvHeads, sparseMode, innerPrecise, int64_t{0}, int64_t{0}, lseFlag,
+                     int64_t{0}, int64_t{0}, int64_t{0}, out, lse);
+            break;
+        default:
+            call.run(ACLCPU_FUZZ_API(aclnnFusedInferAttentionScoreV2), in, query, keys.get(), values.get(), pse, mask,
+                     noInts, noInts, none, none, none, none, none, none, none, blockTable, none, none, none, none,
+                     none, none, none, none, noInts, numHeads, scale, preTokens, nextTokens, layout, numKvHeads,
+                     sparseMode, innerPrecise, int64_t{0}, int64_t{0}, lseFlag, int64_t{0}, int64_t{0}, out, lse);
+    }
 }

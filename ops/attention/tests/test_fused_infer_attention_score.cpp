@@ -16,6 +16,8 @@
 
 #include "aclcpu_testkit/tensor_copy.hpp"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
 #include "ops/op_test_support.hpp"
 
 namespace {
@@ -520,6 +522,79 @@ TEST_F(FiaErrors, PathsAclCpuDoesNotImplementAre561002) {
     }
     c.layout = "SH";
     expect_error_naming(phase1(c, q, kv, q), ACLNN_ERR_INNER_TILING_ERROR, "SH layout is not supported!");
+}
+
+/// V3 and V4 add optional inputs of paths acl-cpu refuses (rope parts for
+/// multi-head latent attention, a query dequantisation scale, learnable
+/// sinks) and reach the same inner operator as V2 (ops-transformer
+/// aclnn_fused_infer_attention_score_v4.cpp): without them they compute
+/// V2's result bit for bit; with any of them, 561002 naming it.
+TEST_F(FiaErrors, VersionsThreeAndFourComputeAsTwoAndRefuseTheirNewInputs) {
+    const Shape q{1, 4, 3, 16}, kv{1, 2, 9, 16};
+    const DeviceTensor qt({q, ACL_FLOAT16}, uniform(size_t(numel(q)), -1, 1, 5));
+    const DeviceTensor kt({kv, ACL_FLOAT16}, uniform(size_t(numel(kv)), -1, 1, 6));
+    const DeviceTensor vt({kv, ACL_FLOAT16}, uniform(size_t(numel(kv)), -1, 1, 7));
+    const DeviceTensor rope({{1, 4, 3, 8}, ACL_FLOAT16}), sink({{4}, ACL_FLOAT});
+    TensorList keys({copy_tensor(kt.get())}), values({copy_tensor(vt.get())});
+    char layout[] = "BNSD";
+    std::vector<std::vector<double>> results;
+    for (int version = 2; version <= 4; ++version) {
+        auto out = DeviceTensor::output({q, ACL_FLOAT16});
+        auto lse = DeviceTensor::output({{1, 4, 3, 1}, ACL_FLOAT});
+        const auto phase1 = [&](uint64_t* size, aclOpExecutor** executor) {
+            if (version == 3) {
+                return aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+                    qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 4, 0.25, 65535, 65535, layout, 2, 0, 1, 0,
+                    0, true, 0, 0, out->get(), lse->get(), size, executor);
+            }
+            if (version == 4) {
+                return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
+                    qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 4, 0.25, 65535, 65535,
+                    layout, 2, 0, 1, 0, 0, true, 0, 0, 0, out->get(), lse->get(), size, executor);
+            }
+            return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+                qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, nullptr, nullptr, 4, 0.25, 65535, 65535, layout, 2, 0, 1, 0, 0, true, 0, 0, out->get(),
+                lse->get(), size, executor);
+        };
+        const auto phase2 = version == 2 ? aclnnFusedInferAttentionScoreV2
+                            : version == 3 ? aclnnFusedInferAttentionScoreV3
+                                           : aclnnFusedInferAttentionScoreV4;
+        ASSERT_EQ(run_two_phases(phase1, phase2, stream_, nullptr), ACLNN_SUCCESS) << "V" << version;
+        std::vector<double> both = out->read();
+        const std::vector<double> lseValues = lse->read();
+        both.insert(both.end(), lseValues.begin(), lseValues.end());
+        results.push_back(both);
+    }
+    EXPECT_EQ(results[1], results[0]);
+    EXPECT_EQ(results[2], results[0]);
+
+    auto out = DeviceTensor::output({q, ACL_FLOAT16});
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    const auto v3 = [&](const aclTensor* queryRope, const aclTensor* keyRope) {
+        return aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+            qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, queryRope, keyRope, nullptr, 4, 0.25, 65535, 65535, layout, 2, 0, 1, 0, 0, false, 0, 0,
+            out->get(), nullptr, &size, &executor);
+    };
+    const auto v4 = [&](const aclTensor* dequantScaleQuery, const aclTensor* learnableSink) {
+        return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
+            qt.get(), keys.get(), values.get(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, dequantScaleQuery, learnableSink, 4, 0.25, 65535, 65535, layout, 2, 0,
+            1, 0, 0, false, 0, 0, 0, out->get(), nullptr, &size, &executor);
+    };
+    expect_error_naming(v3(rope.get(), nullptr), ACLNN_ERR_INNER_TILING_ERROR, "queryRope");
+    expect_error_naming(v3(nullptr, rope.get()), ACLNN_ERR_INNER_TILING_ERROR, "keyRope");
+    expect_error_naming(v4(sink.get(), nullptr), ACLNN_ERR_INNER_TILING_ERROR, "dequantScaleQuery");
+    expect_error_naming(v4(nullptr, sink.get()), ACLNN_ERR_INNER_TILING_ERROR, "learnableSink");
 }
 
 TEST_F(FiaErrors, ShapesAndParametersTheTilingRefusesAre561002) {
