@@ -24,7 +24,7 @@ using weight_quant::Tile;
 /// rows of the weight.
 constexpr int64_t kFewRows = weight_quant::kMaxFewRows;
 constexpr int64_t kFewCols = 64;
-constexpr int64_t kFewDepth = 2048;
+constexpr int64_t kFewDepth = 4096;
 /// The GEMM path's tiles of y and K chunks: a dequantised chunk (512 KiB of
 /// fp32) is used by kGemmRows rows.
 constexpr int64_t kGemmRows = 256;

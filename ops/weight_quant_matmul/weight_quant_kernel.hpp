@@ -56,7 +56,7 @@ aclnnStatus hand_back_weight_quant_matmul(WeightQuantSpec spec, TensorSpan input
 namespace weight_quant {
 
 /// The most rows and columns of a tile (the kernels' stack buffers).
-inline constexpr int64_t kMaxRun = 2048;
+inline constexpr int64_t kMaxRun = 4096;
 /// The most rows of x accumulate takes.
 inline constexpr int64_t kMaxFewRows = 4;
 
