@@ -201,11 +201,12 @@ constexpr int64_t kMaxBlocks = kMaxRun / kBlock;
 using TableTag = hn::Full512<float>;
 using Table = hn::Vec<TableTag>;
 
-/// Whether every block of the tile's columns starts at a byte, lies in one
-/// group and in the tile: INT4 in groups of multiples of 32 (ggml's Q4_0).
-bool table_path(const WeightQuantSpec& spec, const Tile& tile) {
-    return spec.weightDtype == ACL_INT4 && spec.groupSize % kBlock == 0 && tile.k0 % kBlock == 0 &&
-           tile.depth % kBlock == 0 && spec.weight.offset % 2 == 0 && spec.weight.colStride % 2 == 0;
+/// Whether every block of 32 of the tile's columns lies in one group and in
+/// the tile and, INT4, starts at a byte: groups of multiples of 32 (ggml's
+/// Q4_0 and Q8_0).
+bool block_path(const WeightQuantSpec& spec, const Tile& tile) {
+    const bool bytes = spec.weightDtype == ACL_INT8 || (spec.weight.offset % 2 == 0 && spec.weight.colStride % 2 == 0);
+    return bytes && spec.groupSize % kBlock == 0 && tile.k0 % kBlock == 0 && tile.depth % kBlock == 0;
 }
 
 /// Lane i of table at the low 4 bits of each lane of nibbles: vpermps reads
@@ -311,64 +312,104 @@ struct ScaledTables {
     }
 };
 
-/// Block b's table of a column computed from its scale and offset.
-struct ComputedTables {
+/// The staged parameters of a column group's blocks: column c's block b's
+/// scale and offset.
+struct BlockParameters {
     const float (*scales)[kMaxBlocks];
     const float (*offsets)[kMaxBlocks];
     bool bf16;
     bool hasOffset;
 
+    /// ANTIQUANT of the weight values in v with column c's block b's parameters.
+    HWY_INLINE Table antiquant_block(Table v, int c, int64_t b) const {
+        const TableTag d;
+        const float offset = hasOffset ? offsets[c][b] : 0.0f;
+        return antiquant(d, v, bf16, hasOffset, hn::Set(d, scales[c][b]), hn::Set(d, offset));
+    }
+};
+
+/// Block b's table of a column computed from its scale and offset.
+struct ComputedTables {
+    BlockParameters parameters;
+
     HWY_INLINE Table operator()(int c, int64_t b) const {
         const TableTag d;
         const hn::RebindToSigned<decltype(d)> di;
         const auto nibbles = hn::ConvertTo(d, hn::Sub(hn::Xor(hn::Iota(di, 0), hn::Set(di, 8)), hn::Set(di, 8)));
-        const float offset = hasOffset ? offsets[c][b] : 0.0f;
-        return antiquant(d, nibbles, bf16, hasOffset, hn::Set(d, scales[c][b]), hn::Set(d, offset));
+        return parameters.antiquant_block(nibbles, c, b);
+    }
+};
+
+/// An INT4 block (16 bytes) dequantised: its table at the low nibbles (the
+/// even elements) and at the high ones (the odd).
+template <class Tables>
+struct NibbleBlocks {
+    static constexpr int64_t kBytes = kBlock / 2;
+    Tables tables;
+
+    HWY_INLINE void operator()(int c, int64_t b, const uint8_t* bytes, Table& first, Table& second) const {
+        const hn::RebindToUnsigned<TableTag> du;
+        const auto low = hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint8_t, TableTag>(), bytes));
+        const Table table = tables(c, b);
+        first = lookup(table, low);
+        second = lookup(table, hn::ShiftRight<4>(low));
+    }
+};
+
+/// An INT8 block (32 bytes) dequantised: elements 0-15 and 16-31.
+struct ByteBlocks {
+    static constexpr int64_t kBytes = kBlock;
+    BlockParameters parameters;
+
+    HWY_INLINE void operator()(int c, int64_t b, const uint8_t* bytes, Table& first, Table& second) const {
+        const TableTag d;
+        const hn::Rebind<int8_t, TableTag> d8;
+        const hn::RebindToSigned<TableTag> di;
+        const auto* ints = reinterpret_cast<const int8_t*>(bytes);
+        first = parameters.antiquant_block(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d8, ints))), c, b);
+        second = parameters.antiquant_block(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d8, ints + 16))), c, b);
     }
 };
 
 /// Where dot_columns reads: the kCols columns' bytes (column c at bytes +
-/// c * columnBytes) and x's rows deinterleaved per block (row r at xd + r
-/// * depth).
+/// c * columnBytes) and x's rows staged per block as the blocks' values
+/// come (row r at xs + r * depth).
 struct DotSources {
     const uint8_t* bytes;
     int64_t columnBytes;
-    const float* xd;
+    const float* xs;
     int64_t depth;
 };
 
 /// Block b of dot_columns into sums.  The next kCols columns are prefetched
 /// as these are read: the hardware's prefetch loses interleaved streams.
-template <int kRows, int kCols, class Tables>
-HWY_INLINE void dot_block(const Tables& tables, const DotSources& at, int64_t b, Table (&sums)[kRows][kCols][2]) {
+template <int kRows, int kCols, class Blocks>
+HWY_INLINE void dot_block(const Blocks& blocks, const DotSources& at, int64_t b, Table (&sums)[kRows][kCols][2]) {
     const TableTag d;
-    const hn::RebindToUnsigned<decltype(d)> du;
-    const hn::Rebind<uint8_t, decltype(d)> d8;
-    if (b % 4 == 0) {
-        HWY_UNROLL(4) for (int c = 0; c < kCols; ++c) hwy::Prefetch(at.bytes + (kCols + c) * at.columnBytes + b * kBlock / 2);
+    const int64_t first = b * Blocks::kBytes;
+    if (first % 64 == 0) {
+        HWY_UNROLL(4) for (int c = 0; c < kCols; ++c) hwy::Prefetch(at.bytes + (kCols + c) * at.columnBytes + first);
     }
     Table x[kRows][2];
     HWY_UNROLL(4) for (int r = 0; r < kRows; ++r) {
-        x[r][0] = hn::LoadU(d, at.xd + r * at.depth + b * kBlock);
-        x[r][1] = hn::LoadU(d, at.xd + r * at.depth + b * kBlock + kTableLanes);
+        x[r][0] = hn::LoadU(d, at.xs + r * at.depth + b * kBlock);
+        x[r][1] = hn::LoadU(d, at.xs + r * at.depth + b * kBlock + kTableLanes);
     }
     HWY_UNROLL(4) for (int c = 0; c < kCols; ++c) {
-        const Table table = tables(c, b);
-        const auto low = hn::PromoteTo(du, hn::LoadU(d8, at.bytes + c * at.columnBytes + b * kBlock / 2));
-        const Table even = lookup(table, low);
-        const Table odd = lookup(table, hn::ShiftRight<4>(low));
+        Table w[2];
+        blocks(c, b, at.bytes + c * at.columnBytes + first, w[0], w[1]);
         HWY_UNROLL(4) for (int r = 0; r < kRows; ++r) {
-            sums[r][c][0] = hn::MulAdd(even, x[r][0], sums[r][c][0]);
-            sums[r][c][1] = hn::MulAdd(odd, x[r][1], sums[r][c][1]);
+            sums[r][c][0] = hn::MulAdd(w[0], x[r][0], sums[r][c][0]);
+            sums[r][c][1] = hn::MulAdd(w[1], x[r][1], sums[r][c][1]);
         }
     }
 }
 
 /// acc[r * accStride + c] += x's row r dotted with column c < kCols over
-/// blocks; tables(c, b) is column c's block b's table.  Block parities sum
-/// apart when the chains would wait on the FMA's latency.
-template <int kRows, int kCols, class Tables>
-void dot_columns(const Tables& tables, const DotSources& at, int64_t blocks, float* acc, int64_t accStride) {
+/// count blocks, blocks(c, b, ...) dequantising column c's block b.  Block
+/// parities sum apart when the chains would wait on the FMA's latency.
+template <int kRows, int kCols, class Blocks>
+void dot_columns(const Blocks& blocks, const DotSources& at, int64_t count, float* acc, int64_t accStride) {
     constexpr int kChains = kRows * kCols < 4 ? 2 : 1;
     const TableTag d;
     Table sums[kChains][kRows][kCols][2];
@@ -378,10 +419,10 @@ void dot_columns(const Tables& tables, const DotSources& at, int64_t blocks, flo
         }
     }
     int64_t b = 0;
-    for (; b + kChains <= blocks; b += kChains) {
-        HWY_UNROLL(4) for (int k = 0; k < kChains; ++k) dot_block<kRows, kCols>(tables, at, b + k, sums[k]);
+    for (; b + kChains <= count; b += kChains) {
+        HWY_UNROLL(4) for (int k = 0; k < kChains; ++k) dot_block<kRows, kCols>(blocks, at, b + k, sums[k]);
     }
-    if (b < blocks) dot_block<kRows, kCols>(tables, at, b, sums[0]);
+    if (b < count) dot_block<kRows, kCols>(blocks, at, b, sums[0]);
     for (int r = 0; r < kRows; ++r) {
         for (int c = 0; c < kCols; ++c) {
             auto sum = hn::Add(sums[0][r][c][0], sums[0][r][c][1]);
@@ -392,67 +433,73 @@ void dot_columns(const Tables& tables, const DotSources& at, int64_t blocks, flo
 }
 
 /// The tile's columns c0 .. c0 + kCols - 1 through dot_columns: their
-/// blocks' parameters staged, then scaled static tables if every scale
-/// allows them, else computed ones.
+/// blocks' parameters staged; INT4 looks up scaled static tables if every
+/// scale allows them, else computed ones.
 template <int kRows, int kCols>
-void table_columns(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, int64_t c0, const float* xd,
+void block_columns(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, int64_t c0, const float* xs,
                    float* acc) {
-    const int64_t blocks = tile.depth / kBlock;
+    const int64_t count = tile.depth / kBlock;
     const bool bf16 = spec.xDtype == ACL_BF16;
     alignas(64) float scales[kCols][kMaxBlocks];
     alignas(64) float offsets[kCols][kMaxBlocks];
     for (int c = 0; c < kCols; ++c) {
-        std::fill(scales[c] + blocks, scales[c] + kMaxBlocks, 1.0f);  // ScaledRows reads whole vectors
+        std::fill(scales[c] + count, scales[c] + kMaxBlocks, 1.0f);  // ScaledRows reads whole vectors
         stage_per_block(spec, src.scale, spec.scale, tile, tile.n0 + c0 + c, scales[c]);
         if (spec.hasOffset) stage_per_block(spec, src.offset, spec.offset, tile, tile.n0 + c0 + c, offsets[c]);
     }
-    const int64_t columnBytes = spec.weight.colStride / 2;
-    const DotSources at{reinterpret_cast<const uint8_t*>(src.weight) + (spec.weight.offset + tile.k0) / 2 +
-                            (tile.n0 + c0) * columnBytes,
-                        columnBytes, xd, tile.depth};
+    const bool int4 = spec.weightDtype == ACL_INT4;
+    const int64_t columnBytes = int4 ? spec.weight.colStride / 2 : spec.weight.colStride;
+    const int64_t first = spec.weight.offset + tile.k0 + (tile.n0 + c0) * spec.weight.colStride;
+    const DotSources at{reinterpret_cast<const uint8_t*>(src.weight) + (int4 ? first / 2 : first), columnBytes, xs,
+                        tile.depth};
     float* out = acc + c0;
+    const BlockParameters parameters{scales, offsets, bf16, spec.hasOffset};
+    if (!int4) return dot_columns<kRows, kCols>(ByteBlocks{parameters}, at, count, out, tile.cols);
     if (!spec.hasOffset) {
         ScaledRows rows[kCols];
         bool scaled = true;
-        for (int c = 0; c < kCols; ++c) scaled = scaled && rows[c].scaled(scales[c], blocks, bf16);
+        for (int c = 0; c < kCols; ++c) scaled = scaled && rows[c].scaled(scales[c], count, bf16);
         if (scaled) {
             const MantissaTables& tables = mantissa_tables();
             const ScaledTables scaledTables{bf16 ? &tables.bf16[0][0] : &tables.half[0][0], rows};
-            return dot_columns<kRows, kCols>(scaledTables, at, blocks, out, tile.cols);
+            return dot_columns<kRows, kCols>(NibbleBlocks<ScaledTables>{scaledTables}, at, count, out, tile.cols);
         }
     }
-    const ComputedTables computed{scales, offsets, bf16, spec.hasOffset};
-    dot_columns<kRows, kCols>(computed, at, blocks, out, tile.cols);
+    dot_columns<kRows, kCols>(NibbleBlocks<ComputedTables>{{parameters}}, at, count, out, tile.cols);
 }
 
-/// The table path of accumulate for kRows rows: pairs of columns while one
+/// The block path of accumulate for kRows rows: pairs of columns while one
 /// or two rows leave the FMAs idle, single columns after.
 template <int kRows>
-void accumulate_by_table(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xd,
-                         float* acc) {
+void accumulate_by_blocks(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xs,
+                          float* acc) {
     constexpr int kCols = kRows <= 2 ? 2 : 1;
     int64_t c = 0;
-    for (; c + kCols <= tile.cols; c += kCols) table_columns<kRows, kCols>(spec, src, tile, c, xd, acc);
-    for (; c < tile.cols; ++c) table_columns<kRows, 1>(spec, src, tile, c, xd, acc);
+    for (; c + kCols <= tile.cols; c += kCols) block_columns<kRows, kCols>(spec, src, tile, c, xs, acc);
+    for (; c < tile.cols; ++c) block_columns<kRows, 1>(spec, src, tile, c, xs, acc);
 }
 
-/// x's rows deinterleaved per block for accumulate_by_table, then it.
-void accumulate_by_table(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xs,
-                         int64_t rows, float* acc) {
-    const TableTag d;
+/// The block path of accumulate; x's rows deinterleaved per block for INT4
+/// (its blocks come as even and odd elements).
+void accumulate_by_blocks(const WeightQuantSpec& spec, const Sources& src, const Tile& tile, const float* xs,
+                          int64_t rows, float* acc) {
     alignas(64) float xd[weight_quant::kMaxFewRows * kMaxRun];
-    for (int64_t i = 0; i < rows * tile.depth; i += kBlock) {
-        const auto lo = hn::LoadU(d, xs + i);
-        const auto hi = hn::LoadU(d, xs + i + kTableLanes);
-        hn::Store(hn::ConcatEven(d, hi, lo), d, xd + i);
-        hn::Store(hn::ConcatOdd(d, hi, lo), d, xd + i + kTableLanes);
+    if (spec.weightDtype == ACL_INT4) {
+        const TableTag d;
+        for (int64_t i = 0; i < rows * tile.depth; i += kBlock) {
+            const auto lo = hn::LoadU(d, xs + i);
+            const auto hi = hn::LoadU(d, xs + i + kTableLanes);
+            hn::Store(hn::ConcatEven(d, hi, lo), d, xd + i);
+            hn::Store(hn::ConcatOdd(d, hi, lo), d, xd + i + kTableLanes);
+        }
+        xs = xd;
     }
     static_assert(weight_quant::kMaxFewRows == 4);
     switch (rows) {
-        case 1: return accumulate_by_table<1>(spec, src, tile, xd, acc);
-        case 2: return accumulate_by_table<2>(spec, src, tile, xd, acc);
-        case 3: return accumulate_by_table<3>(spec, src, tile, xd, acc);
-        default: return accumulate_by_table<4>(spec, src, tile, xd, acc);
+        case 1: return accumulate_by_blocks<1>(spec, src, tile, xs, acc);
+        case 2: return accumulate_by_blocks<2>(spec, src, tile, xs, acc);
+        case 3: return accumulate_by_blocks<3>(spec, src, tile, xs, acc);
+        default: return accumulate_by_blocks<4>(spec, src, tile, xs, acc);
     }
 }
 #endif
@@ -503,7 +550,7 @@ void accumulate_on_target(const WeightQuantSpec& spec, const Sources& src, const
         return;
     }
 #if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
-    if (table_path(spec, tile)) return accumulate_by_table(spec, src, tile, xs, rows, acc);
+    if (block_path(spec, tile)) return accumulate_by_blocks(spec, src, tile, xs, rows, acc);
 #endif
     // The column's chunk whole, then one dot per row: a horizontal sum
     // per group would cost as much as the group's products.
