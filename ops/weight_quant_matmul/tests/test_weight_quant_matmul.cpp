@@ -88,6 +88,20 @@ std::string describe(const Case& c) {
            (c.bias ? " bias" : "") + " scales " + std::to_string(c.scaleLow) + ".." + std::to_string(c.scaleHigh);
 }
 
+/// ggml's call: x [m, k], the weight a [k, n] view of an [n, k] storage,
+/// the scale a [k / groupSize, n] view of [n, k / groupSize].
+Case ggml_case(int64_t m, int64_t k, int64_t n, aclDataType weightDtype, int groupSize = 32) {
+    Case c;
+    c.m = m;
+    c.k = k;
+    c.n = n;
+    c.weightDtype = weightDtype;
+    c.mode = Mode::kGroup;
+    c.groupSize = groupSize;
+    c.transposedWeight = true;
+    return c;
+}
+
 /// The device's ANTIQUANT of w for an x of dtype xDtype.
 double antiquant(double w, double scale, double offset, aclDataType xDtype) {
     if (xDtype == ACL_FLOAT16) return in_dtype(in_dtype(w + offset, ACL_FLOAT16) * scale, ACL_FLOAT16);
@@ -207,17 +221,7 @@ TEST_F(WeightQuantMatmul, ModesDtypesOffsetAndBias) {
 // offset or bias; M = 1 (token generation) and a prompt's M.
 TEST_F(WeightQuantMatmul, GgmlTransposedViews) {
     for (const aclDataType wDtype : {ACL_INT4, ACL_INT8}) {
-        for (const int64_t m : {1, 4, 5, 33}) {
-            Case c;
-            c.m = m;
-            c.k = 256;
-            c.n = 70;
-            c.weightDtype = wDtype;
-            c.mode = Mode::kGroup;
-            c.groupSize = 32;
-            c.transposedWeight = true;
-            run_case(c);
-        }
+        for (const int64_t m : {1, 4, 5, 33}) run_case(ggml_case(m, 256, 70, wDtype));
     }
     // K <= 32: ggml passes group size 0 and a [1, N] view.
     Case small;
@@ -286,15 +290,8 @@ TEST_F(WeightQuantMatmul, FewRowsBlocksAndScaledTables) {
                 for (const Scales scales : {Scales{0.002, 0.05, 1}, Scales{-0.05, -0.002, 1}, Scales{1e-7, 5e-5, 1},
                                             large}) {
                     for (const bool offset : {false, true}) {
-                        Case c;
-                        c.m = m;
-                        c.k = 256;
-                        c.n = 37;
+                        Case c = ggml_case(m, 256, 37, wDtype, scales.low > 100 ? 64 : 32);
                         c.xDtype = xDtype;
-                        c.weightDtype = wDtype;
-                        c.mode = Mode::kGroup;
-                        c.groupSize = scales.low > 100 ? 64 : 32;
-                        c.transposedWeight = true;
                         c.offset = offset;
                         c.scaleLow = scales.low;
                         c.scaleHigh = scales.high;
@@ -304,15 +301,8 @@ TEST_F(WeightQuantMatmul, FewRowsBlocksAndScaledTables) {
                 }
             }
             for (const int64_t m : {1, 2}) {
-                Case c;
-                c.m = m;
-                c.k = 4224;
-                c.n = 3;
+                Case c = ggml_case(m, 4224, 3, wDtype, 96);
                 c.xDtype = xDtype;
-                c.weightDtype = wDtype;
-                c.mode = Mode::kGroup;
-                c.groupSize = 96;
-                c.transposedWeight = true;
                 run_case(c);
             }
         }
@@ -321,16 +311,11 @@ TEST_F(WeightQuantMatmul, FewRowsBlocksAndScaledTables) {
 
 // The tiles are constants: 1, 2 or 8 workers give the same bits.
 TEST_F(WeightQuantMatmul, SameForAnyWorkerCount) {
-    for (const int64_t m : {1, 270}) {
-        Case c;
-        c.m = m;
-        c.k = 700;
-        c.n = 1100;
-        c.weightDtype = ACL_INT4;
-        c.mode = Mode::kGroup;
-        c.groupSize = 32;
-        c.transposedWeight = true;
-        expect_same_for_any_worker_count([&] { return std::vector<std::vector<double>>{run_case(c, false)}; });
+    for (const aclDataType wDtype : {ACL_INT4, ACL_INT8}) {
+        for (const int64_t m : {1, 3, 270}) {
+            const Case c = ggml_case(m, 704, 1100, wDtype);
+            expect_same_for_any_worker_count([&] { return std::vector<std::vector<double>>{run_case(c, false)}; });
+        }
     }
 }
 
