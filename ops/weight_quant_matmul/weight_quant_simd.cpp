@@ -215,6 +215,13 @@ HWY_INLINE Table lookup(Table table, hn::Vec<hn::RebindToUnsigned<TableTag>> nib
     return Table{_mm512_permutexvar_ps(nibbles.raw, table.raw)};
 }
 
+/// Keeps v in a register: its uses must not each fold a load of it (a
+/// 512-bit load a cycle is the loop's other bound).
+template <class V>
+HWY_INLINE void keep_in_register(V& v) {
+    __asm__("" : "+v"(v.raw));
+}
+
 /// Row j, lane n: round((n ^ 8) - 8) * (1 + j / 2^10)) to fp16 (half) or
 /// round(... * (1 + j / 2^7)) to bf16 -- the tables of the scales 1 <= s < 2.
 struct MantissaTables {
@@ -305,10 +312,9 @@ struct ScaledTables {
     const ScaledRows* columns;
 
     HWY_INLINE Table operator()(int c, int64_t b) const {
-        const hn::RebindToSigned<TableTag> di;
-        const auto row = hn::Load(di, reinterpret_cast<const int32_t*>(rows + columns[c].row[b]));
-        const auto scaled = hn::Add(row, hn::Set(di, columns[c].delta[b]));
-        return hn::BitCast(TableTag(), hn::IfThenElseZero(hn::Ne(hn::Iota(di, 0), hn::Zero(di)), scaled));
+        auto row = hn::Load(hn::RebindToSigned<TableTag>(), reinterpret_cast<const int32_t*>(rows + columns[c].row[b]));
+        keep_in_register(row);  // the delta's broadcast folds into the add instead
+        return Table{_mm512_castsi512_ps(_mm512_maskz_add_epi32(0xFFFE, row.raw, _mm512_set1_epi32(columns[c].delta[b])))};
     }
 };
 
@@ -394,6 +400,10 @@ HWY_INLINE void dot_block(const Blocks& blocks, const DotSources& at, int64_t b,
     HWY_UNROLL(4) for (int r = 0; r < kRows; ++r) {
         x[r][0] = hn::LoadU(d, at.xs + r * at.depth + b * kBlock);
         x[r][1] = hn::LoadU(d, at.xs + r * at.depth + b * kBlock + kTableLanes);
+        if constexpr (kCols > 1) {
+            keep_in_register(x[r][0]);
+            keep_in_register(x[r][1]);
+        }
     }
     HWY_UNROLL(4) for (int c = 0; c < kCols; ++c) {
         Table w[2];
