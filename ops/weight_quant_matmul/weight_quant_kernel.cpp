@@ -21,7 +21,8 @@ using weight_quant::Tile;
 /// Up to kFewRows rows of x take the dot-product path (accumulate): each
 /// weight element is dequantised once per kFewRows rows, and the weight's
 /// bytes are the traffic.  Its tiles are kFewCols columns of kFewDepth /
-/// M rows of the weight: x's chunk (16 KiB of fp32) stays in L1 while the
+/// M rows of the weight (down to a multiple of 64, whole blocks of the
+/// groups of 32 or 64): x's chunk (16 KiB of fp32) stays in L1 while the
 /// columns stream past, and at M = 1 a chunk of 4096 takes ggml's columns
 /// whole (one sequential stream).
 constexpr int64_t kFewRows = weight_quant::kMaxFewRows;
@@ -46,7 +47,7 @@ public:
           few_(spec_.m <= kFewRows),
           tileRows_(few_ ? spec_.m : kGemmRows),
           tileCols_(few_ ? kFewCols : kGemmCols),
-          depth_(std::min(spec_.k, few_ ? kFewDepth / spec_.m : kGemmDepth)),
+          depth_(std::min(spec_.k, few_ ? kFewDepth / spec_.m / 64 * 64 : kGemmDepth)),
           rowTiles_(ceil_div(spec_.m, tileRows_)),
           colTiles_(ceil_div(spec_.n, tileCols_)),
           blocks_(BlockSplit::front_loaded(rowTiles_ * colTiles_, soc_profile().aiCoreCount,
