@@ -186,15 +186,17 @@ void prefetch_column(const uint8_t* bytes, int64_t count) {
 }
 
 #if HWY_TARGET <= HWY_AVX3 && HWY_ARCH_X86
-// The table path (AVX-512's 16 fp32 lanes): per block of 32 nibbles (16
-// bytes in one group) a vector holds the 16 values a nibble dequantises
-// to; the low nibbles (the even elements) and the high ones (the odd)
-// index it and multiply x's even and odd elements (x deinterleaved per
-// block).  Without an offset, ANTIQUANT(v) = round(v * s) with s = m 2^e
-// equals round(v * m) 2^e while v * s stays in the rounding dtype's normal
-// range: the block's table is then a static row per mantissa m with e
-// added to its lanes' exponent bits, sparing the conversions that round a
-// computed table -- they would cost as much as the block's products.
+// The block path (AVX-512's 16 fp32 lanes): K in blocks of 32 weight
+// elements inside a group, each dequantised in registers and dotted with
+// x's rows.  INT4: per block (16 bytes) a vector holds the 16 values a
+// nibble dequantises to; the low nibbles (the even elements) and the high
+// ones (the odd) index it and multiply x's even and odd elements (x
+// deinterleaved per block).  Without an offset, ANTIQUANT(v) = round(v *
+// s) with s = m 2^e equals round(v * m) 2^e while v * s stays in the
+// rounding dtype's normal range: the block's table is then a static row
+// per mantissa m with e added to its lanes' exponent bits, sparing the
+// conversions that round a computed table -- they would cost as much as
+// the block's products.
 constexpr int64_t kTableLanes = 16;
 constexpr int64_t kBlock = 32;
 constexpr int64_t kMaxBlocks = kMaxRun / kBlock;
@@ -222,7 +224,7 @@ HWY_INLINE void keep_in_register(V& v) {
     __asm__("" : "+v"(v.raw));
 }
 
-/// Row j, lane n: round((n ^ 8) - 8) * (1 + j / 2^10)) to fp16 (half) or
+/// Row j, lane n: round(((n ^ 8) - 8) * (1 + j / 2^10)) to fp16 (half) or
 /// round(... * (1 + j / 2^7)) to bf16 -- the tables of the scales 1 <= s < 2.
 struct MantissaTables {
     alignas(64) float half[1 << 10][kTableLanes];
@@ -312,9 +314,9 @@ struct ScaledTables {
     const ScaledRows* columns;
 
     HWY_INLINE Table operator()(int c, int64_t b) const {
-        auto row = hn::Load(hn::RebindToSigned<TableTag>(), reinterpret_cast<const int32_t*>(rows + columns[c].row[b]));
-        keep_in_register(row);  // the delta's broadcast folds into the add instead
-        return Table{_mm512_castsi512_ps(_mm512_maskz_add_epi32(0xFFFE, row.raw, _mm512_set1_epi32(columns[c].delta[b])))};
+        const __m512i row = _mm512_load_si512(rows + columns[c].row[b]);
+        const __m512i delta = _mm512_set1_epi32(columns[c].delta[b]);
+        return Table{_mm512_castsi512_ps(_mm512_maskz_add_epi32(0xFFFE, row, delta))};
     }
 };
 
