@@ -20,11 +20,11 @@ using weight_quant::Tile;
 
 /// Up to kFewRows rows of x take the dot-product path (accumulate): each
 /// weight element is dequantised once per kFewRows rows, and the weight's
-/// bytes are the traffic.  Its tiles are kFewCols columns of kFewDepth /
-/// M rows of the weight (down to a multiple of 64, whole blocks of the
-/// groups of 32 or 64): x's chunk (16 KiB of fp32) stays in L1 while the
-/// columns stream past, and at M = 1 a chunk of 4096 takes ggml's columns
-/// whole (one sequential stream).
+/// bytes are the traffic.  Its tiles are kFewCols columns of kFewDepth
+/// rows of the weight: a chunk of 4096 takes ggml's columns whole (one
+/// sequential stream; x's chunk at M = 1 is 16 KiB of fp32, in L1).
+/// Measured: chunks of 4096 / M, x in L1 at every M, were slower at M = 4
+/// (the per-column staging and sums come 4 times as often).
 constexpr int64_t kFewRows = weight_quant::kMaxFewRows;
 constexpr int64_t kFewCols = 64;
 constexpr int64_t kFewDepth = 4096;
@@ -47,7 +47,7 @@ public:
           few_(spec_.m <= kFewRows),
           tileRows_(few_ ? spec_.m : kGemmRows),
           tileCols_(few_ ? kFewCols : kGemmCols),
-          depth_(std::min(spec_.k, few_ ? kFewDepth / spec_.m / 64 * 64 : kGemmDepth)),
+          depth_(std::min(spec_.k, few_ ? kFewDepth : kGemmDepth)),
           rowTiles_(ceil_div(spec_.m, tileRows_)),
           colTiles_(ceil_div(spec_.n, tileCols_)),
           blocks_(BlockSplit::front_loaded(rowTiles_ * colTiles_, soc_profile().aiCoreCount,
