@@ -132,30 +132,29 @@ aclnnStatus check_scale_dtypes(const aclTensor* x, const aclTensor* weight, cons
                            "DT_INT32, actual antiquantScale's dtype is [%s].",
                            dtype_of(scale));
     }
-    if (is_fixpipe_scale(scale)) {
-        if (view_of(x).dtype != ACL_FLOAT16) {
-            return param_error(ACLNN_ERR_PARAM_INVALID,
-                               "x's dtype must be DT_FLOAT16 when antiquantScale's dtype is DT_UINT64/DT_INT64, actual "
-                               "x's dtype is [%s].",
-                               dtype_of(x));
-        }
-        if (view_of(weight).dtype != ACL_INT8) {
-            return param_error(ACLNN_ERR_PARAM_INVALID,
-                               "weight's dtype must be DT_INT8 when antiquantScale's dtype is DT_UINT64/DT_INT64,"
-                               "actual weight's dtype is [%s].",
-                               dtype_of(weight));
-        }
-        if (offset != nullptr && view_of(offset).dtype != ACL_INT32) {
-            return param_error(ACLNN_ERR_PARAM_INVALID,
-                               "antiquantOffset's dtype must be DT_INT32 when antiquantScale's dtype is "
-                               "DT_UINT64/DT_INT64, actual antiquantOffset's dtype is [%s].",
-                               dtype_of(offset));
-        }
-        if (view_of(y).dtype != ACL_FLOAT16) {
-            return param_error(ACLNN_ERR_PARAM_INVALID,
-                               "y's dtype should be [DT_FLOAT16] when antiquantScale's dtype is [DT_UINT64/DT_INT64], "
-                               "actual y's dtype is [%s].",
-                               dtype_of(y));
+    if (is_fixpipe_scale(scale)) {  // CheckXYDtypeValidForFixpipe, each in its words (%s: the dtype)
+        const struct {
+            const aclTensor* tensor;  ///< null: not checked
+            aclDataType dtype;
+            const char* format;
+        } rules[] = {
+            {x, ACL_FLOAT16,
+             "x's dtype must be DT_FLOAT16 when antiquantScale's dtype is DT_UINT64/DT_INT64, actual x's dtype is "
+             "[%s]."},
+            {weight, ACL_INT8,
+             "weight's dtype must be DT_INT8 when antiquantScale's dtype is DT_UINT64/DT_INT64,actual weight's "
+             "dtype is [%s]."},
+            {offset, ACL_INT32,
+             "antiquantOffset's dtype must be DT_INT32 when antiquantScale's dtype is DT_UINT64/DT_INT64, actual "
+             "antiquantOffset's dtype is [%s]."},
+            {y, ACL_FLOAT16,
+             "y's dtype should be [DT_FLOAT16] when antiquantScale's dtype is [DT_UINT64/DT_INT64], actual y's "
+             "dtype is [%s]."},
+        };
+        for (const auto& rule : rules) {
+            if (rule.tensor != nullptr && view_of(rule.tensor).dtype != rule.dtype) {
+                return param_error(ACLNN_ERR_PARAM_INVALID, rule.format, dtype_of(rule.tensor));
+            }
         }
         return ACLNN_SUCCESS;
     }

@@ -56,7 +56,7 @@ aclnnStatus hand_back_weight_quant_matmul(WeightQuantSpec spec, TensorSpan input
 namespace weight_quant {
 
 /// The most rows and columns of a tile (the kernels' stack buffers).
-inline constexpr int64_t kMaxRun = 2048;
+inline constexpr int64_t kMaxRun = 4096;
 /// The most rows of x accumulate takes.
 inline constexpr int64_t kMaxFewRows = 4;
 
@@ -84,9 +84,10 @@ void dequantise(const WeightQuantSpec& spec, const Sources& sources, const Tile&
 /// acc[r * tile.cols + c] += sum over the tile's rows kk of xs[r * tile.depth
 /// + kk] * ANTIQUANT(weight)(tile.k0 + kk, tile.n0 + c), for r < rows: the
 /// few-row product (rows <= kMaxFewRows), each weight element dequantised
-/// into a buffer the size of L1 and used at once -- or, for INT4 in groups
-/// of 32 on targets of 16 fp32 lanes, looked up in a table of the group's
-/// 16 dequantised values (per target, SIMD).
+/// into a buffer the size of L1 and used at once -- or, for a K-major
+/// weight in blocks of 32 inside groups on AVX-512, dequantised in
+/// registers per block (INT4: looked up in a table of the 16 values a
+/// nibble takes) (per target, SIMD).
 void accumulate(const WeightQuantSpec& spec, const Sources& sources, const Tile& tile, const float* xs, int64_t rows,
                 float* acc) noexcept;
 

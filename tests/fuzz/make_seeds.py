@@ -1977,6 +1977,17 @@ def matmul_seeds():
                                                dict(shape=(64, 8), dtype=INT4, strides='col'),
                                                dict(shape=(1, 8), dtype=FLOAT16),
                                                dict(shape=(2, 8), dtype=FLOAT16, strides='col'), group=32)
+    # The few-row block path (K in blocks of 32 inside groups): INT8, an odd
+    # column count; INT4 bf16 with an offset (computed tables), M = 3.
+    seeds['wq_int8_group_ggml'] = weight_quant(dict(shape=(2, 96), dtype=FLOAT16),
+                                               dict(shape=(96, 5), dtype=INT8, strides='col'),
+                                               dict(shape=(2, 5), dtype=FLOAT16),
+                                               dict(shape=(3, 5), dtype=FLOAT16, strides='col'), group=32)
+    seeds['wq_int4_ggml_bf16_offset'] = weight_quant(dict(shape=(3, 128), dtype=BF16),
+                                                     dict(shape=(128, 3), dtype=INT4, strides='col'),
+                                                     dict(shape=(3, 3), dtype=BF16),
+                                                     dict(shape=(2, 3), dtype=BF16, strides='col'),
+                                                     offset=dict(shape=(2, 3), dtype=BF16, strides='col'), group=64)
     seeds['wq_bf16_offset_bias'] = weight_quant(dict(shape=(5, 64), dtype=BF16), dict(shape=(64, 6), dtype=INT4),
                                                 dict(shape=(5, 6), dtype=BF16), dict(shape=(1, 6), dtype=BF16),
                                                 offset=dict(shape=(1, 6), dtype=BF16), bias=dict(shape=(6,)))

@@ -75,6 +75,9 @@ struct Case {
     bool offset = false;
     bool bias = false;
     int64_t weightOffset = 0;  ///< the weight view's offset (elements)
+    double scaleLow = 0.002;   ///< the scales' range
+    double scaleHigh = 0.05;
+    double xMagnitude = 1;     ///< x in [-xMagnitude, xMagnitude]
 };
 
 std::string describe(const Case& c) {
@@ -82,7 +85,21 @@ std::string describe(const Case& c) {
            std::to_string(c.xDtype) + " w " + std::to_string(c.weightDtype) + " mode " +
            std::to_string(static_cast<int>(c.mode)) + " group " + std::to_string(c.groupSize) +
            (c.transposedWeight ? " wT" : "") + (c.transposedX ? " xT" : "") + (c.offset ? " offset" : "") +
-           (c.bias ? " bias" : "");
+           (c.bias ? " bias" : "") + " scales " + std::to_string(c.scaleLow) + ".." + std::to_string(c.scaleHigh);
+}
+
+/// ggml's call: x [m, k], the weight a [k, n] view of an [n, k] storage,
+/// the scale a [k / groupSize, n] view of [n, k / groupSize].
+Case ggml_case(int64_t m, int64_t k, int64_t n, aclDataType weightDtype, int groupSize = 32) {
+    Case c;
+    c.m = m;
+    c.k = k;
+    c.n = n;
+    c.weightDtype = weightDtype;
+    c.mode = Mode::kGroup;
+    c.groupSize = groupSize;
+    c.transposedWeight = true;
+    return c;
 }
 
 /// The device's ANTIQUANT of w for an x of dtype xDtype.
@@ -97,7 +114,7 @@ protected:
     std::vector<double> run_case(const Case& c, bool check = true) {
         SCOPED_TRACE(describe(c));
         const Shape xStrides = c.transposedX ? Shape{1, c.m} : Shape{};
-        DeviceTensor x(TensorSpec({c.m, c.k}, c.xDtype, xStrides), uniform(static_cast<size_t>(c.m * c.k), -1, 1, 3));
+        DeviceTensor x(TensorSpec({c.m, c.k}, c.xDtype, xStrides), uniform(static_cast<size_t>(c.m * c.k), -c.xMagnitude, c.xMagnitude, 3));
         const int low = c.weightDtype == ACL_INT4 ? -8 : -128;
         const int high = c.weightDtype == ACL_INT4 ? 7 : 127;
         std::vector<int> ints;
@@ -123,7 +140,7 @@ protected:
             if (c.transposedWeight) pStrides = {1, groups};  // ggml's [K/32, N] view
         }
         const size_t pCount = static_cast<size_t>(numel(pShape));
-        DeviceTensor scale(TensorSpec(pShape, c.xDtype, pStrides), uniform(pCount, 0.002, 0.05, 7));
+        DeviceTensor scale(TensorSpec(pShape, c.xDtype, pStrides), uniform(pCount, c.scaleLow, c.scaleHigh, 7));
         DeviceTensor offset(TensorSpec(pShape, c.xDtype, pStrides), uniform(pCount, -3, 3, 9));
         const aclDataType biasDtype = c.xDtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
         DeviceTensor bias(TensorSpec({c.n}, biasDtype), uniform(static_cast<size_t>(c.n), -1, 1, 13));
@@ -204,17 +221,7 @@ TEST_F(WeightQuantMatmul, ModesDtypesOffsetAndBias) {
 // offset or bias; M = 1 (token generation) and a prompt's M.
 TEST_F(WeightQuantMatmul, GgmlTransposedViews) {
     for (const aclDataType wDtype : {ACL_INT4, ACL_INT8}) {
-        for (const int64_t m : {1, 4, 5, 33}) {
-            Case c;
-            c.m = m;
-            c.k = 256;
-            c.n = 70;
-            c.weightDtype = wDtype;
-            c.mode = Mode::kGroup;
-            c.groupSize = 32;
-            c.transposedWeight = true;
-            run_case(c);
-        }
+        for (const int64_t m : {1, 4, 5, 33}) run_case(ggml_case(m, 256, 70, wDtype));
     }
     // K <= 32: ggml passes group size 0 and a [1, N] view.
     Case small;
@@ -262,18 +269,53 @@ TEST_F(WeightQuantMatmul, OddSizesOffsetsAndTiles) {
     run_case(c);
 }
 
+// The few-row path of ggml's layouts (M = 1..4, groups of 32 or more): an
+// odd column count (column pairs and a single one), both x dtypes, with an
+// offset (computed tables), and scales inside and outside the range where
+// an INT4 block's table is a static one scaled by the scale's exponent:
+// negative, fp16-subnormal, and around fp16's 2^12 bound (some columns
+// each side, x small so that y stays finite).  Then a K chunk (4096)
+// boundary inside a group of 96.  (INT8's large scales stay below fp16's
+// overflow of 127 s.)
+TEST_F(WeightQuantMatmul, FewRowsBlocksAndScaledTables) {
+    struct Scales {
+        double low;
+        double high;
+        double xMagnitude;
+    };
+    for (const aclDataType wDtype : {ACL_INT4, ACL_INT8}) {
+        const Scales large = wDtype == ACL_INT4 ? Scales{3000, 5000, 1.0 / 256} : Scales{200, 500, 1.0 / 256};
+        for (const aclDataType xDtype : {ACL_FLOAT16, ACL_BF16}) {
+            for (const int64_t m : {1, 2, 3, 4}) {
+                for (const Scales scales : {Scales{0.002, 0.05, 1}, Scales{-0.05, -0.002, 1}, Scales{1e-7, 5e-5, 1},
+                                            large}) {
+                    for (const bool offset : {false, true}) {
+                        Case c = ggml_case(m, 256, 37, wDtype, scales.low > 100 ? 64 : 32);
+                        c.xDtype = xDtype;
+                        c.offset = offset;
+                        c.scaleLow = scales.low;
+                        c.scaleHigh = scales.high;
+                        c.xMagnitude = scales.xMagnitude;
+                        run_case(c);
+                    }
+                }
+            }
+            for (const int64_t m : {1, 2}) {
+                Case c = ggml_case(m, 4224, 3, wDtype, 96);
+                c.xDtype = xDtype;
+                run_case(c);
+            }
+        }
+    }
+}
+
 // The tiles are constants: 1, 2 or 8 workers give the same bits.
 TEST_F(WeightQuantMatmul, SameForAnyWorkerCount) {
-    for (const int64_t m : {1, 270}) {
-        Case c;
-        c.m = m;
-        c.k = 700;
-        c.n = 1100;
-        c.weightDtype = ACL_INT4;
-        c.mode = Mode::kGroup;
-        c.groupSize = 32;
-        c.transposedWeight = true;
-        expect_same_for_any_worker_count([&] { return std::vector<std::vector<double>>{run_case(c, false)}; });
+    for (const aclDataType wDtype : {ACL_INT4, ACL_INT8}) {
+        for (const int64_t m : {1, 3, 270}) {
+            const Case c = ggml_case(m, 704, 1100, wDtype);
+            expect_same_for_any_worker_count([&] { return std::vector<std::vector<double>>{run_case(c, false)}; });
+        }
     }
 }
 
