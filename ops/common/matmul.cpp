@@ -184,6 +184,10 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// kGemvTileCols columns, so that a decoder's one-token products still
 /// spread over the blocks.
 constexpr int64_t kGemvTileCols = 256;
+/// gemv_f32's K chunks: a weight column's whole length at a decoder's
+/// sizes, so that each column is one stream for the hardware prefetcher
+/// (512-element chunks made streams of 1 KiB and halved the rate).
+constexpr int64_t kGemvChunkK = 16384;
 
 /// How gemv_f32 reads b, if it can take this product: few rows of a, b
 /// dense along k or along n, and read as the Cube reads it -- kept, or
@@ -222,9 +226,9 @@ public:
     aclError launch(const LaunchArgs& args) const noexcept override {
         const size_t inputs = spec_.addend ? 3 : 2;
         if (aclError status = check_tensor_addresses(name(), args, inputs, 1); status != ACL_SUCCESS) return status;
-        const int64_t tileK = std::min(spec_.k, kChunkK);
         const int64_t tiles = spec_.addend ? 2 : 1;  // c, and self's staging
-        const int64_t stagingFloats = tileK * (kTileRows + kTileCols) + tiles * kTileRows * kTileCols;
+        const int64_t stagingFloats =
+            chunk_k() * (staged_rows() + staged_cols()) + tiles * staged_rows() * tileCols_;
         const UbStaging staging = UbStaging::per_worker(stagingFloats * int64_t{sizeof(float)});
         // What one tile reads and writes: small products' blocks then share
         // a task (run_pieces) rather than each paying a dispatch.
@@ -238,6 +242,14 @@ public:
     }
 
 private:
+    /// The K chunks of a tile's products (and the longest, for the
+    /// staging), the rows of a staged, and the columns of b staged
+    /// (gemv_f32 reads b in place).
+    int64_t chunk_step() const noexcept { return gemv_ ? kGemvChunkK : kChunkK; }
+    int64_t chunk_k() const noexcept { return std::min(spec_.k, chunk_step()); }
+    int64_t staged_rows() const noexcept { return gemv_ ? kGemvMaxRows : kTileRows; }
+    int64_t staged_cols() const noexcept { return gemv_ ? 0 : kTileCols; }
+
     /// The rows and columns of a full tile of this product.
     int64_t tile_rows() const noexcept { return std::min(kTileRows, spec_.m); }
     int64_t tile_cols() const noexcept { return std::min(tileCols_, spec_.n); }
@@ -291,13 +303,12 @@ private:
         const int64_t col = tile % colTiles_ * tileCols_;
         const int64_t rows = std::min(kTileRows, spec_.m - row);
         const int64_t cols = std::min(tileCols_, spec_.n - col);
-        const int64_t tileK = std::min(spec_.k, kChunkK);
         float* aStage = ub;
-        float* bStage = aStage + tileK * kTileRows;
-        float* c = bStage + tileK * kTileCols;
+        float* bStage = aStage + chunk_k() * staged_rows();
+        float* c = bStage + chunk_k() * staged_cols();
         // k == 0 still makes one call: its beta 0 writes the zeros.
-        for (int64_t k0 = 0; k0 == 0 || k0 < spec_.k; k0 += kChunkK) {
-            const int64_t depth = std::min(kChunkK, spec_.k - k0);
+        for (int64_t k0 = 0; k0 == 0 || k0 < spec_.k; k0 += chunk_step()) {
+            const int64_t depth = std::min(chunk_step(), spec_.k - k0);
             const auto a = operand(piece(args.inputs[0], spec_.aDtype, spec_.a, b, row, k0, rows, depth), spec_.a, aStage,
                                    gemv_.has_value());
             const float beta = k0 == 0 ? 0.0f : 1.0f;
@@ -324,7 +335,7 @@ private:
             const MatmulAddend& addend = *spec_.addend;
             add_scaled_self(c, rows, cols, addend,
                             piece(args.inputs[2], addend.dtype, addend.self, b, row, col, rows, cols),
-                            c + kTileRows * kTileCols);
+                            c + staged_rows() * tileCols_);
         }
         store(c, rows, cols, piece(args.outputs[0], spec_.outDtype, spec_.out, b, row, col, rows, cols));
     }
