@@ -263,10 +263,19 @@ void stage_per_block(const WeightQuantSpec& spec, const std::byte* data, const Q
         // A miss here stalls the column's products: ask for a later column's.
         const std::byte* later = data + (first + kParameterLead * at.colStride) * 2;
         for (int64_t i = 0; i < blocks * 2; i += 64) hwy::Prefetch(later + i);
-        for (; b + kTableLanes <= blocks; b += kTableLanes) {
-            const auto v = spec.xDtype == ACL_BF16 ? load_f32(d, reinterpret_cast<const bf16_t*>(data) + first + b)
-                                                    : load_f32(d, reinterpret_cast<const half_t*>(data) + first + b);
-            hn::StoreU(v, d, out + b);
+        // Whole vectors, then the rest through one partial vector (short
+        // columns -- a K of 256 is 8 blocks -- would otherwise convert
+        // each scale alone, which cost more than the column's products).
+        for (; b < blocks; b += kTableLanes) {
+            const auto count = static_cast<size_t>(std::min(kTableLanes, blocks - b));
+            const auto load = [&](const auto* p) {
+                return count == kTableLanes ? load_f32(d, p) : load_f32_partial(d, p, count);
+            };
+            const auto v = spec.xDtype == ACL_BF16 ? load(reinterpret_cast<const bf16_t*>(data) + first + b)
+                                                    : load(reinterpret_cast<const half_t*>(data) + first + b);
+            HWY_ALIGN float values[kTableLanes];
+            hn::Store(v, d, values);
+            std::copy(values, values + count, out + b);
         }
     }
     while (b < blocks) {
@@ -455,7 +464,8 @@ void block_columns(const WeightQuantSpec& spec, const Sources& src, const Tile& 
     alignas(64) float scales[kCols][kMaxBlocks];
     alignas(64) float offsets[kCols][kMaxBlocks];
     for (int c = 0; c < kCols; ++c) {
-        std::fill(scales[c] + count, scales[c] + kMaxBlocks, 1.0f);  // ScaledRows reads whole vectors
+        // ScaledRows reads whole vectors: the last one's lanes past count.
+        std::fill(scales[c] + count, scales[c] + std::min(kMaxBlocks, (count + kTableLanes - 1) / kTableLanes * kTableLanes), 1.0f);
         stage_per_block(spec, src.scale, spec.scale, tile, tile.n0 + c0 + c, scales[c]);
         if (spec.hasOffset) stage_per_block(spec, src.offset, spec.offset, tile, tile.n0 + c0 + c, offsets[c]);
     }
