@@ -13,7 +13,7 @@
 
 #include "attention/attention_kernel.hpp"
 #include "common/dtype.hpp"
-#include "common/gemm.hpp"
+#include "common/float_runs.hpp"
 #include "common/gemv.hpp"
 #include "common/hwy_target.hpp"
 #include "common/vector_math-inl.h"
@@ -203,22 +203,12 @@ void attention_unit(const AttentionKernel::Job& job, int64_t unit, float* ub) {
     for (int64_t j0 = jBegin; rows > 0 && j0 < jEnd; j0 += kKeyTile) {
         const int64_t cols = std::min(kKeyTile, jEnd - j0);
         gather(ops.key, job.args.inputs[1], (bn2 * p.s2 + j0) * p.dk, cols * p.dk, st.k);
-        // A decoding step's few rows through gemv_f32 (BLIS's packing
-        // outweighs such products); the unit's rows decide, not the workers.
-        const StridedMatrix<float> scores{st.s, rows, cols, cols, 1};
-        if (rows <= kGemvMaxRows) {
-            gemv_f32({st.q, rows, p.dk, p.dk, 1}, {st.k, ACL_FLOAT, p.dk, cols, p.dk, false}, 0.0f, scores);
-        } else {
-            gemm_f32({st.q, rows, p.dk, p.dk, 1}, {st.k, p.dk, cols, 1, p.dk}, 0.0f, scores);
-        }
+        // A decoding step's few rows go through gemv_f32 (BLIS's packing
+        // outweighs such products).
+        product_f32({st.q, rows, p.dk, p.dk, 1}, {st.k, p.dk, cols, 1, p.dk}, 0.0f, {st.s, rows, cols, cols, 1});
         for (int64_t r = 0; r < rows; ++r) softmax_row(job, st, seen, bn, i0 + r, r, j0, cols);
         gather(ops.value, job.args.inputs[2], (bn2 * p.s2 + j0) * p.dv, cols * p.dv, st.v);
-        const StridedMatrix<float> acc{st.acc, rows, p.dv, p.dv, 1};
-        if (rows <= kGemvMaxRows) {
-            gemv_f32({st.s, rows, cols, cols, 1}, {st.v, ACL_FLOAT, cols, p.dv, p.dv, true}, 1.0f, acc);
-        } else {
-            gemm_f32({st.s, rows, cols, cols, 1}, {st.v, cols, p.dv, p.dv, 1}, 1.0f, acc);
-        }
+        product_f32({st.s, rows, cols, cols, 1}, {st.v, cols, p.dv, p.dv, 1}, 1.0f, {st.acc, rows, p.dv, p.dv, 1});
     }
     finish_unit(job, st, bn, i0, tileRows);
 }

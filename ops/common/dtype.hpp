@@ -115,10 +115,5 @@ constexpr T cast_from_float(float value) noexcept {
     }
 }
 
-/// Rounds each of values[0, count) to dtype's precision and back (FLOAT16 and
-/// BF16, nearest even); a no-op for other dtypes.  Kernels whose internal
-/// dtype is 16-bit call it before storing into a wider output, as CANN's
-/// kernel-then-Cast sequence rounds twice.
-void round_through(aclDataType dtype, float* values, int64_t count) noexcept;
 
 }  // namespace aclcpu::ops

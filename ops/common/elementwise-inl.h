@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "common/elementwise.hpp"
+#include "common/float_runs.hpp"
 #include "common/simd-inl.h"
 #include "common/streaming_stores.hpp"
 

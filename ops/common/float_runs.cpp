@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "aclcpu/half.hpp"
-#include "common/dtype.hpp"
 #include "common/float_runs.hpp"
 #include "common/hwy_target.hpp"
 #include "common/simd-inl.h"

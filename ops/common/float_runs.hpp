@@ -17,4 +17,10 @@ namespace aclcpu::ops {
 /// pair.  The ranges must not overlap.
 bool convert_float_run(aclDataType from, const void* src, aclDataType to, void* dst, int64_t n) noexcept;
 
+/// Rounds each of values[0, count) to dtype's precision and back (FLOAT16 and
+/// BF16, nearest even); a no-op for other dtypes.  Kernels whose internal
+/// dtype is 16-bit call it before storing into a wider output, as CANN's
+/// kernel-then-Cast sequence rounds twice.
+void round_through(aclDataType dtype, float* values, int64_t count) noexcept;
+
 }  // namespace aclcpu::ops

@@ -62,6 +62,8 @@ class RunCursor {
 public:
     explicit RunCursor(const DenseMatrix& b) : run_(b.run), jump_(b.runStride - b.run) {}
     int64_t offset() const { return offset_; }
+    /// Whether the current vector starts a run (in runs only).
+    bool at_run_start() const { return run_ != 0 && inRun_ == 0; }
     void advance() {
         offset_ += static_cast<int64_t>(kDotLanes);
         inRun_ += static_cast<int64_t>(kDotLanes);
@@ -196,7 +198,7 @@ void columns_rows(const StridedMatrix<const float>& a, const DenseMatrix& b, flo
             RunCursor runs(b);
             for (int64_t at = 0; at < b.rows; at += static_cast<int64_t>(kDotLanes), runs.advance()) {
                 const size_t count = std::min(kDotLanes, static_cast<size_t>(b.rows - at));
-                if (at % b.run == 0) {
+                if (runs.at_run_start()) {
                     prefetch_bytes(w + runs.offset() + kPrefetchRuns * b.runStride, cols * b.run * sizeof(T));
                 }
                 accumulate_runs<R, kRows, T>(a, b, i, w + runs.offset(), at, count, cols, partials, kSpanCols);
@@ -316,6 +318,18 @@ HWY_EXPORT(gemv_on_target);
 void gemv_f32(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
               const StridedMatrix<float>& c) noexcept {
     HWY_DYNAMIC_DISPATCH(gemv_on_target)(a, b, beta, c);
+}
+
+void product_f32(const StridedMatrix<const float>& a, const StridedMatrix<const float>& b, float beta,
+                 const StridedMatrix<float>& c) noexcept {
+    if (a.rows > kGemvMaxRows || a.colStride != 1 || b.rowStride < 0 || b.colStride < 0 ||
+        (b.rowStride != 1 && b.colStride != 1)) {
+        return gemm_f32(a, b, beta, c);
+    }
+    // Both strides 1 (a vector): a row of b reads as one column, a column as rows.
+    const bool denseColumns = b.rowStride == 1 && (b.colStride != 1 || b.rows <= b.cols);
+    const int64_t stride = denseColumns ? b.colStride : b.rowStride;
+    gemv_f32(a, {b.data, ACL_FLOAT, b.rows, b.cols, stride, !denseColumns}, beta, c);
 }
 
 }  // namespace aclcpu::ops

@@ -49,4 +49,11 @@ struct DenseMatrix {
 void gemv_f32(const StridedMatrix<const float>& a, const DenseMatrix& b, float beta,
               const StridedMatrix<float>& c) noexcept;
 
+/// c = a b + beta c for fp32 operands staged by a kernel: gemv_f32 when a
+/// has at most kGemvMaxRows rows (a.colStride 1) and b is dense along one
+/// axis (non-negative strides), gemm_f32 otherwise.  Which one is decided by
+/// the shapes alone, so the order of sums never depends on the workers.
+void product_f32(const StridedMatrix<const float>& a, const StridedMatrix<const float>& b, float beta,
+                 const StridedMatrix<float>& c) noexcept;
+
 }  // namespace aclcpu::ops

@@ -12,6 +12,7 @@
 #include <hwy/highway.h>
 
 #include "common/dtype.hpp"
+#include "common/float_runs.hpp"
 #include "common/rows-inl.h"
 #include "common/rows.hpp"
 #include "common/streaming_stores.hpp"

@@ -38,6 +38,7 @@
 #include "aclcpu/soc_profile.hpp"
 #include "common/block_launch.hpp"
 #include "common/dtype.hpp"
+#include "common/float_runs.hpp"
 #include "common/gemm.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
