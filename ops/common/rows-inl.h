@@ -171,11 +171,13 @@ private:
         }
     }
 
-    /// The Kahan step on the partials of vector k.
+    /// The Kahan step on the partials of vector k.  A partial that is no
+    /// longer finite keeps no compensation: inf - inf would make it NaN where
+    /// the plain sum (the device's) stays infinite.
     void add_to(size_t k, RowVec term) {
         const RowVec corrected = hn::Sub(term, errors_[k]);
         const RowVec sum = hn::Add(sums_[k], corrected);
-        errors_[k] = hn::Sub(hn::Sub(sum, sums_[k]), corrected);
+        errors_[k] = hn::IfThenElseZero(hn::IsFinite(sum), hn::Sub(hn::Sub(sum, sums_[k]), corrected));
         sums_[k] = sum;
     }
     /// The Kahan step on the partials of vector k in the lanes of mask only.

@@ -55,6 +55,8 @@ public:
             case RowFunction::kAddRmsNorm: rms_norm(); break;
             case RowFunction::kLayerNorm: layer_norm(); break;
             case RowFunction::kSoftmaxCrossEntropy: softmax_cross_entropy(); break;
+            case RowFunction::kSoftmaxBackward: softmax_backward(); break;
+            case RowFunction::kLogSoftmaxBackward: log_softmax_backward(); break;
         }
     }
 
@@ -195,6 +197,46 @@ private:
             loss.add(labels, n, [](RowVec term) { return term; });
         }
         store_stat(ops_.lossSlot, ops_.loss, loss.total());
+    }
+
+    /// As SoftmaxGrad's kernel (op_kernel/arch35/softmax_grad_ar_full_load.h,
+    /// the one in ops-nn: Mul, Reduce SUM, Mul, Neg, MulAddDst): the row's
+    /// sum of gradOutput * s, then s * gradOutput - s * sum fused.
+    void softmax_backward() {
+        RowSum dot;
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const int64_t n = chunk_size(c);
+            const float* grad = x_chunk(c);
+            // The products replace the outputs (read here for the last time in this pass).
+            float* s = other_chunk(c);
+            store_row(s, n, [&](size_t i, size_t count) {
+                return hn::Mul(load_row_lanes(grad + i, count), load_row_lanes(s + i, count));
+            });
+            dot.add(s, n, [](RowVec term) { return term; });
+        }
+        const RowVec sumV = hn::Set(RowTag(), dot.total());
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const float* grad = x_chunk(c);
+            const float* s = other_chunk(c);
+            write_chunk(c, [&](size_t i, size_t count) {
+                const RowVec sV = load_row_lanes(s + i, count);
+                return hn::MulAdd(hn::Neg(sV), sumV, hn::Mul(sV, load_row_lanes(grad + i, count)));
+            });
+        }
+    }
+
+    /// As LogSoftmaxGrad's kernel (op_kernel/arch35/log_softmax_grad_ar_full_load.h:
+    /// Reduce SUM, Exp, Mul, Sub): gradOutput - exp(l) * sum(gradOutput).
+    void log_softmax_backward() {
+        const RowVec sumV = hn::Set(RowTag(), row_sum([](RowVec v) { return v; }));
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const float* grad = x_chunk(c);
+            const float* l = other_chunk(c);
+            write_chunk(c, [&](size_t i, size_t count) {
+                const RowVec e = exp_ieee(RowTag(), load_row_lanes(l + i, count));
+                return hn::Sub(load_row_lanes(grad + i, count), hn::Mul(e, sumV));
+            });
+        }
     }
 
     float rstd_of(float meanSquare) const { return 1.0f / std::sqrt(meanSquare + plan_.epsilon); }

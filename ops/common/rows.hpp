@@ -33,7 +33,20 @@ namespace aclcpu::ops {
 ///   kAddRmsNorm  x = x + other, rounded to the input dtype and written to sum; then kRmsNorm
 ///   kSoftmaxCrossEntropy  labels = other; y = softmax(x) - labels;
 ///                loss = sum(labels * (log(sum(exp(x - max))) - (x - max)))
-enum class RowFunction : uint8_t { kSoftmax, kLogSoftmax, kRmsNorm, kLayerNorm, kAddRmsNorm, kSoftmaxCrossEntropy };
+///   kSoftmaxBackward     x = gradOutput, other = softmax's output s:
+///                y = s * x - s * sum(x * s)
+///   kLogSoftmaxBackward  x = gradOutput, other = log-softmax's output l:
+///                y = x - exp(l) * sum(x)
+enum class RowFunction : uint8_t {
+    kSoftmax,
+    kLogSoftmax,
+    kRmsNorm,
+    kLayerNorm,
+    kAddRmsNorm,
+    kSoftmaxCrossEntropy,
+    kSoftmaxBackward,
+    kLogSoftmaxBackward,
+};
 
 /// A row's sums keep this many partial sums (element i in partial i % 32),
 /// so a row's chunks start at multiples of it: independent accumulators

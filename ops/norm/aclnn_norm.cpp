@@ -1,5 +1,7 @@
 // acl-cpu: the row operators of ops-nn -- aclnnSoftmax (activation/softmax_v2),
-// aclnnLogSoftmax (activation/log_softmax_v2), aclnnRmsNorm (norm/rms_norm),
+// aclnnLogSoftmax (activation/log_softmax_v2), aclnnSoftmaxBackward
+// (activation/softmax_grad), aclnnLogSoftmaxBackward (activation/
+// log_softmax_grad), aclnnRmsNorm (norm/rms_norm),
 // aclnnLayerNorm (norm/layer_norm_v4), aclnnAddRmsNorm (norm/add_rms_norm),
 // aclnnGroupNorm (norm/group_norm) and aclnnSoftmaxCrossEntropyWithLogits
 // (activation/softmax_cross_entropy_with_logits) -- on the row engine
@@ -14,14 +16,17 @@
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_logsoftmax.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
 
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
 #include "common/rows.hpp"
+#include "common/unary.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -90,32 +95,35 @@ aclnnStatus check_softmax_dim(const aclTensor* self, int64_t dim) {
     return ACLNN_ERR_PARAM_INVALID;
 }
 
-/// The softmax family's plan: rows along dim (moved last), self read, out
-/// written.
-aclnnStatus hand_back_softmax(const char* opName, RowFunction function, const aclTensor* self, int64_t dim,
-                              aclTensor* out, aclDataType inputDtype, aclDataType resultDtype,
+/// The softmax family's plan: rows along dim (moved last), self read (and
+/// other, the backward operators' forward output, when given), out written.
+aclnnStatus hand_back_softmax(const char* opName, RowFunction function, const aclTensor* self, const aclTensor* other,
+                              int64_t dim, aclTensor* out, aclDataType inputDtype, aclDataType resultDtype,
                               uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    const TensorList inputs = {self};
+    std::vector<const aclTensor*> inputs = {self};
+    if (other != nullptr) inputs.push_back(other);
     const TensorList outputs = {out};
-    if (is_empty(self)) return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
-    TensorView x = view_of(self);
-    TensorView y = view_of(out);
-    const size_t rank = x.shape.size();
-    int64_t length = 1;
-    if (rank != 0) {
-        const auto axis = static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(rank) : dim);
-        length = x.shape[axis];
-        x = with_dim_last(x, axis);
-        y = with_dim_last(y, axis);
+    if (is_empty(self) || (other != nullptr && is_empty(other))) {
+        return hand_back_empty_executor(inputs, outputs, workspaceSize, executor);
     }
-    RowPlan plan = plan_rows(function, StridedLayout::of(x).numel() / length, length, soc_profile());
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {out, "out"}}));
+    const size_t rank = view_of(self).shape.size();
+    const auto axis = static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(rank) : dim);
+    const auto rows_view = [&](const aclTensor* tensor) {
+        return rank == 0 ? view_of(tensor) : with_dim_last(view_of(tensor), axis);
+    };
+    const int64_t length = rank == 0 ? 1 : view_of(self).shape[axis];
+    RowOperands operands;
+    operands.x = StridedLayout::of(rows_view(self));
+    operands.y = StridedLayout::of(rows_view(out));
+    if (other != nullptr) {
+        operands.other = StridedLayout::of(rows_view(other));
+        operands.otherSlot = 1;
+    }
+    RowPlan plan = plan_rows(function, operands.x.numel() / length, length, soc_profile());
     plan.inputDtype = inputDtype;
     plan.resultDtype = resultDtype;
-    RowOperands operands;
-    operands.x = StridedLayout::of(x);
-    operands.y = StridedLayout::of(y);
     return hand_back_rows(opName, plan, operands, inputs, outputs, workspaceSize, executor);
 }
 
@@ -130,8 +138,8 @@ aclnnStatus softmax(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t
         ACLCPU_RETURN_IF_ERROR(check_softmax_dim(self, dim));
         ACLCPU_RETURN_IF_ERROR(check_rank_then_same_shape(self, out));
     }
-    return hand_back_softmax("aclnnSoftmax", RowFunction::kSoftmax, self, dim, out, ACL_FLOAT, view_of(self).dtype,
-                             workspaceSize, executor);
+    return hand_back_softmax("aclnnSoftmax", RowFunction::kSoftmax, self, nullptr, dim, out, ACL_FLOAT,
+                             view_of(self).dtype, workspaceSize, executor);
 }
 
 /// aclnn_log_softmax.cpp CheckLogSoftmaxParams: null; dim; dtypes; casts
@@ -146,8 +154,65 @@ aclnnStatus log_softmax(const aclTensor* self, int64_t dim, aclTensor* out, uint
     ACLCPU_RETURN_IF_ERROR(check_can_cast(view_of(self).dtype, outDtype));
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", self, "self"));
-    return hand_back_softmax("aclnnLogSoftmax", RowFunction::kLogSoftmax, self, dim, out, outDtype, outDtype,
+    return hand_back_softmax("aclnnLogSoftmax", RowFunction::kLogSoftmax, self, nullptr, dim, out, outDtype, outDtype,
                              workspaceSize, executor);
+}
+
+// --- SoftmaxBackward and LogSoftmaxBackward ---------------------------------
+
+constexpr DtypeList kSoftmaxBackwardDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+/// Both op_apis end alike: SoftmaxGrad / LogSoftmaxGrad compute in
+/// gradOutput's dtype, then Cast into out -- of any dtype a Cast kernel
+/// takes (the op_apis check none).
+aclnnStatus hand_back_softmax_backward(const char* opName, RowFunction function, const aclTensor* gradOutput,
+                                       const aclTensor* output, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+                                       aclOpExecutor** executor) {
+    const aclDataType gradDtype = view_of(gradOutput).dtype;
+    if (!is_empty(gradOutput) && !is_empty(output)) {
+        ACLCPU_RETURN_IF_ERROR(check_cast_kernel(opName, out, "out"));
+        ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{gradOutput, "gradOutput"}, {output, "output"}, {out, "out"}}));
+    }
+    return hand_back_softmax(opName, function, gradOutput, output, dim, out, ACL_FLOAT, gradDtype, workspaceSize,
+                             executor);
+}
+
+/// aclnn_softmax_backward.cpp CheckParams: null (gradOutput, output, out);
+/// either input empty -> success; dtypes (gradOutput, output, then output
+/// of gradOutput's); dim; rank <= 8, then output's and out's shapes.
+aclnnStatus softmax_backward(const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out,
+                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{gradOutput, "gradOutput"}, {output, "output"}, {out, "out"}}));
+    if (!is_empty(gradOutput) && !is_empty(output)) {
+        ACLCPU_RETURN_IF_ERROR(
+            check_dtype_supported({{gradOutput, "gradOutput"}, {output, "output"}}, kSoftmaxBackwardDtypes));
+        ACLCPU_RETURN_IF_ERROR(check_same_dtype(output, "output", gradOutput, "gradOutput"));
+        ACLCPU_RETURN_IF_ERROR(check_softmax_dim(gradOutput, dim));
+        ACLCPU_RETURN_IF_ERROR(check_max_dim(gradOutput, "gradOutput"));
+        ACLCPU_RETURN_IF_ERROR(check_same_shape(gradOutput, "gradOutput", output, "output"));
+        ACLCPU_RETURN_IF_ERROR(check_same_shape(gradOutput, "gradOutput", out, "out"));
+    }
+    return hand_back_softmax_backward("aclnnSoftmaxBackward", RowFunction::kSoftmaxBackward, gradOutput, output, dim,
+                                      out, workspaceSize, executor);
+}
+
+/// aclnn_logsoftmax_backward.cpp CheckParams: null (output, gradOutput,
+/// out); either input empty -> success; dtypes (output, gradOutput, then the
+/// same); ranks <= 8, output's and out's shapes; then dim.
+aclnnStatus log_softmax_backward(const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out,
+                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{output, "output"}, {gradOutput, "gradOutput"}, {out, "out"}}));
+    if (!is_empty(gradOutput) && !is_empty(output)) {
+        ACLCPU_RETURN_IF_ERROR(
+            check_dtype_supported({{output, "output"}, {gradOutput, "gradOutput"}}, kSoftmaxBackwardDtypes));
+        ACLCPU_RETURN_IF_ERROR(check_same_dtype(gradOutput, "gradOutput", output, "output"));
+        ACLCPU_RETURN_IF_ERROR(check_max_dim({{gradOutput, "gradOutput"}, {output, "output"}}));
+        ACLCPU_RETURN_IF_ERROR(check_same_shape(gradOutput, "gradOutput", output, "output"));
+        ACLCPU_RETURN_IF_ERROR(check_same_shape(gradOutput, "gradOutput", out, "out"));
+        ACLCPU_RETURN_IF_ERROR(check_softmax_dim(gradOutput, dim));
+    }
+    return hand_back_softmax_backward("aclnnLogSoftmaxBackward", RowFunction::kLogSoftmaxBackward, gradOutput, output,
+                                      dim, out, workspaceSize, executor);
 }
 
 // --- RmsNorm ----------------------------------------------------------------
@@ -653,6 +718,17 @@ aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, 
     return aclcpu::ops::log_softmax(self, dim, out, workspaceSize, executor);
 }
 
+aclnnStatus aclnnSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output, int64_t dim,
+                                                 aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return aclcpu::ops::softmax_backward(gradOutput, output, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output, int64_t dim,
+                                                    aclTensor* out, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+    return aclcpu::ops::log_softmax_backward(gradOutput, output, dim, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
                                          const aclTensor* yOut, const aclTensor* rstdOut, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
@@ -709,6 +785,8 @@ aclnnStatus aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* 
 
 ACLCPU_DEFINE_PHASE2(aclnnSoftmax)
 ACLCPU_DEFINE_PHASE2(aclnnLogSoftmax)
+ACLCPU_DEFINE_PHASE2(aclnnSoftmaxBackward)
+ACLCPU_DEFINE_PHASE2(aclnnLogSoftmaxBackward)
 ACLCPU_DEFINE_PHASE2(aclnnRmsNorm)
 ACLCPU_DEFINE_PHASE2(aclnnLayerNorm)
 ACLCPU_DEFINE_PHASE2(aclnnLayerNormWithImplMode)

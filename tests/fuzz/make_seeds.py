@@ -1649,6 +1649,40 @@ def rows_seeds():
         seeds[f'{name}_huge_stride'] = softmax(entry, dict(shape=(2, 3), strides=(2**62, 1)),
                                                ('broadcast', None), 0)
 
+    def softmax_backward(entry, grad, output, out, dim, place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(entry)
+        s.tensor(**grad)
+        s.tensor(**output)
+        arith_out(s, out)
+        s.small_int(dim)
+        s.run(False, False)
+        return s
+
+    for entry, name in ((8, 'softmax_backward'), (9, 'log_softmax_backward')):
+        for dtype in (FLOAT, FLOAT16, BF16):
+            for dim in (-1, 0):
+                x = dict(shape=(3, 5), dtype=dtype)
+                seeds[f'{name}_{dtype}_dim{dim}'] = softmax_backward(entry, x, x, ('broadcast', None), dim)
+        seeds[f'{name}_strided'] = softmax_backward(entry, dict(shape=(4, 6), strides='col'),
+                                                    dict(shape=(4, 6), offset=2, storage=3), 'self', 1)
+        seeds[f'{name}_into_output'] = softmax_backward(entry, dict(shape=(2, 3, 4)), dict(shape=(2, 3, 4)),
+                                                        'other', 1)
+        seeds[f'{name}_scalar'] = softmax_backward(entry, dict(shape=()), dict(shape=()), ('broadcast', None), 0)
+        seeds[f'{name}_long_row'] = softmax_backward(entry, dict(shape=(2, 70000)), dict(shape=(2, 70000)),
+                                                     ('broadcast', None), 1, place=PHASE1_ONLY)
+        seeds[f'{name}_out_double'] = softmax_backward(entry, dict(shape=(2, 3)), dict(shape=(2, 3)),
+                                                       ('broadcast', DOUBLE), 1)
+        seeds[f'{name}_empty'] = softmax_backward(entry, dict(shape=(0, 3)), dict(shape=(2, 3), dtype=INT32),
+                                                  ('broadcast', None), 9)
+        seeds[f'{name}_mixed'] = softmax_backward(entry, dict(shape=(2, 3)), dict(shape=(2, 3), dtype=FLOAT16),
+                                                  ('broadcast', None), 1)
+        seeds[f'{name}_wrong_shape'] = softmax_backward(entry, dict(shape=(2, 3)), dict(shape=(3, 2)),
+                                                        ('broadcast', None), 5)
+        seeds[f'{name}_double'] = softmax_backward(entry, dict(shape=(2, 3), dtype=DOUBLE),
+                                                   dict(shape=(2, 3), dtype=DOUBLE), ('broadcast', None), 1)
+
     def rms(name, x, gamma, y, rstd, eps=1e-6, place=ON_DEVICE):
         s = Seed()
         s.byte(place)

@@ -1,6 +1,6 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the row engine
 // through every entry point of the norm family, and TriangularSolve (a
-// per-matrix kernel beside it); the first byte picks the entry point (b % 8):
+// per-matrix kernel beside it); the first byte picks the entry point (b % 10):
 //   0 Softmax, 1 LogSoftmax: one + out (tests/fuzz/fuzz_elementwise.hpp), int dim
 //   2 RmsNorm:  tensors x, gamma, real epsilon, tensors yOut, rstdOut
 //   3 LayerNormWithImplMode: tensor input, ints normalizedShape, tensors
@@ -11,6 +11,8 @@
 //   6 SoftmaxCrossEntropyWithLogits: tensors features, labels, loss, backprop
 //   7 TriangularSolve: tensors self, A, bits upper, transpose, unitriangular,
 //               tensors xOut, mOut
+//   8 SoftmaxBackward, 9 LogSoftmaxBackward: gradOutput, output + out
+//               (pair_and_out: out may be either input), int dim
 // where int is a byte (b % 32 - 10) or, for byte 255, a raw 8-byte word,
 // ints a count byte (%10) and that many ints, then rare(): a null array, and
 // any tensor may be null (the Decoder's null tensor).
@@ -19,8 +21,10 @@
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_logsoftmax.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_triangular_solve.h"
 #include "fuzz_elementwise.hpp"
@@ -31,6 +35,7 @@ using aclcpu::fuzz::Decoder;
 using aclcpu::fuzz::int_of;
 using aclcpu::fuzz::Ints;
 using aclcpu::fuzz::elementwise::one_and_out;
+using aclcpu::fuzz::elementwise::pair_and_out;
 using aclcpu::fuzz::elementwise::Tensors;
 
 /// Softmax or LogSoftmax: one + out, int dim.
@@ -39,6 +44,14 @@ void fuzz_softmax(Decoder& in, aclcpu::fuzz::OperatorCall& call, bool log) {
     const int64_t dim = int_of(in);
     if (log) call.run(ACLCPU_FUZZ_API(aclnnLogSoftmax), in, t.self, dim, t.out);
     else call.run(ACLCPU_FUZZ_API(aclnnSoftmax), in, t.self, dim, t.out);
+}
+
+/// SoftmaxBackward or LogSoftmaxBackward: gradOutput, output + out, int dim.
+void fuzz_softmax_backward(Decoder& in, aclcpu::fuzz::OperatorCall& call, bool log) {
+    const Tensors t = pair_and_out(in, call);
+    const int64_t dim = int_of(in);
+    if (log) call.run(ACLCPU_FUZZ_API(aclnnLogSoftmaxBackward), in, t.self, t.other, dim, t.out);
+    else call.run(ACLCPU_FUZZ_API(aclnnSoftmaxBackward), in, t.self, t.other, dim, t.out);
 }
 
 void fuzz_rms_norm(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
@@ -97,7 +110,7 @@ void fuzz_triangular_solve(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 8;
+    const uint8_t entry = in.byte() % 10;
     switch (entry) {
         case 0:
         case 1: fuzz_softmax(in, call, entry == 1); break;
@@ -107,5 +120,7 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
         case 5: fuzz_group_norm(in, call); break;
         case 6: fuzz_cross_entropy(in, call); break;
         case 7: fuzz_triangular_solve(in, call); break;
+        case 8:
+        case 9: fuzz_softmax_backward(in, call, entry == 9); break;
     }
 }

@@ -303,10 +303,12 @@ TEST_F(RmsNorms, StridedRowsLongRowsAndRowsOfOne) {
                     TensorSpec({4, 1}, ACL_FLOAT), uniform(4, -4, 4, 13), 1e-6);
 }
 
-// aclnnRmsNorm.md: an inf input gives inf, a NaN input NaN (its row).
+// aclnnRmsNorm.md: a NaN input makes its row NaN; an inf input makes its
+// row's sum of squares inf, so rstd 0: the inf element NaN (inf * 0), the
+// others 0 -- not a NaN row (the sum's compensation once made it one).
 TEST_F(RmsNorms, SpecialValues) {
-    expect_rms_norm(TensorSpec({3, 4}, ACL_FLOAT), TensorSpec({4}, ACL_FLOAT), TensorSpec({3, 4}, ACL_FLOAT),
-                    TensorSpec({3, 1}, ACL_FLOAT), {1, 2, 3, 4, kNaN, 1, 2, 3, 0, 0, 0, 0}, 1e-6);
+    expect_rms_norm(TensorSpec({4, 4}, ACL_FLOAT), TensorSpec({4}, ACL_FLOAT), TensorSpec({4, 4}, ACL_FLOAT),
+                    TensorSpec({4, 1}, ACL_FLOAT), {1, 2, 3, 4, kNaN, 1, 2, 3, 0, 0, 0, 0, kInf, 1, 2, 3}, 1e-6);
 }
 
 TEST_F(RmsNorms, EmptyTensorsLaunchNothing) {
