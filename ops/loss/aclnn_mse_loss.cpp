@@ -49,9 +49,11 @@ class MseReductionKernel final : public TiledKernel {
 public:
     using Squares = ElementwiseKernel<2, NoParams, SquaredDifferenceOp::vector.tensors>;
 
-    MseReductionKernel(const char* name, const Squares& squares, std::shared_ptr<const OpKernel> sum,
-                       uint64_t squaresBytes) noexcept
-        : TiledKernel(name, {}), squares_(squares), sum_(std::move(sum)), squaresBytes_(squaresBytes) {}
+    /// Traces report the squares' tiling (the reduction's follows it).
+    MseReductionKernel(const char* name, ElementwiseTiling tiling, const ElementwiseOperands<2>& operands,
+                       std::shared_ptr<const OpKernel> sum, uint64_t squaresBytes) noexcept
+        : TiledKernel(name, tiling), squares_(name, tiling, operands, NoParams{}), sum_(std::move(sum)),
+          squaresBytes_(squaresBytes) {}
 
     aclError launch(const LaunchArgs& args) const noexcept override {
         void* squares[1] = {args.workspace};
@@ -69,10 +71,29 @@ private:
     uint64_t squaresBytes_;
 };
 
+/// acl-cpu's guard for the staged squares: at most 2^46 of them (2^48 bytes,
+/// the storage limit of check_view_in_storage), which also keeps the
+/// broadcast element count -- bounded by no tensor's storage when out is
+/// 0-d -- from overflowing -> 161002.
+aclnnStatus check_squares_fit(const Dims& shape) {
+    constexpr int64_t kMaxSquares = int64_t{1} << 46;
+    int64_t count = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (__builtin_mul_overflow(count, shape[d], &count) || count > kMaxSquares) {
+            return param_error(ACLNN_ERR_PARAM_INVALID,
+                               "The broadcast shape %s of self and target has more elements than the workspace "
+                               "can stage.",
+                               shape_string(shape).c_str());
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
 aclnnStatus hand_back_mse_reduction(const char* api, const aclTensor* self, const aclTensor* target, const Dims& shape,
                                     bool mean, const aclTensor* out, uint64_t* workspaceSize,
                                     aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {target, "target"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_squares_fit(shape));
     const StridedLayout selfLayout = StridedLayout::broadcast_to(view_of(self), shape);
     const StridedLayout squares = StridedLayout::linear(selfLayout.numel(), ACL_FLOAT);
     const ElementwiseOperands<2> operands{{selfLayout, StridedLayout::broadcast_to(view_of(target), shape)}, squares,
@@ -86,15 +107,15 @@ aclnnStatus hand_back_mse_reduction(const char* api, const aclTensor* self, cons
     spec.mean = mean;
     uint64_t sumBytes = 0;
     auto sum = plan_reduction_kernel(api, spec, squaresView, 1u, view_of(out), &sumBytes);
-    const auto squaresBytes = static_cast<uint64_t>(UbStaging::workspace_stride(squares.numel() * 4));
     if (sum == nullptr) {
         report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     }
+    // The reduction's partials start on a staging boundary after the squares.
+    const auto squaresBytes =
+        static_cast<uint64_t>(UbStaging::workspace_stride(squares.numel() * int64_t{sizeof(float)}));
     return hand_back_kernel<MseReductionKernel>({self, target}, {out}, squaresBytes + sumBytes, workspaceSize,
-                                                executor, api,
-                                                MseReductionKernel::Squares(api, tiling, operands, NoParams{}),
-                                                std::move(sum), squaresBytes);
+                                                executor, api, tiling, operands, std::move(sum), squaresBytes);
 }
 
 /// MseLossEmptyTensorCompute: "mean" fills out with NaN, "sum" with 0 --

@@ -179,6 +179,13 @@ TEST_F(MseLoss, Errors) {
     const DeviceTensor rank9({{1, 1, 1, 1, 1, 1, 1, 2, 3}, ACL_FLOAT}, uniform(6, -1, 1, 3));
     expect_error(phase1_of(aclnnMseLossGetWorkspaceSize, rank9.get(), f32.get(), kMean, out->get()),
                  ACLNN_ERR_PARAM_INVALID);
+    // Two one-element views whose broadcast has 2^60 elements: more squares
+    // than a workspace stages (acl-cpu's guard; CANN's workspace would not
+    // allocate).
+    const DeviceTensor column({{int64_t{1} << 30, 1}, ACL_FLOAT, {0, 1}, 0, {1}});
+    const DeviceTensor row({{1, int64_t{1} << 30}, ACL_FLOAT, {1, 0}, 0, {1}});
+    expect_error_naming(phase1_of(aclnnMseLossGetWorkspaceSize, column.get(), row.get(), kSum, out->get()),
+                        ACLNN_ERR_PARAM_INVALID, "workspace");
 }
 
 // ---- MseLossBackward -------------------------------------------------------
