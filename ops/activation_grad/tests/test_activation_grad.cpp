@@ -5,8 +5,8 @@
 // <op>/op_api/aclnn_*.cpp), mixed dtypes where the op_api promotes,
 // broadcasting where it allows it, strided and offset views, 0-d and empty
 // tensors, special values and every error path with its code and message.
-// GeluBackward is also checked against central differences of our own
-// aclnnGelu forward.
+// Each is also checked against central differences of our own forward
+// operator (aclnnGelu, aclnnGeluV2, aclnnSilu, aclnnSigmoid).
 //
 // A reference models CANN's graph: each input as the device holds it, cast
 // to the compute dtype, the derivative in double, the result rounded to the
@@ -20,9 +20,13 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "ops/central_differences.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -190,34 +194,46 @@ TEST_F(ActivationGrad, GeluBackwardSpecialValues) {
                  {0, 1e-30});
 }
 
-// GeluBackward against central differences of aclnnGelu (the same tanh form)
-// at x = k / 256 in [-4, 4), h = 1/64 (x +- h exact in fp32), dy = 1.  The
-// difference quotient's error: truncation h^2 / 6 * max|g'''| (0.8 for GELU)
-// = 3.3e-5, plus rounding: Gelu's fp32 results are within about 2 ulp of 4
-// (1e-6), divided by 2h = 1/32: 6.4e-5.  atol 2e-4 holds both with margin.
-TEST_F(ActivationGrad, GeluBackwardMatchesCentralDifferencesOfGelu) {
-    std::vector<double> x;
-    for (int k = -1024; k < 1024; k += 3) x.push_back(k / 256.0);
-    const double h = 1.0 / 64;
-    const auto gelu = [&](double shift) {
-        std::vector<double> shifted = x;
-        for (double& v : shifted) v += shift;
-        const DeviceTensor in({{static_cast<int64_t>(x.size())}, ACL_FLOAT}, shifted);
-        auto out = DeviceTensor::output({{static_cast<int64_t>(x.size())}, ACL_FLOAT});
-        EXPECT_EQ(run_aclnn(stream_, aclnnGeluGetWorkspaceSize, aclnnGelu, in.get(), out->get()), ACLNN_SUCCESS);
-        return out->read();
+// Each gradient against central differences of our own forward operator
+// (ops/central_differences.hpp), dy = 1: GeluBackward and GeluBackwardV2's
+// "tanh" of aclnnGelu, V2's "none" of aclnnGeluV2's erf form, SiluBackward of
+// aclnnSilu, and SigmoidBackward -- which takes the forward output -- of
+// aclnnSigmoid, fed aclnnSigmoid's own results.
+TEST_F(ActivationGrad, GradientsMatchCentralDifferencesOfTheForwardOperators) {
+    const auto unary = [this](auto phase1, Phase2 phase2) {
+        return [this, phase1, phase2](const DeviceTensor& in, DeviceTensor& out) {
+            return run_aclnn(stream_, phase1, phase2, in.get(), out.get());
+        };
     };
-    const std::vector<double> plus = gelu(h);
-    const std::vector<double> minus = gelu(-h);
-    std::vector<double> differences;
-    for (size_t i = 0; i < x.size(); ++i) differences.push_back((plus[i] - minus[i]) / (2 * h));
-    const DeviceTensor dy({{static_cast<int64_t>(x.size())}, ACL_FLOAT}, std::vector<double>(x.size(), 1.0));
-    const DeviceTensor self({{static_cast<int64_t>(x.size())}, ACL_FLOAT}, x);
-    auto grad = DeviceTensor::output({{static_cast<int64_t>(x.size())}, ACL_FLOAT});
-    ASSERT_EQ(run_aclnn(stream_, aclnnGeluBackwardGetWorkspaceSize, aclnnGeluBackward, dy.get(), self.get(),
-                        grad->get()),
-              ACLNN_SUCCESS);
-    expect_close(grad->read(), differences, {0, 2e-4});
+    const auto gelu_erf = [this](const DeviceTensor& in, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnGeluV2GetWorkspaceSize, aclnnGeluV2, in.get(), int64_t{0}, out.get());
+    };
+    const auto gelu = unary(aclnnGeluGetWorkspaceSize, aclnnGelu);
+    const auto sigmoid = unary(aclnnSigmoidGetWorkspaceSize, aclnnSigmoid);
+    const std::vector<double> x = central_difference_points();
+    const Shape shape = {static_cast<int64_t>(x.size())};
+    const std::vector<double> ones(x.size(), 1.0);
+    // gradient(launch, the backward's second input's values).
+    const auto gradient = [&](const BinaryLaunch& launch, const std::vector<double>& second) {
+        const DeviceTensor dy({shape, ACL_FLOAT}, ones);
+        const DeviceTensor in({shape, ACL_FLOAT}, second);
+        auto grad = DeviceTensor::output({shape, ACL_FLOAT});
+        uint64_t workspace = 0;
+        EXPECT_EQ(launch(dy, in, *grad, &workspace), ACLNN_SUCCESS);
+        return grad->read();
+    };
+    const std::vector<double> geluDifferences = central_differences(gelu, x);
+    SCOPED_TRACE("Gelu");
+    expect_close(gradient(launch(gelu_backward, aclnnGeluBackward), x), geluDifferences, kCentralDifferenceTolerance);
+    expect_close(gradient(gelu_v2(stream_, "tanh"), x), geluDifferences, kCentralDifferenceTolerance);
+    SCOPED_TRACE("GeluV2 erf");
+    expect_close(gradient(gelu_v2(stream_, "none"), x), central_differences(gelu_erf, x), kCentralDifferenceTolerance);
+    SCOPED_TRACE("Silu");
+    expect_close(gradient(launch(silu_backward, aclnnSiluBackward), x),
+                 central_differences(unary(aclnnSiluGetWorkspaceSize, aclnnSilu), x), kCentralDifferenceTolerance);
+    SCOPED_TRACE("Sigmoid");
+    expect_close(gradient(launch(sigmoid_backward, aclnnSigmoidBackward), forward_at(sigmoid, x, 0)),
+                 central_differences(sigmoid, x), kCentralDifferenceTolerance);
 }
 
 TEST_F(ActivationGrad, GeluBackwardErrors) {

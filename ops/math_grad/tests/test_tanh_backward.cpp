@@ -1,13 +1,16 @@
 // aclnnTanhBackward against the derivative of tanh written from its output
 // y, dy * (1 - y^2), in double: every A2 dtype (ops-math math/tanh_grad/
 // op_api/aclnn_tanh_backward.cpp: FLOAT, FLOAT16, DOUBLE, BF16), broadcast,
-// strided and offset views, 0-d and empty tensors, special values, and every
-// error path with its code and message.
+// strided and offset views, 0-d and empty tensors, special values, every
+// error path with its code and message, and central differences of our own
+// aclnnTanh.
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
+#include "ops/central_differences.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -55,6 +58,22 @@ TEST_F(TanhBackward, ViewsZeroDimEmptyAndSpecialValues) {
     // y = +-1 (tanh saturated): 0; inf: -inf; NaN: NaN.
     check_binary(launch(), {{{5}, ACL_FLOAT}, {3, 3, 3, 3, kInf}}, {{{5}, ACL_FLOAT}, {1, -1, kInf, kNaN, 0}},
                  {{5}, ACL_FLOAT}, ref, {0, 0});
+}
+
+// TanhBackward(1, aclnnTanh(x)) against central differences of aclnnTanh
+// (ops/central_differences.hpp).
+TEST_F(TanhBackward, MatchesCentralDifferencesOfTanh) {
+    const auto tanh = [this](const DeviceTensor& in, DeviceTensor& out) {
+        return run_aclnn(stream_, aclnnTanhGetWorkspaceSize, aclnnTanh, in.get(), out.get());
+    };
+    const std::vector<double> x = central_difference_points();
+    const Shape shape = {static_cast<int64_t>(x.size())};
+    const DeviceTensor dy({shape, ACL_FLOAT}, std::vector<double>(x.size(), 1.0));
+    const DeviceTensor y({shape, ACL_FLOAT}, forward_at(tanh, x, 0));
+    auto grad = DeviceTensor::output({shape, ACL_FLOAT});
+    ASSERT_EQ(run_aclnn(stream_, aclnnTanhBackwardGetWorkspaceSize, aclnnTanhBackward, dy.get(), y.get(), grad->get()),
+              ACLNN_SUCCESS);
+    expect_close(grad->read(), central_differences(tanh, x), kCentralDifferenceTolerance);
 }
 
 TEST_F(TanhBackward, Errors) {
