@@ -26,7 +26,7 @@
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_threshold_backward.h"
-#include "ops/central_differences.hpp"
+#include "ops/gradient_test_support.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -195,7 +195,7 @@ TEST_F(ActivationGrad, GeluBackwardSpecialValues) {
 }
 
 // Each gradient against central differences of our own forward operator
-// (ops/central_differences.hpp), dy = 1: GeluBackward and GeluBackwardV2's
+// (ops/gradient_test_support.hpp), dy = 1: GeluBackward and GeluBackwardV2's
 // "tanh" of aclnnGelu, V2's "none" of aclnnGeluV2's erf form, SiluBackward of
 // aclnnSilu, and SigmoidBackward -- which takes the forward output -- of
 // aclnnSigmoid, fed aclnnSigmoid's own results.
@@ -247,11 +247,7 @@ TEST_F(ActivationGrad, GeluBackwardErrors) {
                         ACLNN_ERR_PARAM_INVALID, "DT_INT32");
     expect_error_naming(phase1_of(aclnnGeluBackwardGetWorkspaceSize, f64.get(), f32.get(), out->get()),
                         ACLNN_ERR_PARAM_INVALID, "DT_DOUBLE");
-    expect_each_triple_refused(phase1_on(gelu_backward),
-                               {{"no broadcast", {{2, 3}, ACL_FLOAT}, {{3, 2}, ACL_FLOAT}, {{2, 3}, ACL_FLOAT}},
-                                {"out not the broadcast shape", {{2, 3}, ACL_FLOAT}, {{1, 3}, ACL_FLOAT}, {{3}, ACL_FLOAT}},
-                                {"rank 9", {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}, {{2}, ACL_FLOAT},
-                                 {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}}});
+    expect_each_triple_refused(phase1_on(gelu_backward), broadcast_refusals());
 }
 
 // ---- GeluBackwardV2 ----------------------------------------------------------
@@ -386,11 +382,7 @@ TEST_F(ActivationGrad, SigmoidBackwardErrors) {
     const DeviceTensor c64({{2, 3}, ACL_COMPLEX64}, uniform(6, -1, 1, 1));
     expect_error(phase1_of(aclnnSigmoidBackwardGetWorkspaceSize, c64.get(), f32.get(), out->get()),
                  ACLNN_ERR_PARAM_INVALID);
-    expect_each_triple_refused(phase1_on(sigmoid_backward),
-                               {{"no broadcast", {{2, 3}, ACL_FLOAT}, {{3, 2}, ACL_FLOAT}, {{2, 3}, ACL_FLOAT}},
-                                {"gradInput shape", {{2, 3}, ACL_FLOAT}, {{1, 3}, ACL_FLOAT}, {{3}, ACL_FLOAT}},
-                                {"rank 9", {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}, {{2}, ACL_FLOAT},
-                                 {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}}});
+    expect_each_triple_refused(phase1_on(sigmoid_backward), broadcast_refusals());
 }
 
 // ---- ThresholdBackward -------------------------------------------------------
@@ -450,11 +442,7 @@ TEST_F(ActivationGrad, ThresholdBackwardErrors) {
     const auto phase1 = [&](const aclTensor* a, const aclTensor* b, aclTensor* o) {
         return phase1_of(aclnnThresholdBackwardGetWorkspaceSize, a, b, threshold.get(), o);
     };
-    expect_each_triple_refused(phase1,
-                               {{"no broadcast", {{2, 3}, ACL_FLOAT}, {{3, 2}, ACL_FLOAT}, {{2, 3}, ACL_FLOAT}},
-                                {"out shape", {{2, 3}, ACL_FLOAT}, {{1, 3}, ACL_FLOAT}, {{3}, ACL_FLOAT}},
-                                {"rank 9", {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}, {{2}, ACL_FLOAT},
-                                 {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}}});
+    expect_each_triple_refused(phase1, broadcast_refusals());
 }
 
 }  // namespace

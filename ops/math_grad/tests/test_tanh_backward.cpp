@@ -10,7 +10,7 @@
 
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
-#include "ops/central_differences.hpp"
+#include "ops/gradient_test_support.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -61,7 +61,7 @@ TEST_F(TanhBackward, ViewsZeroDimEmptyAndSpecialValues) {
 }
 
 // TanhBackward(1, aclnnTanh(x)) against central differences of aclnnTanh
-// (ops/central_differences.hpp).
+// (ops/gradient_test_support.hpp).
 TEST_F(TanhBackward, MatchesCentralDifferencesOfTanh) {
     const auto tanh = [this](const DeviceTensor& in, DeviceTensor& out) {
         return run_aclnn(stream_, aclnnTanhGetWorkspaceSize, aclnnTanh, in.get(), out.get());
@@ -94,11 +94,7 @@ TEST_F(TanhBackward, Errors) {
     const auto phase1 = [](const aclTensor* a, const aclTensor* b, aclTensor* o) {
         return phase1_of(aclnnTanhBackwardGetWorkspaceSize, a, b, o);
     };
-    expect_each_triple_refused(phase1,
-                               {{"no broadcast", {{2, 3}, ACL_FLOAT}, {{3, 2}, ACL_FLOAT}, {{2, 3}, ACL_FLOAT}},
-                                {"gradInput shape", {{2, 3}, ACL_FLOAT}, {{1, 3}, ACL_FLOAT}, {{3}, ACL_FLOAT}},
-                                {"rank 9", {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}, {{2}, ACL_FLOAT},
-                                 {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}}});
+    expect_each_triple_refused(phase1, broadcast_refusals());
 }
 
 }  // namespace

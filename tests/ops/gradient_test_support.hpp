@@ -1,3 +1,5 @@
+// What the gradient operators' tests share.
+//
 // Gradients checked against our own forward operators: central differences
 // (f(x + h) - f(x - h)) / 2h in double of a unary aclnn forward's fp32
 // results, on x = k / 256 over [-4, 4) and h = 1/64 (x +- h exact in fp32).
@@ -47,6 +49,16 @@ std::vector<double> central_differences(const Forward& forward, const std::vecto
     std::vector<double> differences;
     for (size_t i = 0; i < x.size(); ++i) differences.push_back((plus[i] - minus[i]) / (2 * h));
     return differences;
+}
+
+/// The shape refusals of an operator on two broadcast inputs and an out of
+/// their broadcast shape, ranks at most 8 (161002 each): inputs that do not
+/// broadcast, an out of another shape, a rank-9 input.
+inline std::vector<TripleCase> broadcast_refusals() {
+    return {{"no broadcast", {{2, 3}, ACL_FLOAT}, {{3, 2}, ACL_FLOAT}, {{2, 3}, ACL_FLOAT}},
+            {"out not the broadcast shape", {{2, 3}, ACL_FLOAT}, {{1, 3}, ACL_FLOAT}, {{3}, ACL_FLOAT}},
+            {"rank 9", {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}, {{2}, ACL_FLOAT},
+             {{1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT}}};
 }
 
 }  // namespace optest
