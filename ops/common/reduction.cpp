@@ -537,6 +537,31 @@ private:
 
 }  // namespace
 
+namespace {
+
+/// The workspace of a split reduction (none otherwise): each block's
+/// partials, and ArgMax's indices of them (int64).
+uint64_t partials_bytes(const ReductionPlan& plan) {
+    const int64_t splits = plan.reducedBlocks.count();
+    const bool arg = plan.spec.combine == ReduceCombine::argmax || plan.spec.combine == ReduceCombine::argmin;
+    const int64_t partialBytes = lane_bytes(plan.spec.castDtype) + (arg ? 8 : 0);
+    return splits == 1 ? 0 : static_cast<uint64_t>(splits * plan.kept.numel * partialBytes);
+}
+
+}  // namespace
+
+std::shared_ptr<const OpKernel> plan_reduction_kernel(const char* api, const ReductionSpec& spec,
+                                                      const TensorView& in, uint32_t mask, const TensorView& out,
+                                                      uint64_t* workspaceBytes) noexcept {
+    try {
+        const ReductionPlan plan = plan_of(spec, in, mask, out);
+        *workspaceBytes = partials_bytes(plan);
+        return std::allocate_shared<ReductionKernel>(HandoverAllocator<ReductionKernel>(), api, plan);
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
 aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, const aclTensor* self, uint32_t mask,
                                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
                                 const aclTensor* values) {
@@ -547,10 +572,7 @@ aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, cons
         plan.withValues = true;
         plan.values = StridedLayout::of(without_unit_dims(view_of(values)));
     }
-    const int64_t splits = plan.reducedBlocks.count();
-    const bool arg = spec.combine == ReduceCombine::argmax || spec.combine == ReduceCombine::argmin;
-    const int64_t partialBytes = lane_bytes(spec.castDtype) + (arg ? 8 : 0);
-    const uint64_t workspace = splits == 1 ? 0 : static_cast<uint64_t>(splits * plan.kept.numel * partialBytes);
+    const uint64_t workspace = partials_bytes(plan);
     if (values != nullptr) {
         return hand_back_kernel<ReductionKernel>({self}, {out, values}, workspace, workspaceSize, executor, api, plan);
     }

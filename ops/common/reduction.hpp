@@ -26,6 +26,7 @@
 #include "common/internal.hpp"
 
 #include <cstdint>
+#include <memory>
 
 #include "aclcpu/nnopbase.hpp"
 #include "common/phase1.hpp"
@@ -107,6 +108,16 @@ Dims reduced_shape(const Dims& shape, uint32_t mask, bool keepDim);
 aclnnStatus hand_back_reduction(const char* api, const ReductionSpec& spec, const aclTensor* self, uint32_t mask,
                                 const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
                                 const aclTensor* values = nullptr);
+
+/// The kernel hand_back_reduction plans, over views: for an operator that
+/// computes the reduction's input itself first (MseLoss's squared
+/// differences, into its workspace).  At launch, the kernel reads inputs[0]
+/// (of `in`), writes outputs[0] (of `out`) and takes *workspaceBytes of
+/// workspace (the partials of a split reduction, 0 otherwise).  Host
+/// allocation failure -> nullptr.
+std::shared_ptr<const OpKernel> plan_reduction_kernel(const char* api, const ReductionSpec& spec,
+                                                      const TensorView& in, uint32_t mask, const TensorView& out,
+                                                      uint64_t* workspaceBytes) noexcept;
 
 /// A scan (Cumsum) along one dim: out[.., k, ..] = the sum of self's
 /// elements 0..k (exclusive: 0..k-1; reverse: k..end) along dim, each cast

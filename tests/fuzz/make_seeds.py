@@ -482,9 +482,15 @@ BINARY_ENTRIES = [
     ('inplace_eq_tensor', 'inplace_pair', [], False), ('inplace_gt_scalar', 'inplace_one', ['other'], False),
     # ... then the fill family's InplaceMaskedFillScalar (its other is the mask).
     ('inplace_masked_fill_scalar', 'inplace_pair', ['value'], False),
+    # ... then the gradients on (gradOutput, x, gradInput); GeluBackwardV2's approximate rides in the mode byte
+    # (b%4: none, tanh, erf, null).
+    ('gelu_backward', 'pair_out', [], False), ('gelu_backward_v2', 'pair_out', [], True),
+    ('silu_backward', 'pair_out', [], False), ('sigmoid_backward', 'pair_out', [], False),
+    ('threshold_backward', 'pair_out', ['threshold'], False), ('tanh_backward', 'pair_out', [], False),
 ]
 BINARY_ENTRY = {entry[0]: index for index, entry in enumerate(BINARY_ENTRIES)}
-SCALAR_DEFAULTS = {'value': (FLOAT, -1.0), 'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5)}
+SCALAR_DEFAULTS = {'value': (FLOAT, -1.0), 'alpha': (FLOAT, 1.0), 'other': (FLOAT, 2.0), 'self': (FLOAT, 3.0), 'exponent': (FLOAT, 2.5),
+                   'threshold': (FLOAT, 0.5)}
 ARITH_DTYPES = (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64, INT16, INT8, UINT8, BOOL, COMPLEX64, COMPLEX128)
 
 
@@ -1202,6 +1208,61 @@ def reduction_seeds():
     seeds['cumsum_dtype_mismatch'] = one_dim(6, dict(shape=(3, 4)), 0, [], dict(shape=(3, 4)), dtype=INT32)
     seeds['cumsum_long'] = one_dim(7, dict(shape=(5000, 3)), 0, [False, True], dict(shape=(5000, 3)))
     seeds.update(more_reduction_seeds(one_dim))
+    seeds.update(mse_seeds())
+    return seeds
+
+
+def mse_seeds():
+    """fuzz_reduction.cpp's entries 18 and 19: MseLoss and MseLossBackward
+    over each reduction and dtype, broadcast, strided, empty and 0-d inputs,
+    a reduction split over blocks, mixed dtypes, and the refused reductions,
+    dtypes and shapes."""
+    seeds = {}
+
+    def mse(tensors, reduction, out, run=(False, False)):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(18 if len(tensors) == 2 else 19)
+        for tensor in tensors:
+            s.tensor(**tensor)
+        s.small_int(reduction)
+        s.tensor(**out)
+        s.run(*run)
+        return s
+
+    scalar_out = dict(shape=())
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE, INT32):
+        pair = [dict(shape=(3, 5), dtype=dtype), dict(shape=(3, 5), dtype=dtype)]
+        seeds[f'mse_none_{dtype}'] = mse(pair, 0, dict(shape=(3, 5), dtype=dtype))
+        seeds[f'mse_mean_{dtype}'] = mse(pair, 1, dict(shape=(), dtype=dtype))
+        seeds[f'mse_sum_{dtype}'] = mse(pair, 2, dict(shape=(), dtype=dtype))
+        for reduction in (0, 1, 2):
+            seeds[f'mse_grad_{reduction}_{dtype}'] = mse([dict(shape=(3, 5), dtype=dtype)] + pair, reduction,
+                                                         dict(shape=(3, 5), dtype=dtype))
+    seeds['mse_broadcast'] = mse([dict(shape=(2, 1, 4)), dict(shape=(3, 1))], 1, scalar_out)
+    seeds['mse_broadcast_none'] = mse([dict(shape=(2, 1, 4)), dict(shape=(3, 1))], 0, dict(shape=(2, 3, 4)))
+    seeds['mse_mixed'] = mse([dict(shape=(4, 3), dtype=FLOAT16), dict(shape=(3,), dtype=FLOAT)], 2, scalar_out)
+    seeds['mse_strided'] = mse([dict(shape=(3, 4), strides='col', offset=2), dict(shape=(3, 4))], 1, scalar_out)
+    seeds['mse_empty_mean'] = mse([dict(shape=(0, 4)), dict(shape=(4,))], 1, scalar_out)
+    seeds['mse_empty_sum'] = mse([dict(shape=(3,)), dict(shape=(0, 3))], 2, dict(shape=(), dtype=FLOAT16))
+    seeds['mse_rank0'] = mse([dict(shape=()), dict(shape=())], 1, scalar_out)
+    seeds['mse_split'] = mse([dict(shape=(2**20,)), dict(shape=(1,))], 2, scalar_out)
+    seeds['mse_reduction_3'] = mse([dict(shape=(3,)), dict(shape=(3,))], 3, scalar_out)
+    seeds['mse_reduction_wild'] = mse([dict(shape=(3,)), dict(shape=(3,))], 2**62, scalar_out)
+    seeds['mse_vector_out'] = mse([dict(shape=(3,)), dict(shape=(3,))], 1, dict(shape=(1,)))
+    seeds['mse_null_out'] = mse([dict(shape=(3,)), dict(shape=(3,))], 1, dict(null=True))
+    seeds['mse_not_broadcastable'] = mse([dict(shape=(2, 3)), dict(shape=(3, 2))], 1, scalar_out)
+    seeds['mse_null_workspace_size'] = mse([dict(shape=(3,)), dict(shape=(3,))], 1, scalar_out, run=(True, False))
+    seeds['mse_grad_scalar_dy'] = mse([dict(shape=()), dict(shape=(3, 4)), dict(shape=(4,))], 1, dict(shape=(3, 4)))
+    seeds['mse_grad_strided'] = mse([dict(shape=(3, 4)), dict(shape=(3, 4), strides='col'), dict(shape=(3, 4))], 0,
+                                    dict(shape=(3, 4), strides='col'))
+    seeds['mse_grad_out_f16'] = mse([dict(shape=(3, 4))] * 3, 2, dict(shape=(3, 4), dtype=FLOAT16))
+    seeds['mse_grad_empty'] = mse([dict(shape=(0, 4)), dict(shape=(4,)), dict(shape=(4,))], 1, dict(shape=(0, 4)))
+    seeds['mse_grad_mixed'] = mse([dict(shape=(3,), dtype=FLOAT16), dict(shape=(3,)), dict(shape=(3,))], 1,
+                                  dict(shape=(3,)))
+    seeds['mse_grad_target_not_broadcastable'] = mse([dict(shape=(3,)), dict(shape=(3,)), dict(shape=(2,))], 1,
+                                                     dict(shape=(3,)))
+    seeds['mse_grad_split'] = mse([dict(shape=()), dict(shape=(8193,)), dict(shape=(8193,))], 1, dict(shape=(8193,)))
     return seeds
 
 

@@ -10,7 +10,10 @@
 //         InplacePowTensorTensor, InplacePowTensorScalar, PowScalarTensor,
 //         and the comparison family's EqTensor, GtScalar, InplaceEqTensor,
 //         InplaceGtScalar;
-//   33    the fill family's InplaceMaskedFillScalar (selfRef, mask, value).
+//   33    the fill family's InplaceMaskedFillScalar (selfRef, mask, value);
+//   34-39 the gradients GeluBackward, GeluBackwardV2 (then its approximate),
+//         SiluBackward, SigmoidBackward, ThresholdBackward (then its
+//         threshold scalar), TanhBackward, on (gradOutput, x, gradInput).
 // Then come the tensors through one of fuzz_elementwise.hpp's functions
 // (pair + out, one + out, in-place pair, in-place one), the scalars
 // (in.scalar(), in parameter order), DivMod's mode, and OperatorCall::run's
@@ -18,6 +21,7 @@
 //
 //   mode:        b < 240: b%3 (0 none, 1 trunc, 2 floor), else kSpecialModes[b-240],
 //                the last of which reads a raw 8-byte word (its low 32 bits)
+//   approximate: b%4: "none", "tanh", "erf" (refused), null
 //
 // A tensor the operator writes -- out, selfRef, or self/other when out
 // aliases it -- is made with OperatorCall::output, so that phase 2 may
@@ -32,13 +36,19 @@
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 #include "fuzz_elementwise.hpp"
 #include "fuzz_support.hpp"
 
@@ -191,13 +201,43 @@ void fuzz_pow_and_comparison(int entry, Decoder& in, OperatorCall& call) {
     }
 }
 
+/// GeluBackwardV2's approximate (see the grammar).
+char* approximate(Decoder& in) {
+    static char none[] = "none";
+    static char tanh[] = "tanh";
+    static char erf[] = "erf";
+    char* const modes[4] = {none, tanh, erf, nullptr};
+    return modes[in.byte() % 4];
+}
+
+/// The activation gradients and TanhBackward (entries 34-39).
+void fuzz_gradient(int entry, Decoder& in, OperatorCall& call) {
+    const Tensors t = pair_and_out(in, call);
+    switch (entry) {
+        case 0: call.run(ACLCPU_FUZZ_API(aclnnGeluBackward), in, t.self, t.other, t.out); break;
+        case 1: {
+            char* mode = approximate(in);
+            call.run(ACLCPU_FUZZ_API(aclnnGeluBackwardV2), in, t.self, t.other, mode, t.out);
+            break;
+        }
+        case 2: call.run(ACLCPU_FUZZ_API(aclnnSiluBackward), in, t.self, t.other, t.out); break;
+        case 3: call.run(ACLCPU_FUZZ_API(aclnnSigmoidBackward), in, t.self, t.other, t.out); break;
+        case 4: {
+            const Scalar threshold(in.scalar());
+            call.run(ACLCPU_FUZZ_API(aclnnThresholdBackward), in, t.self, t.other, threshold.get(), t.out);
+            break;
+        }
+        default: call.run(ACLCPU_FUZZ_API(aclnnTanhBackward), in, t.self, t.other, t.out); break;
+    }
+}
+
 }  // namespace
 
 /// One byte selects the entry point: 0-5 Add's, 6-11 Sub's, 12-15 Mul's,
 /// 16-19 Div's, 20-23 DivMod's, 24-32 the pow and comparison families',
-/// 33 InplaceMaskedFillScalar.
+/// 33 InplaceMaskedFillScalar, 34-39 the gradients.
 void fuzz_entry(Decoder& in, OperatorCall& call) {
-    const int entry = in.byte() % 34;
+    const int entry = in.byte() % 40;
     if (entry < 6) {
         fuzz_add(entry, in, call);
     } else if (entry < 12) {
@@ -214,10 +254,12 @@ void fuzz_entry(Decoder& in, OperatorCall& call) {
                          ACLCPU_ARITHMETIC_API(aclnnInplaceDivMods), &rounding_mode);
     } else if (entry < 33) {
         fuzz_pow_and_comparison(entry - 24, in, call);
-    } else {
+    } else if (entry == 33) {
         const InplaceTensors t = inplace_pair(in, call);
         const Scalar value(in.scalar());
         call.run(ACLCPU_FUZZ_API(aclnnInplaceMaskedFillScalar), in, t.selfRef, t.other, value.get());
+    } else {
+        fuzz_gradient(entry - 34, in, call);
     }
 }
 

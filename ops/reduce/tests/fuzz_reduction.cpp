@@ -1,6 +1,7 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
-// Argsort (ops/sort); the first byte picks the entry point (b % 18):
+// Argsort (ops/sort), and MseLoss with its gradient (ops/loss); the first
+// byte picks the entry point (b % 20):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -15,6 +16,9 @@
 //   14 Any, 15 All: tensor self, ints dim, bit keepdim, tensor out
 //   16 Norm:      tensor self, scalar p, ints dim, bit keepdim, tensor out
 //   17 Argsort:   tensor self, int dim, bit descending, tensor out
+//   18 MseLoss:   tensor self, tensor target, int reduction, tensor out
+//   19 MseLossBackward: tensor gradOutput (the "self" read first), tensor self,
+//                 tensor target, int reduction, tensor out
 // where int is fuzz_support.hpp's int_of, and ints a count byte (%10) and
 // that many ints, then rare(): a null array (its Ints).
 #include "aclnnop/aclnn_all.h"
@@ -29,6 +33,8 @@
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_min_dim.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
@@ -106,11 +112,30 @@ void fuzz_dim_list(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, 
     else call.run(ACLCPU_FUZZ_API(aclnnAll), in, self, dims.get(), keepdim, out);
 }
 
+/// MseLoss and MseLossBackward (entries 18, 19); `first` is self or gradOutput.
+void fuzz_mse(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry, const aclTensor* first) {
+    const aclTensor* second = call.input(in.tensor());
+    if (entry == 18) {
+        const int64_t reduction = aclcpu::fuzz::int_of(in);
+        aclTensor* out = call.output(in.tensor());
+        call.run(ACLCPU_FUZZ_API(aclnnMseLoss), in, first, second, reduction, out);
+        return;
+    }
+    const aclTensor* target = call.input(in.tensor());
+    const int64_t reduction = aclcpu::fuzz::int_of(in);
+    aclTensor* out = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnMseLossBackward), in, first, second, target, reduction, out);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 18;
+    const uint8_t entry = in.byte() % 20;
     const aclTensor* self = call.input(in.tensor());
+    if (entry >= 18) {
+        fuzz_mse(in, call, entry, self);
+        return;
+    }
     if (entry >= 14 && entry <= 16) {
         fuzz_dim_list(in, call, entry, self);
         return;
