@@ -1,8 +1,8 @@
 // acl-cpu: the activation gradients' vector blocks, compiled for every SIMD
 // target Highway dispatches to at run time.  Each functor is its CANN
 // kernel's sequence of operations in fp32 (ops-nn activation/<op>/op_kernel);
-// e^x is Highway's through common/vector_math-inl.h (IEEE's values outside
-// its range), erf ours (erf-inl.h).
+// e^x (Highway's, with IEEE's values outside its range) and erf (ours) come
+// from common/vector_math-inl.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "activation_grad/activation_grad_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -10,7 +10,6 @@
 #include <hwy/highway.h>
 
 #include "activation_grad/activation_grad_kernel.hpp"
-#include "activation_grad/erf-inl.h"
 #include "common/binary-inl.h"
 #include "common/elementwise-inl.h"
 #include "common/hwy_target.hpp"

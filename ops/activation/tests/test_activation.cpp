@@ -441,7 +441,7 @@ TEST_F(Activations, GeluV2ApproximateChoosesTheForm) {
     }
 }
 
-// The vector erf (activation_kernel.cpp, erf_of) against std::erf through
+// The vector erf (common/vector_math-inl.h, erf_of) against std::erf through
 // GeluV2: for x >= 0, gelu = (1 + erf) x / 2 with 1 + erf in [1, 2], so
 // gelu's relative error bounds erf's absolute error (with the two fp32
 // roundings of the Add and Mul after it).  Measured on this grid: 1.44e-7
