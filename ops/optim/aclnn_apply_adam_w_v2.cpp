@@ -74,15 +74,7 @@ extern "C" aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclT
         lists.inputs.push_back({maxGradNormOptionalRef});
         lists.outputs.push_back({maxGradNormOptionalRef});
     }
-    AdamWParams params;
-    params.lr = lr;
-    params.beta1 = beta1;
-    params.beta2 = beta2;
-    params.weightDecay = weightDecay;
-    params.eps = eps;
-    params.maximize = maximize;
-    params.stepDtype = view_of(step).dtype;
-    params.stepOffset = view_of(step).offset;
+    const AdamWParams params{lr, beta1, beta2, weightDecay, eps, maximize, view_of(step).dtype, view_of(step).offset};
     const char* api = "aclnnApplyAdamWV2";
     const aclDataType blockDtype = view_of(varRef).dtype;
     const std::vector<const aclTensor*> inputs = lists.flat_inputs({step});
