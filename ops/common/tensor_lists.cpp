@@ -39,6 +39,11 @@ TensorListOperands TensorLists::operands() const {
     append_non_empty(outputs, first, flat);
     operands.layouts.reserve(flat.size());
     for (const aclTensor* tensor : flat) operands.layouts.push_back(StridedLayout::of(view_of(tensor)));
+    operands.direct.assign(static_cast<size_t>(operands.tensors), 1);
+    for (size_t k = 0; k < operands.layouts.size(); ++k) {
+        const StridedLayout& layout = operands.layouts[k];
+        if (!layout.is_linear() || layout.dtype() != ACL_FLOAT) operands.direct[k % operands.tensors] = 0;
+    }
     return operands;
 }
 

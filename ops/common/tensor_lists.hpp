@@ -45,6 +45,9 @@ struct TensorListOperands {
     /// starts[t] is the position of tensor t's first element in the
     /// concatenation; starts[T] the total.
     std::vector<int64_t> starts{0};
+    /// direct[t]: every operand of tensor t is linear FLOAT, so a block
+    /// computes it in device memory without staging.
+    std::vector<char> direct;
 
     const StridedLayout& input(size_t list, int64_t t) const noexcept { return layouts[list * tensors + t]; }
     const StridedLayout& output(size_t list, int64_t t) const noexcept {

@@ -120,7 +120,8 @@ aclnnStatus check_list_formats_and_views(const std::vector<NamedList>& lists) {
                 case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
                     break;
                 default:
-                    return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support ND、NCHW、NHWC、HWCN、NDHWC、NCDHW.");
+                    return param_error(ACLNN_ERR_PARAM_INVALID,
+                                       "Format only support ND、NCHW、NHWC、HWCN、NDHWC、NCDHW.");
             }
         }
     }
@@ -135,8 +136,9 @@ aclnnStatus check_list_formats_and_views(const std::vector<NamedList>& lists) {
 /// one kernel over every non-empty position of the lists.
 template <class Params, void (*Block)(const TensorListJob&, const BlockSlice&, const Params&)>
 aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<const aclTensorList*, const char*>> args,
-                           const ScalarArg& scalar, DtypeList supported, Params (*params)(const aclScalar*, aclDataType),
-                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+                           const ScalarArg& scalar, DtypeList supported,
+                           Params (*params)(const aclScalar*, aclDataType), uint64_t* workspaceSize,
+                           aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     for (const auto& [list, name] : args) {
         if (list == nullptr) {

@@ -332,8 +332,8 @@ TEST_F(Foreach, InvalidListsAre161002) {
     expect_error_naming(mul(ranks, Scalar(1.0), ranks), ACLNN_ERR_PARAM_INVALID, "8");
     // Sqrt and LerpScalar take no INT32; LerpScalar's weight is FLOAT or DOUBLE.
     const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
-    expect_error_naming(phase1_of(aclnnForeachSqrtGetWorkspaceSize, static_cast<const aclTensorList*>(list_of(i32).get()),
-                                  list_of(i32).get()),
+    expect_error_naming(phase1_of(aclnnForeachSqrtGetWorkspaceSize,
+                                  static_cast<const aclTensorList*>(list_of(i32).get()), list_of(i32).get()),
                         ACLNN_ERR_PARAM_INVALID, "INT32");
     expect_error_naming(phase1_of(aclnnForeachLerpScalarGetWorkspaceSize,
                                   static_cast<const aclTensorList*>(list_of(f16).get()),
