@@ -61,14 +61,15 @@ extern "C" aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclT
                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_adam_w(varRef, mRef, vRef, maxGradNormOptionalRef, grad, step, amsgrad));
-    if (is_empty(varRef)) return hand_back_empty_executor({}, {}, workspaceSize, executor);
-    for (const aclTensor* tensor : {static_cast<const aclTensor*>(varRef), static_cast<const aclTensor*>(mRef),
-                                    static_cast<const aclTensor*>(vRef), grad, step}) {
-        ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, "tensor"));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage(
+        {{varRef, "varRef"}, {mRef, "mRef"}, {vRef, "vRef"}, {grad, "grad"}, {step, "step"}}));
+    // CANN copies a given maxGradNorm back even without amsgrad.
+    if (maxGradNormOptionalRef != nullptr) {
+        ACLCPU_RETURN_IF_ERROR(check_view_in_storage(maxGradNormOptionalRef, "maxGradNormOptionalRef"));
     }
+    if (is_empty(varRef)) return hand_back_empty_executor({}, {}, workspaceSize, executor);
     // Without amsgrad the kernel neither reads nor writes maxGradNorm.
     const bool withMax = amsgrad;
-    if (withMax) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(maxGradNormOptionalRef, "maxGradNormOptionalRef"));
     TensorLists lists{{{varRef}, {mRef}, {vRef}, {grad}}, {{varRef}, {mRef}, {vRef}}};
     if (withMax) {
         lists.inputs.push_back({maxGradNormOptionalRef});
