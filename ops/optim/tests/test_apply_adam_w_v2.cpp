@@ -245,6 +245,15 @@ TEST_F(ApplyAdamWV2, InvalidArgumentsAre161002) {
     expect_error_naming(phase1(var, m, v, max, longer.get(), step, true), ACLNN_ERR_PARAM_INVALID, "grad");
     expect_error_naming(phase1(var, m, v, max, grad, twoSteps.get(), true), ACLNN_ERR_PARAM_INVALID,
                         "Numel of step must be 1");
+    // acl-cpu's guard: a view reaching past its storage and device block, maxGradNorm's even
+    // without amsgrad (CANN copies it back), an empty var's neighbours too.
+    const DeviceTensor outside(TensorSpec({4}, ACL_FLOAT, {1}, 64, {2}));
+    expect_error_naming(phase1(var, m, v, outside.get(), grad, step, false), ACLNN_ERR_PARAM_INVALID,
+                        "maxGradNormOptionalRef");
+    const DeviceTensor empty(TensorSpec({0}, ACL_FLOAT));
+    const DeviceTensor stepOutside(TensorSpec({1}, ACL_FLOAT, {1}, 64, {1}));
+    expect_error_naming(phase1(empty.get(), empty.get(), empty.get(), nullptr, empty.get(), stepOutside.get(), false),
+                        ACLNN_ERR_PARAM_INVALID, "step");
 }
 
 }  // namespace
