@@ -7,6 +7,7 @@
 // the executor pool.
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <cstdint>
 #include <mutex>
 #include <new>
@@ -65,23 +66,47 @@ std::string describe_tensors(aclcpu::TensorSpan inputs, aclcpu::TensorSpan outpu
     return "\"dtypes\":[" + dtypes + "],\"shapes\":[" + shapes + "]";
 }
 
-/// Static names of the tensor roles an observer sees ("input 0", "output 1").
+/// Static names of the tensor roles an observer sees ("input 0", "output 1"):
+/// the first 8 of each kind numbered, the rest of a tensor list not.
 const char* role_name(bool input, size_t index) noexcept {
     static const char* const kInputs[] = {"input 0", "input 1", "input 2", "input 3",
                                           "input 4", "input 5", "input 6", "input 7"};
     static const char* const kOutputs[] = {"output 0", "output 1", "output 2", "output 3",
                                            "output 4", "output 5", "output 6", "output 7"};
+    if (index >= std::size(kInputs)) return input ? "input" : "output";
     return input ? kInputs[index] : kOutputs[index];
+}
+
+/// Calls fn(room) with room for count DeviceAccess entries: on the stack for
+/// an operator of a few tensors, on the heap for tensor lists (foreach).
+/// Host memory exhausted -> ACL_ERROR_RT_INTERNAL_ERROR, reported for api.
+template <class Fn>
+aclError with_access_room(const char* api, size_t count, Fn&& fn) noexcept {
+    constexpr size_t kOnStack = 9;
+    if (count <= kOnStack) {
+        std::array<aclcpu::DeviceAccess, kOnStack> room{};
+        return fn(room.data());
+    }
+    std::vector<aclcpu::DeviceAccess> room;
+    try {
+        room.resize(count);
+    } catch (const std::bad_alloc&) {
+        aclcpu::report_error(ACL_ERROR_RT_INTERNAL_ERROR, aclcpu::kRuntimeInnerTag,
+                             "%s: out of host memory checking its tensors.", api);
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    return fn(room.data());
 }
 
 }  // namespace
 
 struct aclOpExecutor {
-    static constexpr size_t kMaxTensors = 8;  ///< More than any operator here has.
-
     std::shared_ptr<const aclcpu::OpKernel> kernel;  ///< nullptr: an empty executor.
-    std::array<void*, kMaxTensors> addresses{};      ///< Inputs, then outputs.
-    std::array<TensorExtent, kMaxTensors> extents{};
+    /// Inputs, then outputs: a few tensors, or the tensors of lists.  A
+    /// released slot keeps the capacity (ExecutorPool::release), so phase 1
+    /// allocates only the first time a slot sees that many tensors.
+    std::vector<void*> addresses;
+    std::vector<TensorExtent> extents;
     size_t inputCount = 0;
     size_t tensorCount = 0;
     uint64_t workspaceSize = 0;
@@ -89,8 +114,6 @@ struct aclOpExecutor {
     bool live = false;
     std::string traceTensors;  ///< describe_tensors(), made in phase 1 only while instrumented.
 };
-
-static_assert(aclOpExecutor::kMaxTensors <= 8, "role_name names at most 8 inputs and 8 outputs");
 
 namespace {
 
@@ -131,9 +154,16 @@ public:
         return action(*executor);
     }
 
-    /// Returns a live slot to the pool; call under with_live.
+    /// Returns a live slot to the pool, its tables emptied but their
+    /// capacity kept; call under with_live.
     void release(aclOpExecutor* executor) {
+        std::vector<void*> addresses = std::move(executor->addresses);
+        std::vector<TensorExtent> extents = std::move(executor->extents);
+        addresses.clear();
+        extents.clear();
         *executor = aclOpExecutor{};
+        executor->addresses = std::move(addresses);
+        executor->extents = std::move(extents);
         free_.push_back(executor);
     }
 
@@ -211,8 +241,9 @@ public:
         Observed(const KernelRun& run, std::string tensors) {
             work_.name = run.name();
             work_.category = "op";
-            std::array<aclcpu::DeviceAccess, aclOpExecutor::kMaxTensors + 1> ranges{};
+            std::vector<aclcpu::DeviceAccess> ranges(run.tensorCount_ + 1);
             const size_t count = run.describe_accesses(ranges.data());
+            accesses_.resize(count);
             uint64_t tensorBytes = 0;
             for (size_t i = 0; i < count; ++i) {
                 const bool workspace = i == run.tensorCount_;
@@ -235,7 +266,7 @@ public:
 
     private:
         using Kind = aclcpu::instrument::MemoryAccess::Kind;
-        std::array<aclcpu::instrument::MemoryAccess, aclOpExecutor::kMaxTensors + 1> accesses_{};
+        std::vector<aclcpu::instrument::MemoryAccess> accesses_;
         aclcpu::instrument::WorkInfo work_;
     };
 
@@ -252,14 +283,15 @@ private:
           memcheck_(aclcpu::memcheck_enabled()) {}
 
     aclError launch_checked(const aclcpu::LaunchArgs& args) const noexcept {
-        std::array<aclcpu::DeviceAccess, aclOpExecutor::kMaxTensors + 1> accesses{};
-        const size_t count = describe_accesses(accesses.data());
-        if (aclError fault = aclcpu::check_device_accesses(name(), accesses.data(), count); fault != ACL_SUCCESS) {
-            return fault;
-        }
-        const aclError launched = kernel_->launch(args);
-        const aclError guards = aclcpu::check_device_guards(name(), accesses.data(), count);
-        return launched != ACL_SUCCESS ? launched : guards;
+        return with_access_room(name(), tensorCount_ + 1, [&](aclcpu::DeviceAccess* accesses) {
+            const size_t count = describe_accesses(accesses);
+            if (aclError fault = aclcpu::check_device_accesses(name(), accesses, count); fault != ACL_SUCCESS) {
+                return fault;
+            }
+            const aclError launched = kernel_->launch(args);
+            const aclError guards = aclcpu::check_device_guards(name(), accesses, count);
+            return launched != ACL_SUCCESS ? launched : guards;
+        });
     }
 
     /// The tensors' extents, then the workspace; returns how many.
@@ -347,27 +379,25 @@ namespace aclcpu {
 
 aclOpExecutor* make_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs, TensorSpan outputs,
                              uint64_t workspaceSize) {
-    if (inputs.size() + outputs.size() > aclOpExecutor::kMaxTensors) {
-        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag,
-                     "Create executor failed: %zu tensors, more than an executor holds.",
-                     inputs.size() + outputs.size());
-        return nullptr;
-    }
     aclOpExecutor* executor = nullptr;
     try {
         executor = executor_pool().acquire();
+        for (auto group : {inputs, outputs}) {
+            for (const aclTensor* tensor : group) {
+                executor->addresses.push_back(data_of(tensor));
+                executor->extents.push_back(extent_of(tensor));
+            }
+        }
     } catch (const std::bad_alloc&) {
+        if (executor != nullptr) executor_pool().with_live("make_executor", executor, [&](aclOpExecutor& live) {
+            executor_pool().release(&live);
+            return ACLNN_SUCCESS;
+        });
         report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
         return nullptr;
     }
     executor->kernel = std::move(kernel);
-    for (auto group : {inputs, outputs}) {
-        for (const aclTensor* tensor : group) {
-            executor->addresses[executor->tensorCount] = data_of(tensor);
-            executor->extents[executor->tensorCount] = extent_of(tensor);
-            executor->tensorCount += 1;
-        }
-    }
+    executor->tensorCount = executor->addresses.size();
     executor->inputCount = inputs.size();
     executor->workspaceSize = workspaceSize;
     if (instrument::active()) executor->traceTensors = describe_tensors(inputs, outputs);

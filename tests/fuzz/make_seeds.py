@@ -2166,6 +2166,98 @@ def attention_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------- the tensor-list engine
+
+
+def tensor_list_seeds():
+    """fuzz_tensor_lists.cpp's grammar: each foreach entry over lists of
+    different sizes (an empty tensor, a strided and an offset view among
+    them), in place, null lists and scalars, mismatched lists and dtypes; and
+    ApplyAdamWV2 with and without amsgrad, mixed dtypes, an INT64 step and
+    its refusals."""
+    seeds = {}
+    specs = [dict(shape=(3, 5)), dict(shape=(0,)), dict(shape=(4, 6), strides='col'), dict(shape=(9,), offset=2),
+             dict(shape=(300,))]
+    input_lists = [1, 3, 3, 1, 2]
+    names = ['mul', 'addcmul', 'addcdiv', 'sqrt', 'lerp']
+
+    def foreach(entry, tensors, inplace=False, null_list=None, out=None, scalar=(FLOAT, f32(1.5)), run=(False, False)):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        s.byte(len(tensors))
+        s.bit(inplace)
+        for k in range(input_lists[entry]):
+            s.rare(null_list == k)
+            for spec in tensors:
+                s.tensor(**spec)
+        if not inplace:
+            s.rare(null_list == 'out')
+            for spec in (out if out is not None else [dict(shape=t['shape'], dtype=t.get('dtype', FLOAT))
+                                                      for t in tensors]):
+                s.tensor(**spec)
+        if entry != 3:
+            if scalar is None:
+                s.scalar(kind='null')
+            else:
+                s.scalar(*scalar)
+        s.run(*run)
+        return s
+
+    for entry, name in enumerate(names):
+        for dtype in (FLOAT, FLOAT16, BF16):
+            typed = [dict(spec, dtype=dtype) for spec in specs]
+            scalar = (FLOAT16, struct.pack('<e', 0.5)) if dtype == FLOAT16 and entry != 4 else (FLOAT, f32(0.75))
+            seeds[f'{name}_{dtype}'] = foreach(entry, typed, scalar=scalar)
+        seeds[f'{name}_inplace'] = foreach(entry, specs[:3], inplace=True, scalar=(DOUBLE, f64(-2.0)))
+        seeds[f'{name}_one'] = foreach(entry, [dict(shape=(7,))])
+        seeds[f'{name}_empty_list'] = foreach(entry, [])
+        seeds[f'{name}_null_list'] = foreach(entry, specs[:2], null_list=0)
+        seeds[f'{name}_null_out'] = foreach(entry, specs[:2], null_list='out')
+        seeds[f'{name}_out_shape'] = foreach(entry, [dict(shape=(2, 3))], out=[dict(shape=(3, 2))])
+        seeds[f'{name}_out_dtype'] = foreach(entry, [dict(shape=(2, 3))], out=[dict(shape=(2, 3), dtype=FLOAT16)])
+        seeds[f'{name}_int32'] = foreach(entry, [dict(shape=(4,), dtype=INT32)], scalar=(INT64, struct.pack('<q', 3)))
+        if entry != 3:
+            seeds[f'{name}_null_scalar'] = foreach(entry, [dict(shape=(4,))], scalar=None)
+    seeds['mul_null_workspace_size'] = foreach(0, [dict(shape=(4,))], run=(True, False))
+
+    def adam_w(var=FLOAT, state=FLOAT, grad=FLOAT, max_spec=None, step=dict(shape=(1,)), amsgrad=False,
+               maximize=False, shape=(5, 7), hyper=(1e-3, 0.9, 0.999, 0.01, 1e-8)):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(5)
+        s.tensor(shape=shape, dtype=var)
+        s.tensor(shape=shape, dtype=state)
+        s.tensor(shape=shape, dtype=state)
+        s.bit(max_spec is not None)
+        if max_spec is not None:
+            s.tensor(**max_spec)
+        s.tensor(shape=shape, dtype=grad)
+        s.tensor(**step)
+        for h in hyper:
+            s.real(h)
+        s.bit(amsgrad)
+        s.bit(maximize)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'adam_w_{dtype}'] = adam_w(dtype, dtype, dtype)
+        seeds[f'adam_w_amsgrad_{dtype}'] = adam_w(dtype, dtype, dtype, dict(shape=(5, 7), dtype=dtype), amsgrad=True,
+                                                  maximize=True)
+    seeds['adam_w_mixed'] = adam_w(FLOAT, FLOAT, BF16, dict(shape=(5, 7), dtype=BF16), amsgrad=True)
+    seeds['adam_w_int64_step'] = adam_w(step=dict(shape=(1,), dtype=INT64))
+    seeds['adam_w_strided_step'] = adam_w(step=dict(shape=(1, 1), strides='col', offset=3))
+    seeds['adam_w_amsgrad_without_max'] = adam_w(amsgrad=True)
+    seeds['adam_w_two_steps'] = adam_w(step=dict(shape=(2,)))
+    seeds['adam_w_int32_step'] = adam_w(step=dict(shape=(1,), dtype=INT32))
+    seeds['adam_w_double'] = adam_w(DOUBLE, DOUBLE, DOUBLE)
+    seeds['adam_w_empty'] = adam_w(shape=(0, 3))
+    seeds['adam_w_large'] = adam_w(shape=(4097,))
+    seeds['adam_w_nan_hyper'] = adam_w(hyper=(float('nan'), 1.0, float('inf'), -1.0, 0.0))
+    return seeds
+
+
 def main():
     here = pathlib.Path(__file__).resolve().parent
     ops = here.parent.parent / 'ops'
@@ -2182,6 +2274,7 @@ def main():
     write(ops / 'pooling' / 'tests' / 'corpus', window_seeds())
     write(ops / 'matmul' / 'tests' / 'corpus', matmul_seeds())
     write(ops / 'attention' / 'tests' / 'corpus', attention_seeds())
+    write(ops / 'foreach' / 'tests' / 'corpus', tensor_list_seeds())
 
 
 if __name__ == '__main__':

@@ -1,0 +1,241 @@
+// acl-cpu: the foreach family's entry points -- CANN's checks of each
+// (foreach/<op>/op_host/op_api/aclnn_foreach_*.cpp of ops-nn) and one launch
+// of the tensor-list engine over all the lists' tensors.
+#include "common/internal.hpp"
+
+#include <cstddef>
+#include <vector>
+
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "common/float_runs.hpp"
+#include "common/op_checks.hpp"
+#include "common/phase1.hpp"
+#include "common/phase2.hpp"
+#include "foreach/foreach_kernel.hpp"
+#include "not_yet/not_yet.hpp"
+
+namespace aclcpu::ops {
+namespace {
+
+using Tensors = std::vector<const aclTensor*>;
+
+/// A tensor-list argument and its name in messages.
+struct NamedList {
+    Tensors tensors;
+    const char* name;
+};
+
+/// The lists of MulScalarV2, AddcmulScalarV2, AddcdivScalarV2 (A2's
+/// TENSOR_DTYPE_DTYPE_SUPPORT_LIST) and of Sqrt and LerpScalar
+/// (ASCEND910BC_TENSOR_DTYPE_DTYPE_SUPPORT_LIST).
+constexpr DtypeList kScalarOpDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
+constexpr DtypeList kFloatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeList kFloatScalarDtypes = {ACL_FLOAT, ACL_DOUBLE};
+constexpr DtypeList kHalfScalarDtypes = {ACL_FLOAT16, ACL_DOUBLE};
+constexpr DtypeList kIntScalarDtypes = {ACL_INT32, ACL_INT64};
+
+/// FOREACH_SCALAR_*_SUPPORT_LIST: the scalar's dtypes for a list's (A2).
+DtypeList scalar_dtypes_for(aclDataType listDtype) {
+    if (listDtype == ACL_FLOAT || listDtype == ACL_BF16) return kFloatScalarDtypes;
+    return listDtype == ACL_FLOAT16 ? kHalfScalarDtypes : kIntScalarDtypes;
+}
+
+/// Where an operator checks its scalar's dtype: before the lists' tensors
+/// (AddcmulScalarV2, AddcdivScalarV2, LerpScalar), after them
+/// (MulScalarV2), or not at all (Sqrt).
+enum class ScalarCheck { kNone, kBeforeLists, kAfterLists };
+
+struct ScalarArg {
+    const aclScalar* scalar = nullptr;
+    const char* name = "scalar";
+    ScalarCheck when = ScalarCheck::kNone;
+    /// LerpScalar's weight takes kFloatScalarDtypes whatever the lists'.
+    bool fixedFloat = false;
+};
+
+aclnnStatus check_scalar(const ScalarArg& scalar, aclDataType listDtype) {
+    return check_scalar_dtype_supported(scalar.scalar, scalar.name,
+                                        scalar.fixedFloat ? kFloatScalarDtypes : scalar_dtypes_for(listDtype));
+}
+
+/// CheckDtype: nothing to check for an empty first list; otherwise its first
+/// tensor's dtype in supported, the scalar's for it, and every tensor of
+/// every list not null (else 161002, inside CANN's dtype check) and of that
+/// dtype.
+aclnnStatus check_list_dtypes(const std::vector<NamedList>& lists, DtypeList supported, const ScalarArg& scalar) {
+    const Tensors& first = lists.front().tensors;
+    if (first.empty()) return ACLNN_SUCCESS;
+    if (first[0] == nullptr) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Expected a proper Tensor but got null for argument %s[0].",
+                           lists.front().name);
+    }
+    const aclDataType dtype = view_of(first[0]).dtype;
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(first[0], lists.front().name, supported));
+    if (scalar.when == ScalarCheck::kBeforeLists) ACLCPU_RETURN_IF_ERROR(check_scalar(scalar, dtype));
+    for (const NamedList& list : lists) {
+        for (size_t i = 0; i < list.tensors.size(); ++i) {
+            if (list.tensors[i] == nullptr) {
+                return param_error(ACLNN_ERR_PARAM_INVALID,
+                                   "Expected a proper Tensor but got null for argument %s[%zu].", list.name, i);
+            }
+            ACLCPU_RETURN_IF_ERROR(check_dtype_is(list.tensors[i], list.name, dtype));
+        }
+    }
+    if (scalar.when == ScalarCheck::kAfterLists) ACLCPU_RETURN_IF_ERROR(check_scalar(scalar, dtype));
+    return ACLNN_SUCCESS;
+}
+
+/// CheckShape: every list as long as the first (OP_CHECK_TENSORLIST_SIZE_EQUAL),
+/// the first's ranks at most 8, tensor i of every list of the first's shape.
+aclnnStatus check_list_shapes(const std::vector<NamedList>& lists) {
+    const NamedList& first = lists.front();
+    for (size_t k = 1; k < lists.size(); ++k) {
+        if (lists[k].tensors.size() != first.tensors.size()) {
+            return param_error(ACLNN_ERR_PARAM_INVALID,
+                               "The %s tensorlist and %s tensorlist must have the same number of tensors, but got "
+                               "%zu and %zu.",
+                               first.name, lists[k].name, first.tensors.size(), lists[k].tensors.size());
+        }
+    }
+    for (const aclTensor* tensor : first.tensors) ACLCPU_RETURN_IF_ERROR(check_max_dim(tensor, first.name));
+    for (size_t k = 1; k < lists.size(); ++k) {
+        for (size_t i = 0; i < first.tensors.size(); ++i) {
+            ACLCPU_RETURN_IF_ERROR(check_same_shape(lists[k].tensors[i], lists[k].name, first.tensors[i], first.name));
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
+/// CheckFormat: no private format (FRACTAL_NZ, NC1HWC0, ...) in any list;
+/// then acl-cpu's guard that every view lies inside its storage.
+aclnnStatus check_list_formats_and_views(const std::vector<NamedList>& lists) {
+    for (const NamedList& list : lists) {
+        for (const aclTensor* tensor : list.tensors) {
+            switch (format_of(tensor)) {
+                case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_HWCN:
+                case ACL_FORMAT_NDHWC: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NCL:
+                    break;
+                default:
+                    return param_error(ACLNN_ERR_PARAM_INVALID,
+                                       "Format only support ND、NCHW、NHWC、HWCN、NDHWC、NCDHW.");
+            }
+        }
+    }
+    for (const NamedList& list : lists) {
+        for (const aclTensor* tensor : list.tensors) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, list.name));
+    }
+    return ACLNN_SUCCESS;
+}
+
+/// A foreach operator's phase 1: the lists (inputs, then out) and the scalar
+/// not null (161001), CANN's dtype, shape and format checks (161002), then
+/// one kernel over every non-empty position of the lists.
+template <class Params, void (*Block)(const TensorListJob&, const BlockSlice&, const Params&)>
+aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<const aclTensorList*, const char*>> args,
+                           const ScalarArg& scalar, DtypeList supported,
+                           Params (*params)(const aclScalar*, aclDataType), uint64_t* workspaceSize,
+                           aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    for (const auto& [list, name] : args) {
+        if (list == nullptr) {
+            return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
+        }
+    }
+    if (scalar.when != ScalarCheck::kNone) ACLCPU_RETURN_IF_ERROR(check_not_null(scalar.scalar, scalar.name));
+    std::vector<NamedList> lists;
+    for (const auto& [list, name] : args) lists.push_back({tensors_of(list), name});
+    ACLCPU_RETURN_IF_ERROR(check_list_dtypes(lists, supported, scalar));
+    ACLCPU_RETURN_IF_ERROR(check_list_shapes(lists));
+    ACLCPU_RETURN_IF_ERROR(check_list_formats_and_views(lists));
+    TensorLists tensorLists;
+    for (size_t k = 0; k + 1 < lists.size(); ++k) tensorLists.inputs.push_back(lists[k].tensors);
+    tensorLists.outputs.push_back(lists.back().tensors);
+    if (lists.front().tensors.empty()) return hand_back_empty_executor({}, {}, workspaceSize, executor);
+    const aclDataType dtype = view_of(lists.front().tensors[0]).dtype;
+    if (dtype == ACL_INT32) {
+        report_error(kNotYetStatus, kAclnnInnerTag, "%s failed: INT32 lists have no kernel in acl-cpu yet.", api);
+        return kNotYetStatus;
+    }
+    TensorListOperands operands = tensorLists.operands();
+    if (operands.numel() == 0) {
+        return hand_back_empty_executor(tensorLists.flat_inputs(), tensorLists.flat_outputs(), workspaceSize, executor);
+    }
+    return hand_back_kernel<TensorListKernel<Params, Block>>(
+        tensorLists.flat_inputs(), tensorLists.flat_outputs(), 0, workspaceSize, executor, api, std::move(operands),
+        dtype, params(scalar.scalar, dtype));
+}
+
+/// The scalar as the kernel reads it: ConvertToTensor to the list's dtype,
+/// FLOAT for a BF16 list (aclnn_foreach_mul_scalar_v2.cpp and its siblings),
+/// so a FLOAT16 list's scalar is rounded to FLOAT16 first.
+ForeachScalar scalar_in_list_dtype(const aclScalar* scalar, aclDataType listDtype) {
+    float value = to_float(scalar);
+    if (listDtype == ACL_FLOAT16) round_through(ACL_FLOAT16, &value, 1);
+    return {value};
+}
+
+/// LerpScalar's weight, a FLOAT whatever the lists' dtype (the kernel's weightVal).
+ForeachScalar scalar_as_float(const aclScalar* scalar, aclDataType) { return {to_float(scalar)}; }
+
+ForeachNoScalar no_scalar(const aclScalar*, aclDataType) { return {}; }
+
+}  // namespace
+}  // namespace aclcpu::ops
+
+using namespace aclcpu::ops;
+
+extern "C" {
+
+aclnnStatus aclnnForeachMulScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar, aclTensorList* out,
+                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_mul_scalar_block>(
+        "aclnnForeachMulScalarV2", {{x, "x"}, {out, "out"}}, {scalar, "scalar", ScalarCheck::kAfterLists},
+        kScalarOpDtypes, scalar_in_list_dtype, workspaceSize, executor);
+}
+
+aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_addcmul_scalar_block>(
+        "aclnnForeachAddcmulScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
+        {scalar, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_addcdiv_scalar_block>(
+        "aclnnForeachAddcdivScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
+        {scalar, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+    return foreach_phase1<ForeachNoScalar, foreach_sqrt_block>("aclnnForeachSqrt", {{x, "x"}, {out, "out"}}, {},
+                                                               kFloatDtypes, no_scalar, workspaceSize, executor);
+}
+
+aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                   const aclScalar* weight, aclTensorList* out,
+                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_lerp_scalar_block>(
+        "aclnnForeachLerpScalar", {{x1, "x1"}, {x2, "x2"}, {out, "out"}},
+        {weight, "weight", ScalarCheck::kBeforeLists, true}, kFloatDtypes, scalar_as_float, workspaceSize,
+        executor);
+}
+
+}  // extern "C"
+
+ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalarV2)
+ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalarV2)
+ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalarV2)
+ACLCPU_DEFINE_PHASE2(aclnnForeachSqrt)
+ACLCPU_DEFINE_PHASE2(aclnnForeachLerpScalar)
