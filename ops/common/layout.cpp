@@ -83,16 +83,16 @@ void copy_run(const Source* from, Destination* to, int64_t length, int64_t sourc
     }
 }
 
-/// Copies `rows` (<= kTileRows) whole rows of a transposing step
+/// Copies `columns` whole columns of `rows` rows of a transposing step
 /// (JointLayout::transposes): row r's column c comes from
 /// from[r + c * sourceStride] and goes to to[r * rowStride + c].  Elements
 /// moved bitwise are transposed in registers (transpose_tile, with streaming
 /// stores when `streaming`); converted ones pass through a buffer, square
 /// tile by square tile, read column by column (a column is dense in the
-/// source) and written row by row.  Either
-/// way each side touches its cache lines one after another: a tile's lines
-/// lie a power-of-two stride apart in the other layout and would evict one
-/// another in a set-associative cache.
+/// source) and written row by row.  Either way each side touches its cache
+/// lines one after another: a tile's lines lie a power-of-two stride apart
+/// in the other layout and would evict one another in a set-associative
+/// cache.
 template <class Source, class Destination>
 void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t columns, int64_t sourceStride,
                 int64_t rowStride, bool streaming) {
@@ -100,18 +100,42 @@ void copy_tiles(const Source* from, Destination* to, int64_t rows, int64_t colum
         if (transpose_tile(sizeof(Source), from, to, rows, columns, sourceStride, rowStride, streaming)) return;
     }
     constexpr int64_t kWidth = 16;
-    Destination tile[kWidth][JointLayout::kTileRows];  // [column][row]
+    constexpr int64_t kHeight = 64;
+    Destination tile[kWidth][kHeight];  // [column][row]
     for (int64_t first = 0; first < columns; first += kWidth) {
         const int64_t width = std::min(kWidth, columns - first);
-        for (int64_t c = 0; c < width; ++c) {
-            const Source* column = from + (first + c) * sourceStride;
-            for (int64_t r = 0; r < rows; ++r) tile[c][r] = converted<Source, Destination>(column[r]);
-        }
-        for (int64_t r = 0; r < rows; ++r) {
-            Destination* row = to + r * rowStride + first;
-            for (int64_t c = 0; c < width; ++c) row[c] = tile[c][r];
+        for (int64_t top = 0; top < rows; top += kHeight) {
+            const int64_t height = std::min(kHeight, rows - top);
+            for (int64_t c = 0; c < width; ++c) {
+                const Source* column = from + (first + c) * sourceStride + top;
+                for (int64_t r = 0; r < height; ++r) tile[c][r] = converted<Source, Destination>(column[r]);
+            }
+            for (int64_t r = 0; r < height; ++r) {
+                Destination* row = to + (top + r) * rowStride + first;
+                for (int64_t c = 0; c < width; ++c) row[c] = tile[c][r];
+            }
         }
     }
+}
+
+/// Copies elements [first, last) of one stripe of a transposing step, in
+/// its order (column, row): `rows` rows, from and to at the stripe's row 0,
+/// column 0.  A piece of a column at either end goes element by element.
+template <class Source, class Destination>
+void copy_stripe(const Source* from, Destination* to, int64_t rows, int64_t sourceStride, int64_t rowStride,
+                 int64_t first, int64_t last, bool streaming) {
+    const auto copy_column = [&](int64_t c, int64_t top, int64_t bottom) {
+        for (int64_t r = top; r < bottom; ++r) {
+            to[r * rowStride + c] = converted<Source, Destination>(from[r + c * sourceStride]);
+        }
+    };
+    int64_t column = first / rows;
+    const int64_t lastColumn = last / rows;
+    if (column == lastColumn) return copy_column(column, first % rows, last % rows);
+    if (first % rows != 0) copy_column(column++, first % rows, rows);
+    copy_tiles(from + column * sourceStride, to + column, rows, lastColumn - column, sourceStride, rowStride,
+               streaming);
+    copy_column(lastColumn, 0, last % rows);
 }
 
 /// Copies elements [begin, begin + count) of one step, run by run.
@@ -129,8 +153,8 @@ void copy_runs(const JointLayout& joint, const CopyStep& step, const Source* inp
 }
 
 /// Copies elements [begin, begin + count) of one step: a transposing step's
-/// whole rows kTileRows at a time (within one plane of the two inner dims),
-/// everything else run by run.
+/// stripe by stripe in its own order (JointLayout::transposes), everything
+/// else run by run.
 template <class Source, class Destination>
 void copy_elements(const JointLayout& joint, const CopyStep& step, const Source* input, Destination* output,
                    int64_t begin, int64_t count, bool streaming) {
@@ -138,23 +162,21 @@ void copy_elements(const JointLayout& joint, const CopyStep& step, const Source*
     const int inner = joint.rank - 1;
     const int64_t columns = joint.sizes[inner];
     const int64_t planeRows = joint.sizes[inner - 1];
+    const int64_t stripeRows = joint.stripe_rows();
     const int64_t end = begin + count;
     while (begin < end) {
-        const int64_t row = begin / columns;
-        const int64_t rows =
-            std::min({JointLayout::kTileRows, planeRows - row % planeRows, (end - begin) / columns});
-        if (begin % columns != 0 || rows < 2) {
-            const int64_t piece = std::min(end - begin, columns - begin % columns);
-            copy_runs(joint, step, input, output, begin, piece, false);
-            begin += piece;
-            continue;
-        }
+        // The stripe holding begin, by the row-major index of its first element.
+        const int64_t inPlane = begin % (planeRows * columns);
+        const int64_t firstRow = inPlane / (stripeRows * columns) * stripeRows;
+        const int64_t rows = std::min(stripeRows, planeRows - firstRow);
+        const int64_t stripe = begin - inPlane + firstRow * columns;
+        const int64_t stripeEnd = std::min(end, stripe + rows * columns);
         int64_t index[JointLayout::kMaxRank];
         const auto at = strided_positions<2>(joint.rank, joint.sizes, {joint.sourceStrides, joint.destinationStrides},
-                                             {step.source.offset(), step.destination.offset()}, begin, index);
-        copy_tiles(input + at[0], output + at[1], rows, columns, joint.sourceStrides[inner],
-                   joint.destinationStrides[inner - 1], streaming);
-        begin += rows * columns;
+                                             {step.source.offset(), step.destination.offset()}, stripe, index);
+        copy_stripe(input + at[0], output + at[1], rows, joint.sourceStrides[inner],
+                    joint.destinationStrides[inner - 1], begin - stripe, stripeEnd - stripe, streaming);
+        begin = stripeEnd;
     }
 }
 
@@ -426,7 +448,7 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
         joints_.push_back(JointLayout::of(step.source, step.destination));
         const JointLayout& joint = joints_.back();
         if (joint.transposes()) {
-            tileElements = std::max(tileElements, JointLayout::kTileRows * joint.sizes[joint.rank - 1]);
+            tileElements = std::max(tileElements, joint.stripe_rows() * JointLayout::kPanelColumns);
         }
     }
     starts_.push_back(total);
@@ -436,8 +458,8 @@ LayoutKernel::LayoutKernel(const char* name, std::vector<CopyStep> steps, int in
                                widestBytes_, soc_profile());
     sliceUnit_ = tiling_.chunkElements;
     if (tileElements > 0) {
-        // Blocks and their slices start on whole tiles of rows: a row cut
-        // at either end would be copied element by element across rows.
+        // Blocks and their slices start on whole panels of a stripe's
+        // columns: a column cut at either end is copied element by element.
         tiling_.blocks = BlockSplit::by_factor(total, soc_profile().vectorCoreCount, tileElements);
         sliceUnit_ = tileElements;
     }

@@ -3,21 +3,28 @@
 //   (ops/common/streaming_stores.hpp): dense copies and fills of a value, from
 //   a vector boundary on, with ordinary stores before it and after the last
 //   whole vector.  These outputs start off any boundary and end mid-vector.
-// - Transposes of elements moved bitwise go through registers in squares of
-//   one 128-bit vector's lanes (ops/common/transpose_tiles.hpp), with edges
-//   that fill no square; into outputs of 32 MiB and more, with streaming
-//   stores where the output's rows are aligned for them.
+// - Transposes go in stripes of up to 1,024 rows of the output, column by
+//   column (JointLayout::kStripeRows); blocks of the launch may begin and
+//   end mid-column.  Elements moved bitwise go through registers in blocks of
+//   one cache line square (squares of up to 16 lanes,
+//   ops/common/transpose_tiles.hpp), the edges in squares of 128-bit vectors,
+//   then element by element; into outputs of 32 MiB and more, with streaming
+//   stores of whole lines where the output's rows are aligned to 64 bytes,
+//   of 16 bytes where they are aligned to that.
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclcpu_testkit/tensor_copy.hpp"
+#include "layout_test_support.hpp"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
 namespace {
 
-using namespace optest;
+using namespace layouttest;
 
 class LayoutFastPaths : public AclTest {
 protected:
@@ -69,6 +76,35 @@ protected:
         EXPECT_EQ(wrong, 0u);
         EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
     }
+
+    /// Permute of self by dims into a contiguous out: out's element at index
+    /// i is self's at the index whose dims[k]-th entry is i[k].
+    void check_permute(const TensorSpec& selfSpec, const Shape& dims) {
+        std::string order;
+        for (int64_t d : dims) order += " " + std::to_string(d);
+        SCOPED_TRACE(name(selfSpec.dtype) + " dims" + order + (selfSpec.offset != 0 ? " offset view" : ""));
+        const std::vector<Complex> values =
+            sample(selfSpec.dtype, static_cast<size_t>(numel(selfSpec.shape)), 13, -100, 100);
+        DeviceTensor self(selfSpec);
+        self.write_complex(values);
+        Shape outShape;
+        for (int64_t d : dims) outShape.push_back(selfSpec.shape[static_cast<size_t>(d)]);
+        auto out = DeviceTensor::output(TensorSpec(outShape, selfSpec.dtype));
+        const IntArray permutation(dims);
+        ASSERT_EQ(run_aclnn(stream_, aclnnPermuteGetWorkspaceSize, aclnnPermute, self.get(), permutation.get(),
+                            out->get()),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        const std::vector<Complex> got = out->read_complex();
+        size_t wrong = 0;
+        for (int64_t i = 0; i < numel(outShape); ++i) {
+            const Shape outIndex = index_of(i, outShape);
+            Shape selfIndex(selfSpec.shape.size());
+            for (size_t k = 0; k < dims.size(); ++k) selfIndex[static_cast<size_t>(dims[k])] = outIndex[k];
+            wrong += got[static_cast<size_t>(i)] != values[static_cast<size_t>(flat(selfIndex, selfSpec.shape))];
+        }
+        EXPECT_EQ(wrong, 0u);
+    }
 };
 
 TEST_F(LayoutFastPaths, ARowBroadcastOverALargeOutputIsCopiedExactly) {
@@ -112,6 +148,78 @@ TEST_F(LayoutFastPaths, LargeTransposesAreStoredExactly) {
                     TensorSpec({4099, 2051}, ACL_FLOAT, {2052, 1}, 4, {4099 * 2052 + 4}));
     check_transpose(TensorSpec({2051, 2049}, ACL_INT64),
                     TensorSpec({2049, 2051}, ACL_INT64, {}, 1, {2049 * 2051 + 1}));
+}
+
+TEST_F(LayoutFastPaths, TransposesInStripesOfEveryElementWidth) {
+    // 2,100 output rows: stripes of 1,024, 1,024 and 52 rows; 67 columns: one
+    // line block of int8 (64 x 64), more of the wider ones, and edges of every
+    // size; the second pair reads an offset view with rows 3 elements apart.
+    for (aclDataType dtype : {ACL_INT8, ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_INT64}) {
+        const int64_t rows = 67, columns = 2100;
+        check_transpose(TensorSpec({rows, columns}, dtype), TensorSpec({columns, rows}, dtype));
+        check_transpose(TensorSpec({rows, columns}, dtype, {columns + 3, 1}, 5, {rows * (columns + 3) + 5}),
+                        TensorSpec({columns, rows}, dtype));
+    }
+}
+
+TEST_F(LayoutFastPaths, ThreeDimPermutesTransposeEachPlaneInStripes) {
+    // Planes of [1500, 40] (two stripes each), [1500, 120] after merging the
+    // outer dims, and [1500, 3] (columns no square fills); the last from an
+    // offset view of a wider storage.
+    for (aclDataType dtype : {ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_INT64}) {
+        check_permute(TensorSpec({3, 40, 1500}, dtype), {0, 2, 1});
+        check_permute(TensorSpec({3, 40, 1500}, dtype), {2, 0, 1});
+        check_permute(TensorSpec({3, 40, 1500}, dtype, {64000, 1600, 1}, 7, {3 * 64000 + 7}), {1, 2, 0});
+    }
+}
+
+TEST_F(LayoutFastPaths, LargeStripedTransposesOf16BitElementsStreamWholeLines) {
+    // Rows of 4,096 fp16 (8 KiB, aligned to 64 bytes) in an output past
+    // 32 MiB: whole lines streamed.  (LargeTransposesAreStoredExactly covers
+    // outputs aligned to 16 bytes only, or not at all.)
+    check_transpose(TensorSpec({4096, 4160}, ACL_FLOAT16), TensorSpec({4160, 4096}, ACL_FLOAT16));
+}
+
+TEST_F(LayoutFastPaths, BlocksEndingMidColumnOfAStripeCopyExactly) {
+    // Cat of a row and a transposed view [1500, 3001] (a transposing step
+    // starting 3,001 elements into the launch): the launch's blocks, cut at
+    // multiples of whole stripe panels of the whole space, end mid-column of
+    // the step's stripes of 1,024 and 476 rows.  Then InplaceCopy of an fp16
+    // transposed view into fp32: converted through the buffer, stripe by
+    // stripe.
+    const int64_t rows = 1500, columns = 3001;
+    const std::vector<Complex> first = sample(ACL_FLOAT, static_cast<size_t>(columns), 3, -100, 100);
+    const std::vector<Complex> second = sample(ACL_FLOAT, static_cast<size_t>(rows * columns), 5, -100, 100);
+    DeviceTensor row(TensorSpec({1, columns}, ACL_FLOAT));
+    DeviceTensor transposed(TensorSpec({rows, columns}, ACL_FLOAT, {1, rows}, 0, {rows * columns}));
+    row.write_complex(first);
+    transposed.write_complex(second);
+    auto out = DeviceTensor::output(TensorSpec({rows + 1, columns}, ACL_FLOAT));
+    const TensorList inputs{aclcpu::testkit::copy_tensor(row.get()), aclcpu::testkit::copy_tensor(transposed.get())};
+    ASSERT_EQ(run_aclnn(stream_, aclnnCatGetWorkspaceSize, aclnnCat, inputs.get(), int64_t{0}, out->get()),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const std::vector<Complex> got = out->read_complex();
+    size_t wrong = 0;
+    for (int64_t i = 0; i < (rows + 1) * columns; ++i) {
+        wrong += got[static_cast<size_t>(i)] !=
+                 (i < columns ? first[static_cast<size_t>(i)] : second[static_cast<size_t>(i - columns)]);
+    }
+    EXPECT_EQ(wrong, 0u);
+
+    const std::vector<Complex> halves = sample(ACL_FLOAT16, static_cast<size_t>(rows * columns), 9, -100, 100);
+    DeviceTensor src(TensorSpec({rows, columns}, ACL_FLOAT16, {1, rows}, 0, {rows * columns}));
+    src.write_complex(halves);
+    DeviceTensor selfRef(TensorSpec({rows, columns}, ACL_FLOAT));
+    ASSERT_EQ(run_aclnn(stream_, aclnnInplaceCopyGetWorkspaceSize, aclnnInplaceCopy, selfRef.get(), src.get()),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const std::vector<Complex> copied = selfRef.read_complex();
+    wrong = 0;
+    for (size_t i = 0; i < copied.size(); ++i) {
+        wrong += copied[i] != in_dtype(cast(halves[i], ACL_FLOAT16, ACL_FLOAT), ACL_FLOAT);
+    }
+    EXPECT_EQ(wrong, 0u);
 }
 
 }  // namespace
