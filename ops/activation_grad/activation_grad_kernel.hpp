@@ -56,9 +56,16 @@ struct GeluTanhGradOp : VectorOp<gelu_tanh_grad_blocks> {
 };
 
 /// GeluGradV2 with approximate "none": dy * (0.5 + 0.5 erf(x / sqrt 2) + x
-/// e^(-x^2 / 2) / sqrt(2 pi)).  FLOAT, FLOAT16, BF16 only (V2 checks
-/// gradInput's dtype is the promoted one).
-using GeluErfGradOp = VectorOp<gelu_erf_grad_blocks>;
+/// e^(-x^2 / 2) / sqrt(2 pi)), in the vector block's order.  apply serves
+/// operands the vector blocks do not read as Cast does (an INT32 operand
+/// promoted with a FLOAT16 one: V2 checks only the promoted dtype).
+struct GeluErfGradOp : VectorOp<gelu_erf_grad_blocks> {
+    static float apply(float dy, float x, const Params&) {
+        const float cdf = std::erf(x * 0.707106781f) * 0.5f + 0.5f;
+        const float pdf = std::exp(x * x * -0.5f) * 0.3989422804f;
+        return (cdf + pdf * x) * dy;
+    }
+};
 
 /// SiluGrad: dy * s * (1 + x (1 - s)), s = 1 / (1 + e^-x); FLOAT, FLOAT16,
 /// BF16 with one dtype throughout (A2's checks).

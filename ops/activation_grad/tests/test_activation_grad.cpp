@@ -263,6 +263,16 @@ TEST_F(ActivationGrad, GeluBackwardV2ComputesBothForms) {
         check_binary(run, {{{7}, ACL_FLOAT16}, uniform(7, -2, 2, 15)}, {{{7}, ACL_FLOAT}, uniform(7, -3, 3, 16)},
                      {{7}, ACL_FLOAT}, in_graph(f, ACL_FLOAT, ACL_FLOAT), grad_tolerance(ACL_FLOAT));
     }
+    // An integer operand promotes with a float one (the op_api checks only
+    // the promoted dtype) and is cast to it: the typed path, not the
+    // vector one, computes them (fuzz_binary found the erf form had none).
+    for (const char* approximate : {"none", "tanh"}) {
+        SCOPED_TRACE(approximate);
+        const Derivative f = std::string(approximate) == "none" ? Derivative(gelu_erf_grad) : gelu_tanh_grad;
+        check_binary(gelu_v2(stream_, approximate), {{{6}, ACL_INT32}, {-3, -1, 0, 1, 2, 5}},
+                     {{{6}, ACL_FLOAT16}, uniform(6, -3, 3, 17)}, {{6}, ACL_FLOAT16},
+                     in_graph(f, ACL_FLOAT16, ACL_FLOAT16), grad_tolerance(ACL_FLOAT16));
+    }
     // The erf form's kernel multiplies x by its pdf: 0 * inf is NaN at
     // +-inf (gelu_grad_v2_dag.h, GeluGradV2ErfPost), dy * 1 at 30, 0 at -30.
     check_binary(gelu_v2(stream_, "none"), {{{5}, ACL_FLOAT}, {2, 2, 2, 2, 2}},
