@@ -18,8 +18,9 @@ using TensorList = std::initializer_list<const aclTensor*>;
 
 /// Hands back an executor running kernel (nullptr: one that launches
 /// nothing) over inputs and outputs, in the operator's declaration order,
-/// and workspaceBytes in *workspaceSize.  Host allocation failure ->
-/// 561101 (reported), with the out-parameters untouched.
+/// and workspaceBytes in *workspaceSize.  A null out-parameter -> 161001,
+/// host allocation failure -> 561101 (both reported), with the
+/// out-parameters untouched.
 aclnnStatus hand_back_executor(std::shared_ptr<const OpKernel> kernel, TensorSpan inputs, TensorSpan outputs,
                                uint64_t workspaceBytes, uint64_t* workspaceSize, aclOpExecutor** executor) noexcept;
 

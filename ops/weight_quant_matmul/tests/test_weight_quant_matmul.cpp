@@ -352,6 +352,19 @@ TEST_F(WeightQuantMatmul, ErrorPaths) {
         (n == "x" ? a.x : n == "weight" ? a.weight : n == "antiquantScale" ? a.scale : a.y) = nullptr;
         expect_error_naming(phase1(a), ACLNN_ERR_PARAM_NULLPTR, name);
     }
+    // CANN's op_api writes through both out-parameters unchecked; acl-cpu
+    // refuses null ones with the 161001 of CANN's common input check instead
+    // of crashing (found by fuzz_matmul).
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    expect_error_naming(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(x.get(), w.get(), s.get(), nullptr, nullptr,
+                                                                      nullptr, nullptr, 0, y->get(), nullptr,
+                                                                      &executor),
+                        ACLNN_ERR_PARAM_NULLPTR, "workspaceSize or executor");
+    expect_error_naming(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(x.get(), w.get(), s.get(), nullptr, nullptr,
+                                                                      nullptr, nullptr, 0, y->get(), &workspaceSize,
+                                                                      nullptr),
+                        ACLNN_ERR_PARAM_NULLPTR, "workspaceSize or executor");
     const auto refused = [&](Args a, const std::string& words, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
         SCOPED_TRACE(words);
         expect_error_naming(phase1(a), code, words);
