@@ -85,6 +85,8 @@ struct aclBoolArray {
     size_t size() const noexcept { return values.size(); }
 };
 
+const std::vector<bool>& aclcpu::values_of(const aclBoolArray* array) noexcept { return array->values; }
+
 struct aclTensorList : OwningList<aclTensor, DestroyTensor> {
     using OwningList::OwningList;
     size_t size() const noexcept { return items.size(); }
