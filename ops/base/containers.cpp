@@ -7,6 +7,7 @@
 #include <new>
 #include <vector>
 
+#include "aclcpu/bool_array.hpp"
 #include "aclcpu/nnopbase.hpp"
 #include "arguments.hpp"
 

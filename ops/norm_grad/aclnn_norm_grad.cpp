@@ -11,6 +11,7 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
 
+#include "aclcpu/bool_array.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"

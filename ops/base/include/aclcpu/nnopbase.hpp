@@ -151,8 +151,6 @@ ACLCPU_EXPORT void set_storage_layout(aclTensor* tensor, aclFormat format, Dims 
 
 /// The values of an aclIntArray as given to aclCreateIntArray.
 ACLCPU_EXPORT const std::vector<int64_t>& values_of(const aclIntArray* array) noexcept;
-/// The values of an aclBoolArray as given to aclCreateBoolArray.
-ACLCPU_EXPORT const std::vector<bool>& values_of(const aclBoolArray* array) noexcept;
 
 /// The tensors of an aclTensorList as given to aclCreateTensorList (null ones kept).
 ACLCPU_EXPORT std::vector<const aclTensor*> tensors_of(const aclTensorList* list);
