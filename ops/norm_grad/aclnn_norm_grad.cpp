@@ -321,11 +321,11 @@ aclnnStatus check_layer_norm_grad_shapes(const LayerNormGradArgs& a, const std::
 
 /// aclnn_layer_norm_backward.cpp: null checks, CheckDtype, CheckShape; a
 /// mask of no output -> success; M or N 0 -> gradWeight and gradBias 0
-/// when M is.  Then acl-cpu's guards: normalizedShape all of input's
-/// trailing dims (CANN's loop compares some of them), the views in their
-/// storage.  LayerNormGradV3 (A2) reads mean and rstd as fp32 and weight
-/// as ones when absent; dx in input's dtype, dgamma and dbeta in fp32, each
-/// cast into its output.  bias is checked, never read.
+/// when M is.  acl-cpu's guards: every given view in its storage (before
+/// those returns), normalizedShape all of input's trailing dims (CANN's
+/// loop compares some of them).  LayerNormGradV3 (A2) reads mean and rstd
+/// as fp32 and weight as ones when absent; dx in input's dtype, dgamma and
+/// dbeta in fp32, each cast into its output.  bias is checked, never read.
 aclnnStatus layer_norm_backward(const LayerNormGradArgs& a, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_layer_norm_grad_not_null(a));
     const Dims& shape = view_of(a.input).shape;
@@ -338,6 +338,14 @@ aclnnStatus layer_norm_backward(const LayerNormGradArgs& a, uint64_t* workspaceS
     ACLCPU_RETURN_IF_ERROR(check_layer_norm_grad_dtypes(a));
     ACLCPU_RETURN_IF_ERROR(check_layer_norm_grad_shapes(a, normalized, m, n));
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    // Every given view, read or not (bias, an output not asked for), in its storage.
+    for (const auto& [tensor, name] : {std::pair{a.weight, "weightOptional"}, {a.bias, "biasOptional"},
+                                       {a.gradInput, "gradInputOut"}, {a.gradWeight, "gradWeightOut"},
+                                       {a.gradBias, "gradBiasOut"}}) {
+        if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, name));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.gradOut, "gradOut"}, {a.input, "input"}, {a.mean, "mean"},
+                                                  {a.rstd, "rstd"}}));
     const std::vector<bool>& mask = values_of(a.outputMask);
     NormGradCall call{kLayerNormBackward, RowFunction::kLayerNormBackward, {a.gradOut, a.input}, {},
                       mask[0] ? a.gradInput : nullptr, mask[1] ? a.gradWeight : nullptr,
@@ -347,12 +355,6 @@ aclnnStatus layer_norm_backward(const LayerNormGradArgs& a, uint64_t* workspaceS
         return hand_back_empty_executor(call.inputs, {}, workspaceSize, executor);
     }
     ACLCPU_RETURN_IF_ERROR(check_normalized_dims(a.input, normalized, false));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{a.gradOut, "gradOut"}, {a.input, "input"}, {a.mean, "mean"},
-                                                  {a.rstd, "rstd"}}));
-    for (const auto& [tensor, name] : {std::pair{a.weight, "weightOptional"}, {call.dx, "gradInputOut"},
-                                       {call.dgamma, "gradWeightOut"}, {call.dbeta, "gradBiasOut"}}) {
-        if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(tensor, name));
-    }
     RowOperands& operands = call.operands;
     operands.x = StridedLayout::of(view_of(a.gradOut));
     operands.other = StridedLayout::of(view_of(a.input));
