@@ -78,6 +78,36 @@ GradReference grad_reference(const std::vector<double>& x, const std::vector<dou
     return ref;
 }
 
+/// Central differences of L = sum(dy * forward(x, gamma)) (forward: a
+/// norm's y, FLOAT, rows x length): dL/dx[r][j] = (L_r(x + h e_j) - L_r(x -
+/// h e_j)) / 2h with column j of every row moved at once (rows are
+/// independent), and dL/dgamma[j] likewise through gamma (L is linear in
+/// it: exact but for rounding).  In GradReference's dx and dgamma.
+template <class Forward>
+GradReference central_differences(const Forward& forward, const std::vector<double>& x, const std::vector<double>& dy,
+                                   const std::vector<double>& gamma, int64_t rows, int64_t length) {
+    constexpr double h = 1.0 / 128;
+    const auto losses = [&](const std::vector<double>& xs, const std::vector<double>& gs) {
+        const std::vector<double> y = forward(xs, gs);
+        std::vector<double> l(static_cast<size_t>(rows));
+        for (size_t i = 0; i < y.size(); ++i) l[i / static_cast<size_t>(length)] += dy[i] * y[i];
+        return l;
+    };
+    GradReference d{std::vector<double>(x.size()), std::vector<double>(static_cast<size_t>(length)), {}};
+    for (int64_t j = 0; j < length; ++j) {
+        std::vector<double> plus = x, minus = x, gPlus = gamma, gMinus = gamma;
+        for (int64_t r = 0; r < rows; ++r) plus[r * length + j] += h, minus[r * length + j] -= h;
+        gPlus[j] += h, gMinus[j] -= h;
+        const auto lPlus = losses(plus, gamma), lMinus = losses(minus, gamma);
+        const auto lgPlus = losses(x, gPlus), lgMinus = losses(x, gMinus);
+        for (int64_t r = 0; r < rows; ++r) {
+            d.dx[r * length + j] = (lPlus[r] - lMinus[r]) / (2 * h);
+            d.dgamma[j] += (lgPlus[r] - lgMinus[r]) / (2 * h);
+        }
+    }
+    return d;
+}
+
 std::vector<double> rounded(std::vector<double> values, aclDataType dtype) { return representable(std::move(values), dtype); }
 
 /// dx's tolerance: the dtype's, plus the fp32 cancellation of g - mean(g) -
@@ -253,19 +283,14 @@ TEST_F(LayerNormGrads, EmptyTensorsAndNoOutput) {
               ACLNN_SUCCESS);
 }
 
-// dx against central differences of our aclnnLayerNorm: for L = sum(dy * y),
-// dL/dx[r][j] = (L_r(x + h e_j) - L_r(x - h e_j)) / 2h with column j of
-// every row moved at once (rows are independent); dgamma likewise through
-// the weight (L is linear in it: the difference is exact but for rounding).
+// dx and dgamma against central differences of our aclnnLayerNorm.
 TEST_F(LayerNormGrads, MatchesCentralDifferencesOfTheForward) {
     constexpr int64_t kRows = 3, kLength = 8;
-    constexpr double h = 1.0 / 128;
     const auto x = uniform(kRows * kLength, -2, 2, 11);
     const auto dy = uniform(kRows * kLength, -1, 1, 12);
     const auto w = uniform(kLength, 0.5, 1.5, 13);
     const IntArray normalized({kLength});
-    // Per-row L of the forward at (x, w).
-    const auto losses = [&](const std::vector<double>& xs, const std::vector<double>& ws) {
+    const auto forward = [&](const std::vector<double>& xs, const std::vector<double>& ws) {
         DeviceTensor input(TensorSpec({kRows, kLength}, ACL_FLOAT), xs);
         DeviceTensor weight(TensorSpec({kLength}, ACL_FLOAT), ws);
         auto y = DeviceTensor::output(TensorSpec({kRows, kLength}, ACL_FLOAT));
@@ -273,21 +298,9 @@ TEST_F(LayerNormGrads, MatchesCentralDifferencesOfTheForward) {
                             static_cast<const aclTensor*>(weight.get()), static_cast<const aclTensor*>(nullptr), kEps,
                             y->get(), static_cast<aclTensor*>(nullptr), static_cast<aclTensor*>(nullptr)),
                   ACLNN_SUCCESS);
-        const auto ys = y->read();
-        std::vector<double> l(kRows);
-        for (size_t i = 0; i < ys.size(); ++i) l[i / kLength] += dy[i] * ys[i];
-        return l;
+        return y->read();
     };
-    std::vector<double> dxDifferences(x.size()), dgammaDifferences(kLength);
-    for (int64_t j = 0; j < kLength; ++j) {
-        std::vector<double> plus = x, minus = x, wPlus = w, wMinus = w;
-        for (int64_t r = 0; r < kRows; ++r) plus[r * kLength + j] += h, minus[r * kLength + j] -= h;
-        const auto lPlus = losses(plus, w), lMinus = losses(minus, w);
-        for (int64_t r = 0; r < kRows; ++r) dxDifferences[r * kLength + j] = (lPlus[r] - lMinus[r]) / (2 * h);
-        wPlus[j] += h, wMinus[j] -= h;
-        const auto gPlus = losses(x, wPlus), gMinus = losses(x, wMinus);
-        for (int64_t r = 0; r < kRows; ++r) dgammaDifferences[j] += (gPlus[r] - gMinus[r]) / (2 * h);
-    }
+    const GradReference differences = central_differences(forward, x, dy, w, kRows, kLength);
     DeviceTensor input(TensorSpec({kRows, kLength}, ACL_FLOAT), x);
     DeviceTensor grad(TensorSpec({kRows, kLength}, ACL_FLOAT), dy);
     DeviceTensor weight(TensorSpec({kLength}, ACL_FLOAT), w);
@@ -298,8 +311,8 @@ TEST_F(LayerNormGrads, MatchesCentralDifferencesOfTheForward) {
                        dgamma->get(), nullptr),
               ACLNN_SUCCESS);
     // Truncation h^2 / 6 * |L'''| (rstd^3 of rows of spread ~1) plus fp32 rounding over 2h.
-    expect_close(dx->read(), dxDifferences, {0, 2e-3});
-    expect_close(dgamma->read(), dgammaDifferences, {0, 2e-3});
+    expect_close(dx->read(), differences.dx, {0, 2e-3});
+    expect_close(dgamma->read(), differences.dgamma, {0, 2e-3});
 }
 
 TEST_F(LayerNormGrads, ErrorPaths) {
@@ -502,11 +515,10 @@ TEST_F(RmsNormGrads, LongRowsStridedViewsAndRowsOfOne) {
 
 TEST_F(RmsNormGrads, MatchesCentralDifferencesOfTheForward) {
     constexpr int64_t kRows = 3, kLength = 8;
-    constexpr double h = 1.0 / 128;
     const auto x = uniform(kRows * kLength, -2, 2, 11);
     const auto dy = uniform(kRows * kLength, -1, 1, 12);
     const auto w = uniform(kLength, 0.5, 1.5, 13);
-    const auto losses = [&](const std::vector<double>& xs, const std::vector<double>& ws) {
+    const auto forward = [&](const std::vector<double>& xs, const std::vector<double>& ws) {
         DeviceTensor input(TensorSpec({kRows, kLength}, ACL_FLOAT), xs);
         DeviceTensor gamma(TensorSpec({kLength}, ACL_FLOAT), ws);
         auto y = DeviceTensor::output(TensorSpec({kRows, kLength}, ACL_FLOAT));
@@ -514,21 +526,9 @@ TEST_F(RmsNormGrads, MatchesCentralDifferencesOfTheForward) {
         EXPECT_EQ(run_aclnn(stream_, aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, input.get(), gamma.get(), kEps,
                             y->get(), rstd->get()),
                   ACLNN_SUCCESS);
-        const auto ys = y->read();
-        std::vector<double> l(kRows);
-        for (size_t i = 0; i < ys.size(); ++i) l[i / kLength] += dy[i] * ys[i];
-        return l;
+        return y->read();
     };
-    std::vector<double> dxDifferences(x.size()), dgammaDifferences(kLength);
-    for (int64_t j = 0; j < kLength; ++j) {
-        std::vector<double> plus = x, minus = x, wPlus = w, wMinus = w;
-        for (int64_t r = 0; r < kRows; ++r) plus[r * kLength + j] += h, minus[r * kLength + j] -= h;
-        const auto lPlus = losses(plus, w), lMinus = losses(minus, w);
-        for (int64_t r = 0; r < kRows; ++r) dxDifferences[r * kLength + j] = (lPlus[r] - lMinus[r]) / (2 * h);
-        wPlus[j] += h, wMinus[j] -= h;
-        const auto gPlus = losses(x, wPlus), gMinus = losses(x, wMinus);
-        for (int64_t r = 0; r < kRows; ++r) dgammaDifferences[j] += (gPlus[r] - gMinus[r]) / (2 * h);
-    }
+    const GradReference differences = central_differences(forward, x, dy, w, kRows, kLength);
     DeviceTensor input(TensorSpec({kRows, kLength}, ACL_FLOAT), x);
     DeviceTensor grads(TensorSpec({kRows, kLength}, ACL_FLOAT), dy);
     DeviceTensor gamma(TensorSpec({kLength}, ACL_FLOAT), w);
@@ -536,8 +536,8 @@ TEST_F(RmsNormGrads, MatchesCentralDifferencesOfTheForward) {
     auto dx = DeviceTensor::output(TensorSpec({kRows, kLength}, ACL_FLOAT));
     auto dgamma = DeviceTensor::output(TensorSpec({kLength}, ACL_FLOAT));
     ASSERT_EQ(grad(grads, input, *rstd, gamma, *dx, *dgamma), ACLNN_SUCCESS);
-    expect_close(dx->read(), dxDifferences, {0, 2e-3});
-    expect_close(dgamma->read(), dgammaDifferences, {0, 2e-3});
+    expect_close(dx->read(), differences.dx, {0, 2e-3});
+    expect_close(dgamma->read(), differences.dgamma, {0, 2e-3});
 }
 
 TEST_F(RmsNormGrads, ErrorPaths) {
