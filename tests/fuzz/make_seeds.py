@@ -740,7 +740,7 @@ ELEMENTWISE_UNARY_ENTRIES = (
        ('aclnnClampMaxTensor', False, 1, False, 0, 0, False),
        ('aclnnInplaceClampMaxTensor', True, 1, False, 0, 0, False),
        ('aclnnInplaceFillScalar', True, 0, False, 1, 0, False), ('aclnnInplaceZero', True, 0, False, 0, 0, False),
-       ('aclnnArange', True, 0, False, 3, 0, False)])
+       ('aclnnArange', True, 0, False, 3, 0, False), ('aclnnSwiGluGrad', False, 1, False, 0, 1, False)])
 
 # Arange's scalars for its seeds: start 0, end 6, step 1 (its out has 6 elements).
 ARANGE_SCALARS = {0: (FLOAT, f32(0.0)), 1: (FLOAT, f32(6.0)), 2: (FLOAT, f32(1.0))}
@@ -756,6 +756,8 @@ def elementwise_unary_seeds():
     seeds = {}
     for entry, (api, inplace, bounds, out_gelu, scalars, ints, flag) in enumerate(ELEMENTWISE_UNARY_ENTRIES):
         gated = out_gelu or api == 'aclnnSwiGlu'
+        # SwiGluGrad's bound is yGrad, of x's shape halved along dim; its out is x's shape.
+        default_bound = dict(shape=(2, 2), dtype=FLOAT) if api == 'aclnnSwiGluGrad' else dict(shape=(4,), dtype=FLOAT)
         default_scalars = ARANGE_SCALARS if api == 'aclnnArange' else {}
 
         def seed(self=None, out=None, place=ON_DEVICE, run=(False, False), values=None, bound=None, gelu=None,
@@ -768,7 +770,7 @@ def elementwise_unary_seeds():
                 default_out = dict(shape=(2, 2), dtype=FLOAT) if gated else dict(copy=0, dtype=None)
                 arith_out(s, out if out is not None else default_out)
             for i in range(bounds):
-                s.tensor(**((bound or {}).get(i) or dict(shape=(4,), dtype=FLOAT)))
+                s.tensor(**((bound or {}).get(i) or default_bound))
             if out_gelu:
                 s.tensor(**(gelu or dict(shape=(2, 2), dtype=FLOAT)))
             for i in range(scalars):
@@ -789,8 +791,9 @@ def elementwise_unary_seeds():
             out = dict(shape=(2, 2), dtype=dtype) if gated else None
             seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 4), dtype=dtype), out=out,
                                                 gelu=dict(shape=(2, 2), dtype=dtype))
+        long_bound = dict(shape=(2049,)) if api == 'aclnnSwiGluGrad' else dict(shape=(4098,))
         seeds[f'{api}_4098'] = seed(self=dict(shape=(4098,)), out=dict(shape=(2049,)) if gated else None,
-                                    gelu=dict(shape=(2049,)), bound={0: dict(shape=(4098,)), 1: dict(shape=(1,))})
+                                    gelu=dict(shape=(2049,)), bound={0: long_bound, 1: dict(shape=(1,))})
         seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 4), strides='col'))
         seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 4)), out=dict(shape=(0, 2)) if gated else None,
                                      gelu=dict(shape=(0, 2)))
