@@ -1455,6 +1455,42 @@ def index_seeds():
                                      [2**62, -2**63], None if entry == 3 else dict(shape=(4, 3), dtype=INT8),
                                      source=dict(shape=(2, 3), dtype=INT8))
     seeds.update(index_map_seeds())
+    seeds.update(embedding_grad_seeds())
+    return seeds
+
+
+def embedding_grad_seeds():
+    """fuzz_index.cpp's entry 11, EmbeddingDenseBackward: grad, indices and
+    their values, numWeights, paddingIdx, scaleGradByFreq, out."""
+    seeds = {}
+
+    def grad(grad_spec, index, values, num_weights, padding, scale, out, run=(False, False)):
+        s = index_call(11, grad_spec, None, index, values)
+        s.small_int(num_weights)
+        s.small_int(padding)
+        s.bit(scale)
+        s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+        for index_dtype in (INT32, INT64, FLOAT, BOOL):
+            seeds[f'embedding_grad_{dtype}_{index_dtype}'] = grad(
+                dict(shape=(4, 3), dtype=dtype), dict(shape=(4,), dtype=index_dtype), [2, 0, 2, 7], 5, -1, False,
+                dict(shape=(5, 3), dtype=dtype))
+    seeds['embedding_grad_scaled_padded'] = grad(dict(shape=(2, 3, 4)), dict(shape=(2, 3), dtype=INT64),
+                                                 [1, 1, 0, 3, -2, 1], 4, 0, True, dict(shape=(4, 4)))
+    seeds['embedding_grad_strided'] = grad(dict(shape=(4, 3), strides='col'), dict(shape=(4,), dtype=INT32,
+                                                                                    strides=(2,)),
+                                           [1, 0], 2, 1, True, dict(shape=(2, 3), strides='col', dtype=FLOAT16))
+    seeds['embedding_grad_empty'] = grad(dict(shape=(0, 3)), dict(shape=(0,), dtype=INT64), [], 3, -1, False,
+                                         dict(shape=(3, 3)))
+    seeds['embedding_grad_bad_rows'] = grad(dict(shape=(4, 3)), dict(shape=(3,), dtype=INT64), [0], 2, -1, False,
+                                            dict(shape=(2, 3)))
+    seeds['embedding_grad_bad_out'] = grad(dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), [0], 2, -1, False,
+                                           dict(shape=(3, 3)))
+    seeds['embedding_grad_null_executor'] = grad(dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), [0], 2, -1,
+                                                 False, dict(shape=(2, 3)), run=(False, True))
     return seeds
 
 
