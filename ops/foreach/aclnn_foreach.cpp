@@ -6,9 +6,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
 #include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "common/float_runs.hpp"
@@ -37,29 +40,58 @@ constexpr DtypeList kFloatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeList kFloatScalarDtypes = {ACL_FLOAT, ACL_DOUBLE};
 constexpr DtypeList kHalfScalarDtypes = {ACL_FLOAT16, ACL_DOUBLE};
 constexpr DtypeList kIntScalarDtypes = {ACL_INT32, ACL_INT64};
+constexpr DtypeList kFloatOnly = {ACL_FLOAT};
+constexpr DtypeList kHalfOnly = {ACL_FLOAT16};
+constexpr DtypeList kIntOnly = {ACL_INT32};
 
-/// FOREACH_SCALAR_*_SUPPORT_LIST: the scalar's dtypes for a list's (A2).
+/// FOREACH_SCALAR_*_SUPPORT_LIST: the scalar's dtypes for a list's (A2),
+/// also the device scalar's of AddcdivScalar (aclnn_foreach_addcdiv_scalar.cpp).
 DtypeList scalar_dtypes_for(aclDataType listDtype) {
     if (listDtype == ACL_FLOAT || listDtype == ACL_BF16) return kFloatScalarDtypes;
     return listDtype == ACL_FLOAT16 ? kHalfScalarDtypes : kIntScalarDtypes;
 }
 
+/// LerpScalar's weight: FLOAT or DOUBLE whatever the lists' dtype.
+DtypeList float_scalar_dtypes(aclDataType) { return kFloatScalarDtypes; }
+
+/// The device scalar of MulScalar and AddcmulScalar (their docs, A2): the
+/// list's dtype, FLOAT for a BF16 list.
+DtypeList device_scalar_dtypes_for(aclDataType listDtype) {
+    if (listDtype == ACL_FLOAT || listDtype == ACL_BF16) return kFloatOnly;
+    return listDtype == ACL_FLOAT16 ? kHalfOnly : kIntOnly;
+}
+
 /// Where an operator checks its scalar's dtype: before the lists' tensors
-/// (AddcmulScalarV2, AddcdivScalarV2, LerpScalar), after them
+/// (AddcmulScalarV2, AddcdivScalarV2, AddcdivScalar, LerpScalar), after them
 /// (MulScalarV2), or not at all (Sqrt).
 enum class ScalarCheck { kNone, kBeforeLists, kAfterLists };
 
+/// The scalar of an operator: an aclScalar (the V2 forms, LerpScalar) or a
+/// one-element device tensor (the non-V2 forms).
 struct ScalarArg {
     const aclScalar* scalar = nullptr;
+    const aclTensor* tensor = nullptr;
+    bool onDevice = false;
     const char* name = "scalar";
     ScalarCheck when = ScalarCheck::kNone;
-    /// LerpScalar's weight takes kFloatScalarDtypes whatever the lists'.
-    bool fixedFloat = false;
+    DtypeList (*dtypesFor)(aclDataType listDtype) = scalar_dtypes_for;
 };
 
 aclnnStatus check_scalar(const ScalarArg& scalar, aclDataType listDtype) {
-    return check_scalar_dtype_supported(scalar.scalar, scalar.name,
-                                        scalar.fixedFloat ? kFloatScalarDtypes : scalar_dtypes_for(listDtype));
+    if (scalar.onDevice) return check_dtype_supported(scalar.tensor, scalar.name, scalar.dtypesFor(listDtype));
+    return check_scalar_dtype_supported(scalar.scalar, scalar.name, scalar.dtypesFor(listDtype));
+}
+
+/// The device scalar holds one element (561002 otherwise, as the kernel's
+/// tiling answers) and lies inside its storage.
+aclnnStatus check_device_scalar(const ScalarArg& scalar) {
+    if (!scalar.onDevice) return ACLNN_SUCCESS;
+    if (view_of(scalar.tensor).numel() != 1) {
+        report_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag, "%s must hold one element, but holds %ld.",
+                     scalar.name, static_cast<long>(view_of(scalar.tensor).numel()));
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+    return check_view_in_storage(scalar.tensor, scalar.name);
 }
 
 /// CheckDtype: nothing to check for an empty first list; otherwise its first
@@ -137,7 +169,7 @@ aclnnStatus check_list_formats_and_views(const std::vector<NamedList>& lists) {
 template <class Params, void (*Block)(const TensorListJob&, const BlockSlice&, const Params&)>
 aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<const aclTensorList*, const char*>> args,
                            const ScalarArg& scalar, DtypeList supported,
-                           Params (*params)(const aclScalar*, aclDataType), uint64_t* workspaceSize,
+                           Params (*params)(const ScalarArg&, aclDataType), uint64_t* workspaceSize,
                            aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     for (const auto& [list, name] : args) {
@@ -145,12 +177,16 @@ aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<cons
             return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
         }
     }
-    if (scalar.when != ScalarCheck::kNone) ACLCPU_RETURN_IF_ERROR(check_not_null(scalar.scalar, scalar.name));
+    if (scalar.when != ScalarCheck::kNone) {
+        ACLCPU_RETURN_IF_ERROR(scalar.onDevice ? check_not_null(scalar.tensor, scalar.name)
+                                               : check_not_null(scalar.scalar, scalar.name));
+    }
     std::vector<NamedList> lists;
     for (const auto& [list, name] : args) lists.push_back({tensors_of(list), name});
     ACLCPU_RETURN_IF_ERROR(check_list_dtypes(lists, supported, scalar));
     ACLCPU_RETURN_IF_ERROR(check_list_shapes(lists));
     ACLCPU_RETURN_IF_ERROR(check_list_formats_and_views(lists));
+    ACLCPU_RETURN_IF_ERROR(check_device_scalar(scalar));
     TensorLists tensorLists;
     for (size_t k = 0; k + 1 < lists.size(); ++k) tensorLists.inputs.push_back(lists[k].tensors);
     tensorLists.outputs.push_back(lists.back().tensors);
@@ -161,27 +197,42 @@ aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<cons
         return kNotYetStatus;
     }
     TensorListOperands operands = tensorLists.operands();
+    // The device scalar follows the lists' inputs: the kernel's extra input.
+    const std::vector<const aclTensor*> inputs =
+        scalar.onDevice ? tensorLists.flat_inputs({scalar.tensor}) : tensorLists.flat_inputs();
     if (operands.numel() == 0) {
-        return hand_back_empty_executor(tensorLists.flat_inputs(), tensorLists.flat_outputs(), workspaceSize, executor);
+        return hand_back_empty_executor(inputs, tensorLists.flat_outputs(), workspaceSize, executor);
     }
-    return hand_back_kernel<TensorListKernel<Params, Block>>(
-        tensorLists.flat_inputs(), tensorLists.flat_outputs(), 0, workspaceSize, executor, api, std::move(operands),
-        dtype, params(scalar.scalar, dtype));
+    return hand_back_kernel<TensorListKernel<Params, Block>>(inputs, tensorLists.flat_outputs(), 0, workspaceSize,
+                                                             executor, api, std::move(operands), dtype,
+                                                             params(scalar, dtype), scalar.onDevice ? 1 : 0);
 }
 
 /// The scalar as the kernel reads it: ConvertToTensor to the list's dtype,
 /// FLOAT for a BF16 list (aclnn_foreach_mul_scalar_v2.cpp and its siblings),
-/// so a FLOAT16 list's scalar is rounded to FLOAT16 first.
-ForeachScalar scalar_in_list_dtype(const aclScalar* scalar, aclDataType listDtype) {
-    float value = to_float(scalar);
-    if (listDtype == ACL_FLOAT16) round_through(ACL_FLOAT16, &value, 1);
-    return {value};
+/// so a FLOAT16 list's scalar is rounded to FLOAT16 first; a device scalar
+/// is read, and rounded so, at launch.
+ForeachScalar scalar_in_list_dtype(const ScalarArg& scalar, aclDataType listDtype) {
+    ForeachScalar resolved;
+    resolved.roundToHalf = listDtype == ACL_FLOAT16;
+    if (scalar.onDevice) {
+        resolved.deviceDtype = view_of(scalar.tensor).dtype;
+        resolved.devicePosition = StridedLayout::of(view_of(scalar.tensor)).position_of(0);
+        return resolved;
+    }
+    resolved.value = to_float(scalar.scalar);
+    if (resolved.roundToHalf) round_through(ACL_FLOAT16, &resolved.value, 1);
+    return resolved;
 }
 
 /// LerpScalar's weight, a FLOAT whatever the lists' dtype (the kernel's weightVal).
-ForeachScalar scalar_as_float(const aclScalar* scalar, aclDataType) { return {to_float(scalar)}; }
+ForeachScalar scalar_as_float(const ScalarArg& scalar, aclDataType) {
+    ForeachScalar resolved;
+    resolved.value = to_float(scalar.scalar);
+    return resolved;
+}
 
-ForeachNoScalar no_scalar(const aclScalar*, aclDataType) { return {}; }
+ForeachNoScalar no_scalar(const ScalarArg&, aclDataType) { return {}; }
 
 }  // namespace
 }  // namespace aclcpu::ops
@@ -193,7 +244,7 @@ extern "C" {
 aclnnStatus aclnnForeachMulScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar, aclTensorList* out,
                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_mul_scalar_block>(
-        "aclnnForeachMulScalarV2", {{x, "x"}, {out, "out"}}, {scalar, "scalar", ScalarCheck::kAfterLists},
+        "aclnnForeachMulScalarV2", {{x, "x"}, {out, "out"}}, {scalar, nullptr, false, "scalar", ScalarCheck::kAfterLists},
         kScalarOpDtypes, scalar_in_list_dtype, workspaceSize, executor);
 }
 
@@ -203,7 +254,7 @@ aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1,
                                                         aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcmul_scalar_block>(
         "aclnnForeachAddcmulScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {scalar, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        {scalar, nullptr, false, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
         executor);
 }
 
@@ -213,8 +264,37 @@ aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1,
                                                         aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcdiv_scalar_block>(
         "aclnnForeachAddcdivScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {scalar, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        {scalar, nullptr, false, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
         executor);
+}
+
+aclnnStatus aclnnForeachMulScalarGetWorkspaceSize(const aclTensorList* x, const aclTensor* scalar,
+                                                  const aclTensorList* out, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_mul_scalar_block>(
+        "aclnnForeachMulScalar", {{x, "x"}, {out, "out"}},
+        {nullptr, scalar, true, "scalar", ScalarCheck::kAfterLists, device_scalar_dtypes_for}, kScalarOpDtypes,
+        scalar_in_list_dtype, workspaceSize, executor);
+}
+
+aclnnStatus aclnnForeachAddcmulScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                      const aclTensorList* x3, const aclTensor* scalar,
+                                                      const aclTensorList* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_addcmul_scalar_block>(
+        "aclnnForeachAddcmulScalar", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
+        {nullptr, scalar, true, "scalar", ScalarCheck::kBeforeLists, device_scalar_dtypes_for}, kScalarOpDtypes,
+        scalar_in_list_dtype, workspaceSize, executor);
+}
+
+aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                      const aclTensorList* x3, const aclTensor* scalar,
+                                                      aclTensorList* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    return foreach_phase1<ForeachScalar, foreach_addcdiv_scalar_block>(
+        "aclnnForeachAddcdivScalar", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
+        {nullptr, scalar, true, "scalar", ScalarCheck::kBeforeLists}, kFloatDtypes, scalar_in_list_dtype,
+        workspaceSize, executor);
 }
 
 aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
@@ -228,7 +308,7 @@ aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, cons
                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_lerp_scalar_block>(
         "aclnnForeachLerpScalar", {{x1, "x1"}, {x2, "x2"}, {out, "out"}},
-        {weight, "weight", ScalarCheck::kBeforeLists, true}, kFloatDtypes, scalar_as_float, workspaceSize,
+        {weight, nullptr, false, "weight", ScalarCheck::kBeforeLists, float_scalar_dtypes}, kFloatDtypes, scalar_as_float, workspaceSize,
         executor);
 }
 
@@ -238,4 +318,7 @@ ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachSqrt)
+ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalar)
+ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalar)
+ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalar)
 ACLCPU_DEFINE_PHASE2(aclnnForeachLerpScalar)

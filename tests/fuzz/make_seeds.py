@@ -2217,7 +2217,7 @@ def tensor_list_seeds():
     seeds = {}
     specs = [dict(shape=(3, 5)), dict(shape=(0,)), dict(shape=(4, 6), strides='col'), dict(shape=(9,), offset=2),
              dict(shape=(300,))]
-    input_lists = [1, 3, 3, 1, 2]
+    input_lists = [1, 3, 3, 1, 2, 0, 1, 3, 3]
     names = ['mul', 'addcmul', 'addcdiv', 'sqrt', 'lerp']
 
     def foreach(entry, tensors, inplace=False, null_list=None, out=None, scalar=(FLOAT, f32(1.5)), run=(False, False)):
@@ -2235,13 +2235,26 @@ def tensor_list_seeds():
             for spec in (out if out is not None else [dict(shape=t['shape'], dtype=t.get('dtype', FLOAT))
                                                       for t in tensors]):
                 s.tensor(**spec)
-        if entry != 3:
+        if entry >= 6:
+            s.tensor(**(dict(null=True) if scalar is None else scalar))
+        elif entry != 3:
             if scalar is None:
                 s.scalar(kind='null')
             else:
                 s.scalar(*scalar)
         s.run(*run)
         return s
+
+    # The non-V2 forms (entries 6-8): the scalar a device tensor.
+    for entry, name in ((6, 'mul_tensor_scalar'), (7, 'addcmul_tensor_scalar'), (8, 'addcdiv_tensor_scalar')):
+        for dtype in (FLOAT, FLOAT16, BF16):
+            typed = [dict(spec, dtype=dtype) for spec in specs]
+            scalar_dtype = FLOAT16 if dtype == FLOAT16 else FLOAT
+            seeds[f'{name}_{dtype}'] = foreach(entry, typed, scalar=dict(shape=(1,), dtype=scalar_dtype))
+        seeds[f'{name}_double'] = foreach(entry, specs[:2], scalar=dict(shape=(), dtype=DOUBLE))
+        seeds[f'{name}_two_elements'] = foreach(entry, specs[:2], scalar=dict(shape=(2,)))
+        seeds[f'{name}_offset'] = foreach(entry, specs[:2], inplace=True, scalar=dict(shape=(1,), offset=3))
+        seeds[f'{name}_null'] = foreach(entry, specs[:2], scalar=None)
 
     for entry, name in enumerate(names):
         for dtype in (FLOAT, FLOAT16, BF16):

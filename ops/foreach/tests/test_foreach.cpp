@@ -1,5 +1,5 @@
-// The foreach family (ForeachMulScalarV2, ForeachAddcmulScalarV2,
-// ForeachAddcdivScalarV2, ForeachSqrt, ForeachLerpScalar) against
+// The foreach family (ForeachMulScalar(V2), ForeachAddcmulScalar(V2),
+// ForeachAddcdivScalar(V2), ForeachSqrt, ForeachLerpScalar) against
 // double-precision references computed here from the values the device
 // holds: every dtype of the A2 lists (ops-nn foreach/<op>/op_host/op_api/
 // aclnn_foreach_*.cpp), lists of tensors of different sizes with empty
@@ -22,9 +22,12 @@
 
 #include "aclcpu/instrumentation.hpp"
 #include "aclcpu_testkit/tensor_copy.hpp"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
 #include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "ops/op_test_support.hpp"
@@ -77,46 +80,81 @@ std::vector<TensorSpec> dense_specs(const std::vector<TensorSpec>& specs) {
     return dense;
 }
 
+/// A scalar argument both ways: the V2 forms' aclScalar and the non-V2
+/// forms' one-element device tensor (an offset view of a longer storage).
+struct ScalarArg {
+    ScalarArg(double value, aclDataType dtype)
+        : host(value, dtype), device(TensorSpec({1}, dtype, {1}, 2, {4}), {value}) {}
+    Scalar host;
+    DeviceTensor device;
+};
+
 /// One foreach operator as the tests drive it: its input lists' count, its
 /// reference per element, and its call.
 struct Op {
     const char* name;
     size_t inputs;
     std::function<double(const std::vector<double>& x, double scalar)> reference;
-    std::function<aclnnStatus(aclrtStream, const std::vector<TensorList>&, const Scalar&, const TensorList&)> run;
+    std::function<aclnnStatus(aclrtStream, const std::vector<TensorList>&, const ScalarArg&, const TensorList&)> run;
+    /// The widest dtype its scalar takes: DOUBLE, but FLOAT for the device
+    /// scalar of MulScalar and AddcmulScalar.
+    aclDataType widestScalar = ACL_DOUBLE;
 };
 
 const std::vector<Op>& ops() {
     static const std::vector<Op> all = {
         {"MulScalarV2", 1, [](const std::vector<double>& x, double s) { return x[0] * s; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachMulScalarV2GetWorkspaceSize, aclnnForeachMulScalarV2,
-                              static_cast<const aclTensorList*>(in[0].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[0].get()), s.host.get(), out.get());
          }},
         {"AddcmulScalarV2", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] * x[2]; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachAddcmulScalarV2GetWorkspaceSize, aclnnForeachAddcmulScalarV2,
                               static_cast<const aclTensorList*>(in[0].get()),
                               static_cast<const aclTensorList*>(in[1].get()),
-                              static_cast<const aclTensorList*>(in[2].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[2].get()), s.host.get(), out.get());
          }},
         {"AddcdivScalarV2", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] / x[2]; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachAddcdivScalarV2GetWorkspaceSize, aclnnForeachAddcdivScalarV2,
                               static_cast<const aclTensorList*>(in[0].get()),
                               static_cast<const aclTensorList*>(in[1].get()),
-                              static_cast<const aclTensorList*>(in[2].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[2].get()), s.host.get(), out.get());
+         }},
+        {"MulScalar", 1, [](const std::vector<double>& x, double s) { return x[0] * s; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachMulScalarGetWorkspaceSize, aclnnForeachMulScalar,
+                              static_cast<const aclTensorList*>(in[0].get()), s.device.get(),
+                              static_cast<const aclTensorList*>(out.get()));
+         },
+         ACL_FLOAT},
+        {"AddcmulScalar", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] * x[2]; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachAddcmulScalarGetWorkspaceSize, aclnnForeachAddcmulScalar,
+                              static_cast<const aclTensorList*>(in[0].get()),
+                              static_cast<const aclTensorList*>(in[1].get()),
+                              static_cast<const aclTensorList*>(in[2].get()), s.device.get(),
+                              static_cast<const aclTensorList*>(out.get()));
+         },
+         ACL_FLOAT},
+        {"AddcdivScalar", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] / x[2]; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachAddcdivScalarGetWorkspaceSize, aclnnForeachAddcdivScalar,
+                              static_cast<const aclTensorList*>(in[0].get()),
+                              static_cast<const aclTensorList*>(in[1].get()),
+                              static_cast<const aclTensorList*>(in[2].get()), s.device.get(), out.get());
          }},
         {"Sqrt", 1, [](const std::vector<double>& x, double) { return std::sqrt(x[0]); },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar&, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg&, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachSqrtGetWorkspaceSize, aclnnForeachSqrt,
                               static_cast<const aclTensorList*>(in[0].get()), out.get());
          }},
         {"LerpScalar", 2, [](const std::vector<double>& x, double w) { return x[0] + w * (x[1] - x[0]); },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& w, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& w, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachLerpScalarGetWorkspaceSize, aclnnForeachLerpScalar,
                               static_cast<const aclTensorList*>(in[0].get()),
-                              static_cast<const aclTensorList*>(in[1].get()), w.get(), out.get());
+                              static_cast<const aclTensorList*>(in[1].get()), w.host.get(), out.get());
          }},
     };
     return all;
@@ -134,7 +172,8 @@ std::vector<std::vector<double>> run_and_check(aclrtStream stream, const Op& op,
         lists.push_back(list_of(inputs.back()));
     }
     const Tensors outputs = make_outputs(dense_specs(specs));
-    EXPECT_EQ(op.run(stream, lists, Scalar(scalar, scalarDtype), list_of(outputs)), ACLNN_SUCCESS);
+    EXPECT_EQ(op.run(stream, lists, ScalarArg(scalar, scalarDtype), list_of(outputs)), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     std::vector<std::vector<double>> results;
     for (size_t t = 0; t < specs.size(); ++t) {
         std::vector<std::vector<double>> values;
@@ -171,7 +210,7 @@ TEST_F(Foreach, EveryOperatorAndDtypeOverMixedLists) {
 TEST_F(Foreach, ListOfOneAndDoubleScalars) {
     for (const Op& op : ops()) {
         SCOPED_TRACE(op.name);
-        run_and_check(stream_, op, {TensorSpec({5, 7}, ACL_FLOAT)}, 1.25, ACL_DOUBLE);
+        run_and_check(stream_, op, {TensorSpec({5, 7}, ACL_FLOAT)}, 1.25, op.widestScalar);
     }
 }
 
@@ -357,6 +396,38 @@ TEST_F(Foreach, InvalidListsAre161002) {
                                   static_cast<const aclTensorList*>(list_of(f32).get()),
                                   Scalar(1.0, ACL_INT32).get(), list_of(f32).get()),
                         ACLNN_ERR_PARAM_INVALID, "INT32");
+}
+
+// The non-V2 forms' scalar is a device tensor: null (161001), of a dtype its
+// list does not take (161002: MulScalar's and AddcmulScalar's docs ask for
+// the list's dtype, FLOAT for BF16; aclnn_foreach_addcdiv_scalar.cpp takes
+// FLOAT or DOUBLE for FLOAT and BF16 lists, FLOAT16 or DOUBLE for FLOAT16
+// ones, and no INT32 list), or not of one element (561002, the tiling's).
+TEST_F(Foreach, DeviceScalarErrors) {
+    const Tensors f32 = make_tensors({TensorSpec({4}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors bf16 = make_tensors({TensorSpec({4}, ACL_BF16)}, 0, 1, 1);
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const auto mul = [](const Tensors& x, const aclTensor* scalar) {
+        return phase1_of(aclnnForeachMulScalarGetWorkspaceSize, static_cast<const aclTensorList*>(list_of(x).get()),
+                         scalar, static_cast<const aclTensorList*>(list_of(x).get()));
+    };
+    const auto addcdiv = [](const Tensors& x, const aclTensor* scalar) {
+        const TensorList list = list_of(x);
+        const auto* in = static_cast<const aclTensorList*>(list.get());
+        return phase1_of(aclnnForeachAddcdivScalarGetWorkspaceSize, in, in, in, scalar, list_of(x).get());
+    };
+    const DeviceTensor f32Scalar({{1}, ACL_FLOAT}, {2}), doubleScalar({{1}, ACL_DOUBLE}, {2});
+    const DeviceTensor halfScalar({{}, ACL_FLOAT16}, {2}), pair({{2}, ACL_FLOAT}, {2, 3});
+    expect_error_naming(mul(f32, nullptr), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(addcdiv(f32, nullptr), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(mul(f32, doubleScalar.get()), ACLNN_ERR_PARAM_INVALID, "DOUBLE");
+    expect_error_naming(mul(f32, halfScalar.get()), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    EXPECT_EQ(mul(bf16, f32Scalar.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(addcdiv(f32, doubleScalar.get()), ACLNN_SUCCESS);
+    expect_error_naming(addcdiv(f32, halfScalar.get()), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    expect_error_naming(addcdiv(i32, f32Scalar.get()), ACLNN_ERR_PARAM_INVALID, "INT32");
+    expect_error_naming(mul(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
+    expect_error_naming(addcdiv(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
 }
 
 /// INT32 lists pass CANN's checks but have no kernel here yet: 561112.
