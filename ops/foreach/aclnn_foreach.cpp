@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "common/float_runs.hpp"
@@ -19,6 +20,7 @@
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
 #include "foreach/foreach_kernel.hpp"
+#include "foreach/non_finite_kernel.hpp"
 #include "not_yet/not_yet.hpp"
 
 namespace aclcpu::ops {
@@ -234,6 +236,80 @@ ForeachScalar scalar_as_float(const ScalarArg& scalar, aclDataType) {
 
 ForeachNoScalar no_scalar(const ScalarArg&, aclDataType) { return {}; }
 
+// ---- NonFiniteCheckAndUnscale (docs/aclnnForeachNonFiniteCheckAndUnscale.md,
+// op_host/foreach_non_finite_check_and_unscale_tiling.cpp) -------------------
+
+/// MAX_TENSOR_COUNT of the tiling.
+constexpr size_t kMaxUnscaledTensors = 256;
+
+aclnnStatus tiling_error(const char* format, long value) {
+    report_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag, format, value);
+    return ACLNN_ERR_INNER_TILING_ERROR;
+}
+
+/// The docs' 161002: each tensor's dtype FLOAT, FLOAT16 or BF16, foundInf's
+/// and invScale's FLOAT; ranks at most 8.
+aclnnStatus check_unscale_dtypes(const Tensors& grads, const aclTensor* foundInf, const aclTensor* invScale) {
+    for (size_t i = 0; i < grads.size(); ++i) {
+        if (grads[i] == nullptr) {
+            return param_error(ACLNN_ERR_PARAM_INVALID,
+                               "Expected a proper Tensor but got null for argument scaledGrads[%zu].", i);
+        }
+        ACLCPU_RETURN_IF_ERROR(check_dtype_supported(grads[i], "scaledGrads", kFloatDtypes));
+        ACLCPU_RETURN_IF_ERROR(check_max_dim(grads[i], "scaledGrads"));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported(foundInf, "foundInf", kFloatOnly));
+    return check_dtype_supported(invScale, "invScale", kFloatOnly);
+}
+
+/// The tiling's 561002: 1 to 256 tensors of one dtype, none empty;
+/// foundInf and invScale of one element each (the docs).
+aclnnStatus check_unscale_tiling(const Tensors& grads, const aclTensor* foundInf, const aclTensor* invScale) {
+    if (grads.empty() || grads.size() > kMaxUnscaledTensors) {
+        return tiling_error("scaledGrads must hold 1 to 256 tensors, but holds %ld.", static_cast<long>(grads.size()));
+    }
+    for (size_t i = 0; i < grads.size(); ++i) {
+        if (view_of(grads[i]).dtype != view_of(grads[0]).dtype) {
+            return tiling_error("The dtypes of all tensors in scaledGrads must be the same; scaledGrads[%ld] differs.",
+                                static_cast<long>(i));
+        }
+        if (is_empty(grads[i])) {
+            return tiling_error("The shape size of scaledGrads[%ld] must be greater than 0.", static_cast<long>(i));
+        }
+    }
+    if (view_of(foundInf).numel() != 1) {
+        return tiling_error("foundInf must hold one element, but holds %ld.", static_cast<long>(view_of(foundInf).numel()));
+    }
+    if (view_of(invScale).numel() != 1) {
+        return tiling_error("invScale must hold one element, but holds %ld.", static_cast<long>(view_of(invScale).numel()));
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus non_finite_check_and_unscale(const aclTensorList* scaledGrads, const aclTensor* foundInf,
+                                         const aclTensor* invScale, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (scaledGrads == nullptr) {
+        return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument scaledGrads.");
+    }
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{foundInf, "foundInf"}, {invScale, "invScale"}}));
+    const Tensors grads = tensors_of(scaledGrads);
+    ACLCPU_RETURN_IF_ERROR(check_unscale_dtypes(grads, foundInf, invScale));
+    ACLCPU_RETURN_IF_ERROR(check_unscale_tiling(grads, foundInf, invScale));
+    ACLCPU_RETURN_IF_ERROR(check_list_formats_and_views({{grads, "scaledGrads"}}));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{foundInf, "foundInf"}, {invScale, "invScale"}}));
+    TensorLists lists;
+    lists.inputs.push_back(grads);
+    lists.outputs.push_back(grads);
+    std::vector<const aclTensor*> outputs = lists.flat_outputs();
+    outputs.push_back(foundInf);
+    const auto position = [](const aclTensor* t) { return StridedLayout::of(view_of(t)).position_of(0); };
+    return hand_back_kernel<NonFiniteCheckKernel>(lists.flat_inputs({invScale}), outputs, 0, workspaceSize, executor,
+                                                  "aclnnForeachNonFiniteCheckAndUnscale", lists.operands(),
+                                                  position(invScale), position(foundInf));
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -297,6 +373,13 @@ aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, c
         workspaceSize, executor);
 }
 
+aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(const aclTensorList* scaledGrads,
+                                                                 const aclTensor* foundInf,
+                                                                 const aclTensor* invScale, uint64_t* workspaceSize,
+                                                                 aclOpExecutor** executor) {
+    return non_finite_check_and_unscale(scaledGrads, foundInf, invScale, workspaceSize, executor);
+}
+
 aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
     return foreach_phase1<ForeachNoScalar, foreach_sqrt_block>("aclnnForeachSqrt", {{x, "x"}, {out, "out"}}, {},
@@ -318,6 +401,7 @@ ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachSqrt)
+ACLCPU_DEFINE_PHASE2(aclnnForeachNonFiniteCheckAndUnscale)
 ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalar)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalar)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalar)

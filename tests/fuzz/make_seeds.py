@@ -2245,6 +2245,29 @@ def tensor_list_seeds():
         s.run(*run)
         return s
 
+    # NonFiniteCheckAndUnscale (entry 9): the list in place, foundInf, invScale.
+    def unscale(tensors, found=dict(shape=(1,)), scale=dict(shape=()), null_list=False):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(9)
+        s.byte(len(tensors))
+        s.rare(null_list)
+        for spec in tensors:
+            s.tensor(**spec)
+        s.tensor(**found)
+        s.tensor(**scale)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'unscale_{dtype}'] = unscale([dict(spec, dtype=dtype) for spec in specs if spec['shape'] != (0,)])
+    seeds['unscale_mixed'] = unscale([dict(shape=(4,)), dict(shape=(4,), dtype=BF16)])
+    seeds['unscale_empty_tensor'] = unscale([dict(shape=(0,))])
+    seeds['unscale_empty_list'] = unscale([])
+    seeds['unscale_found_half'] = unscale([dict(shape=(4,))], found=dict(shape=(1,), dtype=FLOAT16))
+    seeds['unscale_scale_pair'] = unscale([dict(shape=(4,))], scale=dict(shape=(2,)))
+    seeds['unscale_null_list'] = unscale([dict(shape=(4,))], null_list=True)
+
     # The non-V2 forms (entries 6-8): the scalar a device tensor.
     for entry, name in ((6, 'mul_tensor_scalar'), (7, 'addcmul_tensor_scalar'), (8, 'addcdiv_tensor_scalar')):
         for dtype in (FLOAT, FLOAT16, BF16):

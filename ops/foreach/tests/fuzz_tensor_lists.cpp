@@ -2,7 +2,7 @@
 // ApplyAdamWV2 -- phase 1 and, for small tensors, phase 2.  The first byte
 // picks the entry point (0 MulScalarV2, 1 AddcmulScalarV2, 2
 // AddcdivScalarV2, 3 Sqrt, 4 LerpScalar, 5 ApplyAdamWV2, 6 MulScalar, 7
-// AddcmulScalar, 8 AddcdivScalar).  After it, in this
+// AddcmulScalar, 8 AddcdivScalar, 9 NonFiniteCheckAndUnscale).  After it, in this
 // order (tests/fuzz/make_seeds.py's tensor_list_seeds() encodes the same):
 //   foreach:  count%6 (tensors per list), in-place bit, then per input list
 //             a rare (null list) and count tensors -- the first list's as
@@ -10,6 +10,8 @@
 //             and count tensors unless in place (out is the first list);
 //             then the scalar (MulScalar, Addcmul, Addcdiv, Lerp): an
 //             aclScalar, a tensor for the non-V2 forms (6-8).
+//   Unscale:  count%6, a rare (null list), count tensors (written in
+//             place), foundInf, invScale.
 //   AdamW:    varRef, mRef, vRef, maxGradNorm-present bit and the tensor,
 //             grad, step; lr, beta1, beta2, weightDecay, eps (8-byte
 //             doubles, as floats); amsgrad and maximize bits.
@@ -24,6 +26,7 @@
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "fuzz_support.hpp"
@@ -130,12 +133,26 @@ void fuzz_adam_w(Decoder& in, OperatorCall& call) {
              hyper[3], hyper[4], amsgrad, maximize);
 }
 
+void fuzz_unscale(Decoder& in, OperatorCall& call) {
+    const int count = in.byte() % 6;
+    const bool null = in.rare();
+    std::vector<const aclTensor*> grads;
+    for (int t = 0; t < count; ++t) grads.push_back(call.output(in.tensor()));
+    const List list(grads, null);
+    aclTensor* foundInf = call.output(in.tensor());
+    const aclTensor* invScale = call.input(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnForeachNonFiniteCheckAndUnscale), in,
+             static_cast<const aclTensorList*>(list.get()), static_cast<const aclTensor*>(foundInf), invScale);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const int entry = in.byte() % 9;
+    const int entry = in.byte() % 10;
     if (entry == 5) {
         fuzz_adam_w(in, call);
+    } else if (entry == 9) {
+        fuzz_unscale(in, call);
     } else {
         fuzz_foreach(in, call, entry);
     }

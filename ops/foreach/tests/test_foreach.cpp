@@ -1,5 +1,6 @@
 // The foreach family (ForeachMulScalar(V2), ForeachAddcmulScalar(V2),
-// ForeachAddcdivScalar(V2), ForeachSqrt, ForeachLerpScalar) against
+// ForeachAddcdivScalar(V2), ForeachSqrt, ForeachLerpScalar,
+// ForeachNonFiniteCheckAndUnscale) against
 // double-precision references computed here from the values the device
 // holds: every dtype of the A2 lists (ops-nn foreach/<op>/op_host/op_api/
 // aclnn_foreach_*.cpp), lists of tensors of different sizes with empty
@@ -28,8 +29,10 @@
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
+#include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
 namespace {
@@ -428,6 +431,99 @@ TEST_F(Foreach, DeviceScalarErrors) {
     expect_error_naming(addcdiv(i32, f32Scalar.get()), ACLNN_ERR_PARAM_INVALID, "INT32");
     expect_error_naming(mul(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
     expect_error_naming(addcdiv(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
+}
+
+// ---- NonFiniteCheckAndUnscale ------------------------------------------------
+
+/// Runs NonFiniteCheckAndUnscale on grads with foundInf starting at `found`;
+/// returns foundInf afterwards.
+double unscale(aclrtStream stream, const Tensors& grads, double found, double invScale) {
+    const DeviceTensor foundInf({{1}, ACL_FLOAT}, {found});
+    const DeviceTensor scale({{}, ACL_FLOAT}, {invScale});
+    EXPECT_EQ(run_aclnn(stream, aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                        aclnnForeachNonFiniteCheckAndUnscale, static_cast<const aclTensorList*>(list_of(grads).get()),
+                        foundInf.get(), scale.get()),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    return foundInf.read()[0];
+}
+
+// Every tensor multiplied in place by invScale (fp32, rounded once); foundInf
+// keeps its value when every element is finite.
+TEST_F(Foreach, UnscaleMultipliesInPlaceAndKeepsFoundInf) {
+    std::vector<TensorSpec> specs = mixed_specs(ACL_FLOAT);
+    specs.erase(specs.begin() + 4);  // the tiling refuses empty tensors:
+    specs.erase(specs.begin() + 1);  // see UnscaleErrors
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        SCOPED_TRACE(name(dtype));
+        std::vector<TensorSpec> typed;
+        for (TensorSpec spec : specs) {
+            spec.dtype = dtype;
+            typed.push_back(spec);
+        }
+        const Tensors grads = make_tensors(typed, -3, 3, 5);
+        std::vector<std::vector<double>> before;
+        for (const auto& g : grads) before.push_back(g->read());
+        EXPECT_EQ(unscale(stream_, grads, 0.0, 0.125), 0.0);
+        EXPECT_EQ(unscale(stream_, grads, 1.0, 2.0), 1.0);
+        for (size_t t = 0; t < grads.size(); ++t) {
+            std::vector<double> expected = before[t];
+            for (double& v : expected) v = representable(representable(v * 0.125, dtype) * 2.0, dtype);
+            EXPECT_EQ(grads[t]->read(), expected) << "tensor " << t;
+            EXPECT_EQ(grads[t]->bytes_changed_outside_view(), 0u);
+        }
+    }
+}
+
+// An Inf or a NaN anywhere (here in the last tensor's last chunk) sets
+// foundInf to 1.0; the elements are scaled all the same.
+TEST_F(Foreach, UnscaleFindsInfAndNaN) {
+    for (double bad : {HUGE_VAL, -HUGE_VAL, std::nan("")}) {
+        const Tensors grads = make_tensors({TensorSpec({3, 5}, ACL_FLOAT), TensorSpec({70001}, ACL_FLOAT)}, -1, 1, 9);
+        std::vector<double> values = grads[1]->read();
+        values[69999] = bad;
+        grads[1]->write(values);
+        EXPECT_EQ(unscale(stream_, grads, 0.0, 0.5), 1.0);
+        const double got = grads[1]->read()[69999];
+        EXPECT_TRUE(std::isnan(bad) ? std::isnan(got) : got == bad);
+        EXPECT_EQ(grads[1]->read()[0], representable(values[0] * 0.5, ACL_FLOAT));
+    }
+}
+
+// The docs' 161001 and 161002 (null arguments, dtypes), then the tiling's
+// 561002 (foreach_non_finite_check_and_unscale_tiling.cpp: 1 to 256 tensors
+// of one dtype, none empty; foundInf and invScale of one element).
+TEST_F(Foreach, UnscaleErrors) {
+    const Tensors f32 = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({2, 2}, ACL_FLOAT)}, 0, 1, 1);
+    const DeviceTensor found({{1}, ACL_FLOAT}, {0}), scale({{1}, ACL_FLOAT}, {1});
+    const auto phase1 = [](const Tensors& grads, const DeviceTensor* foundInf, const DeviceTensor* invScale) {
+        return phase1_of(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                         static_cast<const aclTensorList*>(list_of(grads).get()),
+                         static_cast<const aclTensor*>(foundInf ? foundInf->get() : nullptr),
+                         static_cast<const aclTensor*>(invScale ? invScale->get() : nullptr));
+    };
+    EXPECT_EQ(phase1(f32, &found, &scale), ACLNN_SUCCESS);
+    expect_error_naming(phase1_of(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                                  static_cast<const aclTensorList*>(nullptr), found.get(), scale.get()),
+                        ACLNN_ERR_PARAM_NULLPTR, "scaledGrads");
+    expect_error_naming(phase1(f32, nullptr, &scale), ACLNN_ERR_PARAM_NULLPTR, "foundInf");
+    expect_error_naming(phase1(f32, &found, nullptr), ACLNN_ERR_PARAM_NULLPTR, "invScale");
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const DeviceTensor found16({{1}, ACL_FLOAT16}, {0}), scaleD({{1}, ACL_DOUBLE}, {1});
+    expect_error_naming(phase1(i32, &found, &scale), ACLNN_ERR_PARAM_INVALID, "INT32");
+    expect_error_naming(phase1(f32, &found16, &scale), ACLNN_ERR_PARAM_INVALID, "foundInf");
+    expect_error_naming(phase1(f32, &found, &scaleD), ACLNN_ERR_PARAM_INVALID, "invScale");
+    const Tensors mixed = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({4}, ACL_BF16)}, 0, 1, 1);
+    const Tensors withEmpty = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({0}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors none;
+    const Tensors many = make_tensors(std::vector<TensorSpec>(257, TensorSpec({1}, ACL_FLOAT)), 0, 1, 1);
+    const DeviceTensor pair({{2}, ACL_FLOAT}, {0, 0});
+    expect_error_naming(phase1(mixed, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "scaledGrads[1]");
+    expect_error_naming(phase1(withEmpty, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "scaledGrads[1]");
+    expect_error_naming(phase1(none, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "1 to 256");
+    expect_error_naming(phase1(many, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "1 to 256");
+    expect_error_naming(phase1(f32, &pair, &scale), ACLNN_ERR_INNER_TILING_ERROR, "foundInf");
+    expect_error_naming(phase1(f32, &found, &pair), ACLNN_ERR_INNER_TILING_ERROR, "invScale");
 }
 
 /// INT32 lists pass CANN's checks but have no kernel here yet: 561112.
