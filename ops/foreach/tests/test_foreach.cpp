@@ -308,6 +308,19 @@ TEST_F(Foreach, ManyTensorsAreOneLaunch) {
     }
 }
 
+/// Runs NonFiniteCheckAndUnscale on grads with foundInf starting at `found`;
+/// returns foundInf afterwards.
+double unscale(aclrtStream stream, const Tensors& grads, double found, double invScale) {
+    const DeviceTensor foundInf({{1}, ACL_FLOAT}, {found});
+    const DeviceTensor scale({{}, ACL_FLOAT}, {invScale});
+    EXPECT_EQ(run_aclnn(stream, aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                        aclnnForeachNonFiniteCheckAndUnscale, static_cast<const aclTensorList*>(list_of(grads).get()),
+                        foundInf.get(), scale.get()),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    return foundInf.read()[0];
+}
+
 TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
     std::vector<TensorSpec> specs;
     for (int t = 0; t < 9; ++t) specs.emplace_back(Shape{1 + 20011 * (t % 4)}, ACL_BF16);
@@ -316,6 +329,21 @@ TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
         for (const Op& op : ops()) {
             const auto outputs = run_and_check(stream_, op, specs, 0.375, ACL_FLOAT);
             results.insert(results.end(), outputs.begin(), outputs.end());
+        }
+        // NonFiniteCheckAndUnscale: NaNs in several blocks raise the one flag.
+        const Tensors grads = make_tensors(specs, -1, 1, 3);
+        for (size_t t = 1; t < grads.size(); t += 3) {
+            std::vector<double> values = grads[t]->read();
+            values.back() = std::nan("");
+            grads[t]->write(values);
+        }
+        const double found = unscale(stream_, grads, 0.0, 0.25);
+        EXPECT_EQ(found, 1.0);
+        results.push_back({found});
+        for (const auto& g : grads) {
+            std::vector<double> values = g->read();
+            for (double& v : values) v = std::isnan(v) ? -1234.0 : v;  // NaN equals nothing
+            results.push_back(values);
         }
         return results;
     });
@@ -434,19 +462,6 @@ TEST_F(Foreach, DeviceScalarErrors) {
 }
 
 // ---- NonFiniteCheckAndUnscale ------------------------------------------------
-
-/// Runs NonFiniteCheckAndUnscale on grads with foundInf starting at `found`;
-/// returns foundInf afterwards.
-double unscale(aclrtStream stream, const Tensors& grads, double found, double invScale) {
-    const DeviceTensor foundInf({{1}, ACL_FLOAT}, {found});
-    const DeviceTensor scale({{}, ACL_FLOAT}, {invScale});
-    EXPECT_EQ(run_aclnn(stream, aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
-                        aclnnForeachNonFiniteCheckAndUnscale, static_cast<const aclTensorList*>(list_of(grads).get()),
-                        foundInf.get(), scale.get()),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    return foundInf.read()[0];
-}
 
 // Every tensor multiplied in place by invScale (fp32, rounded once); foundInf
 // keeps its value when every element is finite.
