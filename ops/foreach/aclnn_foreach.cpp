@@ -4,6 +4,9 @@
 #include "common/internal.hpp"
 
 #include <cstddef>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
@@ -13,6 +16,7 @@
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "common/float_runs.hpp"
@@ -21,6 +25,7 @@
 #include "common/phase2.hpp"
 #include "foreach/foreach_kernel.hpp"
 #include "foreach/non_finite_kernel.hpp"
+#include "foreach/norm_kernel.hpp"
 #include "not_yet/not_yet.hpp"
 
 namespace aclcpu::ops {
@@ -310,6 +315,71 @@ aclnnStatus non_finite_check_and_unscale(const aclTensorList* scaledGrads, const
                                                   position(invScale), position(foundInf));
 }
 
+// ---- Norm (docs/aclnnForeachNorm.md, op_kernel/foreach_norm.cpp) --------------
+
+constexpr DtypeList kNormScalarDtypes = {ACL_FLOAT, ACL_DOUBLE, ACL_INT64};
+
+/// The docs' 561002: every out tensor of one element (then the shared
+/// checks refuse mixed dtypes and ranks over 8, as their 161002).
+aclnnStatus check_norm_outputs(const Tensors& outs) {
+    for (size_t i = 0; i < outs.size(); ++i) {
+        if (outs[i] != nullptr && view_of(outs[i]).numel() != 1) {
+            return tiling_error("The shape size of out[%ld] must be 1.", static_cast<long>(i));
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus foreach_norm(const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    for (const auto& [list, name] : {std::pair{x, "x"}, std::pair{out, "out"}}) {
+        if (list == nullptr) {
+            return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
+        }
+    }
+    ACLCPU_RETURN_IF_ERROR(check_not_null(scalar, "scalar"));
+    const std::vector<NamedList> lists = {{tensors_of(x), "x"}, {tensors_of(out), "out"}};
+    const ScalarArg order{scalar, nullptr, false, "scalar", ScalarCheck::kAfterLists,
+                          [](aclDataType) { return kNormScalarDtypes; }};
+    ACLCPU_RETURN_IF_ERROR(check_list_dtypes(lists, kFloatDtypes, order));
+    if (lists[0].tensors.size() != lists[1].tensors.size()) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "The x tensorlist and out tensorlist must have the same number of tensors, but got %zu "
+                           "and %zu.",
+                           lists[0].tensors.size(), lists[1].tensors.size());
+    }
+    ACLCPU_RETURN_IF_ERROR(check_norm_outputs(lists[1].tensors));
+    for (const NamedList& list : lists) {
+        for (const aclTensor* tensor : list.tensors) ACLCPU_RETURN_IF_ERROR(check_max_dim(tensor, list.name));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_list_formats_and_views(lists));
+    if (lists[0].tensors.empty()) return hand_back_empty_executor({}, {}, workspaceSize, executor);
+    TensorLists tensorLists;
+    tensorLists.inputs.push_back(lists[0].tensors);
+    std::vector<int64_t> xIndex;
+    for (size_t i = 0; i < lists[0].tensors.size(); ++i) {
+        if (!is_empty(lists[0].tensors[i])) xIndex.push_back(static_cast<int64_t>(i));
+    }
+    std::vector<StridedLayout> outs;
+    for (const aclTensor* tensor : lists[1].tensors) outs.push_back(StridedLayout::of(view_of(tensor)));
+    // The A2 kernel: int(p) == 1 -- p in [1, 2) -- is sum |x|, any other p
+    // (NaN and infinities included) the Euclidean norm.
+    const double p = to_double(scalar);
+    const bool taxicab = p >= 1 && p < 2;
+    std::shared_ptr<ForeachNormKernel> kernel;
+    try {
+        kernel = std::make_shared<ForeachNormKernel>("aclnnForeachNorm", tensorLists.operands(), std::move(outs),
+                                                     std::move(xIndex), taxicab);
+    } catch (const std::bad_alloc&) {
+        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
+        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    }
+    const int64_t workspace = kernel->workspace_bytes();
+    return hand_back_executor(std::move(kernel), tensorLists.flat_inputs(), lists[1].tensors, workspace,
+                              workspaceSize, executor);
+}
+
 }  // namespace
 }  // namespace aclcpu::ops
 
@@ -380,6 +450,11 @@ aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(const aclTensor
     return non_finite_check_and_unscale(scaledGrads, foundInf, invScale, workspaceSize, executor);
 }
 
+aclnnStatus aclnnForeachNormGetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    return foreach_norm(x, scalar, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
     return foreach_phase1<ForeachNoScalar, foreach_sqrt_block>("aclnnForeachSqrt", {{x, "x"}, {out, "out"}}, {},
@@ -402,6 +477,7 @@ ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalarV2)
 ACLCPU_DEFINE_PHASE2(aclnnForeachSqrt)
 ACLCPU_DEFINE_PHASE2(aclnnForeachNonFiniteCheckAndUnscale)
+ACLCPU_DEFINE_PHASE2(aclnnForeachNorm)
 ACLCPU_DEFINE_PHASE2(aclnnForeachMulScalar)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcmulScalar)
 ACLCPU_DEFINE_PHASE2(aclnnForeachAddcdivScalar)

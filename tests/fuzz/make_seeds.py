@@ -2268,6 +2268,29 @@ def tensor_list_seeds():
     seeds['unscale_scale_pair'] = unscale([dict(shape=(4,))], scale=dict(shape=(2,)))
     seeds['unscale_null_list'] = unscale([dict(shape=(4,))], null_list=True)
 
+    # Norm (entry 10): x, out (one element each), the order.
+    def norm(tensors, outs=None, order=(FLOAT, f32(2.0))):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(10)
+        s.byte(len(tensors))
+        s.rare(False)
+        for spec in tensors:
+            s.tensor(**spec)
+        s.rare(False)
+        for spec in (outs if outs is not None else [dict(shape=(), dtype=t.get('dtype', FLOAT)) for t in tensors]):
+            s.tensor(**spec)
+        s.scalar(*order)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'norm_{dtype}'] = norm([dict(spec, dtype=dtype) for spec in specs])
+    seeds['norm_one'] = norm(specs[:3], order=(INT64, (1).to_bytes(8, 'little')))
+    seeds['norm_inf'] = norm(specs[:2], order=(DOUBLE, f64(float('inf'))))
+    seeds['norm_wide_out'] = norm(specs[:1], outs=[dict(shape=(2,))])
+    seeds['norm_half_out'] = norm(specs[:1], outs=[dict(shape=(1,), dtype=FLOAT16)])
+
     # The non-V2 forms (entries 6-8): the scalar a device tensor.
     for entry, name in ((6, 'mul_tensor_scalar'), (7, 'addcmul_tensor_scalar'), (8, 'addcdiv_tensor_scalar')):
         for dtype in (FLOAT, FLOAT16, BF16):

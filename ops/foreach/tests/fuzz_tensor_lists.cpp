@@ -2,7 +2,8 @@
 // ApplyAdamWV2 -- phase 1 and, for small tensors, phase 2.  The first byte
 // picks the entry point (0 MulScalarV2, 1 AddcmulScalarV2, 2
 // AddcdivScalarV2, 3 Sqrt, 4 LerpScalar, 5 ApplyAdamWV2, 6 MulScalar, 7
-// AddcmulScalar, 8 AddcdivScalar, 9 NonFiniteCheckAndUnscale).  After it, in this
+// AddcmulScalar, 8 AddcdivScalar, 9 NonFiniteCheckAndUnscale, 10 Norm).
+// After it, in this
 // order (tests/fuzz/make_seeds.py's tensor_list_seeds() encodes the same):
 //   foreach:  count%6 (tensors per list), in-place bit, then per input list
 //             a rare (null list) and count tensors -- the first list's as
@@ -12,6 +13,8 @@
 //             aclScalar, a tensor for the non-V2 forms (6-8).
 //   Unscale:  count%6, a rare (null list), count tensors (written in
 //             place), foundInf, invScale.
+//   Norm:     count%6, a rare (null x) and count tensors, a rare (null
+//             out) and count tensors, the order scalar.
 //   AdamW:    varRef, mRef, vRef, maxGradNorm-present bit and the tensor,
 //             grad, step; lr, beta1, beta2, weightDecay, eps (8-byte
 //             doubles, as floats); amsgrad and maximize bits.
@@ -27,6 +30,7 @@
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "fuzz_support.hpp"
@@ -145,14 +149,31 @@ void fuzz_unscale(Decoder& in, OperatorCall& call) {
              static_cast<const aclTensorList*>(list.get()), static_cast<const aclTensor*>(foundInf), invScale);
 }
 
+void fuzz_norm(Decoder& in, OperatorCall& call) {
+    const int count = in.byte() % 6;
+    const bool nullX = in.rare();
+    std::vector<const aclTensor*> x;
+    for (int t = 0; t < count; ++t) x.push_back(call.input(in.tensor()));
+    const bool nullOut = in.rare();
+    std::vector<const aclTensor*> out;
+    for (int t = 0; t < count; ++t) out.push_back(call.output(in.tensor()));
+    const List xList(x, nullX);
+    const List outList(out, nullOut);
+    const aclcpu::fuzz::Scalar order(in.scalar());
+    call.run(ACLCPU_FUZZ_API(aclnnForeachNorm), in, static_cast<const aclTensorList*>(xList.get()), order.get(),
+             static_cast<const aclTensorList*>(outList.get()));
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const int entry = in.byte() % 10;
+    const int entry = in.byte() % 11;
     if (entry == 5) {
         fuzz_adam_w(in, call);
     } else if (entry == 9) {
         fuzz_unscale(in, call);
+    } else if (entry == 10) {
+        fuzz_norm(in, call);
     } else {
         fuzz_foreach(in, call, entry);
     }

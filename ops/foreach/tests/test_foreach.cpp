@@ -1,6 +1,6 @@
 // The foreach family (ForeachMulScalar(V2), ForeachAddcmulScalar(V2),
 // ForeachAddcdivScalar(V2), ForeachSqrt, ForeachLerpScalar,
-// ForeachNonFiniteCheckAndUnscale) against
+// ForeachNonFiniteCheckAndUnscale, ForeachNorm) against
 // double-precision references computed here from the values the device
 // holds: every dtype of the A2 lists (ops-nn foreach/<op>/op_host/op_api/
 // aclnn_foreach_*.cpp), lists of tensors of different sizes with empty
@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_mul_scalar.h"
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
 #include "ops/dtype_reference.hpp"
@@ -321,6 +322,27 @@ double unscale(aclrtStream stream, const Tensors& grads, double found, double in
     return foundInf.read()[0];
 }
 
+/// ForeachNorm of x's tensors with order p: the out values.
+std::vector<double> norms(aclrtStream stream, const Tensors& x, const Scalar& p) {
+    Tensors outs;
+    for (const auto& tensor : x) outs.push_back(DeviceTensor::output({{}, tensor->dtype()}));
+    EXPECT_EQ(run_aclnn(stream, aclnnForeachNormGetWorkspaceSize, aclnnForeachNorm,
+                        static_cast<const aclTensorList*>(list_of(x).get()), p.get(),
+                        static_cast<const aclTensorList*>(list_of(outs).get())),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<double> values;
+    for (const auto& o : outs) values.push_back(o->read()[0]);
+    return values;
+}
+
+/// The 1-norm or 2-norm of values, in double.
+double norm_of(const std::vector<double>& values, bool taxicab) {
+    double sum = 0;
+    for (double v : values) sum += taxicab ? std::fabs(v) : v * v;
+    return taxicab ? sum : std::sqrt(sum);
+}
+
 TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
     std::vector<TensorSpec> specs;
     for (int t = 0; t < 9; ++t) specs.emplace_back(Shape{1 + 20011 * (t % 4)}, ACL_BF16);
@@ -332,6 +354,8 @@ TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
         }
         // NonFiniteCheckAndUnscale: NaNs in several blocks raise the one flag.
         const Tensors grads = make_tensors(specs, -1, 1, 3);
+        // ForeachNorm: one partial per block and tensor, added in block order.
+        results.push_back(norms(stream_, grads, Scalar(2.0)));
         for (size_t t = 1; t < grads.size(); t += 3) {
             std::vector<double> values = grads[t]->read();
             values.back() = std::nan("");
@@ -539,6 +563,61 @@ TEST_F(Foreach, UnscaleErrors) {
     expect_error_naming(phase1(many, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "1 to 256");
     expect_error_naming(phase1(f32, &pair, &scale), ACLNN_ERR_INNER_TILING_ERROR, "foundInf");
     expect_error_naming(phase1(f32, &found, &pair), ACLNN_ERR_INNER_TILING_ERROR, "invScale");
+}
+
+// ---- Norm ------------------------------------------------------------------
+
+// op_kernel/foreach_norm.cpp on A2: int(p) == 1 is the 1-norm, every other p
+// the 2-norm (3, inf, 0.5 and -1e30, past int64, included); an empty
+// tensor's norm is 0.
+TEST_F(Foreach, NormIsTheOneOrTheTwoNorm) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        const Tensors x = make_tensors(mixed_specs(dtype), -2, 2, 21);
+        const std::vector<std::pair<double, aclDataType>> orders = {
+            {2.0, ACL_FLOAT}, {1.0, ACL_FLOAT}, {1.0, ACL_INT64}, {1.5, ACL_DOUBLE}, {3.0, ACL_FLOAT},
+            {HUGE_VAL, ACL_DOUBLE}, {0.5, ACL_FLOAT}, {-1e30, ACL_DOUBLE}};
+        for (const auto& [p, pDtype] : orders) {
+            SCOPED_TRACE(name(dtype) + " p " + std::to_string(p));
+            const bool taxicab = p >= 1 && p < 2;
+            const std::vector<double> got = norms(stream_, x, Scalar(p, pDtype));
+            for (size_t t = 0; t < x.size(); ++t) {
+                const double expected = representable(norm_of(x[t]->read(), taxicab), dtype);
+                // fp32 partial sums of up to 70001 terms, then one rounding.
+                expect_close(std::vector<double>{got[t]}, std::vector<double>{expected},
+                             Tolerance{std::max(tolerance_for(dtype).rtol, 2e-5), 0});
+            }
+        }
+    }
+}
+
+// The docs' codes: 161001 for a null x, scalar or out; 161002 for dtypes (x's,
+// the scalar's FLOAT/DOUBLE/INT64, out's unlike x's) and unequal lists;
+// 561002 for an out tensor of more than one element.
+TEST_F(Foreach, NormErrors) {
+    const Tensors x = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({2, 3}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors out = make_outputs({TensorSpec({1}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT)});
+    const auto phase1 = [](const Tensors& in, const Scalar* p, const Tensors& o) {
+        return phase1_of(aclnnForeachNormGetWorkspaceSize, static_cast<const aclTensorList*>(list_of(in).get()),
+                         static_cast<const aclScalar*>(p ? p->get() : nullptr),
+                         static_cast<const aclTensorList*>(list_of(o).get()));
+    };
+    const Scalar two(2.0);
+    EXPECT_EQ(phase1(x, &two, out), ACLNN_SUCCESS);
+    expect_error_naming(phase1(x, nullptr, out), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(phase1_of(aclnnForeachNormGetWorkspaceSize, static_cast<const aclTensorList*>(nullptr),
+                                  two.get(), static_cast<const aclTensorList*>(list_of(out).get())),
+                        ACLNN_ERR_PARAM_NULLPTR, "x");
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const Tensors i32Out = make_outputs({TensorSpec({1}, ACL_INT32)});
+    expect_error_naming(phase1(i32, &two, i32Out), ACLNN_ERR_PARAM_INVALID, "INT32");
+    const Scalar intOrder(2.0, ACL_INT32);
+    expect_error_naming(phase1(x, &intOrder, out), ACLNN_ERR_PARAM_INVALID, "INT32");
+    const Tensors halfOut = make_outputs({TensorSpec({1}, ACL_FLOAT16), TensorSpec({1}, ACL_FLOAT16)});
+    expect_error_naming(phase1(x, &two, halfOut), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    const Tensors oneOut = make_outputs({TensorSpec({1}, ACL_FLOAT)});
+    expect_error_naming(phase1(x, &two, oneOut), ACLNN_ERR_PARAM_INVALID, "same number of tensors");
+    const Tensors wideOut = make_outputs({TensorSpec({1}, ACL_FLOAT), TensorSpec({2}, ACL_FLOAT)});
+    expect_error_naming(phase1(x, &two, wideOut), ACLNN_ERR_INNER_TILING_ERROR, "out[1]");
 }
 
 /// INT32 lists pass CANN's checks but have no kernel here yet: 561112.
