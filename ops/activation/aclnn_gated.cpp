@@ -93,7 +93,9 @@ aclnnStatus hand_back_gated(const char* api, const aclTensor* x, int64_t splitDi
     if (outGelu != nullptr) gelu = {{{activated}, StridedLayout::of(view_of(outGelu)), dtype}, geluBlock, {}, {0}, 1};
     const ElementwiseTiling tiling = tile_elementwise(outLayout.numel(), 3, dtype, sizeof(float), soc_profile());
     using Kernel = GatedKernel<2, GateParams, 1, NoParams>;
-    if (outGelu == nullptr) return hand_back_kernel<Kernel>({x}, {out}, 0, workspaceSize, executor, api, tiling, gate, gelu);
+    if (outGelu == nullptr) {
+        return hand_back_kernel<Kernel>({x}, {out}, 0, workspaceSize, executor, api, tiling, gate, gelu);
+    }
     return hand_back_kernel<Kernel>({x}, {out, outGelu}, 0, workspaceSize, executor, api, tiling, gate, gelu);
 }
 

@@ -3,6 +3,7 @@
 // of the tensor-list engine over all the lists' tensors.
 #include "common/internal.hpp"
 
+#include <cstdarg>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -84,20 +85,40 @@ struct ScalarArg {
     DtypeList (*dtypesFor)(aclDataType listDtype) = scalar_dtypes_for;
 };
 
+/// The V2 forms' aclScalar, checked `when`.
+ScalarArg host_scalar(const aclScalar* scalar, ScalarCheck when) { return {scalar, nullptr, false, "scalar", when}; }
+
+/// The non-V2 forms' device scalar, checked before or after the lists.
+ScalarArg device_scalar(const aclTensor* scalar, ScalarCheck when,
+                        DtypeList (*dtypesFor)(aclDataType) = scalar_dtypes_for) {
+    return {nullptr, scalar, true, "scalar", when, dtypesFor};
+}
+
 aclnnStatus check_scalar(const ScalarArg& scalar, aclDataType listDtype) {
     if (scalar.onDevice) return check_dtype_supported(scalar.tensor, scalar.name, scalar.dtypesFor(listDtype));
     return check_scalar_dtype_supported(scalar.scalar, scalar.name, scalar.dtypesFor(listDtype));
 }
 
-/// The device scalar holds one element (561002 otherwise, as the kernel's
-/// tiling answers) and lies inside its storage.
+/// A refusal of CANN's tiling (561002), reported.
+__attribute__((format(printf, 1, 2))) aclnnStatus tiling_error(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vreport_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag, format, args);
+    va_end(args);
+    return ACLNN_ERR_INNER_TILING_ERROR;
+}
+
+/// A scalar tensor of one element, else the tiling's 561002.
+aclnnStatus check_one_element(const aclTensor* tensor, const char* name) {
+    const int64_t elements = view_of(tensor).numel();
+    if (elements == 1) return ACLNN_SUCCESS;
+    return tiling_error("%s must hold one element, but holds %ld.", name, static_cast<long>(elements));
+}
+
+/// The device scalar holds one element and lies inside its storage.
 aclnnStatus check_device_scalar(const ScalarArg& scalar) {
     if (!scalar.onDevice) return ACLNN_SUCCESS;
-    if (view_of(scalar.tensor).numel() != 1) {
-        report_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag, "%s must hold one element, but holds %ld.",
-                     scalar.name, static_cast<long>(view_of(scalar.tensor).numel()));
-        return ACLNN_ERR_INNER_TILING_ERROR;
-    }
+    ACLCPU_RETURN_IF_ERROR(check_one_element(scalar.tensor, scalar.name));
     return check_view_in_storage(scalar.tensor, scalar.name);
 }
 
@@ -247,11 +268,6 @@ ForeachNoScalar no_scalar(const ScalarArg&, aclDataType) { return {}; }
 /// MAX_TENSOR_COUNT of the tiling.
 constexpr size_t kMaxUnscaledTensors = 256;
 
-aclnnStatus tiling_error(const char* format, long value) {
-    report_error(ACLNN_ERR_INNER_TILING_ERROR, kAclnnInnerTag, format, value);
-    return ACLNN_ERR_INNER_TILING_ERROR;
-}
-
 /// The docs' 161002: each tensor's dtype FLOAT, FLOAT16 or BF16, foundInf's
 /// and invScale's FLOAT; ranks at most 8.
 aclnnStatus check_unscale_dtypes(const Tensors& grads, const aclTensor* foundInf, const aclTensor* invScale) {
@@ -282,13 +298,8 @@ aclnnStatus check_unscale_tiling(const Tensors& grads, const aclTensor* foundInf
             return tiling_error("The shape size of scaledGrads[%ld] must be greater than 0.", static_cast<long>(i));
         }
     }
-    if (view_of(foundInf).numel() != 1) {
-        return tiling_error("foundInf must hold one element, but holds %ld.", static_cast<long>(view_of(foundInf).numel()));
-    }
-    if (view_of(invScale).numel() != 1) {
-        return tiling_error("invScale must hold one element, but holds %ld.", static_cast<long>(view_of(invScale).numel()));
-    }
-    return ACLNN_SUCCESS;
+    ACLCPU_RETURN_IF_ERROR(check_one_element(foundInf, "foundInf"));
+    return check_one_element(invScale, "invScale");
 }
 
 aclnnStatus non_finite_check_and_unscale(const aclTensorList* scaledGrads, const aclTensor* foundInf,
@@ -390,7 +401,7 @@ extern "C" {
 aclnnStatus aclnnForeachMulScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar, aclTensorList* out,
                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_mul_scalar_block>(
-        "aclnnForeachMulScalarV2", {{x, "x"}, {out, "out"}}, {scalar, nullptr, false, "scalar", ScalarCheck::kAfterLists},
+        "aclnnForeachMulScalarV2", {{x, "x"}, {out, "out"}}, host_scalar(scalar, ScalarCheck::kAfterLists),
         kScalarOpDtypes, scalar_in_list_dtype, workspaceSize, executor);
 }
 
@@ -400,7 +411,7 @@ aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1,
                                                         aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcmul_scalar_block>(
         "aclnnForeachAddcmulScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {scalar, nullptr, false, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        host_scalar(scalar, ScalarCheck::kBeforeLists), kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
         executor);
 }
 
@@ -410,7 +421,7 @@ aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1,
                                                         aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcdiv_scalar_block>(
         "aclnnForeachAddcdivScalarV2", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {scalar, nullptr, false, "scalar", ScalarCheck::kBeforeLists}, kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
+        host_scalar(scalar, ScalarCheck::kBeforeLists), kScalarOpDtypes, scalar_in_list_dtype, workspaceSize,
         executor);
 }
 
@@ -419,7 +430,7 @@ aclnnStatus aclnnForeachMulScalarGetWorkspaceSize(const aclTensorList* x, const 
                                                   aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_mul_scalar_block>(
         "aclnnForeachMulScalar", {{x, "x"}, {out, "out"}},
-        {nullptr, scalar, true, "scalar", ScalarCheck::kAfterLists, device_scalar_dtypes_for}, kScalarOpDtypes,
+        device_scalar(scalar, ScalarCheck::kAfterLists, device_scalar_dtypes_for), kScalarOpDtypes,
         scalar_in_list_dtype, workspaceSize, executor);
 }
 
@@ -429,7 +440,7 @@ aclnnStatus aclnnForeachAddcmulScalarGetWorkspaceSize(const aclTensorList* x1, c
                                                       aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcmul_scalar_block>(
         "aclnnForeachAddcmulScalar", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {nullptr, scalar, true, "scalar", ScalarCheck::kBeforeLists, device_scalar_dtypes_for}, kScalarOpDtypes,
+        device_scalar(scalar, ScalarCheck::kBeforeLists, device_scalar_dtypes_for), kScalarOpDtypes,
         scalar_in_list_dtype, workspaceSize, executor);
 }
 
@@ -439,7 +450,7 @@ aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, c
                                                       aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_addcdiv_scalar_block>(
         "aclnnForeachAddcdivScalar", {{x1, "x1"}, {x2, "x2"}, {x3, "x3"}, {out, "out"}},
-        {nullptr, scalar, true, "scalar", ScalarCheck::kBeforeLists}, kFloatDtypes, scalar_in_list_dtype,
+        device_scalar(scalar, ScalarCheck::kBeforeLists), kFloatDtypes, scalar_in_list_dtype,
         workspaceSize, executor);
 }
 
@@ -466,8 +477,8 @@ aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, cons
                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     return foreach_phase1<ForeachScalar, foreach_lerp_scalar_block>(
         "aclnnForeachLerpScalar", {{x1, "x1"}, {x2, "x2"}, {out, "out"}},
-        {weight, nullptr, false, "weight", ScalarCheck::kBeforeLists, float_scalar_dtypes}, kFloatDtypes, scalar_as_float, workspaceSize,
-        executor);
+        {weight, nullptr, false, "weight", ScalarCheck::kBeforeLists, float_scalar_dtypes}, kFloatDtypes,
+        scalar_as_float, workspaceSize, executor);
 }
 
 }  // extern "C"

@@ -57,7 +57,9 @@ aclnnStatus embedding_dense_backward(const aclTensor* grad, const aclTensor* ind
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{grad, "grad"}, {indices, "indices"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_shapes(grad, indices, numWeights, out));
     for (const aclTensor* tensor : {grad, indices, out}) {
-        if (is_private_format(format_of(tensor))) return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support ND.");
+        if (is_private_format(format_of(tensor))) {
+            return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support ND.");
+        }
     }
     if (is_empty(out)) return hand_back_empty_executor({grad, indices}, {out}, workspaceSize, executor);
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{grad, "grad"}, {indices, "indices"}, {out, "out"}}));

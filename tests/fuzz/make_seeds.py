@@ -2245,15 +2245,20 @@ def tensor_list_seeds():
         s.run(*run)
         return s
 
-    # NonFiniteCheckAndUnscale (entry 9): the list in place, foundInf, invScale.
-    def unscale(tensors, found=dict(shape=(1,)), scale=dict(shape=()), null_list=False):
+    def one_list(entry, tensors, null_list=False):
+        """Entries 9 and 10 start alike: the count, a rare (null list), the tensors."""
         s = Seed()
         s.byte(ON_DEVICE)
-        s.byte(9)
+        s.byte(entry)
         s.byte(len(tensors))
         s.rare(null_list)
         for spec in tensors:
             s.tensor(**spec)
+        return s
+
+    # NonFiniteCheckAndUnscale (entry 9): the list in place, foundInf, invScale.
+    def unscale(tensors, found=dict(shape=(1,)), scale=dict(shape=()), null_list=False):
+        s = one_list(9, tensors, null_list)
         s.tensor(**found)
         s.tensor(**scale)
         s.run(False, False)
@@ -2270,13 +2275,7 @@ def tensor_list_seeds():
 
     # Norm (entry 10): x, out (one element each), the order.
     def norm(tensors, outs=None, order=(FLOAT, f32(2.0))):
-        s = Seed()
-        s.byte(ON_DEVICE)
-        s.byte(10)
-        s.byte(len(tensors))
-        s.rare(False)
-        for spec in tensors:
-            s.tensor(**spec)
+        s = one_list(10, tensors)
         s.rare(False)
         for spec in (outs if outs is not None else [dict(shape=(), dtype=t.get('dtype', FLOAT)) for t in tensors]):
             s.tensor(**spec)

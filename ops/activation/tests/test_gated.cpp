@@ -304,7 +304,8 @@ TEST_F(Gated, SwiGluGradErrorCodes) {
     DeviceTensor x(TensorSpec({2, 4}, ACL_FLOAT)), half(TensorSpec({2, 2}, ACL_FLOAT));
     DeviceTensor half16(TensorSpec({2, 2}, ACL_FLOAT16)), x16(TensorSpec({2, 4}, ACL_FLOAT16));
     DeviceTensor xD(TensorSpec({2, 4}, ACL_DOUBLE)), halfD(TensorSpec({2, 2}, ACL_DOUBLE));
-    DeviceTensor odd(TensorSpec({2, 3}, ACL_FLOAT)), wide(TensorSpec({2, 4}, ACL_FLOAT)), flat(TensorSpec({8}, ACL_FLOAT));
+    DeviceTensor odd(TensorSpec({2, 3}, ACL_FLOAT)), wide(TensorSpec({2, 4}, ACL_FLOAT));
+    DeviceTensor flat(TensorSpec({8}, ACL_FLOAT));
     DeviceTensor scalar(TensorSpec({}, ACL_FLOAT));
     expect_each_null_is_161001_naming(aclnnSwiGluGradGetWorkspaceSize, {"yGrad", "x", "out"}, half.get(), x.get(),
                                       int64_t{-1}, x.get());
