@@ -34,10 +34,12 @@ bool is_double_equal(double a, double b) noexcept {
 }
 
 /// Mask bytes for `elements` elements: whole 128-bit vectors, as every
-/// CheckShape computes it (in int64, wrapping as the device's host code would).
+/// CheckShape computes it -- in int64 with truncating division, so a
+/// negative GenMask shape (product -1 ... -127, or past -127) asks for 0 or
+/// a negative size; the sums wrap instead of overflowing.
 int64_t mask_bytes_for(int64_t elements) noexcept {
-    const uint64_t rounded = (static_cast<uint64_t>(elements) + kMaskAlignBits - 1) / kMaskAlignBits;
-    return static_cast<int64_t>(rounded * kMaskAlignBits / 8);
+    const auto rounded = static_cast<int64_t>(static_cast<uint64_t>(elements) + kMaskAlignBits - 1);
+    return static_cast<int64_t>(static_cast<uint64_t>(rounded / kMaskAlignBits) * kMaskAlignBits) / 8;
 }
 
 int64_t elements_of(const aclIntArray* shape) noexcept {
@@ -156,6 +158,9 @@ aclnnStatus gen_mask(const char* api, const aclIntArray* shape, double prob, Mas
         ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}},
                                                      kSeedDtypes));
         ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}));
+        if (is_empty(seedTensor) || is_empty(offsetTensor)) {
+            return param_error(ACLNN_ERR_PARAM_INVALID, "seedTensor and offsetTensor must hold an element each.");
+        }
         seed.seedPosition = view_of(seedTensor).offset;
         seed.offsetPosition = view_of(offsetTensor).offset;
     }

@@ -252,7 +252,7 @@ TEST_F(Dropout, BackwardScalesByScaleWhereKept) {
     }
 }
 
-TEST_F(Dropout, EmptyTensors) {
+TEST_F(Dropout, EmptyAndZeroDimTensors) {
     auto emptyMask = DeviceTensor::output({{0}, ACL_UINT8});
     auto emptyIn = DeviceTensor::output({{2, 0}, ACL_FLOAT});
     auto emptyOut = DeviceTensor::output({{2, 0}, ACL_FLOAT});
@@ -273,6 +273,21 @@ TEST_F(Dropout, EmptyTensors) {
     auto out = DeviceTensor::output({{5}, ACL_INT32}, 9);
     EXPECT_EQ(do_mask(self, *emptyMask, 7.0, *out), ACLNN_SUCCESS);
     EXPECT_EQ(out->read(), std::vector<double>(5, 9));
+    // CheckShape divides in int64, truncating: a shape of -200 elements asks for (-200 + 127) / 128 = 0 vectors.
+    const Shape negative{-200};
+    dims = aclCreateIntArray(negative.data(), negative.size());
+    EXPECT_EQ(run_aclnn(stream_, aclnnDropoutGenMaskGetWorkspaceSize, aclnnDropoutGenMask, dims, 0.5, int64_t{1},
+                        int64_t{0}, emptyMask->get()),
+              ACLNN_SUCCESS);
+    aclDestroyIntArray(dims);
+    // A 0-d input is one element: 16 mask bytes, and out scaled by 2 where bit 0 is kept.
+    DeviceTensor scalar({{}, ACL_BF16}, {1.5});
+    auto scalarOut = DeviceTensor::output({{}, ACL_BF16});
+    auto mask = DeviceTensor::output({{16}, ACL_UINT8});
+    ASSERT_EQ(run_aclnn(stream_, aclnnDropoutGetWorkspaceSize, aclnnDropout, scalar.get(), 0.5, true, int64_t{3},
+                        int64_t{0}, scalarOut->get(), mask->get()),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(scalarOut->read()[0], bit(mask->read(), 0) ? 3.0 : 0.0);
 }
 
 TEST_F(Dropout, GenMaskErrors) {
