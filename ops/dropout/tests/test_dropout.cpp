@@ -316,6 +316,19 @@ TEST_F(Dropout, GenMaskErrors) {
     EXPECT_EQ(phase1_of(aclnnDropoutGenMaskGetWorkspaceSize, dims, 0.5, int64_t{0}, int64_t{0},
                         static_cast<aclTensor*>(nullptr)),
               ACLNN_ERR_PARAM_NULLPTR);
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(aclnnDropoutGenMaskGetWorkspaceSize(dims, 0.5, 0, 0, out->get(), nullptr, &executor),
+              ACLNN_ERR_PARAM_NULLPTR);
+    // V2Tensor's seed and offset: INT64, an element each (refused here; CANN reads them unchecked).
+    DeviceTensor intSeed({{1}, ACL_INT32}, {1});
+    DeviceTensor seed({{1}, ACL_INT64}, {1});
+    auto noOffset = DeviceTensor::output({{0}, ACL_INT64});
+    const auto v2Tensor = [&](const aclTensor* s, const aclTensor* o) {
+        return phase1_of(aclnnDropoutGenMaskV2TensorGetWorkspaceSize, dims, 0.5, s, o, int64_t{0}, ACL_FLOAT,
+                         out->get());
+    };
+    expect_error_naming(v2Tensor(intSeed.get(), seed.get()), ACLNN_ERR_PARAM_INVALID, "DT_INT32");
+    expect_error_naming(v2Tensor(seed.get(), noOffset->get()), ACLNN_ERR_PARAM_INVALID, "an element each");
     aclDestroyIntArray(dims);
 }
 
@@ -336,6 +349,9 @@ TEST_F(Dropout, DropoutErrors) {
     expect_error_naming(call(doubleIn->get(), 0.5, doubleIn->get(), mask->get()), ACLNN_ERR_PARAM_INVALID,
                         "DT_DOUBLE");
     expect_error_naming(call(input.get(), 0.5, out->get(), out->get()), ACLNN_ERR_PARAM_INVALID, "maskOut");
+    auto complexOut = DeviceTensor::output({{2, 100}, ACL_COMPLEX64});
+    expect_error_naming(call(input.get(), 0.5, complexOut->get(), mask->get()), ACLNN_ERR_PARAM_INVALID,
+                        "DT_COMPLEX64");  // CanCast allows it; acl-cpu does not cast into complex here
     expect_error_naming(call(input.get(), 2.0, out->get(), mask->get()), ACLNN_ERR_PARAM_INVALID,
                         "The value of p has to be between 0 and 1");
     expect_error_naming(call(input.get(), 0.5, otherShape->get(), mask->get()), ACLNN_ERR_PARAM_INVALID, "[200]");
@@ -365,6 +381,10 @@ TEST_F(Dropout, DoMaskAndBackwardErrors) {
     expect_error_naming(doMask(self.get(), shortMask->get(), 0.5, out->get()), ACLNN_ERR_PARAM_INVALID,
                         "Size of mask has to be 32, but current is 31.");
     EXPECT_EQ(doMask(self.get(), bigMask->get(), 0.5, out->get()), ACLNN_SUCCESS);  // at least, not exactly
+    const Shape nine{1, 1, 1, 1, 1, 1, 1, 2, 100};
+    DeviceTensor rank9({nine, ACL_FLOAT}, std::vector<double>(200, 1));
+    auto rank9Out = DeviceTensor::output({nine, ACL_FLOAT});
+    expect_error_naming(doMask(rank9.get(), mask->get(), 0.5, rank9Out->get()), ACLNN_ERR_PARAM_INVALID, "self");
 
     const auto backward = [&](const aclTensor* g, const aclTensor* m, double scale, aclTensor* o) {
         return phase1_of(aclnnDropoutBackwardGetWorkspaceSize, g, m, scale, o);
