@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_dropout_do_mask.h"
 #include "aclnnop/aclnn_dropout_gen_mask.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -98,16 +99,18 @@ ApplyPlan apply_plan(const aclTensor* self, const aclTensor* mask, double p, con
 }
 
 /// The drop ratio as CreateDropout hands it to the mask engine: a float
-/// scalar converted into ratioDtype; nullopt (and the message) for a dtype
-/// outside P_DTYPE_SUPPORT_LIST.
-std::optional<double> ratio_in(double p, aclDataType ratioDtype) {
-    if (!contains(kRatioDtypes, ratioDtype)) {
+/// scalar converted into the dtype of code ratioCode (any integer a caller
+/// passed, read with code_of); nullopt (and the message) for a dtype outside
+/// P_DTYPE_SUPPORT_LIST.
+std::optional<double> ratio_in(double p, int64_t ratioCode) {
+    const auto listed = [&](aclDataType dtype) { return ratioCode == dtype; };
+    if (std::none_of(kRatioDtypes.begin(), kRatioDtypes.end(), listed)) {
         report_error(ACLNN_ERR_PARAM_INVALID, kAclnnParamTag,
-                     "Scalar p not implemented for %s, should be in dtype support list %s.", dtype_name(ratioDtype),
+                     "Scalar p not implemented for %s, should be in dtype support list %s.", dtype_name(ratioCode),
                      dtype_list_string(kRatioDtypes).c_str());
         return std::nullopt;
     }
-    return visit_compute_dtype(ratioDtype, [&](auto element) {
+    return visit_compute_dtype(static_cast<aclDataType>(ratioCode), [&](auto element) {
         using T = decltype(element);
         return static_cast<double>(cast_to_float(cast_from_float<T>(static_cast<float>(p))));
     });
@@ -135,10 +138,10 @@ aclnnStatus check_gen_mask(const aclIntArray* shape, double prob, const aclTenso
     return check_mask_size(out, "out", elements_of(shape), false);
 }
 
-/// The shared end of the three GenMask entry points: ratioDtype is V1's
+/// The shared end of the three GenMask entry points: ratioCode is V1's
 /// FLOAT or V2's probDataType; seed.fromTensors for V2Tensor, which reads
 /// seedTensor and offsetTensor.
-aclnnStatus gen_mask(const char* api, const aclIntArray* shape, double prob, MaskSeed seed, aclDataType ratioDtype,
+aclnnStatus gen_mask(const char* api, const aclIntArray* shape, double prob, MaskSeed seed, int64_t ratioCode,
                      const aclTensor* seedTensor, const aclTensor* offsetTensor, aclTensor* out,
                      uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
@@ -147,7 +150,7 @@ aclnnStatus gen_mask(const char* api, const aclIntArray* shape, double prob, Mas
     const bool random = !is_double_equal(prob, 0.0) && !is_double_equal(prob, 1.0);
     double ratio = 0;
     if (random) {
-        const std::optional<double> converted = ratio_in(prob, ratioDtype);
+        const std::optional<double> converted = ratio_in(prob, ratioCode);
         if (!converted) return ACLNN_ERR_INNER_NULLPTR;  // CreateDropout's nullptr -> CHECK_RET
         ratio = *converted;
     }
@@ -274,8 +277,8 @@ extern "C" aclnnStatus aclnnDropoutGenMaskV2GetWorkspaceSize(const aclIntArray* 
                                                              int64_t offset, aclDataType probDataType, aclTensor* out,
                                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
     return aclcpu::ops::gen_mask("aclnnDropoutGenMaskV2", shape, prob,
-                                 MaskSeed{static_cast<uint64_t>(seed), static_cast<uint64_t>(offset)}, probDataType,
-                                 nullptr, nullptr, out, workspaceSize, executor);
+                                 MaskSeed{static_cast<uint64_t>(seed), static_cast<uint64_t>(offset)},
+                                 aclcpu::code_of(probDataType), nullptr, nullptr, out, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnDropoutGenMaskV2TensorGetWorkspaceSize(const aclIntArray* shape, double prob,
@@ -285,8 +288,8 @@ extern "C" aclnnStatus aclnnDropoutGenMaskV2TensorGetWorkspaceSize(const aclIntA
                                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     MaskSeed seed{0, static_cast<uint64_t>(offset)};
     seed.fromTensors = true;
-    return aclcpu::ops::gen_mask("aclnnDropoutGenMaskV2Tensor", shape, prob, seed,
-                                 probDataType, seedTensor, offsetTensor, out, workspaceSize, executor);
+    return aclcpu::ops::gen_mask("aclnnDropoutGenMaskV2Tensor", shape, prob, seed, aclcpu::code_of(probDataType),
+                                 seedTensor, offsetTensor, out, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnDropoutGetWorkspaceSize(const aclTensor* input, double p, bool train, int64_t seed,
