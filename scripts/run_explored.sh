@@ -12,7 +12,7 @@
 #     1 s limits when a test waits by means the runtime cannot see), so
 #     eight at a time keep two cores busy without starving a host thread
 #     past those limits.  The operators' binary (ops_tests) runs under the
-#     first ACLCPU_EXPLORE_OPS_SEEDS (default 2) of them only: its tests
+#     first ACLCPU_EXPLORE_OPS_SEEDS (default 1) of them only: its tests
 #     order work on streams as the runtime's do, but grow with every
 #     operator, and the runtime's own binaries are what the schedules probe.
 # Seeds start at ACLCPU_EXPLORE_FIRST_SEED, by default derived from the
@@ -27,7 +27,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${1:-${ACLCPU_BUILD_DIR:-$root/build}}"
 sample_seeds="${ACLCPU_EXPLORE_SAMPLE_SEEDS:-12}"
 suite_seeds="${ACLCPU_EXPLORE_SEEDS:-12}"
-ops_seeds="${ACLCPU_EXPLORE_OPS_SEEDS:-2}"
+ops_seeds="${ACLCPU_EXPLORE_OPS_SEEDS:-1}"
 jobs="${ACLCPU_EXPLORE_JOBS:-8}"
 commit="$(git -C "$root" rev-parse --short=8 HEAD 2>/dev/null || echo 1)"
 first_seed="${ACLCPU_EXPLORE_FIRST_SEED:-$((16#${commit} % 100000))}"

@@ -1,6 +1,7 @@
-// acl-cpu: the gated activations of CANN's ops-nn -- aclnnSwiGlu
-// (activation/swi_glu; its op_api source is not published: the checks follow
-// docs/aclnnSwiGlu.md) and aclnnGeGlu, aclnnGeGluV3
+// acl-cpu: the gated activations of CANN's ops-nn -- aclnnSwiGlu and its
+// gradient aclnnSwiGluGrad (activation/swi_glu, swi_glu_grad; their op_api
+// sources are not published: the checks follow their docs) and aclnnGeGlu,
+// aclnnGeGluV3
 // (activation/ge_glu_v2/op_host/op_api/aclnn_geglu.cpp).  x is split in two
 // halves along dim; gated_kernel.hpp has the arithmetic.
 //
@@ -8,6 +9,7 @@
 // the arguments, where CANN would crash, and answers 161001.
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 
 #include <cstdint>
 
@@ -85,15 +87,16 @@ aclnnStatus hand_back_gated(const char* api, const aclTensor* x, int64_t splitDi
     const StridedLayout activated = StridedLayout::of(half_of(x, splitDim, activateUpper));
     const StridedLayout other = StridedLayout::of(half_of(x, splitDim, !activateUpper));
     const StridedLayout outLayout = StridedLayout::of(view_of(out));
-    const ElementwiseOperands<2> gate{{activated, other}, outLayout, dtype};
-    const ElementwiseOperands<1> gelu{{activated}, outGelu ? StridedLayout::of(view_of(outGelu)) : outLayout, dtype};
+    // x fills input slot 0 and is read through both halves' layouts.
+    const GatedPass<2, GateParams> gate{{{activated, other}, outLayout, dtype}, gateBlock, params, {0, 0}, 0};
+    GatedPass<1, NoParams> gelu;
+    if (outGelu != nullptr) gelu = {{{activated}, StridedLayout::of(view_of(outGelu)), dtype}, geluBlock, {}, {0}, 1};
     const ElementwiseTiling tiling = tile_elementwise(outLayout.numel(), 3, dtype, sizeof(float), soc_profile());
+    using Kernel = GatedKernel<2, GateParams, 1, NoParams>;
     if (outGelu == nullptr) {
-        return hand_back_kernel<GatedKernel>({x}, {out}, 0, workspaceSize, executor, api, tiling, gate, gateBlock,
-                                             params, gelu, nullptr);
+        return hand_back_kernel<Kernel>({x}, {out}, 0, workspaceSize, executor, api, tiling, gate, gelu);
     }
-    return hand_back_kernel<GatedKernel>({x}, {out, outGelu}, 0, workspaceSize, executor, api, tiling, gate,
-                                         gateBlock, params, gelu, geluBlock);
+    return hand_back_kernel<Kernel>({x}, {out, outGelu}, 0, workspaceSize, executor, api, tiling, gate, gelu);
 }
 
 // ---- SwiGlu (docs/aclnnSwiGlu.md) ---------------------------------------------
@@ -116,6 +119,40 @@ aclnnStatus phase1_swiglu(const aclTensor* x, int64_t dim, const aclTensor* out,
     // Swish of the lower half A, times the upper half B.
     return hand_back_gated("aclnnSwiGlu", x, splitDim, false, &swiglu_block, params, out, nullptr, nullptr,
                            workspaceSize, executor);
+}
+
+// ---- SwiGluGrad (docs/aclnnSwiGluGrad.md) -------------------------------------
+
+/// The doc's checks: null (161001); dtypes of yGrad, x, out and their
+/// agreement; dim; yGrad x's shape with dim halved, out x's shape (161002).
+aclnnStatus phase1_swiglu_grad(const aclTensor* yGrad, const aclTensor* x, int64_t dim, const aclTensor* out,
+                               uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{yGrad, "yGrad"}, {x, "x"}, {out, "out"}}));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{yGrad, "yGrad"}, {x, "x"}, {out, "out"}}, kGatedDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_is(yGrad, "yGrad", view_of(x).dtype));
+    ACLCPU_RETURN_IF_ERROR(check_dtype_is(out, "out", view_of(x).dtype));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{yGrad, "yGrad"}, {x, "x"}, {out, "out"}}));
+    const int64_t rank = static_cast<int64_t>(view_of(x).shape.size());
+    if (rank == 0) return param_error(ACLNN_ERR_PARAM_INVALID, "x must have at least one dimension.");
+    int64_t splitDim = 0;
+    ACLCPU_RETURN_IF_ERROR(check_split_dim(rank, dim, &splitDim));
+    ACLCPU_RETURN_IF_ERROR(check_halved_shape(x, rank, splitDim, {{yGrad, "yGrad"}}));
+    ACLCPU_RETURN_IF_ERROR(check_same_shape(out, "out", x, "x"));
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    if (is_empty(x)) return hand_back_empty_executor({yGrad, x}, {out}, workspaceSize, executor);
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{yGrad, "yGrad"}, {x, "x"}, {out, "out"}}));
+    const aclDataType dtype = view_of(x).dtype;
+    const StridedLayout a = StridedLayout::of(half_of(x, splitDim, false));
+    const StridedLayout b = StridedLayout::of(half_of(x, splitDim, true));
+    const StridedLayout l = StridedLayout::of(view_of(yGrad));
+    // Input slots: yGrad 0, x 1 (read through both halves); both passes write out.
+    const GatedPass<3, NoParams> gradA{
+        {{a, b, l}, StridedLayout::of(half_of(out, splitDim, false)), dtype}, &swiglu_grad_a_block, {}, {1, 1, 0}, 0};
+    const GatedPass<3, NoParams> gradB{
+        {{a, b, l}, StridedLayout::of(half_of(out, splitDim, true)), dtype}, &swiglu_grad_b_block, {}, {1, 1, 0}, 0};
+    const ElementwiseTiling tiling = tile_elementwise(l.numel(), 4, dtype, sizeof(float), soc_profile());
+    return hand_back_kernel<GatedKernel<3, NoParams, 3, NoParams>>({yGrad, x}, {out}, 0, workspaceSize, executor,
+                                                                   "aclnnSwiGluGrad", tiling, gradA, gradB);
 }
 
 // ---- GeGlu, GeGluV3 (activation/ge_glu_v2/op_host/op_api/aclnn_geglu.cpp) -----
@@ -165,6 +202,13 @@ extern "C" aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor* x, int64_t d
     return phase1_swiglu(x, dim, out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnSwiGlu)
+
+extern "C" aclnnStatus aclnnSwiGluGradGetWorkspaceSize(const aclTensor* yGrad, const aclTensor* x, int64_t dim,
+                                                       const aclTensor* out, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+    return phase1_swiglu_grad(yGrad, x, dim, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnSwiGluGrad)
 
 extern "C" aclnnStatus aclnnGeGluGetWorkspaceSize(const aclTensor* self, int64_t dim, int64_t approximate,
                                                   aclTensor* out, aclTensor* outGelu, uint64_t* workspaceSize,

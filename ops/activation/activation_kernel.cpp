@@ -153,6 +153,28 @@ struct SwiGluVector : VectorFunction<GateParams> {
     }
 };
 
+/// swi_glu_grad_float.hpp: sig = 1 / (1 + e^-a); the gradient of A is
+/// (sig * (1 - sig) * a + sig) * b * yGrad, of B sig * a * yGrad.
+template <class D>
+hn::Vec<D> swiglu_sigmoid(D d, hn::Vec<D> a) {
+    const hn::Vec<D> one = hn::Set(d, 1.0f);
+    return hn::Div(one, hn::Add(exp_ieee(d, hn::Neg(a)), one));
+}
+
+struct SwiGluGradAVector : VectorFunction<NoParams> {
+    V operator()(D d, V a, V b, V yGrad) const {
+        const V sig = swiglu_sigmoid(d, a);
+        const V slope = hn::Mul(hn::Mul(sig, hn::Sub(hn::Set(d, 1.0f), sig)), a);
+        return hn::Mul(hn::Mul(hn::Add(slope, sig), b), yGrad);
+    }
+};
+
+struct SwiGluGradBVector : VectorFunction<NoParams> {
+    V operator()(D d, V a, V /*b*/, V yGrad) const {
+        return hn::Mul(hn::Mul(swiglu_sigmoid(d, a), a), yGrad);
+    }
+};
+
 struct GeGluVector : VectorFunction<GateParams> {
     V operator()(D d, V activated, V other) const {
         const V gelu = p.erf ? gelu_erf_form(d, activated) : GeluTanhVector{}(d, activated);

@@ -82,6 +82,7 @@ const char* role_name(bool input, size_t index) noexcept {
 /// Host memory exhausted -> ACL_ERROR_RT_INTERNAL_ERROR, reported for api.
 template <class Fn>
 aclError with_access_room(const char* api, size_t count, Fn&& fn) noexcept {
+    // Eight tensors and the workspace: every operator but the foreach lists.
     constexpr size_t kOnStack = 9;
     if (count <= kOnStack) {
         std::array<aclcpu::DeviceAccess, kOnStack> room{};

@@ -71,13 +71,7 @@ void tensor_list_slice(const TensorListJob& job, const BlockSlice& slice, const 
         }
     };
     const auto lanes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-    // The tensor holding the slice's first element; the slice goes on tensor by tensor.
-    int64_t t = std::upper_bound(operands.starts.begin(), operands.starts.end(), slice.units.begin) -
-                operands.starts.begin() - 1;
-    for (int64_t at = slice.units.begin; at < slice.units.end;) {
-        while (operands.starts[t + 1] <= at) ++t;
-        const int64_t local = at - operands.starts[t];
-        const int64_t n = std::min({chunk, slice.units.end - at, operands.starts[t + 1] - at});
+    for_each_tensor_piece(operands, slice.units, chunk, [&](int64_t t, int64_t local, int64_t n) {
         const int64_t whole = operands.direct[t] ? n / lanes * lanes : 0;
         if (whole > 0) {
             std::array<float*, NIn + NOut> memory;
@@ -91,8 +85,7 @@ void tensor_list_slice(const TensorListJob& job, const BlockSlice& slice, const 
                                               std::make_index_sequence<NOut>());
         }
         if (whole < n) stage(t, local + whole, n - whole);
-        at += n;
-    }
+    });
 }
 
 ACLCPU_END_TARGET_NAMESPACE();

@@ -17,6 +17,7 @@
 
 #include "common/internal.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -80,6 +81,22 @@ struct TensorListJob {
     const LaunchArgs& args;
     UbStaging staging;
 };
+
+/// Calls run(t, local, n) for the pieces of elements [range.begin,
+/// range.end) of the lists' concatenation, in order: tensor t's elements
+/// [local, local + n), at most chunk of them at a time.
+template <class Run>
+void for_each_tensor_piece(const TensorListOperands& operands, Range range, int64_t chunk, Run&& run) {
+    // The tensor holding the range's first element; the range goes on tensor by tensor.
+    int64_t t = std::upper_bound(operands.starts.begin(), operands.starts.end(), range.begin) -
+                operands.starts.begin() - 1;
+    for (int64_t at = range.begin; at < range.end;) {
+        while (operands.starts[t + 1] <= at) ++t;
+        const int64_t n = std::min({chunk, range.end - at, operands.starts[t + 1] - at});
+        run(t, at - operands.starts[t], n);
+        at += n;
+    }
+}
 
 /// UB bytes a block stages: a chunk of fp32 per list, each padded to whole
 /// vectors of the widest target and aligned (tensor_lists-inl.h computes in

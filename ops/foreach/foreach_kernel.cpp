@@ -10,6 +10,8 @@
 
 #include <array>
 
+#include "common/dtype.hpp"
+#include "common/float_runs.hpp"
 #include "common/hwy_target.hpp"
 #include "common/tensor_lists-inl.h"
 #include "foreach/foreach_kernel.hpp"
@@ -65,4 +67,19 @@ ACLCPU_TENSOR_LIST_DISPATCH(foreach_addcmul_scalar_block, ForeachScalar)
 ACLCPU_TENSOR_LIST_DISPATCH(foreach_addcdiv_scalar_block, ForeachScalar)
 ACLCPU_TENSOR_LIST_DISPATCH(foreach_sqrt_block, ForeachNoScalar)
 ACLCPU_TENSOR_LIST_DISPATCH(foreach_lerp_scalar_block, ForeachScalar)
+
+namespace aclcpu::ops {
+
+ForeachScalar ForeachScalar::at_launch(const void* const* extraInputs) const noexcept {
+    if (deviceDtype == ACL_DT_UNDEFINED) return *this;
+    ForeachScalar resolved = *this;
+    resolved.value = visit_loadable(
+        deviceDtype,
+        [&](auto tag) { return cast_to_float(static_cast<const decltype(tag)*>(extraInputs[0])[devicePosition]); },
+        [] { return 0.0f; });
+    if (roundToHalf) round_through(ACL_FLOAT16, &resolved.value, 1);
+    return resolved;
+}
+
+}  // namespace aclcpu::ops
 #endif

@@ -10,10 +10,20 @@
 namespace aclcpu::ops {
 
 /// The scalar operand of MulScalar, AddcmulScalar, AddcdivScalar and
-/// LerpScalar, as the kernel reads it (already rounded to the list's dtype
-/// where CANN converts it so).
+/// LerpScalar, as the kernel reads it (rounded to the list's dtype where
+/// CANN converts it so).  The V2 forms' aclScalar is value itself; the
+/// non-V2 forms pass a one-element device tensor, read at launch.
 struct ForeachScalar {
-    float value;
+    float value = 0;
+    /// The device scalar's dtype (ACL_DT_UNDEFINED: value is the scalar),
+    /// its element's position from its data pointer, and whether it is
+    /// rounded to FLOAT16 (a FLOAT16 list's scalar).
+    aclDataType deviceDtype = ACL_DT_UNDEFINED;
+    int64_t devicePosition = 0;
+    bool roundToHalf = false;
+
+    /// With value read from the device scalar at extraInputs[0], when there is one.
+    ForeachScalar at_launch(const void* const* extraInputs) const noexcept;
 };
 struct ForeachNoScalar {};
 

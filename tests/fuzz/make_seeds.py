@@ -837,7 +837,7 @@ ELEMENTWISE_UNARY_ENTRIES = (
        ('aclnnClampMaxTensor', False, 1, False, 0, 0, False),
        ('aclnnInplaceClampMaxTensor', True, 1, False, 0, 0, False),
        ('aclnnInplaceFillScalar', True, 0, False, 1, 0, False), ('aclnnInplaceZero', True, 0, False, 0, 0, False),
-       ('aclnnArange', True, 0, False, 3, 0, False)])
+       ('aclnnArange', True, 0, False, 3, 0, False), ('aclnnSwiGluGrad', False, 1, False, 0, 1, False)])
 
 # Arange's scalars for its seeds: start 0, end 6, step 1 (its out has 6 elements).
 ARANGE_SCALARS = {0: (FLOAT, f32(0.0)), 1: (FLOAT, f32(6.0)), 2: (FLOAT, f32(1.0))}
@@ -853,6 +853,8 @@ def elementwise_unary_seeds():
     seeds = {}
     for entry, (api, inplace, bounds, out_gelu, scalars, ints, flag) in enumerate(ELEMENTWISE_UNARY_ENTRIES):
         gated = out_gelu or api == 'aclnnSwiGlu'
+        # SwiGluGrad's bound is yGrad, of x's shape halved along dim; its out is x's shape.
+        default_bound = dict(shape=(2, 2), dtype=FLOAT) if api == 'aclnnSwiGluGrad' else dict(shape=(4,), dtype=FLOAT)
         default_scalars = ARANGE_SCALARS if api == 'aclnnArange' else {}
 
         def seed(self=None, out=None, place=ON_DEVICE, run=(False, False), values=None, bound=None, gelu=None,
@@ -865,7 +867,7 @@ def elementwise_unary_seeds():
                 default_out = dict(shape=(2, 2), dtype=FLOAT) if gated else dict(copy=0, dtype=None)
                 arith_out(s, out if out is not None else default_out)
             for i in range(bounds):
-                s.tensor(**((bound or {}).get(i) or dict(shape=(4,), dtype=FLOAT)))
+                s.tensor(**((bound or {}).get(i) or default_bound))
             if out_gelu:
                 s.tensor(**(gelu or dict(shape=(2, 2), dtype=FLOAT)))
             for i in range(scalars):
@@ -886,8 +888,9 @@ def elementwise_unary_seeds():
             out = dict(shape=(2, 2), dtype=dtype) if gated else None
             seeds[f'{api}_dtype{dtype}'] = seed(self=dict(shape=(2, 4), dtype=dtype), out=out,
                                                 gelu=dict(shape=(2, 2), dtype=dtype))
+        long_bound = dict(shape=(2049,)) if api == 'aclnnSwiGluGrad' else dict(shape=(4098,))
         seeds[f'{api}_4098'] = seed(self=dict(shape=(4098,)), out=dict(shape=(2049,)) if gated else None,
-                                    gelu=dict(shape=(2049,)), bound={0: dict(shape=(4098,)), 1: dict(shape=(1,))})
+                                    gelu=dict(shape=(2049,)), bound={0: long_bound, 1: dict(shape=(1,))})
         seeds[f'{api}_strided'] = seed(self=dict(shape=(2, 4), strides='col'))
         seeds[f'{api}_empty'] = seed(self=dict(shape=(0, 4)), out=dict(shape=(0, 2)) if gated else None,
                                      gelu=dict(shape=(0, 2)))
@@ -1549,6 +1552,42 @@ def index_seeds():
                                      [2**62, -2**63], None if entry == 3 else dict(shape=(4, 3), dtype=INT8),
                                      source=dict(shape=(2, 3), dtype=INT8))
     seeds.update(index_map_seeds())
+    seeds.update(embedding_grad_seeds())
+    return seeds
+
+
+def embedding_grad_seeds():
+    """fuzz_index.cpp's entry 11, EmbeddingDenseBackward: grad, indices and
+    their values, numWeights, paddingIdx, scaleGradByFreq, out."""
+    seeds = {}
+
+    def grad(grad_spec, index, values, num_weights, padding, scale, out, run=(False, False)):
+        s = index_call(11, grad_spec, None, index, values)
+        s.small_int(num_weights)
+        s.small_int(padding)
+        s.bit(scale)
+        s.tensor(**out)
+        s.run(*run)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+        for index_dtype in (INT32, INT64, FLOAT, BOOL):
+            seeds[f'embedding_grad_{dtype}_{index_dtype}'] = grad(
+                dict(shape=(4, 3), dtype=dtype), dict(shape=(4,), dtype=index_dtype), [2, 0, 2, 7], 5, -1, False,
+                dict(shape=(5, 3), dtype=dtype))
+    seeds['embedding_grad_scaled_padded'] = grad(dict(shape=(2, 3, 4)), dict(shape=(2, 3), dtype=INT64),
+                                                 [1, 1, 0, 3, -2, 1], 4, 0, True, dict(shape=(4, 4)))
+    seeds['embedding_grad_strided'] = grad(dict(shape=(4, 3), strides='col'), dict(shape=(4,), dtype=INT32,
+                                                                                    strides=(2,)),
+                                           [1, 0], 2, 1, True, dict(shape=(2, 3), strides='col', dtype=FLOAT16))
+    seeds['embedding_grad_empty'] = grad(dict(shape=(0, 3)), dict(shape=(0,), dtype=INT64), [], 3, -1, False,
+                                         dict(shape=(3, 3)))
+    seeds['embedding_grad_bad_rows'] = grad(dict(shape=(4, 3)), dict(shape=(3,), dtype=INT64), [0], 2, -1, False,
+                                            dict(shape=(2, 3)))
+    seeds['embedding_grad_bad_out'] = grad(dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), [0], 2, -1, False,
+                                           dict(shape=(3, 3)))
+    seeds['embedding_grad_null_executor'] = grad(dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), [0], 2, -1,
+                                                 False, dict(shape=(2, 3)), run=(False, True))
     return seeds
 
 
@@ -2275,7 +2314,7 @@ def tensor_list_seeds():
     seeds = {}
     specs = [dict(shape=(3, 5)), dict(shape=(0,)), dict(shape=(4, 6), strides='col'), dict(shape=(9,), offset=2),
              dict(shape=(300,))]
-    input_lists = [1, 3, 3, 1, 2]
+    input_lists = [1, 3, 3, 1, 2, 0, 1, 3, 3]
     names = ['mul', 'addcmul', 'addcdiv', 'sqrt', 'lerp']
 
     def foreach(entry, tensors, inplace=False, null_list=None, out=None, scalar=(FLOAT, f32(1.5)), run=(False, False)):
@@ -2293,13 +2332,71 @@ def tensor_list_seeds():
             for spec in (out if out is not None else [dict(shape=t['shape'], dtype=t.get('dtype', FLOAT))
                                                       for t in tensors]):
                 s.tensor(**spec)
-        if entry != 3:
+        if entry >= 6:
+            s.tensor(**(dict(null=True) if scalar is None else scalar))
+        elif entry != 3:
             if scalar is None:
                 s.scalar(kind='null')
             else:
                 s.scalar(*scalar)
         s.run(*run)
         return s
+
+    def one_list(entry, tensors, null_list=False):
+        """Entries 9 and 10 start alike: the count, a rare (null list), the tensors."""
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        s.byte(len(tensors))
+        s.rare(null_list)
+        for spec in tensors:
+            s.tensor(**spec)
+        return s
+
+    # NonFiniteCheckAndUnscale (entry 9): the list in place, foundInf, invScale.
+    def unscale(tensors, found=dict(shape=(1,)), scale=dict(shape=()), null_list=False):
+        s = one_list(9, tensors, null_list)
+        s.tensor(**found)
+        s.tensor(**scale)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'unscale_{dtype}'] = unscale([dict(spec, dtype=dtype) for spec in specs if spec['shape'] != (0,)])
+    seeds['unscale_mixed'] = unscale([dict(shape=(4,)), dict(shape=(4,), dtype=BF16)])
+    seeds['unscale_empty_tensor'] = unscale([dict(shape=(0,))])
+    seeds['unscale_empty_list'] = unscale([])
+    seeds['unscale_found_half'] = unscale([dict(shape=(4,))], found=dict(shape=(1,), dtype=FLOAT16))
+    seeds['unscale_scale_pair'] = unscale([dict(shape=(4,))], scale=dict(shape=(2,)))
+    seeds['unscale_null_list'] = unscale([dict(shape=(4,))], null_list=True)
+
+    # Norm (entry 10): x, out (one element each), the order.
+    def norm(tensors, outs=None, order=(FLOAT, f32(2.0))):
+        s = one_list(10, tensors)
+        s.rare(False)
+        for spec in (outs if outs is not None else [dict(shape=(), dtype=t.get('dtype', FLOAT)) for t in tensors]):
+            s.tensor(**spec)
+        s.scalar(*order)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        seeds[f'norm_{dtype}'] = norm([dict(spec, dtype=dtype) for spec in specs])
+    seeds['norm_one'] = norm(specs[:3], order=(INT64, (1).to_bytes(8, 'little')))
+    seeds['norm_inf'] = norm(specs[:2], order=(DOUBLE, f64(float('inf'))))
+    seeds['norm_wide_out'] = norm(specs[:1], outs=[dict(shape=(2,))])
+    seeds['norm_half_out'] = norm(specs[:1], outs=[dict(shape=(1,), dtype=FLOAT16)])
+
+    # The non-V2 forms (entries 6-8): the scalar a device tensor.
+    for entry, name in ((6, 'mul_tensor_scalar'), (7, 'addcmul_tensor_scalar'), (8, 'addcdiv_tensor_scalar')):
+        for dtype in (FLOAT, FLOAT16, BF16):
+            typed = [dict(spec, dtype=dtype) for spec in specs]
+            scalar_dtype = FLOAT16 if dtype == FLOAT16 else FLOAT
+            seeds[f'{name}_{dtype}'] = foreach(entry, typed, scalar=dict(shape=(1,), dtype=scalar_dtype))
+        seeds[f'{name}_double'] = foreach(entry, specs[:2], scalar=dict(shape=(), dtype=DOUBLE))
+        seeds[f'{name}_two_elements'] = foreach(entry, specs[:2], scalar=dict(shape=(2,)))
+        seeds[f'{name}_offset'] = foreach(entry, specs[:2], inplace=True, scalar=dict(shape=(1,), offset=3))
+        seeds[f'{name}_null'] = foreach(entry, specs[:2], scalar=None)
 
     for entry, name in enumerate(names):
         for dtype in (FLOAT, FLOAT16, BF16):

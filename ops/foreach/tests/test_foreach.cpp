@@ -1,5 +1,6 @@
-// The foreach family (ForeachMulScalarV2, ForeachAddcmulScalarV2,
-// ForeachAddcdivScalarV2, ForeachSqrt, ForeachLerpScalar) against
+// The foreach family (ForeachMulScalar(V2), ForeachAddcmulScalar(V2),
+// ForeachAddcdivScalar(V2), ForeachSqrt, ForeachLerpScalar,
+// ForeachNonFiniteCheckAndUnscale, ForeachNorm) against
 // double-precision references computed here from the values the device
 // holds: every dtype of the A2 lists (ops-nn foreach/<op>/op_host/op_api/
 // aclnn_foreach_*.cpp), lists of tensors of different sizes with empty
@@ -22,11 +23,17 @@
 
 #include "aclcpu/instrumentation.hpp"
 #include "aclcpu_testkit/tensor_copy.hpp"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
 #include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
 #include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_sqrt.h"
+#include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
 namespace {
@@ -77,46 +84,81 @@ std::vector<TensorSpec> dense_specs(const std::vector<TensorSpec>& specs) {
     return dense;
 }
 
+/// A scalar argument both ways: the V2 forms' aclScalar and the non-V2
+/// forms' one-element device tensor (an offset view of a longer storage).
+struct ScalarArg {
+    ScalarArg(double value, aclDataType dtype)
+        : host(value, dtype), device(TensorSpec({1}, dtype, {1}, 2, {4}), {value}) {}
+    Scalar host;
+    DeviceTensor device;
+};
+
 /// One foreach operator as the tests drive it: its input lists' count, its
 /// reference per element, and its call.
 struct Op {
     const char* name;
     size_t inputs;
     std::function<double(const std::vector<double>& x, double scalar)> reference;
-    std::function<aclnnStatus(aclrtStream, const std::vector<TensorList>&, const Scalar&, const TensorList&)> run;
+    std::function<aclnnStatus(aclrtStream, const std::vector<TensorList>&, const ScalarArg&, const TensorList&)> run;
+    /// The widest dtype its scalar takes: DOUBLE, but FLOAT for the device
+    /// scalar of MulScalar and AddcmulScalar.
+    aclDataType widestScalar = ACL_DOUBLE;
 };
 
 const std::vector<Op>& ops() {
     static const std::vector<Op> all = {
         {"MulScalarV2", 1, [](const std::vector<double>& x, double s) { return x[0] * s; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachMulScalarV2GetWorkspaceSize, aclnnForeachMulScalarV2,
-                              static_cast<const aclTensorList*>(in[0].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[0].get()), s.host.get(), out.get());
          }},
         {"AddcmulScalarV2", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] * x[2]; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachAddcmulScalarV2GetWorkspaceSize, aclnnForeachAddcmulScalarV2,
                               static_cast<const aclTensorList*>(in[0].get()),
                               static_cast<const aclTensorList*>(in[1].get()),
-                              static_cast<const aclTensorList*>(in[2].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[2].get()), s.host.get(), out.get());
          }},
         {"AddcdivScalarV2", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] / x[2]; },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& s, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachAddcdivScalarV2GetWorkspaceSize, aclnnForeachAddcdivScalarV2,
                               static_cast<const aclTensorList*>(in[0].get()),
                               static_cast<const aclTensorList*>(in[1].get()),
-                              static_cast<const aclTensorList*>(in[2].get()), s.get(), out.get());
+                              static_cast<const aclTensorList*>(in[2].get()), s.host.get(), out.get());
+         }},
+        {"MulScalar", 1, [](const std::vector<double>& x, double s) { return x[0] * s; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachMulScalarGetWorkspaceSize, aclnnForeachMulScalar,
+                              static_cast<const aclTensorList*>(in[0].get()), s.device.get(),
+                              static_cast<const aclTensorList*>(out.get()));
+         },
+         ACL_FLOAT},
+        {"AddcmulScalar", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] * x[2]; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachAddcmulScalarGetWorkspaceSize, aclnnForeachAddcmulScalar,
+                              static_cast<const aclTensorList*>(in[0].get()),
+                              static_cast<const aclTensorList*>(in[1].get()),
+                              static_cast<const aclTensorList*>(in[2].get()), s.device.get(),
+                              static_cast<const aclTensorList*>(out.get()));
+         },
+         ACL_FLOAT},
+        {"AddcdivScalar", 3, [](const std::vector<double>& x, double s) { return x[0] + s * x[1] / x[2]; },
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& s, const TensorList& out) {
+             return run_aclnn(stream, aclnnForeachAddcdivScalarGetWorkspaceSize, aclnnForeachAddcdivScalar,
+                              static_cast<const aclTensorList*>(in[0].get()),
+                              static_cast<const aclTensorList*>(in[1].get()),
+                              static_cast<const aclTensorList*>(in[2].get()), s.device.get(), out.get());
          }},
         {"Sqrt", 1, [](const std::vector<double>& x, double) { return std::sqrt(x[0]); },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar&, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg&, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachSqrtGetWorkspaceSize, aclnnForeachSqrt,
                               static_cast<const aclTensorList*>(in[0].get()), out.get());
          }},
         {"LerpScalar", 2, [](const std::vector<double>& x, double w) { return x[0] + w * (x[1] - x[0]); },
-         [](aclrtStream stream, const std::vector<TensorList>& in, const Scalar& w, const TensorList& out) {
+         [](aclrtStream stream, const std::vector<TensorList>& in, const ScalarArg& w, const TensorList& out) {
              return run_aclnn(stream, aclnnForeachLerpScalarGetWorkspaceSize, aclnnForeachLerpScalar,
                               static_cast<const aclTensorList*>(in[0].get()),
-                              static_cast<const aclTensorList*>(in[1].get()), w.get(), out.get());
+                              static_cast<const aclTensorList*>(in[1].get()), w.host.get(), out.get());
          }},
     };
     return all;
@@ -134,7 +176,8 @@ std::vector<std::vector<double>> run_and_check(aclrtStream stream, const Op& op,
         lists.push_back(list_of(inputs.back()));
     }
     const Tensors outputs = make_outputs(dense_specs(specs));
-    EXPECT_EQ(op.run(stream, lists, Scalar(scalar, scalarDtype), list_of(outputs)), ACLNN_SUCCESS);
+    EXPECT_EQ(op.run(stream, lists, ScalarArg(scalar, scalarDtype), list_of(outputs)), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     std::vector<std::vector<double>> results;
     for (size_t t = 0; t < specs.size(); ++t) {
         std::vector<std::vector<double>> values;
@@ -171,7 +214,7 @@ TEST_F(Foreach, EveryOperatorAndDtypeOverMixedLists) {
 TEST_F(Foreach, ListOfOneAndDoubleScalars) {
     for (const Op& op : ops()) {
         SCOPED_TRACE(op.name);
-        run_and_check(stream_, op, {TensorSpec({5, 7}, ACL_FLOAT)}, 1.25, ACL_DOUBLE);
+        run_and_check(stream_, op, {TensorSpec({5, 7}, ACL_FLOAT)}, 1.25, op.widestScalar);
     }
 }
 
@@ -266,6 +309,40 @@ TEST_F(Foreach, ManyTensorsAreOneLaunch) {
     }
 }
 
+/// Runs NonFiniteCheckAndUnscale on grads with foundInf starting at `found`;
+/// returns foundInf afterwards.
+double unscale(aclrtStream stream, const Tensors& grads, double found, double invScale) {
+    const DeviceTensor foundInf({{1}, ACL_FLOAT}, {found});
+    const DeviceTensor scale({{}, ACL_FLOAT}, {invScale});
+    EXPECT_EQ(run_aclnn(stream, aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                        aclnnForeachNonFiniteCheckAndUnscale, static_cast<const aclTensorList*>(list_of(grads).get()),
+                        foundInf.get(), scale.get()),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    return foundInf.read()[0];
+}
+
+/// ForeachNorm of x's tensors with order p: the out values.
+std::vector<double> norms(aclrtStream stream, const Tensors& x, const Scalar& p) {
+    Tensors outs;
+    for (const auto& tensor : x) outs.push_back(DeviceTensor::output({{}, tensor->dtype()}));
+    EXPECT_EQ(run_aclnn(stream, aclnnForeachNormGetWorkspaceSize, aclnnForeachNorm,
+                        static_cast<const aclTensorList*>(list_of(x).get()), p.get(),
+                        static_cast<const aclTensorList*>(list_of(outs).get())),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<double> values;
+    for (const auto& o : outs) values.push_back(o->read()[0]);
+    return values;
+}
+
+/// The 1-norm or 2-norm of values, in double.
+double norm_of(const std::vector<double>& values, bool taxicab) {
+    double sum = 0;
+    for (double v : values) sum += taxicab ? std::fabs(v) : v * v;
+    return taxicab ? sum : std::sqrt(sum);
+}
+
 TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
     std::vector<TensorSpec> specs;
     for (int t = 0; t < 9; ++t) specs.emplace_back(Shape{1 + 20011 * (t % 4)}, ACL_BF16);
@@ -274,6 +351,23 @@ TEST_F(Foreach, ManyBlocksAndDeterministicAcrossWorkerCounts) {
         for (const Op& op : ops()) {
             const auto outputs = run_and_check(stream_, op, specs, 0.375, ACL_FLOAT);
             results.insert(results.end(), outputs.begin(), outputs.end());
+        }
+        // NonFiniteCheckAndUnscale: NaNs in several blocks raise the one flag.
+        const Tensors grads = make_tensors(specs, -1, 1, 3);
+        // ForeachNorm: one partial per block and tensor, added in block order.
+        results.push_back(norms(stream_, grads, Scalar(2.0)));
+        for (size_t t = 1; t < grads.size(); t += 3) {
+            std::vector<double> values = grads[t]->read();
+            values.back() = std::nan("");
+            grads[t]->write(values);
+        }
+        const double found = unscale(stream_, grads, 0.0, 0.25);
+        EXPECT_EQ(found, 1.0);
+        results.push_back({found});
+        for (const auto& g : grads) {
+            std::vector<double> values = g->read();
+            for (double& v : values) v = std::isnan(v) ? -1234.0 : v;  // NaN equals nothing
+            results.push_back(values);
         }
         return results;
     });
@@ -357,6 +451,173 @@ TEST_F(Foreach, InvalidListsAre161002) {
                                   static_cast<const aclTensorList*>(list_of(f32).get()),
                                   Scalar(1.0, ACL_INT32).get(), list_of(f32).get()),
                         ACLNN_ERR_PARAM_INVALID, "INT32");
+}
+
+// The non-V2 forms' scalar is a device tensor: null (161001), of a dtype its
+// list does not take (161002: MulScalar's and AddcmulScalar's docs ask for
+// the list's dtype, FLOAT for BF16; aclnn_foreach_addcdiv_scalar.cpp takes
+// FLOAT or DOUBLE for FLOAT and BF16 lists, FLOAT16 or DOUBLE for FLOAT16
+// ones, and no INT32 list), or not of one element (561002, the tiling's).
+TEST_F(Foreach, DeviceScalarErrors) {
+    const Tensors f32 = make_tensors({TensorSpec({4}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors bf16 = make_tensors({TensorSpec({4}, ACL_BF16)}, 0, 1, 1);
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const auto mul = [](const Tensors& x, const aclTensor* scalar) {
+        return phase1_of(aclnnForeachMulScalarGetWorkspaceSize, static_cast<const aclTensorList*>(list_of(x).get()),
+                         scalar, static_cast<const aclTensorList*>(list_of(x).get()));
+    };
+    const auto addcdiv = [](const Tensors& x, const aclTensor* scalar) {
+        const TensorList list = list_of(x);
+        const auto* in = static_cast<const aclTensorList*>(list.get());
+        return phase1_of(aclnnForeachAddcdivScalarGetWorkspaceSize, in, in, in, scalar, list_of(x).get());
+    };
+    const DeviceTensor f32Scalar({{1}, ACL_FLOAT}, {2}), doubleScalar({{1}, ACL_DOUBLE}, {2});
+    const DeviceTensor halfScalar({{}, ACL_FLOAT16}, {2}), pair({{2}, ACL_FLOAT}, {2, 3});
+    expect_error_naming(mul(f32, nullptr), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(addcdiv(f32, nullptr), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(mul(f32, doubleScalar.get()), ACLNN_ERR_PARAM_INVALID, "DOUBLE");
+    expect_error_naming(mul(f32, halfScalar.get()), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    EXPECT_EQ(mul(bf16, f32Scalar.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(addcdiv(f32, doubleScalar.get()), ACLNN_SUCCESS);
+    expect_error_naming(addcdiv(f32, halfScalar.get()), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    expect_error_naming(addcdiv(i32, f32Scalar.get()), ACLNN_ERR_PARAM_INVALID, "INT32");
+    expect_error_naming(mul(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
+    expect_error_naming(addcdiv(f32, pair.get()), ACLNN_ERR_INNER_TILING_ERROR, "one element");
+}
+
+// ---- NonFiniteCheckAndUnscale ------------------------------------------------
+
+// Every tensor multiplied in place by invScale (fp32, rounded once); foundInf
+// keeps its value when every element is finite.
+TEST_F(Foreach, UnscaleMultipliesInPlaceAndKeepsFoundInf) {
+    std::vector<TensorSpec> specs = mixed_specs(ACL_FLOAT);
+    specs.erase(specs.begin() + 4);  // the tiling refuses empty tensors:
+    specs.erase(specs.begin() + 1);  // see UnscaleErrors
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        SCOPED_TRACE(name(dtype));
+        std::vector<TensorSpec> typed;
+        for (TensorSpec spec : specs) {
+            spec.dtype = dtype;
+            typed.push_back(spec);
+        }
+        const Tensors grads = make_tensors(typed, -3, 3, 5);
+        std::vector<std::vector<double>> before;
+        for (const auto& g : grads) before.push_back(g->read());
+        EXPECT_EQ(unscale(stream_, grads, 0.0, 0.125), 0.0);
+        EXPECT_EQ(unscale(stream_, grads, 1.0, 2.0), 1.0);
+        for (size_t t = 0; t < grads.size(); ++t) {
+            std::vector<double> expected = before[t];
+            for (double& v : expected) v = representable(representable(v * 0.125, dtype) * 2.0, dtype);
+            EXPECT_EQ(grads[t]->read(), expected) << "tensor " << t;
+            EXPECT_EQ(grads[t]->bytes_changed_outside_view(), 0u);
+        }
+    }
+}
+
+// An Inf or a NaN anywhere (here in the last tensor's last chunk) sets
+// foundInf to 1.0; the elements are scaled all the same.
+TEST_F(Foreach, UnscaleFindsInfAndNaN) {
+    for (double bad : {HUGE_VAL, -HUGE_VAL, std::nan("")}) {
+        const Tensors grads = make_tensors({TensorSpec({3, 5}, ACL_FLOAT), TensorSpec({70001}, ACL_FLOAT)}, -1, 1, 9);
+        std::vector<double> values = grads[1]->read();
+        values[69999] = bad;
+        grads[1]->write(values);
+        EXPECT_EQ(unscale(stream_, grads, 0.0, 0.5), 1.0);
+        const double got = grads[1]->read()[69999];
+        EXPECT_TRUE(std::isnan(bad) ? std::isnan(got) : got == bad);
+        EXPECT_EQ(grads[1]->read()[0], representable(values[0] * 0.5, ACL_FLOAT));
+    }
+}
+
+// The docs' 161001 and 161002 (null arguments, dtypes), then the tiling's
+// 561002 (foreach_non_finite_check_and_unscale_tiling.cpp: 1 to 256 tensors
+// of one dtype, none empty; foundInf and invScale of one element).
+TEST_F(Foreach, UnscaleErrors) {
+    const Tensors f32 = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({2, 2}, ACL_FLOAT)}, 0, 1, 1);
+    const DeviceTensor found({{1}, ACL_FLOAT}, {0}), scale({{1}, ACL_FLOAT}, {1});
+    const auto phase1 = [](const Tensors& grads, const DeviceTensor* foundInf, const DeviceTensor* invScale) {
+        return phase1_of(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                         static_cast<const aclTensorList*>(list_of(grads).get()),
+                         static_cast<const aclTensor*>(foundInf ? foundInf->get() : nullptr),
+                         static_cast<const aclTensor*>(invScale ? invScale->get() : nullptr));
+    };
+    EXPECT_EQ(phase1(f32, &found, &scale), ACLNN_SUCCESS);
+    expect_error_naming(phase1_of(aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize,
+                                  static_cast<const aclTensorList*>(nullptr), found.get(), scale.get()),
+                        ACLNN_ERR_PARAM_NULLPTR, "scaledGrads");
+    expect_error_naming(phase1(f32, nullptr, &scale), ACLNN_ERR_PARAM_NULLPTR, "foundInf");
+    expect_error_naming(phase1(f32, &found, nullptr), ACLNN_ERR_PARAM_NULLPTR, "invScale");
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const DeviceTensor found16({{1}, ACL_FLOAT16}, {0}), scaleD({{1}, ACL_DOUBLE}, {1});
+    expect_error_naming(phase1(i32, &found, &scale), ACLNN_ERR_PARAM_INVALID, "INT32");
+    expect_error_naming(phase1(f32, &found16, &scale), ACLNN_ERR_PARAM_INVALID, "foundInf");
+    expect_error_naming(phase1(f32, &found, &scaleD), ACLNN_ERR_PARAM_INVALID, "invScale");
+    const Tensors mixed = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({4}, ACL_BF16)}, 0, 1, 1);
+    const Tensors withEmpty = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({0}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors none;
+    const Tensors many = make_tensors(std::vector<TensorSpec>(257, TensorSpec({1}, ACL_FLOAT)), 0, 1, 1);
+    const DeviceTensor pair({{2}, ACL_FLOAT}, {0, 0});
+    expect_error_naming(phase1(mixed, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "scaledGrads[1]");
+    expect_error_naming(phase1(withEmpty, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "scaledGrads[1]");
+    expect_error_naming(phase1(none, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "1 to 256");
+    expect_error_naming(phase1(many, &found, &scale), ACLNN_ERR_INNER_TILING_ERROR, "1 to 256");
+    expect_error_naming(phase1(f32, &pair, &scale), ACLNN_ERR_INNER_TILING_ERROR, "foundInf");
+    expect_error_naming(phase1(f32, &found, &pair), ACLNN_ERR_INNER_TILING_ERROR, "invScale");
+}
+
+// ---- Norm ------------------------------------------------------------------
+
+// op_kernel/foreach_norm.cpp on A2: int(p) == 1 is the 1-norm, every other p
+// the 2-norm (3, inf, 0.5 and -1e30, past int64, included); an empty
+// tensor's norm is 0.
+TEST_F(Foreach, NormIsTheOneOrTheTwoNorm) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        const Tensors x = make_tensors(mixed_specs(dtype), -2, 2, 21);
+        const std::vector<std::pair<double, aclDataType>> orders = {
+            {2.0, ACL_FLOAT}, {1.0, ACL_FLOAT}, {1.0, ACL_INT64}, {1.5, ACL_DOUBLE}, {3.0, ACL_FLOAT},
+            {HUGE_VAL, ACL_DOUBLE}, {0.5, ACL_FLOAT}, {-1e30, ACL_DOUBLE}};
+        for (const auto& [p, pDtype] : orders) {
+            SCOPED_TRACE(name(dtype) + " p " + std::to_string(p));
+            const bool taxicab = p >= 1 && p < 2;
+            const std::vector<double> got = norms(stream_, x, Scalar(p, pDtype));
+            for (size_t t = 0; t < x.size(); ++t) {
+                const double expected = representable(norm_of(x[t]->read(), taxicab), dtype);
+                // fp32 partial sums of up to 70001 terms, then one rounding.
+                expect_close(std::vector<double>{got[t]}, std::vector<double>{expected},
+                             Tolerance{std::max(tolerance_for(dtype).rtol, 2e-5), 0});
+            }
+        }
+    }
+}
+
+// The docs' codes: 161001 for a null x, scalar or out; 161002 for dtypes (x's,
+// the scalar's FLOAT/DOUBLE/INT64, out's unlike x's) and unequal lists;
+// 561002 for an out tensor of more than one element.
+TEST_F(Foreach, NormErrors) {
+    const Tensors x = make_tensors({TensorSpec({4}, ACL_FLOAT), TensorSpec({2, 3}, ACL_FLOAT)}, 0, 1, 1);
+    const Tensors out = make_outputs({TensorSpec({1}, ACL_FLOAT), TensorSpec({}, ACL_FLOAT)});
+    const auto phase1 = [](const Tensors& in, const Scalar* p, const Tensors& o) {
+        return phase1_of(aclnnForeachNormGetWorkspaceSize, static_cast<const aclTensorList*>(list_of(in).get()),
+                         static_cast<const aclScalar*>(p ? p->get() : nullptr),
+                         static_cast<const aclTensorList*>(list_of(o).get()));
+    };
+    const Scalar two(2.0);
+    EXPECT_EQ(phase1(x, &two, out), ACLNN_SUCCESS);
+    expect_error_naming(phase1(x, nullptr, out), ACLNN_ERR_PARAM_NULLPTR, "scalar");
+    expect_error_naming(phase1_of(aclnnForeachNormGetWorkspaceSize, static_cast<const aclTensorList*>(nullptr),
+                                  two.get(), static_cast<const aclTensorList*>(list_of(out).get())),
+                        ACLNN_ERR_PARAM_NULLPTR, "x");
+    const Tensors i32 = make_tensors({TensorSpec({4}, ACL_INT32)}, 0, 1, 1);
+    const Tensors i32Out = make_outputs({TensorSpec({1}, ACL_INT32)});
+    expect_error_naming(phase1(i32, &two, i32Out), ACLNN_ERR_PARAM_INVALID, "INT32");
+    const Scalar intOrder(2.0, ACL_INT32);
+    expect_error_naming(phase1(x, &intOrder, out), ACLNN_ERR_PARAM_INVALID, "INT32");
+    const Tensors halfOut = make_outputs({TensorSpec({1}, ACL_FLOAT16), TensorSpec({1}, ACL_FLOAT16)});
+    expect_error_naming(phase1(x, &two, halfOut), ACLNN_ERR_PARAM_INVALID, "FLOAT16");
+    const Tensors oneOut = make_outputs({TensorSpec({1}, ACL_FLOAT)});
+    expect_error_naming(phase1(x, &two, oneOut), ACLNN_ERR_PARAM_INVALID, "same number of tensors");
+    const Tensors wideOut = make_outputs({TensorSpec({1}, ACL_FLOAT), TensorSpec({2}, ACL_FLOAT)});
+    expect_error_naming(phase1(x, &two, wideOut), ACLNN_ERR_INNER_TILING_ERROR, "out[1]");
 }
 
 /// INT32 lists pass CANN's checks but have no kernel here yet: 561112.

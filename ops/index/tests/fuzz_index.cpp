@@ -1,6 +1,6 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the index engine
 // through every entry point of the index family; the first byte picks the
-// entry point (b % 11):
+// entry point (b % 12):
 //   0 IndexSelect: tensor self, int dim, index, tensor out
 //   1 GatherV2:    tensor self, int dim, index, tensor out
 //   2 Embedding:   tensor weight, index, tensor out
@@ -13,6 +13,8 @@
 //   9 IndexFillTensor: tensor self, int dim, ints index, scalar value, tensor out
 //  10 RepeatInterleave: a byte (even: IntWithDim, odd: Int), tensor self,
 //     int repeats, (IntWithDim) int dim, int outputSize, tensor out
+//  11 EmbeddingDenseBackward: tensor grad, index, int numWeights,
+//     int paddingIdx, bit scaleGradByFreq, tensor out
 // where int is a byte (b % 32 - 10) or, for byte 255, a raw 8-byte word, and
 // index is a tensor followed by its values: a count byte (%8) and that many
 // ints (cycled over the index's storage when it is INT32 or INT64), so that
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
@@ -118,10 +121,20 @@ void fuzz_repeat(Decoder& in, OperatorCall& call) {
     call.run(ACLCPU_FUZZ_API(aclnnRepeatInterleaveInt), in, self, repeats, outputSize, out);
 }
 
+void fuzz_embedding_grad(Decoder& in, OperatorCall& call) {
+    const aclTensor* grad = call.input(in.tensor());
+    const aclTensor* indices = index_of(in, call);
+    const auto numWeights = static_cast<uint64_t>(int_of(in));
+    const auto paddingIdx = static_cast<uint64_t>(int_of(in));
+    const bool scale = in.bit();
+    const aclTensor* out = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnEmbeddingDenseBackward), in, grad, indices, numWeights, paddingIdx, scale, out);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    switch (in.byte() % 11) {
+    switch (in.byte() % 12) {
         case 0: fuzz_select(in, call, ACLCPU_FUZZ_API(aclnnIndexSelect)); break;
         case 1: fuzz_select(in, call, ACLCPU_FUZZ_API(aclnnGatherV2)); break;
         case 3: fuzz_index_copy(in, call, true); break;
@@ -132,6 +145,7 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
         case 8: fuzz_scatter(in, call, true, true); break;
         case 9: fuzz_index_fill(in, call); break;
         case 10: fuzz_repeat(in, call); break;
+        case 11: fuzz_embedding_grad(in, call); break;
         default: {
             const aclTensor* weight = call.input(in.tensor());
             const aclTensor* indices = index_of(in, call);

@@ -8,13 +8,14 @@
 // elementwise_unary_seeds() encodes the same):
 //   the tensors   tests/fuzz/fuzz_elementwise.hpp's one + out grammar
 //                 (out-of-place forms) or in-place one (selfRef; Arange's out);
-//   bounds        the entry's extra input tensors (Clamp's tensor bounds);
+//   bounds        the entry's extra input tensors (Clamp's tensor bounds;
+//                 SwiGluGrad's yGrad);
 //   outGelu       a second output tensor (GeGlu, GeGluV3);
 //   scalars       the entry's scalars (Elu: alpha, scale, inputScale;
 //                 LeakyRelu: negativeSlope; Softplus: beta, threshold;
 //                 Threshold: threshold, value; Clamp: min, max;
 //                 Fill: value; Arange: start, end, step);
-//   integers      signed bytes (GeluV2: approximate; SwiGlu: dim;
+//   integers      signed bytes (GeluV2: approximate; SwiGlu, SwiGluGrad: dim;
 //                 GeGlu: dim, approximate);
 //   activateLeft  a bit (GeGluV3).
 #include <memory>
@@ -42,6 +43,7 @@
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_zero.h"
@@ -123,6 +125,8 @@ constexpr Entry kEntries[] = {
     ACLCPU_ENTRY(aclnnInplaceFillScalar, true, 0, false, 1, 0, false, a.out, a.s[0], ),
     ACLCPU_INPLACE(aclnnInplaceZero),
     ACLCPU_ENTRY(aclnnArange, true, 0, false, 3, 0, false, a.s[0], a.s[1], a.s[2], a.out, ),
+    // SwiGlu's gradient: its bound is yGrad.
+    ACLCPU_ENTRY(aclnnSwiGluGrad, false, 1, false, 0, 1, false, a.bounds[0], a.self, a.ints[0], a.out, ),
 };
 #undef ACLCPU_UNARY
 #undef ACLCPU_INPLACE
