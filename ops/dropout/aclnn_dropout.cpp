@@ -138,6 +138,22 @@ aclnnStatus check_gen_mask(const aclIntArray* shape, double prob, const aclTenso
     return check_mask_size(out, "out", elements_of(shape), false);
 }
 
+/// V2Tensor's seed and offset tensors, where the kernel reads them: CANN
+/// dereferences them unchecked, so what it would crash on (null, not INT64,
+/// past the storage, empty) is refused here instead.
+aclnnStatus locate_seed_tensors(const aclTensor* seedTensor, const aclTensor* offsetTensor, MaskSeed& seed) {
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}));
+    ACLCPU_RETURN_IF_ERROR(
+        check_dtype_supported({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}, kSeedDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}));
+    if (is_empty(seedTensor) || is_empty(offsetTensor)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "seedTensor and offsetTensor must hold an element each.");
+    }
+    seed.seedPosition = view_of(seedTensor).offset;
+    seed.offsetPosition = view_of(offsetTensor).offset;
+    return ACLNN_SUCCESS;
+}
+
 /// The shared end of the three GenMask entry points: ratioCode is V1's
 /// FLOAT or V2's probDataType; seed.fromTensors for V2Tensor, which reads
 /// seedTensor and offsetTensor.
@@ -155,18 +171,7 @@ aclnnStatus gen_mask(const char* api, const aclIntArray* shape, double prob, Mas
         ratio = *converted;
     }
     if (!random) seed.fromTensors = false;  // a filled mask reads neither tensor
-    if (seed.fromTensors) {
-        // CANN dereferences them unchecked; refused here rather than crashing.
-        ACLCPU_RETURN_IF_ERROR(check_not_null({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}));
-        ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}},
-                                                     kSeedDtypes));
-        ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{seedTensor, "seedTensor"}, {offsetTensor, "offsetTensor"}}));
-        if (is_empty(seedTensor) || is_empty(offsetTensor)) {
-            return param_error(ACLNN_ERR_PARAM_INVALID, "seedTensor and offsetTensor must hold an element each.");
-        }
-        seed.seedPosition = view_of(seedTensor).offset;
-        seed.offsetPosition = view_of(offsetTensor).offset;
-    }
+    if (seed.fromTensors) ACLCPU_RETURN_IF_ERROR(locate_seed_tensors(seedTensor, offsetTensor, seed));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{out, "out"}}));
     if (seed.fromTensors) {
         return hand_back_dropout(api, mask_plan(prob, ratio, seed, out), std::nullopt, {seedTensor, offsetTensor},
