@@ -51,11 +51,6 @@ void reduce_narrow_elements(void* dst, const void* src, uint64_t elements, Reduc
 
 // ---- random numbers ----------------------------------------------------------
 
-constexpr uint32_t kPhiloxMultiplier0 = 0xD2511F53u;
-constexpr uint32_t kPhiloxMultiplier1 = 0xCD9E8D57u;
-constexpr uint32_t kPhiloxWeyl0 = 0x9E3779B9u;
-constexpr uint32_t kPhiloxWeyl1 = 0xBB67AE85u;
-constexpr int kPhiloxRounds = 10;
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 /// A truncated normal keeps draws within this many standard deviations.
 constexpr double kTruncationStddevs = 2.0;
@@ -185,39 +180,6 @@ void reduce_into(void* dst, const void* src, uint64_t elements, aclDataType dtyp
             return;
     }
 }
-
-Philox4x32::Philox4x32(uint64_t seed, const std::array<uint32_t, 4>& counter) noexcept
-    : key_{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}, counter_(counter) {}
-
-void Philox4x32::refill() noexcept {
-    std::array<uint32_t, 4> state = counter_;
-    std::array<uint32_t, 2> key = key_;
-    for (int round = 0; round < kPhiloxRounds; ++round) {
-        const uint64_t product0 = uint64_t{kPhiloxMultiplier0} * state[0];
-        const uint64_t product1 = uint64_t{kPhiloxMultiplier1} * state[2];
-        state = {static_cast<uint32_t>(product1 >> 32) ^ state[1] ^ key[0], static_cast<uint32_t>(product1),
-                 static_cast<uint32_t>(product0 >> 32) ^ state[3] ^ key[1], static_cast<uint32_t>(product0)};
-        key[0] += kPhiloxWeyl0;
-        key[1] += kPhiloxWeyl1;
-    }
-    block_ = state;
-    used_ = 0;
-    for (uint32_t& word : counter_) {  // the 128-bit counter's increment, carrying upwards
-        if (++word != 0) break;
-    }
-}
-
-uint32_t Philox4x32::next32() noexcept {
-    if (used_ == block_.size()) refill();
-    return block_[used_++];
-}
-
-uint64_t Philox4x32::next64() noexcept {
-    const uint64_t low = next32();
-    return low | (uint64_t{next32()} << 32);
-}
-
-double Philox4x32::next_unit() noexcept { return static_cast<double>(next64() >> 11) * 0x1.0p-53; }
 
 uint64_t random_result_bytes(RandomDistribution distribution, aclDataType dtype, uint64_t count) noexcept {
     if (distribution == RandomDistribution::kDropoutBitmask) return count / 8 + (count % 8 != 0 ? 1 : 0);

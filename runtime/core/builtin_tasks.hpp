@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
+#include "aclcpu/philox.hpp"
 #include "core/internal.hpp"
 
 namespace aclcpu::detail {
@@ -22,25 +23,8 @@ bool is_reducible(aclDataType dtype) noexcept;
 /// wrap (two's complement), as an adder of the element's width does.
 void reduce_into(void* dst, const void* src, uint64_t elements, aclDataType dtype, ReduceOp op) noexcept;
 
-/// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
-/// 3"): the counter-based generator CANN's random-number task uses, a 128-bit
-/// counter and a 64-bit key (the seed).  Consecutive calls walk the counter.
-class Philox4x32 {
-public:
-    Philox4x32(uint64_t seed, const std::array<uint32_t, 4>& counter) noexcept;
-    uint32_t next32() noexcept;
-    uint64_t next64() noexcept;
-    /// Uniform in [0, 1) with 53 random bits.
-    double next_unit() noexcept;
-
-private:
-    void refill() noexcept;
-
-    std::array<uint32_t, 2> key_;
-    std::array<uint32_t, 4> counter_;
-    std::array<uint32_t, 4> block_{};
-    unsigned used_ = 4;
-};
+/// The generator of the random-number tasks: aclcpu/philox.hpp.
+using Philox4x32 = aclcpu::Philox4x32;
 
 enum class RandomDistribution { kDropoutBitmask, kUniform, kNormal, kTruncatedNormal };
 

@@ -713,6 +713,103 @@ def binary_seeds():
     return seeds
 
 
+
+# fuzz_binary.cpp's entries 40-43, the dropout family, follow BINARY_ENTRIES.
+DROPOUT_ENTRY = len(BINARY_ENTRIES)
+
+
+def mask_bytes(elements):
+    """The mask's size for `elements` elements: whole 128-bit vectors."""
+    return (elements + 127) // 128 * 16
+
+
+def dropout_seeds():
+    """fuzz_binary.cpp's dropout grammar: DoMask and DropoutBackward over
+    every dtype with strided masks and outs, Dropout at p 0, between, 1 and
+    NaN, train or not, and each GenMask form with FLOAT16/BF16/INT32 ratio
+    dtypes, seed and offset tensors; then refusals (mask sizes, dtypes)."""
+    seeds = {}
+
+    def apply(entry, name, dtype, p, shape=(3, 50), mask=None, out=None, strides='null'):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(DROPOUT_ENTRY + entry)
+        s.tensor(shape=shape, dtype=dtype, strides=strides)
+        n = 1
+        for d in shape:
+            n *= d
+        s.tensor(**(mask or dict(shape=(mask_bytes(n),), dtype=UINT8)))
+        arith_out(s, out if out is not None else dict(copy=0, dtype=None))
+        s.real(p)
+        s.run()
+        seeds[name] = s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for p in (0.0, 0.3, 1.0, float('nan')):
+            apply(0, f'dropout_do_mask_{dtype}_p{p}', dtype, p)
+        for scale in (2.0, 1.0, 0.0, 0.5):
+            apply(1, f'dropout_backward_{dtype}_scale{scale}', dtype, scale)
+    apply(0, 'dropout_do_mask_strided', FLOAT16, 0.25, strides='col', mask=dict(shape=(40,), dtype=UINT8, strides=(2,)),
+          out=dict(copy=0, dtype=FLOAT, strides='col'))
+    apply(0, 'dropout_do_mask_short_mask', FLOAT, 0.5, mask=dict(shape=(31,), dtype=UINT8))
+    apply(0, 'dropout_do_mask_int_self', INT32, 0.5, out=dict(copy=0, dtype=FLOAT))
+    apply(1, 'dropout_backward_long_mask', BF16, 2.0, mask=dict(shape=(48,), dtype=UINT8))
+
+    def dropout(name, dtype, p, train, shape=(5, 30), out_dtype=None, mask_len=None):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(DROPOUT_ENTRY + 2)
+        s.tensor(shape=shape, dtype=dtype)
+        s.tensor(copy=0, dtype=out_dtype)
+        n = 1
+        for d in shape:
+            n *= d
+        s.tensor(shape=(mask_bytes(n) if mask_len is None else mask_len,), dtype=UINT8)
+        s.real(p)
+        s.bit(train)
+        s.word(1234)
+        s.word(5)
+        s.run()
+        seeds[name] = s
+
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for p in (0.0, 0.4, 1.0):
+            dropout(f'dropout_{dtype}_p{p}', dtype, p, True)
+    dropout('dropout_eval', FLOAT, 0.4, False)
+    dropout('dropout_nan_p', FLOAT16, float('nan'), True, out_dtype=FLOAT)
+    dropout('dropout_wrong_mask', FLOAT, 0.4, True, mask_len=8)
+
+    def gen_mask(name, form, shape, prob, prob_dtype=FLOAT, out_len=None):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(DROPOUT_ENTRY + 3)
+        s.byte(form)
+        s.byte(len(shape))
+        n = 1
+        for d in shape:
+            s.small_int(d)
+            n *= d
+        s.rare(False)
+        s.real(prob)
+        s.word(99)
+        s.word(7)
+        s.dtype(prob_dtype)
+        s.tensor(shape=(mask_bytes(n) if out_len is None else out_len,), dtype=UINT8)
+        if form == 2:
+            s.tensor(shape=(1,), dtype=INT64)
+            s.tensor(shape=(1,), dtype=INT64)
+        s.run()
+        seeds[name] = s
+
+    for form in range(3):
+        for prob_dtype in (FLOAT, FLOAT16, BF16, INT32):
+            gen_mask(f'dropout_gen_mask_{form}_{prob_dtype}', form, (3, 21, 5), 0.3, prob_dtype)
+        gen_mask(f'dropout_gen_mask_{form}_p0', form, (7,), 0.0)
+        gen_mask(f'dropout_gen_mask_{form}_p1', form, (2, 9), 1.0)
+        gen_mask(f'dropout_gen_mask_{form}_wrong_size', form, (7,), 0.5, out_len=8)
+    return seeds
+
+
 # ---------------------------------------------------------------------------- objects
 
 
@@ -2436,7 +2533,7 @@ def main():
     write(here / 'corpus' / 'fuzz_tensor', tensor_seeds())
     write(here / 'corpus' / 'fuzz_scalar', scalar_seeds())
     write(here / 'corpus' / 'fuzz_backward', backward_seeds())
-    write(ops / 'arithmetic' / 'tests' / 'corpus', binary_seeds())
+    write(ops / 'arithmetic' / 'tests' / 'corpus', {**binary_seeds(), **dropout_seeds()})
     write(ops / 'unary_math' / 'tests' / 'corpus', elementwise_unary_seeds())
     write(ops / 'layout' / 'tests' / 'corpus', layout_seeds())
     write(ops / 'reduce' / 'tests' / 'corpus', reduction_seeds())

@@ -13,7 +13,13 @@
 //   33    the fill family's InplaceMaskedFillScalar (selfRef, mask, value);
 //   34-39 the gradients GeluBackward, GeluBackwardV2 (then its approximate),
 //         SiluBackward, SigmoidBackward, ThresholdBackward (then its
-//         threshold scalar), TanhBackward, on (gradOutput, x, gradInput).
+//         threshold scalar), TanhBackward, on (gradOutput, x, gradInput);
+//   40-43 the dropout family: DropoutDoMask (self, mask, out, then prob as a
+//         raw double), DropoutBackward (gradOutput, mask, out, then scale),
+//         Dropout (input, out, maskOut, p, train bit, seed and offset words),
+//         and a GenMask (a byte % 3: GenMask, V2, V2Tensor; Ints shape, prob,
+//         seed and offset words, probDataType, out, and V2Tensor's seed and
+//         offset tensors).
 // Then come the tensors through one of fuzz_elementwise.hpp's functions
 // (pair + out, one + out, in-place pair, in-place one), the scalars
 // (in.scalar(), in parameter order), DivMod's mode, and OperatorCall::run's
@@ -35,6 +41,10 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_dropout.h"
+#include "aclnnop/aclnn_dropout_backward.h"
+#include "aclnnop/aclnn_dropout_do_mask.h"
+#include "aclnnop/aclnn_dropout_gen_mask.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
@@ -231,13 +241,48 @@ void fuzz_gradient(int entry, Decoder& in, OperatorCall& call) {
     }
 }
 
+/// The dropout family (entries 40-43; see the grammar).
+void fuzz_dropout(int entry, Decoder& in, OperatorCall& call) {
+    if (entry < 2) {
+        const Tensors t = pair_and_out(in, call);
+        const double probOrScale = in.real();
+        if (entry == 0) call.run(ACLCPU_FUZZ_API(aclnnDropoutDoMask), in, t.self, t.other, probOrScale, t.out);
+        else call.run(ACLCPU_FUZZ_API(aclnnDropoutBackward), in, t.self, t.other, probOrScale, t.out);
+    } else if (entry == 2) {
+        const aclTensor* input = call.input(in.tensor());
+        const auto [out, maskOut] = call.outputs<2>(in);
+        const double p = in.real();
+        const bool train = in.bit();
+        const auto seed = static_cast<int64_t>(in.word());
+        const auto offset = static_cast<int64_t>(in.word());
+        call.run(ACLCPU_FUZZ_API(aclnnDropout), in, input, p, train, seed, offset, out, maskOut);
+    } else {
+        const int form = in.byte() % 3;
+        const Ints shape(in);
+        const double prob = in.real();
+        const auto seed = static_cast<int64_t>(in.word());
+        const auto offset = static_cast<int64_t>(in.word());
+        const aclDataType probDataType = in.dtype();
+        aclTensor* out = call.output(in.tensor());
+        if (form == 0) {
+            call.run(ACLCPU_FUZZ_API(aclnnDropoutGenMask), in, shape.get(), prob, seed, offset, out);
+        } else if (form == 1) {
+            call.run(ACLCPU_FUZZ_API(aclnnDropoutGenMaskV2), in, shape.get(), prob, seed, offset, probDataType, out);
+        } else {
+            const auto [seedTensor, offsetTensor] = call.inputs<2>(in);
+            call.run(ACLCPU_FUZZ_API(aclnnDropoutGenMaskV2Tensor), in, shape.get(), prob, seedTensor, offsetTensor,
+                     offset, probDataType, out);
+        }
+    }
+}
+
 }  // namespace
 
 /// One byte selects the entry point: 0-5 Add's, 6-11 Sub's, 12-15 Mul's,
 /// 16-19 Div's, 20-23 DivMod's, 24-32 the pow and comparison families',
-/// 33 InplaceMaskedFillScalar, 34-39 the gradients.
+/// 33 InplaceMaskedFillScalar, 34-39 the gradients, 40-43 the dropout family.
 void fuzz_entry(Decoder& in, OperatorCall& call) {
-    const int entry = in.byte() % 40;
+    const int entry = in.byte() % 44;
     if (entry < 6) {
         fuzz_add(entry, in, call);
     } else if (entry < 12) {
@@ -258,8 +303,10 @@ void fuzz_entry(Decoder& in, OperatorCall& call) {
         const InplaceTensors t = inplace_pair(in, call);
         const Scalar value(in.scalar());
         call.run(ACLCPU_FUZZ_API(aclnnInplaceMaskedFillScalar), in, t.selfRef, t.other, value.get());
-    } else {
+    } else if (entry < 40) {
         fuzz_gradient(entry - 34, in, call);
+    } else {
+        fuzz_dropout(entry - 40, in, call);
     }
 }
 
