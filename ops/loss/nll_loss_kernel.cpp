@@ -15,55 +15,52 @@ namespace {
 constexpr int kTargetSlot = 1;
 constexpr int kWeightSlot = 2;
 
-int64_t target_at(const StridedLayout& layout, const void* data, int64_t row) noexcept {
-    const int64_t position = layout.position_of(row);
-    switch (layout.dtype()) {
-        case ACL_INT64: return static_cast<const int64_t*>(data)[position];
-        case ACL_INT32: return static_cast<const int32_t*>(data)[position];
-        default: return static_cast<const uint8_t*>(data)[position];  // UINT8 (the op_api's Cast to INT32 is exact)
-    }
-}
-
 float load(const StridedLayout& layout, const void* data, int64_t element) noexcept {
     float value = 0;
     gather(layout, data, element, 1, &value);
     return value;
 }
 
-/// value rounded to the kernel's dtype, then cast into element of out.
-void store(float value, aclDataType computeDtype, const StridedLayout& out, void* data, int64_t element) noexcept {
-    round_through(computeDtype, &value, 1);
-    scatter(&value, out, data, element, 1);
-}
-
 /// The row's class, or -1 when the row is ignored.
 int64_t class_of(const NllRows& rows, const void* target, int64_t row) noexcept {
-    const int64_t value = target_at(rows.target, target, row);
+    const int64_t value = class_at(rows.target, target, row);
     return value == rows.ignoreIndex ? -1 : value;
-}
-
-/// The kernels' TargetCheck (op_kernel/arch35/nll_loss_simt.h,
-/// nll_loss_grad.h): a class outside [0, classes) that is not ignoreIndex
-/// fails the device assertion.  Every row is checked before anything is
-/// written, so a fault leaves the outputs as they were.
-aclError check_targets(const char* name, const NllRows& rows, const void* target) noexcept {
-    for (int64_t row = 0; row < rows.rows; ++row) {
-        const int64_t value = target_at(rows.target, target, row);
-        if (value == rows.ignoreIndex || (value >= 0 && value < rows.classes)) continue;
-        report_error(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerTag,
-                     "%s: Target is invalid value: target %lld of row %lld is outside [0, %lld) and is not "
-                     "ignoreIndex %lld.",
-                     name, static_cast<long long>(value), static_cast<long long>(row),
-                     static_cast<long long>(rows.classes), static_cast<long long>(rows.ignoreIndex));
-        return ACL_ERROR_RT_AICORE_EXCEPTION;
-    }
-    return ACL_SUCCESS;
 }
 
 /// Rows of their classes' elements (target, weight, one of self) per unit.
 constexpr int64_t kRowBytes = 16;
 
 }  // namespace
+
+int64_t class_at(const StridedLayout& target, const void* data, int64_t row) noexcept {
+    const int64_t position = target.position_of(row);
+    switch (target.dtype()) {
+        case ACL_INT64: return static_cast<const int64_t*>(data)[position];
+        case ACL_INT32: return static_cast<const int32_t*>(data)[position];
+        default: return static_cast<const uint8_t*>(data)[position];  // UINT8 (the op_api's Cast to INT32 is exact)
+    }
+}
+
+aclError check_classes(const char* name, const StridedLayout& target, const void* data, int64_t rows,
+                       int64_t classes, int64_t ignoreIndex) noexcept {
+    for (int64_t row = 0; row < rows; ++row) {
+        const int64_t value = class_at(target, data, row);
+        if (value == ignoreIndex || (value >= 0 && value < classes)) continue;
+        report_error(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerTag,
+                     "%s: Target is invalid value: target %lld of row %lld is outside [0, %lld) and is not "
+                     "ignoreIndex %lld.",
+                     name, static_cast<long long>(value), static_cast<long long>(row),
+                     static_cast<long long>(classes), static_cast<long long>(ignoreIndex));
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
+    }
+    return ACL_SUCCESS;
+}
+
+void store_rounded(float value, aclDataType computeDtype, const StridedLayout& out, void* data,
+                   int64_t element) noexcept {
+    round_through(computeDtype, &value, 1);
+    scatter(&value, out, data, element, 1);
+}
 
 BlockSplit plan_nll_rows(int64_t rows) {
     return BlockSplit::front_loaded(rows, soc_profile().vectorCoreCount);
@@ -88,15 +85,15 @@ void NllLossKernel::describe(std::string& details) const {
 
 aclError NllLossKernel::write_reduced(const LaunchArgs& args, const float* sums) const noexcept {
     const float loss = rows_.reduction == NllReduction::kMean ? sums[0] / sums[1] : sums[0];
-    store(loss, rows_.computeDtype, out_, args.outputs[0], 0);
-    store(sums[1], rows_.computeDtype, totalWeight_, args.outputs[1], 0);
+    store_rounded(loss, rows_.computeDtype, out_, args.outputs[0], 0);
+    store_rounded(sums[1], rows_.computeDtype, totalWeight_, args.outputs[1], 0);
     return ACL_SUCCESS;
 }
 
 aclError NllLossKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 3, 2); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kTargetSlot];
-    if (aclError status = check_targets(name_, rows_, target); status != ACL_SUCCESS) return status;
+    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex); status != ACL_SUCCESS) return status;
     const bool none = rows_.reduction == NllReduction::kNone;
     if (rows_.rows == 0) {  // an empty self: the sums of nothing
         const float nothing[2] = {0.0f, 0.0f};
@@ -112,7 +109,7 @@ aclError NllLossKernel::launch(const LaunchArgs& args) const noexcept {
             const float term =
                 cls < 0 ? 0.0f : -(weight * load(rows_.self, args.inputs[0], row * rows_.classes + cls));
             if (none) {
-                store(term, rows_.computeDtype, out_, args.outputs[0], row);
+                store_rounded(term, rows_.computeDtype, out_, args.outputs[0], row);
             } else {
                 terms[row] = term;
                 terms[rows_.rows + row] = weight;
@@ -147,7 +144,7 @@ aclError NllLossGradKernel::launch(const LaunchArgs& args) const noexcept {
     constexpr int kGradTotalWeight = 4;
     if (aclError status = check_tensor_addresses(name_, args, 5, 1); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kGradTarget];
-    if (aclError status = check_targets(name_, rows_, target); status != ACL_SUCCESS) return status;
+    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex); status != ACL_SUCCESS) return status;
     const void* gradOutput = args.inputs[0];
     // mean: gradOutput / totalWeight once, in fp32 (the kernel's tmpOut_).
     float shared = load(gradOutput_, gradOutput, 0);
@@ -165,7 +162,7 @@ aclError NllLossGradKernel::launch(const LaunchArgs& args) const noexcept {
             if (cls < 0) continue;
             const float grad = rows_.reduction == NllReduction::kNone ? load(gradOutput_, gradOutput, row) : shared;
             const float weight = load(rows_.weight, args.inputs[kGradWeight], cls);
-            store(-(grad * weight), rows_.computeDtype, out, args.outputs[0], row * classes + cls);
+            store_rounded(-(grad * weight), rows_.computeDtype, out, args.outputs[0], row * classes + cls);
         }
     });
 }

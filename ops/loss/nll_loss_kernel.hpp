@@ -39,6 +39,20 @@ struct NllRows {
 /// Plans rows over soc's vector cores (the caller fills the rest).
 BlockSplit plan_nll_rows(int64_t rows);
 
+/// The class of row `row` in target (INT64, INT32 or UINT8) at data.
+int64_t class_at(const StridedLayout& target, const void* data, int64_t row) noexcept;
+
+/// The loss kernels' TargetCheck (ops-nn op_kernel/arch35/nll_loss_simt.h,
+/// nll_loss_grad.h): a class outside [0, classes) that is not ignoreIndex
+/// fails the device assertion -> ACL_ERROR_RT_AICORE_EXCEPTION, reported
+/// for name with the row.  Kernels check every row before writing anything.
+aclError check_classes(const char* name, const StridedLayout& target, const void* data, int64_t rows,
+                       int64_t classes, int64_t ignoreIndex) noexcept;
+
+/// value rounded to computeDtype, then cast into element `element` of out.
+void store_rounded(float value, aclDataType computeDtype, const StridedLayout& out, void* data,
+                   int64_t element) noexcept;
+
 /// NLLLoss: inputs self, target, weight; outputs out ([rows] for none, one
 /// element otherwise) and totalWeight (one element; not written for none).
 /// none: out[r] = -(w[t] * x[r, t]), 0 for an ignored row; mean: the sum of
