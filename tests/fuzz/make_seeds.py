@@ -1334,6 +1334,67 @@ def nll_seeds():
     seeds['nll_target_float'] = nll(20, [rows[0], dict(shape=(5,)), rows[2]], [], 1, -100, [dict(shape=()), one])
     seeds['nll_null_weight'] = nll(20, rows[:2] + [dict(null=True)], [0], 1, -100, [dict(shape=()), one])
     seeds['nll_null_workspace_size'] = nll(20, rows, [0], 1, -100, [dict(shape=()), one], run=(True, False))
+    seeds.update(cross_entropy_seeds())
+    return seeds
+
+
+def cross_entropy_seeds():
+    """fuzz_reduction.cpp's entries 24 and 25: CrossEntropyLoss and its
+    gradient over each reduction (and the refused "max" and the null default)
+    and dtype, with and without weights, label smoothing, classes out of
+    range, empty batches and the refused shapes and smoothing."""
+    seeds = {}
+
+    def ce(entry, tensors, classes, reduction, ignore, smoothing, outs):
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(entry)
+        for tensor in tensors[:-2]:
+            s.tensor(**tensor)
+        s.tensor(**tensors[-2])  # target
+        s.byte(len(classes))
+        for value in classes:
+            s.small_int(value)
+        s.tensor(**tensors[-1])  # weight
+        s.byte(reduction)
+        s.small_int(ignore)
+        s.real(smoothing)
+        for tensor in outs:
+            s.tensor(**tensor)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, INT32):
+        rows = [dict(shape=(6, 5), dtype=dtype), dict(shape=(6,), dtype=INT64), dict(shape=(5,))]
+        for reduction in (0, 1, 2):
+            loss = dict(shape=(6,) if reduction == 0 else (1,), dtype=dtype)
+            outs = [loss, dict(shape=(6, 5), dtype=dtype), loss, dict(shape=(6,), dtype=dtype)]
+            seeds[f'ce_{reduction}_{dtype}'] = ce(24, rows, [0, 4, -100, 2], reduction, -100, 0.0, outs)
+            seeds[f'ce_smooth_{reduction}_{dtype}'] = ce(24, rows, [1, 3], reduction, 3, 0.2, outs)
+            grad = dict(shape=(6,) if reduction == 0 else (), dtype=dtype)
+            seeds[f'ce_grad_{reduction}_{dtype}'] = ce(25, [grad, dict(shape=(6, 5), dtype=dtype)] + rows[1:],
+                                                       [0, 4, -100], reduction, -100, 0.0,
+                                                       [dict(shape=(6, 5), dtype=dtype)])
+    rows = [dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), dict(null=True)]
+    outs = [dict(shape=(1,)), dict(shape=(4, 3)), dict(shape=(1,)), dict(shape=(4,))]
+    seeds['ce_no_weight'] = ce(24, rows, [2, 1], 1, -100, 0.0, outs)
+    seeds['ce_default_reduction'] = ce(24, rows, [2, 1], 4, -100, 0.0, outs)
+    seeds['ce_reduction_max'] = ce(24, rows, [2, 1], 3, -100, 0.0, outs)
+    seeds['ce_out_of_range'] = ce(24, rows, [3], 2, -100, 0.0, outs)
+    seeds['ce_smoothing_2'] = ce(24, rows, [0], 1, -100, 2.0, outs)
+    seeds['ce_empty'] = ce(24, [dict(shape=(0, 3)), dict(shape=(0,), dtype=INT64), dict(null=True)], [], 1, -100, 0.0,
+                           [dict(shape=(1,)), dict(shape=(0, 3)), dict(shape=(1,)), dict(shape=(0,))])
+    seeds['ce_long'] = ce(24, [dict(shape=(2000, 3)), dict(shape=(2000,), dtype=INT64), dict(shape=(3,))], [0, 2], 1,
+                          -100, 0.1, [dict(shape=(1,)), dict(shape=(2000, 3)), dict(shape=(1,)), dict(shape=(2000,))])
+    seeds['ce_strided'] = ce(24, [dict(shape=(4, 3), strides='col', offset=1), dict(shape=(4,), dtype=INT64),
+                                  dict(null=True)], [1], 0, -100, 0.0,
+                             [dict(shape=(4,), strides='col'), dict(shape=(4, 3), strides='col'), dict(shape=(4,)),
+                              dict(shape=(4,))])
+    seeds['ce_grad_smoothing'] = ce(25, [dict(shape=()), dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64),
+                                         dict(null=True)], [1], 1, -100, 0.5, [dict(shape=(4, 3))])
+    seeds['ce_grad_strided'] = ce(25, [dict(shape=(4,)), dict(shape=(4, 3), strides='col'),
+                                       dict(shape=(4,), dtype=INT64), dict(shape=(3,))], [1, 2, 0], 0, 0, 0.0,
+                                  [dict(shape=(4, 3), strides='col')])
     return seeds
 
 

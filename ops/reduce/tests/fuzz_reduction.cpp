@@ -1,7 +1,8 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
 // Argsort (ops/sort), and the losses of ops/loss (MseLoss, NLLLoss and their
-// gradients); the first byte picks the entry point (b % 24):
+// gradients, CrossEntropyLoss and its gradient); the first byte picks the
+// entry point (b % 26):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -24,7 +25,14 @@
 //   22 NLLLossBackward, 23 NLLLoss2dBackward: tensor gradOutput (the "self"
 //                 read first), tensor self, classes target, tensor weight,
 //                 int reduction, int ignoreIndex, tensor totalWeight, tensor out
-// where classes is a tensor, a count byte (%8) and that many ints its
+//   24 CrossEntropyLoss: tensor input, classes target, tensor weightOptional,
+//                 reduction, int ignoreIndex, real labelSmoothing, tensor lossOut,
+//                 tensor logProbOut, tensor zlossOut, tensor lseForZlossOut
+//   25 CrossEntropyLossGrad: tensor gradLoss (the "self" read first), tensor
+//                 logProb, classes target, tensor weightOptional, reduction,
+//                 int ignoreIndex, real labelSmoothing, tensor out
+// where reduction is a byte picking "none", "mean", "sum", "max" or null (%5),
+// classes is a tensor, a count byte (%8) and that many ints its
 // INT32/INT64 storage cycles through (OperatorCall::input), int is
 // fuzz_support.hpp's int_of, and ints a count byte (%10) and
 // that many ints, then rare(): a null array (its Ints).
@@ -34,6 +42,8 @@
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
@@ -169,11 +179,41 @@ void fuzz_nll(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8
     }
 }
 
+/// CrossEntropyLoss and CrossEntropyLossGrad (entries 24, 25); `first` is
+/// input or gradLoss.
+void fuzz_cross_entropy(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry,
+                        const aclTensor* first) {
+    const aclTensor* logProb = entry == 25 ? call.input(in.tensor()) : first;
+    const aclTensor* target = classes_of(in, call);
+    const aclTensor* weight = call.input(in.tensor());
+    static char reductions[4][5] = {"none", "mean", "sum", "max"};
+    const uint8_t pick = in.byte() % 5;
+    char* reduction = pick < 4 ? reductions[pick] : nullptr;
+    const int64_t ignoreIndex = aclcpu::fuzz::int_of(in);
+    const double smoothing = in.real();
+    const aclTensor* out = call.output(in.tensor());
+    if (entry == 25) {
+        call.run(ACLCPU_FUZZ_API(aclnnCrossEntropyLossGrad), in, first, logProb, target, weight,
+                 static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr), reduction,
+                 ignoreIndex, smoothing, 0.0, out);
+        return;
+    }
+    const aclTensor* logProbOut = call.output(in.tensor());
+    const aclTensor* zloss = call.output(in.tensor());
+    const aclTensor* lse = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnCrossEntropyLoss), in, first, target, weight, reduction, ignoreIndex, smoothing,
+             0.0, false, out, logProbOut, zloss, lse);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 24;
+    const uint8_t entry = in.byte() % 26;
     const aclTensor* self = call.input(in.tensor());
+    if (entry >= 24) {
+        fuzz_cross_entropy(in, call, entry, self);
+        return;
+    }
     if (entry >= 20) {
         fuzz_nll(in, call, entry, self);
         return;
