@@ -119,24 +119,6 @@ CrossEntropyRows cross_entropy_rows(const aclTensor* input, const aclTensor* tar
     return rows;
 }
 
-/// The reduction of `terms` staged rows of [terms, rows] fp32 into terms
-/// fp32 sums (*bytes its workspace); host allocation failure -> 561101.
-aclnnStatus plan_sums(const char* api, int64_t terms, int64_t rows, std::shared_ptr<const OpKernel>* sum,
-                      uint64_t* bytes) {
-    TensorView staged;
-    staged.shape = {terms, rows};
-    staged.strides = {rows, 1};
-    staged.dtype = ACL_FLOAT;
-    TensorView sums;
-    sums.shape = {terms};
-    sums.strides = {1};
-    sums.dtype = ACL_FLOAT;
-    *sum = plan_reduction_kernel(api, ReductionSpec{}, staged, 0b10u, sums, bytes);
-    if (*sum != nullptr) return ACLNN_SUCCESS;
-    report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
-    return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-}
-
 /// A row-engine kernel over rows x classes, x and other read, y written.
 std::shared_ptr<const OpKernel> row_kernel(const char* api, RowFunction function, const CrossEntropyRows& rows,
                                            RowOperands operands, aclDataType result) {
@@ -191,11 +173,14 @@ aclnnStatus cross_entropy_loss(const aclTensor* input, const aclTensor* target, 
         operands.x = StridedLayout::of(view_of(input));
         operands.y = StridedLayout::linear(rows.rows * rows.classes, ACL_FLOAT);
         logSoftmax = row_kernel(api, RowFunction::kLogSoftmax, rows, operands, ACL_FLOAT);
-        if (logSoftmax == nullptr) return plan_sums(api, 0, 0, &sum, &reductionBytes);
-        if (reduction != NllReduction::kNone) ACLCPU_RETURN_IF_ERROR(plan_sums(api, 3, rows.rows, &sum, &reductionBytes));
+        if (logSoftmax == nullptr) return out_of_host_memory();
+        if (reduction != NllReduction::kNone) {
+            ACLCPU_RETURN_IF_ERROR(plan_row_sums(api, 3, rows.rows, &sum, &reductionBytes));
+        }
     }
-    const CrossEntropyWorkspace workspace =
-        rows.rows == 0 ? CrossEntropyWorkspace{} : CrossEntropyWorkspace::plan(rows.rows, rows.classes, 3, reductionBytes);
+    const CrossEntropyWorkspace workspace = rows.rows == 0 ? CrossEntropyWorkspace{}
+                                                           : CrossEntropyWorkspace::plan(rows.rows, rows.classes, 3,
+                                                                                         reductionBytes);
     return hand_back_kernel<CrossEntropyLossKernel>(inputs, outputs, workspace.total, workspaceSize, executor, api,
                                                     rows, std::move(logSoftmax), std::move(sum),
                                                     StridedLayout::of(view_of(loss)),
@@ -235,7 +220,8 @@ aclnnStatus cross_entropy_loss_grad(const aclTensor* gradLoss, const aclTensor* 
     const Tensors inputs =
         weight == nullptr ? Tensors{gradLoss, logProb, target} : Tensors{gradLoss, logProb, target, weight};
     if (is_empty(logProb)) return hand_back_empty_executor(inputs, {out}, workspaceSize, executor);
-    const CrossEntropyRows rows = cross_entropy_rows(logProb, target, weight, 3, reduction, ignoreIndex, labelSmoothing);
+    const CrossEntropyRows rows =
+        cross_entropy_rows(logProb, target, weight, 3, reduction, ignoreIndex, labelSmoothing);
     RowOperands operands;
     operands.x = StridedLayout::linear(rows.rows * rows.classes, ACL_FLOAT);
     operands.other = StridedLayout::of(view_of(logProb));
@@ -244,8 +230,8 @@ aclnnStatus cross_entropy_loss_grad(const aclTensor* gradLoss, const aclTensor* 
     auto backward = row_kernel(api, RowFunction::kLogSoftmaxBackward, rows, operands, view_of(out).dtype);
     std::shared_ptr<const OpKernel> sum;
     uint64_t reductionBytes = 0;
-    if (backward == nullptr) return plan_sums(api, 0, 0, &sum, &reductionBytes);
-    if (reduction == NllReduction::kMean) ACLCPU_RETURN_IF_ERROR(plan_sums(api, 1, rows.rows, &sum, &reductionBytes));
+    if (backward == nullptr) return out_of_host_memory();
+    if (reduction == NllReduction::kMean) ACLCPU_RETURN_IF_ERROR(plan_row_sums(api, 1, rows.rows, &sum, &reductionBytes));
     const CrossEntropyWorkspace workspace = CrossEntropyWorkspace::plan(rows.rows, rows.classes, 1, reductionBytes);
     return hand_back_kernel<CrossEntropyLossGradKernel>(inputs, {out}, workspace.total, workspaceSize, executor, api,
                                                         rows, std::move(backward), std::move(sum),

@@ -90,20 +90,9 @@ aclnnStatus hand_back_nll_loss(const char* api, const NllRows& rows, const aclTe
                                                executor, api, rows, outLayout, totalLayout, nullptr, 0, 0);
     }
     // The terms and weights, [2, rows] fp32, each summed along its row.
-    TensorView staged;
-    staged.shape = {2, rows.rows};
-    staged.strides = {rows.rows, 1};
-    staged.dtype = ACL_FLOAT;
-    TensorView sums;
-    sums.shape = {2};
-    sums.strides = {1};
-    sums.dtype = ACL_FLOAT;
+    std::shared_ptr<const OpKernel> sum;
     uint64_t reductionBytes = 0;
-    auto sum = plan_reduction_kernel(api, ReductionSpec{}, staged, 0b10u, sums, &reductionBytes);
-    if (sum == nullptr) {
-        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
-        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    }
+    ACLCPU_RETURN_IF_ERROR(plan_row_sums(api, 2, rows.rows, &sum, &reductionBytes));
     uint64_t sumsOffset = 0;
     uint64_t reductionOffset = 0;
     const uint64_t bytes = NllLossKernel::workspace_bytes(rows.rows, reductionBytes, &sumsOffset, &reductionOffset);
@@ -115,7 +104,9 @@ aclnnStatus hand_back_nll_loss(const char* api, const NllRows& rows, const aclTe
 /// aclnn_nll_loss.cpp's CheckShape.
 aclnnStatus check_nll_loss_shapes(const Dims& self, const Dims& target, const Dims& weight, const Dims& out,
                                   const Dims& totalWeight, int64_t targetNumel, bool selfEmpty, int64_t reduction) {
-    if (self.empty() || self.size() > 2) return param_error(ACLNN_ERR_PARAM_INVALID, "Input tensor should be 1D or 2D.");
+    if (self.empty() || self.size() > 2) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Input tensor should be 1D or 2D.");
+    }
     if (target.size() > 1) {
         return param_error(ACLNN_ERR_PARAM_INVALID, "0D or 1D target tensor expected, multi-target not supported.");
     }
@@ -240,7 +231,8 @@ aclnnStatus hand_back_nll_grad(const char* api, NllRows rows, const aclTensor* g
     // The gradient is written through out's view, laid out as self's rows.
     const TensorView& outView = view_of(out);
     rows.self = StridedLayout::of(view_of(self).shape.size() == 4 ? with_dim_last(outView, 1) : outView);
-    return hand_back_kernel<NllLossGradKernel>({gradOutput, self, target, weight, totalWeight}, {out}, 0, workspaceSize, executor, api, rows,
+    return hand_back_kernel<NllLossGradKernel>({gradOutput, self, target, weight, totalWeight}, {out}, 0,
+                                               workspaceSize, executor, api, rows,
                                                StridedLayout::of(view_of(gradOutput)),
                                                StridedLayout::of(view_of(totalWeight)));
 }

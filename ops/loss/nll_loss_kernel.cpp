@@ -7,6 +7,7 @@
 
 #include "aclcpu/soc_profile.hpp"
 #include "common/float_runs.hpp"
+#include "common/reduction.hpp"
 
 namespace aclcpu::ops {
 namespace {
@@ -62,6 +63,25 @@ void store_rounded(float value, aclDataType computeDtype, const StridedLayout& o
     scatter(&value, out, data, element, 1);
 }
 
+aclnnStatus out_of_host_memory() {
+    report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
+    return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+}
+
+aclnnStatus plan_row_sums(const char* api, int64_t terms, int64_t rows, std::shared_ptr<const OpKernel>* sum,
+                          uint64_t* bytes) {
+    TensorView staged;
+    staged.shape = {terms, rows};
+    staged.strides = {rows, 1};
+    staged.dtype = ACL_FLOAT;
+    TensorView sums;
+    sums.shape = {terms};
+    sums.strides = {1};
+    sums.dtype = ACL_FLOAT;
+    *sum = plan_reduction_kernel(api, ReductionSpec{}, staged, 0b10u, sums, bytes);
+    return *sum != nullptr ? ACLNN_SUCCESS : out_of_host_memory();
+}
+
 BlockSplit plan_nll_rows(int64_t rows) {
     return BlockSplit::front_loaded(rows, soc_profile().vectorCoreCount);
 }
@@ -93,7 +113,10 @@ aclError NllLossKernel::write_reduced(const LaunchArgs& args, const float* sums)
 aclError NllLossKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 3, 2); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kTargetSlot];
-    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex); status != ACL_SUCCESS) return status;
+    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     const bool none = rows_.reduction == NllReduction::kNone;
     if (rows_.rows == 0) {  // an empty self: the sums of nothing
         const float nothing[2] = {0.0f, 0.0f};
@@ -144,7 +167,10 @@ aclError NllLossGradKernel::launch(const LaunchArgs& args) const noexcept {
     constexpr int kGradTotalWeight = 4;
     if (aclError status = check_tensor_addresses(name_, args, 5, 1); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kGradTarget];
-    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex); status != ACL_SUCCESS) return status;
+    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex);
+        status != ACL_SUCCESS) {
+        return status;
+    }
     const void* gradOutput = args.inputs[0];
     // mean: gradOutput / totalWeight once, in fp32 (the kernel's tmpOut_).
     float shared = load(gradOutput_, gradOutput, 0);

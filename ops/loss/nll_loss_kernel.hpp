@@ -49,6 +49,15 @@ int64_t class_at(const StridedLayout& target, const void* data, int64_t row) noe
 aclError check_classes(const char* name, const StridedLayout& target, const void* data, int64_t rows,
                        int64_t classes, int64_t ignoreIndex) noexcept;
 
+/// 561101 "out of host memory" (reported).
+aclnnStatus out_of_host_memory();
+
+/// The reduction-engine kernel summing `terms` rows of `rows` fp32 staged
+/// as [terms, rows] into `terms` fp32 (*bytes: its workspace).  Host
+/// allocation failure -> 561101.
+aclnnStatus plan_row_sums(const char* api, int64_t terms, int64_t rows, std::shared_ptr<const OpKernel>* sum,
+                          uint64_t* bytes);
+
 /// value rounded to computeDtype, then cast into element `element` of out.
 void store_rounded(float value, aclDataType computeDtype, const StridedLayout& out, void* data,
                    int64_t element) noexcept;

@@ -260,7 +260,8 @@ TEST_F(CrossEntropyLossGrad, EveryDtypeAndReduction) {
         for (const char* reduction : {"none", "mean", "sum"}) {
             SCOPED_TRACE(reduction);
             const bool none = reduction[0] == 'n';
-            const std::vector<double> dy = representable(none ? uniform(5, -1, 1, 9) : std::vector<double>{0.75}, dtype);
+            const std::vector<double> dy =
+                representable(none ? uniform(5, -1, 1, 9) : std::vector<double>{0.75}, dtype);
             double weights = 0;
             for (int64_t c : t) weights += c == kIgnore ? 0 : w[static_cast<size_t>(c)];
             std::vector<double> expected;
