@@ -22,12 +22,6 @@ float class_weight(const CrossEntropyRows& rows, const LaunchArgs& args, int64_t
     return value;
 }
 
-/// The row's class, or -1 when the row is ignored.
-int64_t row_class(const CrossEntropyRows& rows, const void* target, int64_t row) noexcept {
-    const int64_t value = class_at(rows.target, target, row);
-    return value == rows.ignoreIndex ? -1 : value;
-}
-
 /// Runs kernel over one input and one output of the workspace or the launch.
 aclError launch_stage(const OpKernel& kernel, const void* const* inputs, void* output, const LaunchArgs& args,
                       uint64_t reductionOffset) noexcept {
@@ -70,7 +64,7 @@ void CrossEntropyLossKernel::row_terms(const LaunchArgs& args, const float* logP
     const int64_t classes = rows_.classes;
     const float* line = logProb + row * classes;
     scatter(line, logProb_, args.outputs[1], row * classes, classes);
-    const int64_t cls = row_class(rows_, args.inputs[kTargetSlot], row);
+    const int64_t cls = row_class(rows_.target, args.inputs[kTargetSlot], row, rows_.classes, rows_.ignoreIndex);
     const float weight = cls < 0 ? 0.0f : class_weight(rows_, args, cls);
     const float ln = cls < 0 ? 0.0f : line[cls] * weight;
     float smooth = 0;
@@ -99,11 +93,6 @@ void CrossEntropyLossKernel::write_reduced(const LaunchArgs& args, const float* 
 aclError CrossEntropyLossKernel::launch(const LaunchArgs& args) const noexcept {
     const size_t inputs = rows_.weightSlot < 0 ? 2 : 3;
     if (aclError status = check_tensor_addresses(name_, args, inputs, 2); status != ACL_SUCCESS) return status;
-    if (aclError status = check_classes(name_, rows_.target, args.inputs[kTargetSlot], rows_.rows, rows_.classes,
-                                        rows_.ignoreIndex);
-        status != ACL_SUCCESS) {
-        return status;
-    }
     const bool none = rows_.reduction == NllReduction::kNone;
     if (rows_.rows == 0) {  // the empty kernel: mean NaN, sum 0
         if (!none) {
@@ -152,10 +141,6 @@ aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexce
     const size_t inputs = rows_.weightSlot < 0 ? 3 : 4;
     if (aclError status = check_tensor_addresses(name_, args, inputs, 1); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kGradTarget];
-    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex);
-        status != ACL_SUCCESS) {
-        return status;
-    }
     auto* bytes = static_cast<std::byte*>(args.workspace);
     auto* weights = reinterpret_cast<float*>(bytes + workspace_.terms);
     // GradReductionMeanSum: gradLoss * (1 - ls), over the rows' weight sum for mean.
@@ -164,7 +149,7 @@ aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexce
     shared *= 1 - rows_.labelSmoothing;
     if (rows_.reduction == NllReduction::kMean) {
         for (int64_t row = 0; row < rows_.rows; ++row) {
-            const int64_t cls = row_class(rows_, target, row);
+            const int64_t cls = row_class(rows_.target, target, row, rows_.classes, rows_.ignoreIndex);
             weights[row] = cls < 0 ? 0.0f : class_weight(rows_, args, cls);
         }
         auto* sum = reinterpret_cast<float*>(bytes + workspace_.sums);
@@ -183,7 +168,7 @@ aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexce
             std::memset(oneHot + slice.units.begin * classes, 0,
                         static_cast<size_t>(slice.units.size() * classes) * sizeof(float));
             for (int64_t row = slice.units.begin; row < slice.units.end; ++row) {
-                const int64_t cls = row_class(rows_, target, row);
+                const int64_t cls = row_class(rows_.target, target, row, rows_.classes, rows_.ignoreIndex);
                 if (cls < 0) continue;
                 float grad = shared;
                 if (rows_.reduction == NllReduction::kNone) {

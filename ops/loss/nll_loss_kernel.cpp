@@ -22,39 +22,21 @@ float load(const StridedLayout& layout, const void* data, int64_t element) noexc
     return value;
 }
 
-/// The row's class, or -1 when the row is ignored.
-int64_t class_of(const NllRows& rows, const void* target, int64_t row) noexcept {
-    const int64_t value = class_at(rows.target, target, row);
-    return value == rows.ignoreIndex ? -1 : value;
-}
-
 /// Rows of their classes' elements (target, weight, one of self) per unit.
 constexpr int64_t kRowBytes = 16;
 
 }  // namespace
 
-int64_t class_at(const StridedLayout& target, const void* data, int64_t row) noexcept {
+int64_t row_class(const StridedLayout& target, const void* data, int64_t row, int64_t classes,
+                  int64_t ignoreIndex) noexcept {
     const int64_t position = target.position_of(row);
+    int64_t value = 0;
     switch (target.dtype()) {
-        case ACL_INT64: return static_cast<const int64_t*>(data)[position];
-        case ACL_INT32: return static_cast<const int32_t*>(data)[position];
-        default: return static_cast<const uint8_t*>(data)[position];  // UINT8 (the op_api's Cast to INT32 is exact)
+        case ACL_INT64: value = static_cast<const int64_t*>(data)[position]; break;
+        case ACL_INT32: value = static_cast<const int32_t*>(data)[position]; break;
+        default: value = static_cast<const uint8_t*>(data)[position]; break;  // UINT8: the op_api's Cast is exact
     }
-}
-
-aclError check_classes(const char* name, const StridedLayout& target, const void* data, int64_t rows,
-                       int64_t classes, int64_t ignoreIndex) noexcept {
-    for (int64_t row = 0; row < rows; ++row) {
-        const int64_t value = class_at(target, data, row);
-        if (value == ignoreIndex || (value >= 0 && value < classes)) continue;
-        report_error(ACL_ERROR_RT_AICORE_EXCEPTION, kRuntimeInnerTag,
-                     "%s: Target is invalid value: target %lld of row %lld is outside [0, %lld) and is not "
-                     "ignoreIndex %lld.",
-                     name, static_cast<long long>(value), static_cast<long long>(row),
-                     static_cast<long long>(classes), static_cast<long long>(ignoreIndex));
-        return ACL_ERROR_RT_AICORE_EXCEPTION;
-    }
-    return ACL_SUCCESS;
+    return value == ignoreIndex || value < 0 || value >= classes ? -1 : value;
 }
 
 void store_rounded(float value, aclDataType computeDtype, const StridedLayout& out, void* data,
@@ -113,10 +95,6 @@ aclError NllLossKernel::write_reduced(const LaunchArgs& args, const float* sums)
 aclError NllLossKernel::launch(const LaunchArgs& args) const noexcept {
     if (aclError status = check_tensor_addresses(name_, args, 3, 2); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kTargetSlot];
-    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex);
-        status != ACL_SUCCESS) {
-        return status;
-    }
     const bool none = rows_.reduction == NllReduction::kNone;
     if (rows_.rows == 0) {  // an empty self: the sums of nothing
         const float nothing[2] = {0.0f, 0.0f};
@@ -127,7 +105,7 @@ aclError NllLossKernel::launch(const LaunchArgs& args) const noexcept {
     auto* terms = static_cast<float*>(args.workspace);
     const aclError status = launch_block_slices(name_, rows_.blocks, kRowBytes, 1, [&](const BlockSlice& slice) {
         for (int64_t row = slice.units.begin; row < slice.units.end; ++row) {
-            const int64_t cls = class_of(rows_, target, row);
+            const int64_t cls = row_class(rows_.target, target, row, rows_.classes, rows_.ignoreIndex);
             const float weight = cls < 0 ? 0.0f : load(rows_.weight, args.inputs[kWeightSlot], cls);
             const float term =
                 cls < 0 ? 0.0f : -(weight * load(rows_.self, args.inputs[0], row * rows_.classes + cls));
@@ -167,10 +145,6 @@ aclError NllLossGradKernel::launch(const LaunchArgs& args) const noexcept {
     constexpr int kGradTotalWeight = 4;
     if (aclError status = check_tensor_addresses(name_, args, 5, 1); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kGradTarget];
-    if (aclError status = check_classes(name_, rows_.target, target, rows_.rows, rows_.classes, rows_.ignoreIndex);
-        status != ACL_SUCCESS) {
-        return status;
-    }
     const void* gradOutput = args.inputs[0];
     // mean: gradOutput / totalWeight once, in fp32 (the kernel's tmpOut_).
     float shared = load(gradOutput_, gradOutput, 0);
@@ -184,7 +158,7 @@ aclError NllLossGradKernel::launch(const LaunchArgs& args) const noexcept {
             for (int64_t c = 0; c < classes; c += 256) {
                 scatter(kZeros, out, args.outputs[0], row * classes + c, std::min<int64_t>(256, classes - c));
             }
-            const int64_t cls = class_of(rows_, target, row);
+            const int64_t cls = row_class(rows_.target, target, row, rows_.classes, rows_.ignoreIndex);
             if (cls < 0) continue;
             const float grad = rows_.reduction == NllReduction::kNone ? load(gradOutput_, gradOutput, row) : shared;
             const float weight = load(rows_.weight, args.inputs[kGradWeight], cls);

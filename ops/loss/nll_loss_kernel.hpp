@@ -39,15 +39,15 @@ struct NllRows {
 /// Plans rows over soc's vector cores (the caller fills the rest).
 BlockSplit plan_nll_rows(int64_t rows);
 
-/// The class of row `row` in target (INT64, INT32 or UINT8) at data.
-int64_t class_at(const StridedLayout& target, const void* data, int64_t row) noexcept;
-
-/// The loss kernels' TargetCheck (ops-nn op_kernel/arch35/nll_loss_simt.h,
-/// nll_loss_grad.h): a class outside [0, classes) that is not ignoreIndex
-/// fails the device assertion -> ACL_ERROR_RT_AICORE_EXCEPTION, reported
-/// for name with the row.  Kernels check every row before writing anything.
-aclError check_classes(const char* name, const StridedLayout& target, const void* data, int64_t rows,
-                       int64_t classes, int64_t ignoreIndex) noexcept;
+/// The class row `row` of target (INT64, INT32 or UINT8) at data picks, or
+/// -1 for a row that adds nothing: its class is ignoreIndex, or outside
+/// [0, classes).  CANN's kernels assume classes in range (the doc: "[0,
+/// C - 1]"; A2's read outside the row or the weight for others, arch35's
+/// assert); acl-cpu skips such a row as CANN's reference for the gradient
+/// does (ops-nn loss/nll_loss_grad/tests/assets/golden.py), so that CANN's
+/// own NLLLoss2d example, whose target holds C, runs.
+int64_t row_class(const StridedLayout& target, const void* data, int64_t row, int64_t classes,
+                  int64_t ignoreIndex) noexcept;
 
 /// 561101 "out of host memory" (reported).
 aclnnStatus out_of_host_memory();
@@ -64,12 +64,10 @@ void store_rounded(float value, aclDataType computeDtype, const StridedLayout& o
 
 /// NLLLoss: inputs self, target, weight; outputs out ([rows] for none, one
 /// element otherwise) and totalWeight (one element; not written for none).
-/// none: out[r] = -(w[t] * x[r, t]), 0 for an ignored row; mean: the sum of
-/// those over the sum of the rows' weights; sum: their sum; totalWeight the
-/// sum of the weights.  rows == 0 (an empty self): mean NaN, sum 0,
-/// totalWeight 0 (NLLLossEmptyTensorCompute).  A class outside [0, classes)
-/// faults (ACL_ERROR_RT_AICORE_EXCEPTION, as the kernel's TargetCheck
-/// assertion) before anything is written.
+/// none: out[r] = -(w[t] * x[r, t]), 0 for a row of no class (row_class);
+/// mean: the sum of those over the sum of the rows' weights; sum: their sum;
+/// totalWeight the sum of the weights.  rows == 0 (an empty self): mean
+/// NaN, sum 0, totalWeight 0 (NLLLossEmptyTensorCompute).
 class NllLossKernel final : public OpKernel {
 public:
     /// sum: the reduction-engine kernel over the staged terms ([2, rows]
@@ -103,8 +101,8 @@ private:
 /// self (unread: its gradient's layout is out's), target, weight,
 /// totalWeight; output out over [rows, classes]: zero but at each row's
 /// class, -(g * w[t]) with g = gradOutput[r] (none), gradOutput[0] (sum) or
-/// gradOutput[0] / totalWeight[0] (mean), in fp32; an ignored row is all
-/// zero.  Out-of-range classes fault as NllLossKernel's.
+/// gradOutput[0] / totalWeight[0] (mean), in fp32; a row of no class
+/// (row_class) is all zero.
 class NllLossGradKernel final : public OpKernel {
 public:
     NllLossGradKernel(const char* name, NllRows rows, StridedLayout gradOutput, StridedLayout totalWeight) noexcept;
