@@ -45,16 +45,26 @@ CrossEntropyWorkspace CrossEntropyWorkspace::plan(int64_t rows, int64_t classes,
     return workspace;
 }
 
+CrossEntropyKernelBase::CrossEntropyKernelBase(const char* name, CrossEntropyRows rows,
+                                               std::shared_ptr<const OpKernel> sum,
+                                               CrossEntropyWorkspace workspace) noexcept
+    : name_(name), rows_(std::move(rows)), sum_(std::move(sum)), workspace_(workspace) {}
+
+void CrossEntropyKernelBase::describe(std::string& details) const {
+    append_trace_arg(details, "blockDim", rows_.blocks.count());
+}
+
+aclError CrossEntropyKernelBase::sum_terms(const LaunchArgs& args) const noexcept {
+    const void* sumInputs[1] = {workspace_at(args, workspace_.terms)};
+    return launch_stage(*sum_, sumInputs, workspace_at(args, workspace_.sums), args, workspace_.reduction);
+}
+
 CrossEntropyLossKernel::CrossEntropyLossKernel(const char* name, CrossEntropyRows rows,
                                                std::shared_ptr<const OpKernel> logSoftmax,
                                                std::shared_ptr<const OpKernel> sum, StridedLayout loss,
                                                StridedLayout logProb, CrossEntropyWorkspace workspace) noexcept
-    : name_(name), rows_(std::move(rows)), logSoftmax_(std::move(logSoftmax)), sum_(std::move(sum)),
-      loss_(std::move(loss)), logProb_(std::move(logProb)), workspace_(workspace) {}
-
-void CrossEntropyLossKernel::describe(std::string& details) const {
-    append_trace_arg(details, "blockDim", rows_.blocks.count());
-}
+    : CrossEntropyKernelBase(name, std::move(rows), std::move(sum), workspace), logSoftmax_(std::move(logSoftmax)),
+      loss_(std::move(loss)), logProb_(std::move(logProb)) {}
 
 /// As ProcessFp32 / Process for one row (cross_entropy_loss.h): logProb out
 /// (rounded once from fp32, CopyOut's Cast), the class's fp32 logProb times
@@ -101,13 +111,12 @@ aclError CrossEntropyLossKernel::launch(const LaunchArgs& args) const noexcept {
         }
         return ACL_SUCCESS;
     }
-    auto* bytes = static_cast<std::byte*>(args.workspace);
-    auto* logProb = reinterpret_cast<float*>(bytes);
+    float* logProb = workspace_at(args, 0);
     if (aclError status = launch_stage(*logSoftmax_, args.inputs, logProb, args, workspace_.total);
         status != ACL_SUCCESS) {
         return status;
     }
-    auto* terms = reinterpret_cast<float*>(bytes + workspace_.terms);
+    float* terms = workspace_at(args, workspace_.terms);
     const int64_t rowBytes = rows_.classes * int64_t{sizeof(float)};
     if (aclError status = launch_block_slices(name_, rows_.blocks, rowBytes, 1, [&](const BlockSlice& slice) {
             for (int64_t row = slice.units.begin; row < slice.units.end; ++row) row_terms(args, logProb, terms, row);
@@ -115,12 +124,8 @@ aclError CrossEntropyLossKernel::launch(const LaunchArgs& args) const noexcept {
         status != ACL_SUCCESS || none) {
         return status;
     }
-    auto* sums = reinterpret_cast<float*>(bytes + workspace_.sums);
-    const void* sumInputs[1] = {terms};
-    if (aclError status = launch_stage(*sum_, sumInputs, sums, args, workspace_.reduction); status != ACL_SUCCESS) {
-        return status;
-    }
-    write_reduced(args, sums);
+    if (aclError status = sum_terms(args); status != ACL_SUCCESS) return status;
+    write_reduced(args, workspace_at(args, workspace_.sums));
     return ACL_SUCCESS;
 }
 
@@ -128,12 +133,8 @@ CrossEntropyLossGradKernel::CrossEntropyLossGradKernel(const char* name, CrossEn
                                                        std::shared_ptr<const OpKernel> rowsBackward,
                                                        std::shared_ptr<const OpKernel> sum, StridedLayout gradLoss,
                                                        CrossEntropyWorkspace workspace) noexcept
-    : name_(name), rows_(std::move(rows)), rowsBackward_(std::move(rowsBackward)), sum_(std::move(sum)),
-      gradLoss_(std::move(gradLoss)), workspace_(workspace) {}
-
-void CrossEntropyLossGradKernel::describe(std::string& details) const {
-    append_trace_arg(details, "blockDim", rows_.blocks.count());
-}
+    : CrossEntropyKernelBase(name, std::move(rows), std::move(sum), workspace),
+      rowsBackward_(std::move(rowsBackward)), gradLoss_(std::move(gradLoss)) {}
 
 aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexcept {
     // Slots in aclnnCrossEntropyLossGrad's order: gradLoss, logProb, target, weight.
@@ -141,8 +142,7 @@ aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexce
     const size_t inputs = rows_.weightSlot < 0 ? 3 : 4;
     if (aclError status = check_tensor_addresses(name_, args, inputs, 1); status != ACL_SUCCESS) return status;
     const void* target = args.inputs[kGradTarget];
-    auto* bytes = static_cast<std::byte*>(args.workspace);
-    auto* weights = reinterpret_cast<float*>(bytes + workspace_.terms);
+    float* weights = workspace_at(args, workspace_.terms);
     // GradReductionMeanSum: gradLoss * (1 - ls), over the rows' weight sum for mean.
     float shared = 0;
     gather(gradLoss_, args.inputs[0], 0, 1, &shared);
@@ -152,16 +152,11 @@ aclError CrossEntropyLossGradKernel::launch(const LaunchArgs& args) const noexce
             const int64_t cls = row_class(rows_.target, target, row, rows_.classes, rows_.ignoreIndex);
             weights[row] = cls < 0 ? 0.0f : class_weight(rows_, args, cls);
         }
-        auto* sum = reinterpret_cast<float*>(bytes + workspace_.sums);
-        const void* sumInputs[1] = {weights};
-        if (aclError status = launch_stage(*sum_, sumInputs, sum, args, workspace_.reduction);
-            status != ACL_SUCCESS) {
-            return status;
-        }
-        shared /= *sum;
+        if (aclError status = sum_terms(args); status != ACL_SUCCESS) return status;
+        shared /= *workspace_at(args, workspace_.sums);
     }
     // The one-hot rows: -s at each row's class (ComputeLog's subtraction).
-    auto* oneHot = reinterpret_cast<float*>(bytes);
+    float* oneHot = workspace_at(args, 0);
     const int64_t classes = rows_.classes;
     if (aclError status = launch_block_slices(name_, rows_.blocks, classes * int64_t{sizeof(float)}, 1,
                                               [&](const BlockSlice& slice) {

@@ -10,6 +10,7 @@
 
 #include "common/internal.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -49,6 +50,28 @@ struct CrossEntropyWorkspace {
                                       uint64_t reductionBytes) noexcept;
 };
 
+/// What both kernels hold: the rows, the reduction of the staged terms
+/// (null where the kernel sums nothing) and the workspace's parts.
+class CrossEntropyKernelBase : public OpKernel {
+public:
+    const char* name() const noexcept override { return name_; }
+    void describe(std::string& details) const override;
+
+protected:
+    CrossEntropyKernelBase(const char* name, CrossEntropyRows rows, std::shared_ptr<const OpKernel> sum,
+                           CrossEntropyWorkspace workspace) noexcept;
+    /// The sums of `terms` staged at the workspace's terms, into its sums.
+    aclError sum_terms(const LaunchArgs& args) const noexcept;
+    float* workspace_at(const LaunchArgs& args, uint64_t offset) const noexcept {
+        return reinterpret_cast<float*>(static_cast<std::byte*>(args.workspace) + offset);
+    }
+
+    const char* name_;
+    CrossEntropyRows rows_;
+    std::shared_ptr<const OpKernel> sum_;
+    CrossEntropyWorkspace workspace_;
+};
+
 /// CrossEntropyLoss: inputs input, target[, weight]; outputs loss, logProb
 /// (zloss and lseForZloss, not computed on A2, are not written).  logProb =
 /// log-softmax(input) rounded to its dtype; per row (0 when ignored): ln =
@@ -56,7 +79,7 @@ struct CrossEntropyWorkspace {
 /// w[c]; loss = (ls - 1) ln - ls / C smooth (-ln without smoothing) per row
 /// for none, over the sum of the rows' weights for mean, summed for sum.
 /// No rows: mean NaN, sum 0 (the arch35 empty kernel).
-class CrossEntropyLossKernel final : public OpKernel {
+class CrossEntropyLossKernel final : public CrossEntropyKernelBase {
 public:
     /// logSoftmax: the row engine over input into the workspace's rows;
     /// sum: the reduction of the [3, rows] terms into 3 sums (null for none
@@ -65,22 +88,16 @@ public:
                            std::shared_ptr<const OpKernel> sum, StridedLayout loss, StridedLayout logProb,
                            CrossEntropyWorkspace workspace) noexcept;
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override;
 
 private:
     /// Writes row's logProb and its loss (none) or terms; returns nothing.
     void row_terms(const LaunchArgs& args, const float* logProb, float* terms, int64_t row) const noexcept;
     void write_reduced(const LaunchArgs& args, const float* sums) const noexcept;
 
-    const char* name_;
-    CrossEntropyRows rows_;
     std::shared_ptr<const OpKernel> logSoftmax_;
-    std::shared_ptr<const OpKernel> sum_;
     StridedLayout loss_;
     StridedLayout logProb_;
-    CrossEntropyWorkspace workspace_;
 };
 
 /// CrossEntropyLossGrad: inputs gradLoss, logProb, target[, weight]; output
@@ -89,7 +106,7 @@ private:
 /// = exp(logProb) s, less s at the row's class: the row engine's
 /// log-softmax gradient of the one-hot rows -s [c == t] staged in the
 /// workspace.
-class CrossEntropyLossGradKernel final : public OpKernel {
+class CrossEntropyLossGradKernel final : public CrossEntropyKernelBase {
 public:
     /// rowsBackward: the row engine over (one-hot rows, logProb) into out;
     /// sum: the reduction of the [rows] weights into one (mean only).
@@ -97,17 +114,11 @@ public:
                                std::shared_ptr<const OpKernel> sum, StridedLayout gradLoss,
                                CrossEntropyWorkspace workspace) noexcept;
 
-    const char* name() const noexcept override { return name_; }
     aclError launch(const LaunchArgs& args) const noexcept override;
-    void describe(std::string& details) const override;
 
 private:
-    const char* name_;
-    CrossEntropyRows rows_;
     std::shared_ptr<const OpKernel> rowsBackward_;
-    std::shared_ptr<const OpKernel> sum_;
     StridedLayout gradLoss_;
-    CrossEntropyWorkspace workspace_;
 };
 
 }  // namespace aclcpu::ops

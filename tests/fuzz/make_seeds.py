@@ -1267,6 +1267,23 @@ def mse_seeds():
     return seeds
 
 
+def class_rows_seed(entry, tensors, classes):
+    """The start of a seed of fuzz_reduction.cpp's class losses (entries
+    20-25): the entry, the tensors before target, target and the classes its
+    storage cycles through, then the weight (tensors' last)."""
+    s = Seed()
+    s.byte(ON_DEVICE)
+    s.byte(entry)
+    for tensor in tensors[:-2]:
+        s.tensor(**tensor)
+    s.tensor(**tensors[-2])
+    s.byte(len(classes))
+    for value in classes:
+        s.small_int(value)
+    s.tensor(**tensors[-1])
+    return s
+
+
 def nll_seeds():
     """fuzz_reduction.cpp's entries 20-23: NLLLoss, NLLLoss2d and their
     gradients over each reduction and dtype, with classes in and out of
@@ -1275,16 +1292,7 @@ def nll_seeds():
     seeds = {}
 
     def nll(entry, tensors, classes, reduction, ignore, outs, run=(False, False)):
-        s = Seed()
-        s.byte(ON_DEVICE)
-        s.byte(entry)
-        for tensor in tensors[:-2]:
-            s.tensor(**tensor)
-        s.tensor(**tensors[-2])  # target
-        s.byte(len(classes))
-        for value in classes:
-            s.small_int(value)
-        s.tensor(**tensors[-1])  # weight
+        s = class_rows_seed(entry, tensors, classes)
         s.small_int(reduction)
         s.small_int(ignore)
         for tensor in outs:
@@ -1346,16 +1354,7 @@ def cross_entropy_seeds():
     seeds = {}
 
     def ce(entry, tensors, classes, reduction, ignore, smoothing, outs):
-        s = Seed()
-        s.byte(ON_DEVICE)
-        s.byte(entry)
-        for tensor in tensors[:-2]:
-            s.tensor(**tensor)
-        s.tensor(**tensors[-2])  # target
-        s.byte(len(classes))
-        for value in classes:
-            s.small_int(value)
-        s.tensor(**tensors[-1])  # weight
+        s = class_rows_seed(entry, tensors, classes)
         s.byte(reduction)
         s.small_int(ignore)
         s.real(smoothing)
