@@ -152,8 +152,12 @@ aclnnStatus cross_entropy_loss(const aclTensor* input, const aclTensor* target, 
     }
     const Dims& shape = view_of(input).shape;
     ACLCPU_RETURN_IF_ERROR(check_rows_shapes(op, "input", shape, view_of(target).shape, weight));
-    const Dims lossShape = {reduction == NllReduction::kNone ? shape[0] : 1};
-    ACLCPU_RETURN_IF_ERROR(check_output_shape(op, loss, "lossOut", lossShape));
+    // The infershape's [N] ("none") or [1]; a 0-d lossOut holds a mean too.
+    const bool scalarLoss = reduction != NllReduction::kNone && view_of(loss).shape.empty();
+    if (!scalarLoss) {
+        const Dims lossShape = {reduction == NllReduction::kNone ? shape[0] : 1};
+        ACLCPU_RETURN_IF_ERROR(check_output_shape(op, loss, "lossOut", lossShape));
+    }
     ACLCPU_RETURN_IF_ERROR(check_output_shape(op, logProb, "logProbOut", shape));
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{input, "input"}, {target, "target"}, {loss, "lossOut"},
                                                   {logProb, "logProbOut"}}));
@@ -231,7 +235,9 @@ aclnnStatus cross_entropy_loss_grad(const aclTensor* gradLoss, const aclTensor* 
     std::shared_ptr<const OpKernel> sum;
     uint64_t reductionBytes = 0;
     if (backward == nullptr) return out_of_host_memory();
-    if (reduction == NllReduction::kMean) ACLCPU_RETURN_IF_ERROR(plan_row_sums(api, 1, rows.rows, &sum, &reductionBytes));
+    if (reduction == NllReduction::kMean) {
+        ACLCPU_RETURN_IF_ERROR(plan_row_sums(api, 1, rows.rows, &sum, &reductionBytes));
+    }
     const CrossEntropyWorkspace workspace = CrossEntropyWorkspace::plan(rows.rows, rows.classes, 1, reductionBytes);
     return hand_back_kernel<CrossEntropyLossGradKernel>(inputs, {out}, workspace.total, workspaceSize, executor, api,
                                                         rows, std::move(backward), std::move(sum),

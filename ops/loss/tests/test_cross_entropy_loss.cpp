@@ -72,7 +72,8 @@ protected:
         std::unique_ptr<DeviceTensor> weight;
         if (!w.empty()) weight = std::make_unique<DeviceTensor>(TensorSpec{{inputSpec.shape[1]}, ACL_FLOAT}, w);
         const bool none = std::strcmp(reduction, "none") == 0;
-        auto loss = DeviceTensor::output({{none ? n : 1}, inputSpec.dtype});
+        // A 0-d loss for sum (CANN's infershape says [1]; acl-cpu takes both).
+        auto loss = DeviceTensor::output({none ? Shape{n} : reduction[0] == 's' ? Shape{} : Shape{1}, inputSpec.dtype});
         auto logProb = DeviceTensor::output({inputSpec.shape, inputSpec.dtype});
         auto zloss = DeviceTensor::output({{none ? n : 1}, inputSpec.dtype});
         auto lse = DeviceTensor::output({{n}, inputSpec.dtype});
