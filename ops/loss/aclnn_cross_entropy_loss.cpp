@@ -159,9 +159,10 @@ aclnnStatus cross_entropy_loss(const aclTensor* input, const aclTensor* target, 
         ACLCPU_RETURN_IF_ERROR(check_output_shape(op, loss, "lossOut", lossShape));
     }
     ACLCPU_RETURN_IF_ERROR(check_output_shape(op, logProb, "logProbOut", shape));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{input, "input"}, {target, "target"}, {loss, "lossOut"},
-                                                  {logProb, "logProbOut"}}));
-    if (weight != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(weight, "weightOptional"));
+    ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{input, "input"}, {target, "target"},
+                                                        {weight, "weightOptional"}, {loss, "lossOut"},
+                                                        {logProb, "logProbOut"}, {zloss, "zlossOut"},
+                                                        {lse, "lseForZlossOut"}}));
     const CrossEntropyRows rows = cross_entropy_rows(input, target, weight, 2, reduction, ignoreIndex, labelSmoothing);
     using Tensors = std::vector<const aclTensor*>;
     const Tensors inputs = weight == nullptr ? Tensors{input, target} : Tensors{input, target, weight};
@@ -217,9 +218,10 @@ aclnnStatus cross_entropy_loss_grad(const aclTensor* gradLoss, const aclTensor* 
         return check_output_shape(op, gradLoss, "gradLoss", gradShape);
     }
     ACLCPU_RETURN_IF_ERROR(check_output_shape(op, out, "out", shape));
-    ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{gradLoss, "gradLoss"}, {logProb, "logProb"}, {target, "target"},
-                                                  {out, "out"}}));
-    if (weight != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(weight, "weightOptional"));
+    ACLCPU_RETURN_IF_ERROR(check_given_views_in_storage({{gradLoss, "gradLoss"}, {logProb, "logProb"},
+                                                        {target, "target"}, {weight, "weightOptional"},
+                                                        {gradZloss, "gradZlossOptional"},
+                                                        {lse, "lseForZlossOptional"}, {out, "out"}}));
     using Tensors = std::vector<const aclTensor*>;
     const Tensors inputs =
         weight == nullptr ? Tensors{gradLoss, logProb, target} : Tensors{gradLoss, logProb, target, weight};
