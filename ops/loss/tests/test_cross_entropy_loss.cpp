@@ -214,6 +214,14 @@ TEST_F(CrossEntropyLoss, Errors) {
     tiling(phase1(input.get(), target.get(), nullptr, "none", 0, loss->get(), logProb->get()), "lossOut");
     const DeviceTensor noClasses({{2, 0}, ACL_FLOAT});
     tiling(phase1(noClasses.get(), target.get(), nullptr, "mean", 0, loss->get(), logProb->get()), "C-dimension");
+    // Not written on A2, but an accepted view must be in its storage (acl-cpu's guard; found by fuzz_reduction).
+    const DeviceTensor outside({{2000, 3}, ACL_FLOAT, {3, 1}, 0, {1}});
+    expect_error_naming(phase1_of(aclnnCrossEntropyLossGetWorkspaceSize, input.get(), target.get(),
+                                  static_cast<const aclTensor*>(nullptr), mean, kIgnore, 0.0, 0.0, false,
+                                  static_cast<const aclTensor*>(loss->get()),
+                                  static_cast<const aclTensor*>(logProb->get()), outside.get(),
+                                  static_cast<const aclTensor*>(lse->get())),
+                        ACLNN_ERR_PARAM_INVALID, "zlossOut");
 }
 
 // ---- CrossEntropyLossGrad ----------------------------------------------------
