@@ -328,6 +328,12 @@ aclnnStatus check_view_in_storage(NamedArgs tensors) {
     return first_failure(tensors, [](const NamedArg& arg) { return check_view_in_storage(arg.tensor, arg.name); });
 }
 
+aclnnStatus check_given_views_in_storage(NamedArgs tensors) {
+    return first_failure(tensors, [](const NamedArg& arg) {
+        return arg.tensor == nullptr ? ACLNN_SUCCESS : check_view_in_storage(arg.tensor, arg.name);
+    });
+}
+
 aclnnStatus check_operands_not_null(const uint64_t* workspaceSize, aclOpExecutor* const* executor,
                                     const aclTensor* self, const aclTensor* out, const char* outName) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));

@@ -150,6 +150,9 @@ aclnnStatus check_not_null(NamedArgs args);
 aclnnStatus check_dtype_supported(NamedArgs tensors, DtypeList supported);
 aclnnStatus check_max_dim(NamedArgs tensors);
 aclnnStatus check_view_in_storage(NamedArgs tensors);
+/// check_view_in_storage of each tensor argument that is given (optional
+/// tensors may be null).
+aclnnStatus check_given_views_in_storage(NamedArgs tensors);
 
 /// acl-cpu's own guard, run last in phase 1 so that a kernel never touches
 /// memory outside a tensor: a non-empty view must stay inside its storage

@@ -76,14 +76,6 @@ StridedLayout layout_if_given(const aclTensor* tensor) {
     return tensor != nullptr ? StridedLayout::of(view_of(tensor)) : StridedLayout{};
 }
 
-/// check_view_in_storage of each given tensor (the null ones skipped).
-aclnnStatus check_given_views_in_storage(NamedArgs tensors) {
-    for (const NamedArg& arg : tensors) {
-        if (arg.tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_view_in_storage(arg.tensor, arg.name));
-    }
-    return ACLNN_SUCCESS;
-}
-
 // --- Softmax and LogSoftmax -----------------------------------------------
 
 /// CheckDim of both op_apis: a 0-d self counts as rank 1; dim in [-rank, rank).

@@ -1309,6 +1309,7 @@ def reduction_seeds():
     seeds['cumsum_long'] = one_dim(7, dict(shape=(5000, 3)), 0, [False, True], dict(shape=(5000, 3)))
     seeds.update(more_reduction_seeds(one_dim))
     seeds.update(mse_seeds())
+    seeds.update(nll_seeds())
     return seeds
 
 
@@ -1363,6 +1364,136 @@ def mse_seeds():
     seeds['mse_grad_target_not_broadcastable'] = mse([dict(shape=(3,)), dict(shape=(3,)), dict(shape=(2,))], 1,
                                                      dict(shape=(3,)))
     seeds['mse_grad_split'] = mse([dict(shape=()), dict(shape=(8193,)), dict(shape=(8193,))], 1, dict(shape=(8193,)))
+    return seeds
+
+
+def class_rows_seed(entry, tensors, classes):
+    """The start of a seed of fuzz_reduction.cpp's class losses (entries
+    20-25): the entry, the tensors before target, target and the classes its
+    storage cycles through, then the weight (tensors' last)."""
+    s = Seed()
+    s.byte(ON_DEVICE)
+    s.byte(entry)
+    for tensor in tensors[:-2]:
+        s.tensor(**tensor)
+    s.tensor(**tensors[-2])
+    s.byte(len(classes))
+    for value in classes:
+        s.small_int(value)
+    s.tensor(**tensors[-1])
+    return s
+
+
+def nll_seeds():
+    """fuzz_reduction.cpp's entries 20-23: NLLLoss, NLLLoss2d and their
+    gradients over each reduction and dtype, with classes in and out of
+    range and ignored, a 1-D self, empty and strided inputs, and the refused
+    dtypes, reductions and shapes."""
+    seeds = {}
+
+    def nll(entry, tensors, classes, reduction, ignore, outs, run=(False, False)):
+        s = class_rows_seed(entry, tensors, classes)
+        s.small_int(reduction)
+        s.small_int(ignore)
+        for tensor in outs:
+            s.tensor(**tensor)
+        s.run(*run)
+        return s
+
+    one = dict(shape=(1,))
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+        for target in (INT64, INT32, UINT8):
+            rows = [dict(shape=(6, 4), dtype=dtype), dict(shape=(6,), dtype=target), dict(shape=(4,), dtype=dtype)]
+            for reduction in (0, 1, 2):
+                out = dict(shape=(6,) if reduction == 0 else (), dtype=dtype)
+                seeds[f'nll_{reduction}_{dtype}_{target}'] = nll(20, rows, [0, 3, 1, -100], reduction, -100,
+                                                                 [out, dict(shape=(1,), dtype=dtype)])
+                grad = dict(shape=(6,) if reduction == 0 else (), dtype=dtype)
+                seeds[f'nll_grad_{reduction}_{dtype}_{target}'] = nll(
+                    22, [grad, dict(shape=(6, 4), dtype=dtype)] + rows[1:], [2, 1], reduction, 1,
+                    [dict(shape=(1,), dtype=dtype), dict(shape=(6, 4), dtype=dtype)])
+    image = [dict(shape=(2, 3, 2, 2)), dict(shape=(2, 2, 2), dtype=INT64), dict(shape=(3,))]
+    for reduction in (0, 1, 2):
+        seeds[f'nll2d_{reduction}'] = nll(21, image, [0, 2, 1], reduction, 2,
+                                          [dict(shape=(2, 2, 2) if reduction == 0 else (1,)), one])
+        grad = dict(shape=(2, 2, 2) if reduction == 0 else ())
+        seeds[f'nll2d_grad_{reduction}'] = nll(23, [grad] + image, [1, 0, 2, 2], reduction, -100,
+                                               [one, dict(shape=(2, 3, 2, 2))])
+    rows = [dict(shape=(5, 3)), dict(shape=(5,), dtype=INT64), dict(shape=(3,))]
+    seeds['nll_out_of_range'] = nll(20, rows, [0, 3], 1, -100, [dict(shape=()), one])
+    seeds['nll_negative_class'] = nll(22, [dict(shape=())] + rows, [-1], 2, -100, [one, dict(shape=(5, 3))])
+    seeds['nll_all_ignored'] = nll(20, rows, [4], 1, 4, [dict(shape=()), one])
+    seeds['nll_one_row'] = nll(20, [dict(shape=(3,)), dict(shape=(), dtype=INT32), dict(shape=(3,))], [2], 0, -100,
+                               [one, one])
+    seeds['nll_grad_one_row_target_1d'] = nll(22, [dict(shape=()), dict(shape=(3,)), dict(shape=(3,), dtype=INT64),
+                                                   dict(shape=(3,))], [1], 1, -100, [one, dict(shape=(3,))])
+    seeds['nll_empty'] = nll(20, [dict(shape=(0, 3)), dict(shape=(0,), dtype=INT64), dict(shape=(3,))], [], 1, -100,
+                             [dict(shape=()), one])
+    seeds['nll_no_classes'] = nll(20, [dict(shape=(2, 0)), dict(shape=(2,), dtype=INT64), dict(shape=(0,))], [0], 2,
+                                  -100, [dict(shape=()), one])
+    seeds['nll_strided'] = nll(20, [dict(shape=(5, 3), strides='col', offset=1), dict(shape=(5,), dtype=INT64,
+                                    strides='col'), dict(shape=(3,))], [2, 0, 1], 0, -100,
+                               [dict(shape=(5,), strides='col'), one])
+    seeds['nll_long'] = nll(20, [dict(shape=(3000, 2)), dict(shape=(3000,), dtype=INT32), dict(shape=(2,))], [0, 1],
+                            1, -100, [dict(shape=()), one])
+    seeds['nll_reduction_wild'] = nll(20, rows, [0], 2**62, -100, [dict(shape=()), one])
+    seeds['nll_weight_dtype'] = nll(20, rows[:2] + [dict(shape=(3,), dtype=FLOAT16)], [0], 1, -100,
+                                    [dict(shape=()), one])
+    seeds['nll_target_float'] = nll(20, [rows[0], dict(shape=(5,)), rows[2]], [], 1, -100, [dict(shape=()), one])
+    seeds['nll_null_weight'] = nll(20, rows[:2] + [dict(null=True)], [0], 1, -100, [dict(shape=()), one])
+    seeds['nll_null_workspace_size'] = nll(20, rows, [0], 1, -100, [dict(shape=()), one], run=(True, False))
+    seeds.update(cross_entropy_seeds())
+    return seeds
+
+
+def cross_entropy_seeds():
+    """fuzz_reduction.cpp's entries 24 and 25: CrossEntropyLoss and its
+    gradient over each reduction (and the refused "max" and the null default)
+    and dtype, with and without weights, label smoothing, classes out of
+    range, empty batches and the refused shapes and smoothing."""
+    seeds = {}
+
+    def ce(entry, tensors, classes, reduction, ignore, smoothing, outs):
+        s = class_rows_seed(entry, tensors, classes)
+        s.byte(reduction)
+        s.small_int(ignore)
+        s.real(smoothing)
+        for tensor in outs:
+            s.tensor(**tensor)
+        s.run(False, False)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, INT32):
+        rows = [dict(shape=(6, 5), dtype=dtype), dict(shape=(6,), dtype=INT64), dict(shape=(5,))]
+        for reduction in (0, 1, 2):
+            loss = dict(shape=(6,) if reduction == 0 else (1,), dtype=dtype)
+            outs = [loss, dict(shape=(6, 5), dtype=dtype), loss, dict(shape=(6,), dtype=dtype)]
+            seeds[f'ce_{reduction}_{dtype}'] = ce(24, rows, [0, 4, -100, 2], reduction, -100, 0.0, outs)
+            seeds[f'ce_smooth_{reduction}_{dtype}'] = ce(24, rows, [1, 3], reduction, 3, 0.2, outs)
+            grad = dict(shape=(6,) if reduction == 0 else (), dtype=dtype)
+            seeds[f'ce_grad_{reduction}_{dtype}'] = ce(25, [grad, dict(shape=(6, 5), dtype=dtype)] + rows[1:],
+                                                       [0, 4, -100], reduction, -100, 0.0,
+                                                       [dict(shape=(6, 5), dtype=dtype)])
+    rows = [dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64), dict(null=True)]
+    outs = [dict(shape=(1,)), dict(shape=(4, 3)), dict(shape=(1,)), dict(shape=(4,))]
+    seeds['ce_no_weight'] = ce(24, rows, [2, 1], 1, -100, 0.0, outs)
+    seeds['ce_default_reduction'] = ce(24, rows, [2, 1], 4, -100, 0.0, outs)
+    seeds['ce_reduction_max'] = ce(24, rows, [2, 1], 3, -100, 0.0, outs)
+    seeds['ce_out_of_range'] = ce(24, rows, [3], 2, -100, 0.0, outs)
+    seeds['ce_smoothing_2'] = ce(24, rows, [0], 1, -100, 2.0, outs)
+    seeds['ce_empty'] = ce(24, [dict(shape=(0, 3)), dict(shape=(0,), dtype=INT64), dict(null=True)], [], 1, -100, 0.0,
+                           [dict(shape=(1,)), dict(shape=(0, 3)), dict(shape=(1,)), dict(shape=(0,))])
+    seeds['ce_long'] = ce(24, [dict(shape=(2000, 3)), dict(shape=(2000,), dtype=INT64), dict(shape=(3,))], [0, 2], 1,
+                          -100, 0.1, [dict(shape=(1,)), dict(shape=(2000, 3)), dict(shape=(1,)), dict(shape=(2000,))])
+    seeds['ce_strided'] = ce(24, [dict(shape=(4, 3), strides='col', offset=1), dict(shape=(4,), dtype=INT64),
+                                  dict(null=True)], [1], 0, -100, 0.0,
+                             [dict(shape=(4,), strides='col'), dict(shape=(4, 3), strides='col'), dict(shape=(4,)),
+                              dict(shape=(4,))])
+    seeds['ce_grad_smoothing'] = ce(25, [dict(shape=()), dict(shape=(4, 3)), dict(shape=(4,), dtype=INT64),
+                                         dict(null=True)], [1], 1, -100, 0.5, [dict(shape=(4, 3))])
+    seeds['ce_grad_strided'] = ce(25, [dict(shape=(4,)), dict(shape=(4, 3), strides='col'),
+                                       dict(shape=(4,), dtype=INT64), dict(shape=(3,))], [1, 2, 0], 0, 0, 0.0,
+                                  [dict(shape=(4, 3), strides='col')])
     return seeds
 
 

@@ -1,7 +1,8 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
-// Argsort (ops/sort), and MseLoss with its gradient (ops/loss); the first
-// byte picks the entry point (b % 20):
+// Argsort (ops/sort), and the losses of ops/loss (MseLoss, NLLLoss and their
+// gradients, CrossEntropyLoss and its gradient); the first byte picks the
+// entry point (b % 26):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -19,7 +20,21 @@
 //   18 MseLoss:   tensor self, tensor target, int reduction, tensor out
 //   19 MseLossBackward: tensor gradOutput (the "self" read first), tensor self,
 //                 tensor target, int reduction, tensor out
-// where int is fuzz_support.hpp's int_of, and ints a count byte (%10) and
+//   20 NLLLoss, 21 NLLLoss2d: tensor self, classes target, tensor weight,
+//                 int reduction, int ignoreIndex, tensor out, tensor totalWeightOut
+//   22 NLLLossBackward, 23 NLLLoss2dBackward: tensor gradOutput (the "self"
+//                 read first), tensor self, classes target, tensor weight,
+//                 int reduction, int ignoreIndex, tensor totalWeight, tensor out
+//   24 CrossEntropyLoss: tensor input, classes target, tensor weightOptional,
+//                 reduction, int ignoreIndex, real labelSmoothing, tensor lossOut,
+//                 tensor logProbOut, tensor zlossOut, tensor lseForZlossOut
+//   25 CrossEntropyLossGrad: tensor gradLoss (the "self" read first), tensor
+//                 logProb, classes target, tensor weightOptional, reduction,
+//                 int ignoreIndex, real labelSmoothing, tensor out
+// where reduction is a byte picking "none", "mean", "sum", "max" or null (%5),
+// classes is a tensor, a count byte (%8) and that many ints its
+// INT32/INT64 storage cycles through (OperatorCall::input), int is
+// fuzz_support.hpp's int_of, and ints a count byte (%10) and
 // that many ints, then rare(): a null array (its Ints).
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_amax.h"
@@ -27,6 +42,8 @@
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
@@ -35,6 +52,10 @@
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss2d.h"
+#include "aclnnop/aclnn_nll_loss2d_backward.h"
+#include "aclnnop/aclnn_nll_loss_backward.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
@@ -127,11 +148,76 @@ void fuzz_mse(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8
     call.run(ACLCPU_FUZZ_API(aclnnMseLossBackward), in, first, second, target, reduction, out);
 }
 
+/// A target of classes the input chooses (see "classes" above).
+const aclTensor* classes_of(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    const aclcpu::fuzz::TensorSpec spec = in.tensor();
+    std::vector<int64_t> values(in.byte() % 8);
+    for (int64_t& value : values) value = aclcpu::fuzz::int_of(in);
+    return call.input(spec, values);
+}
+
+/// NLLLoss, NLLLoss2d and their gradients (entries 20-23); `first` is self
+/// or gradOutput.
+void fuzz_nll(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry, const aclTensor* first) {
+    const aclTensor* self = entry >= 22 ? call.input(in.tensor()) : first;
+    const aclTensor* target = classes_of(in, call);
+    const aclTensor* weight = call.input(in.tensor());
+    const int64_t reduction = aclcpu::fuzz::int_of(in);
+    const int64_t ignoreIndex = aclcpu::fuzz::int_of(in);
+    aclTensor* second = call.output(in.tensor());  // out, or the gradients' totalWeight
+    aclTensor* third = call.output(in.tensor());   // totalWeightOut, or the gradients' out
+    if (entry == 20) {
+        call.run(ACLCPU_FUZZ_API(aclnnNLLLoss), in, self, target, weight, reduction, ignoreIndex, second, third);
+    } else if (entry == 21) {
+        call.run(ACLCPU_FUZZ_API(aclnnNLLLoss2d), in, self, target, weight, reduction, ignoreIndex, second, third);
+    } else if (entry == 22) {
+        call.run(ACLCPU_FUZZ_API(aclnnNLLLossBackward), in, first, self, target, weight, reduction, ignoreIndex,
+                 second, third);
+    } else {
+        call.run(ACLCPU_FUZZ_API(aclnnNLLLoss2dBackward), in, first, self, target, weight, reduction, ignoreIndex,
+                 second, third);
+    }
+}
+
+/// CrossEntropyLoss and CrossEntropyLossGrad (entries 24, 25); `first` is
+/// input or gradLoss.
+void fuzz_cross_entropy(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry,
+                        const aclTensor* first) {
+    const aclTensor* logProb = entry == 25 ? call.input(in.tensor()) : first;
+    const aclTensor* target = classes_of(in, call);
+    const aclTensor* weight = call.input(in.tensor());
+    static char reductions[4][5] = {"none", "mean", "sum", "max"};
+    const uint8_t pick = in.byte() % 5;
+    char* reduction = pick < 4 ? reductions[pick] : nullptr;
+    const int64_t ignoreIndex = aclcpu::fuzz::int_of(in);
+    const double smoothing = in.real();
+    const aclTensor* out = call.output(in.tensor());
+    if (entry == 25) {
+        call.run(ACLCPU_FUZZ_API(aclnnCrossEntropyLossGrad), in, first, logProb, target, weight,
+                 static_cast<const aclTensor*>(nullptr), static_cast<const aclTensor*>(nullptr), reduction,
+                 ignoreIndex, smoothing, 0.0, out);
+        return;
+    }
+    const aclTensor* logProbOut = call.output(in.tensor());
+    const aclTensor* zloss = call.output(in.tensor());
+    const aclTensor* lse = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnCrossEntropyLoss), in, first, target, weight, reduction, ignoreIndex, smoothing,
+             0.0, false, out, logProbOut, zloss, lse);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 20;
+    const uint8_t entry = in.byte() % 26;
     const aclTensor* self = call.input(in.tensor());
+    if (entry >= 24) {
+        fuzz_cross_entropy(in, call, entry, self);
+        return;
+    }
+    if (entry >= 20) {
+        fuzz_nll(in, call, entry, self);
+        return;
+    }
     if (entry >= 18) {
         fuzz_mse(in, call, entry, self);
         return;
