@@ -38,29 +38,29 @@ namespace {
 constexpr DtypeList kBatchNormDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr size_t kChannelDim = 1;
 
-/// A per-channel vector of C elements read or written at launch: absent
-/// (slot < 0: its FillScalar value), or args.inputs/outputs[slot].
+/// A per-channel vector read or written at launch, element i at
+/// layout.position_of(i) (any view: the empty input's save outputs are not
+/// checked to be 1-D): absent (slot < 0: its FillScalar value), or
+/// args.inputs/outputs[slot].
 struct ChannelOperand {
     int slot = -1;
     bool output = false;  // the running stats of training are read and written
-    aclDataType dtype = ACL_FLOAT;
-    int64_t offset = 0;
-    int64_t stride = 1;
+    StridedLayout layout;
     float fill = 0.0f;
 
     float load(const LaunchArgs& args, int64_t c) const noexcept {
         if (slot < 0) return fill;
-        const int64_t at = offset + c * stride;
+        const int64_t at = layout.position_of(c);
         const void* data = output ? args.outputs[slot] : args.inputs[slot];
         return visit_loadable(
-            dtype, [&](auto tag) { return cast_to_float(static_cast<const decltype(tag)*>(data)[at]); },
+            layout.dtype(), [&](auto tag) { return cast_to_float(static_cast<const decltype(tag)*>(data)[at]); },
             [] { return 0.0f; });
     }
     void store(const LaunchArgs& args, int64_t c, float value) const noexcept {
         if (slot < 0) return;
-        const int64_t at = offset + c * stride;
+        const int64_t at = layout.position_of(c);
         visit_storable(
-            dtype,
+            layout.dtype(),
             [&](auto tag) {
                 using T = decltype(tag);
                 static_cast<T*>(args.outputs[slot])[at] = cast_from_float<T>(value);
@@ -83,10 +83,7 @@ struct Operands {
         operand.slot = static_cast<int>(list.size());
         operand.output = output;
         list.push_back(tensor);
-        const TensorView& view = view_of(tensor);
-        operand.dtype = view.dtype;
-        operand.offset = view.offset;
-        operand.stride = view.strides.empty() ? 1 : view.strides[0];
+        operand.layout = StridedLayout::of(view_of(tensor));
         return operand;
     }
 };
@@ -348,9 +345,14 @@ aclnnStatus batch_norm(const aclTensor* input, const aclTensor* weight, const ac
     tensors.outputs.push_back(output);
     Channels channels;
     if (is_empty(input)) {
+        // acl-cpu's guards: the filled views in their storage, of at most 8
+        // dims (CANN checks neither; its Fill kernel takes at most 8).
+        for (const auto& [tensor, name] : {std::pair{saveMean, "saveMean"}, std::pair{saveInvstd, "saveInvstd"}}) {
+            if (tensor != nullptr) ACLCPU_RETURN_IF_ERROR(check_max_dim(tensor, name));
+        }
+        ACLCPU_RETURN_IF_ERROR(check_views({{saveMean, "saveMean"}, {saveInvstd, "saveInvstd"}}));
         channels.saveMean = tensors.add(saveMean, true, 0.0f);
         channels.saveInvstd = tensors.add(saveInvstd, true, 0.0f);
-        ACLCPU_RETURN_IF_ERROR(check_views({{saveMean, "saveMean"}, {saveInvstd, "saveInvstd"}}));
         const auto count = [](const aclTensor* t) { return t == nullptr ? int64_t{0} : view_of(t).numel(); };
         return hand_back_kernel<BatchNormEmptyKernel>(tensors.inputs, tensors.outputs, 0, workspaceSize, executor, api,
                                                       channels, count(saveMean), count(saveInvstd));

@@ -194,12 +194,13 @@ TEST_F(BatchNorm, StridedAndHighRankInputs) {
     expect_matches(*this, full_case({2, 3, 1, 2, 1, 2, 1, 3}, ACL_FLOAT, ACL_FLOAT, 51));
 }
 
-// Empty input: no check but the nulls (a DOUBLE output passes);
-// saveMean is filled with 0 and saveInvstd with NaN, the rest untouched.
+// Empty input: no check but the nulls (a DOUBLE output, a 2-D saveMean
+// pass); saveMean is filled with 0 and saveInvstd with NaN, the rest
+// untouched.
 TEST_F(BatchNorm, EmptyInput) {
     const DeviceTensor input({{0, 3, 2}, ACL_FLOAT}, {});
     auto out = DeviceTensor::output({{0, 3, 2}, ACL_DOUBLE});
-    auto saveMean = DeviceTensor::output({{3}, ACL_FLOAT});
+    auto saveMean = DeviceTensor::output({{1, 3}, ACL_FLOAT, {1, 2}, 1, {6}});
     auto saveInvstd = DeviceTensor::output({{3}, ACL_FLOAT16});
     const DeviceTensor rm({{3}, ACL_FLOAT}, {1, 2, 3});
     for (bool training : {true, false}) {
@@ -211,11 +212,17 @@ TEST_F(BatchNorm, EmptyInput) {
         uint64_t size = 1;
         EXPECT_EQ(run_two_phases(phase1, aclnnBatchNorm, stream_, &size), ACLNN_SUCCESS) << aclGetRecentErrMsg();
         EXPECT_EQ(size, 0u);
+        EXPECT_EQ(saveMean->bytes_changed_outside_view(), 0u);
         expect_close(saveMean->read(), {0, 0, 0}, {0, 0});
         const double nan = std::nan("");
         expect_close(saveInvstd->read(), {nan, nan, nan}, {0, 0});
         expect_close(rm.read(), {1, 2, 3}, {0, 0});
     }
+    // acl-cpu's guard: a filled save output of more than 8 dims.
+    auto rank9 = DeviceTensor::output({{1, 1, 1, 1, 1, 1, 1, 1, 3}, ACL_FLOAT});
+    expect_error_naming(phase1_of(aclnnBatchNormGetWorkspaceSize, input.get(), nullptr, nullptr, nullptr, nullptr,
+                                  true, kMomentum, kEps, out->get(), rank9->get(), saveInvstd->get()),
+                        ACLNN_ERR_PARAM_INVALID, "saveMean");
 }
 
 // Statistics split over blocks (few channels, many elements each): the

@@ -1,7 +1,7 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
-// Argsort (ops/sort), and MseLoss with its gradient (ops/loss); the first
-// byte picks the entry point (b % 20):
+// Argsort (ops/sort), MseLoss with its gradient (ops/loss) and BatchNorm
+// (ops/batch_norm); the first byte picks the entry point (b % 21):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -19,6 +19,9 @@
 //   18 MseLoss:   tensor self, tensor target, int reduction, tensor out
 //   19 MseLossBackward: tensor gradOutput (the "self" read first), tensor self,
 //                 tensor target, int reduction, tensor out
+//   20 BatchNorm: tensor input, tensor weight, tensor bias, tensor runningMean,
+//                 tensor runningVar, bit training, real momentum, real eps,
+//                 tensor output, tensor saveMean, tensor saveInvstd
 // where int is fuzz_support.hpp's int_of, and ints a count byte (%10) and
 // that many ints, then rare(): a null array (its Ints).
 #include "aclnnop/aclnn_all.h"
@@ -27,6 +30,7 @@
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
@@ -127,11 +131,32 @@ void fuzz_mse(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8
     call.run(ACLCPU_FUZZ_API(aclnnMseLossBackward), in, first, second, target, reduction, out);
 }
 
+/// BatchNorm (entry 20): the running stats are written in training, so
+/// they are outputs.
+void fuzz_batch_norm(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, const aclTensor* input) {
+    const aclTensor* weight = call.input(in.tensor());
+    const aclTensor* bias = call.input(in.tensor());
+    aclTensor* runningMean = call.output(in.tensor());
+    aclTensor* runningVar = call.output(in.tensor());
+    const bool training = in.bit();
+    const double momentum = in.real();
+    const double eps = in.real();
+    aclTensor* output = call.output(in.tensor());
+    aclTensor* saveMean = call.output(in.tensor());
+    aclTensor* saveInvstd = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnBatchNorm), in, input, weight, bias, runningMean, runningVar, training, momentum,
+             eps, output, saveMean, saveInvstd);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 20;
+    const uint8_t entry = in.byte() % 21;
     const aclTensor* self = call.input(in.tensor());
+    if (entry == 20) {
+        fuzz_batch_norm(in, call, self);
+        return;
+    }
     if (entry >= 18) {
         fuzz_mse(in, call, entry, self);
         return;
