@@ -26,6 +26,7 @@
 #include "batch_norm/batch_norm_kernel.hpp"
 #include "common/dtype.hpp"
 #include "common/elementwise.hpp"
+#include "common/layout.hpp"
 #include "common/op_checks.hpp"
 #include "common/phase1.hpp"
 #include "common/phase2.hpp"
@@ -241,6 +242,28 @@ aclnnStatus check_optional_dtype(const aclTensor* tensor, const char* name) {
     return tensor == nullptr ? ACLNN_SUCCESS : check_dtype_supported(tensor, name, kBatchNormDtypes);
 }
 
+/// CheckFormat (A2, not regbase): input and output of one format, NCDHW
+/// when 5-D, not a private one.
+aclnnStatus check_format(const aclTensor* input, const aclTensor* output) {
+    const aclFormat format = format_of(input);
+    if (format != format_of(output)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Format of input and output should be equal, input [%s], output [%s].",
+                           format_name(format), format_name(format_of(output)));
+    }
+    constexpr size_t kNcdhwRank = 5;
+    if (view_of(input).shape.size() == kNcdhwRank && format != ACL_FORMAT_NCDHW) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Format of input should be NCDHW, when input dim is 5.");
+    }
+    if (view_of(output).shape.size() == kNcdhwRank && format != ACL_FORMAT_NCDHW) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Format of output should be NCDHW, when input dim is 5.");
+    }
+    if (is_private_format(format)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID, "Format only support ND、NCL、NCHW、NCDHW.");
+    }
+    return ACLNN_SUCCESS;
+}
+
 /// CheckParams, in its order.
 aclnnStatus check_params(const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
                          const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* output,
@@ -254,7 +277,7 @@ aclnnStatus check_params(const aclTensor* input, const aclTensor* weight, const 
     ACLCPU_RETURN_IF_ERROR(check_optional_dtype(bias, "bias"));
     ACLCPU_RETURN_IF_ERROR(check_optional_dtype(runningMean, "runningMean"));
     ACLCPU_RETURN_IF_ERROR(check_optional_dtype(runningVar, "runningVar"));
-    ACLCPU_RETURN_IF_ERROR(check_public_formats(input, output));
+    ACLCPU_RETURN_IF_ERROR(check_format(input, output));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(input, "input"));
     ACLCPU_RETURN_IF_ERROR(check_min_dim(input, "input", 2));
     ACLCPU_RETURN_IF_ERROR(check_max_dim(output, "output"));

@@ -5,9 +5,10 @@
 // moves the running stats towards the batch's (the variance unbiased by
 // n / (n - 1)); inference normalises by the running stats.  Every A2 dtype
 // (FLOAT, FLOAT16, BF16), weight/bias/running stats given or null, 2-D to
-// 5-D inputs, strided and offset views, the empty input (saveMean 0,
-// saveInvstd NaN, nothing checked but the nulls), bitwise identical results
-// for 1, 2 and 8 workers, and every error path with its code and message.
+// 8-D inputs (a 5-D one NCDHW, as CheckFormat requires), strided and offset
+// views, the empty input (saveMean 0, saveInvstd NaN, nothing checked but
+// the nulls), bitwise identical results for 1, 2 and 8 workers, and every
+// error path with its code and message.
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -85,7 +86,9 @@ public:
         auto b = channel_tensor(c.bias, c.paramDtype);
         auto rm = channel_tensor(c.runningMean, c.paramDtype);
         auto rv = channel_tensor(c.runningVar, c.paramDtype);
-        auto out = DeviceTensor::output({c.input.shape, c.input.dtype});
+        TensorSpec outSpec(c.input.shape, c.input.dtype);
+        outSpec.format = c.input.format;
+        auto out = DeviceTensor::output(outSpec);
         auto saveMean = DeviceTensor::output({{channels}, c.saveDtype});
         auto saveInvstd = DeviceTensor::output({{channels}, c.saveDtype});
         const auto ptr = [](const std::unique_ptr<DeviceTensor>& t) { return t ? t->get() : nullptr; };
@@ -177,6 +180,7 @@ TEST_F(BatchNorm, OptionalOperandsAndMixedDtypes) {
     c.runningVar.clear();
     expect_matches(*this, c);
     c = full_case({4, 2, 3, 2, 2}, ACL_FLOAT, ACL_FLOAT16, 31);
+    c.input.format = ACL_FORMAT_NCDHW;  // CheckFormat: a 5-D input must be NCDHW
     c.bias.clear();
     c.runningMean.clear();
     c.saveDtype = ACL_BF16;
@@ -275,6 +279,16 @@ TEST_F(BatchNorm, Errors) {
     auto nchw = DeviceTensor::output(nchwSpec);
     expect_error_naming(call(x.get(), c3.get(), c3.get(), true, nchw->get(), mean->get(), invstd->get()),
                         ACLNN_ERR_PARAM_INVALID, "ormat");
+    const DeviceTensor x5({{1, 3, 1, 1, 1}, ACL_FLOAT}, {1, 2, 3});
+    auto out5 = DeviceTensor::output({{1, 3, 1, 1, 1}, ACL_FLOAT});
+    expect_error_naming(call(x5.get(), c3.get(), c3.get(), true, out5->get(), mean->get(), invstd->get()),
+                        ACLNN_ERR_PARAM_INVALID, "NCDHW");
+    TensorSpec nzSpec({2, 3}, ACL_FLOAT);
+    nzSpec.format = ACL_FORMAT_FRACTAL_NZ;
+    const DeviceTensor nz(nzSpec, uniform(6, -1, 1, 3));
+    auto outNz = DeviceTensor::output(nzSpec);
+    expect_error_naming(call(nz.get(), c3.get(), c3.get(), true, outNz->get(), mean->get(), invstd->get()),
+                        ACLNN_ERR_PARAM_INVALID, "Format only support");
     // CheckShape: rank 2 to 8, output of input's shape.
     const DeviceTensor x1({{3}, ACL_FLOAT}, {1, 2, 3});
     expect_error_naming(call(x1.get(), c3.get(), c3.get(), true, out->get(), mean->get(), invstd->get()),
