@@ -65,6 +65,8 @@ struct Case {
     std::vector<double> x, weight, bias, runningMean, runningVar;
     aclDataType paramDtype = ACL_FLOAT;
     aclDataType saveDtype = ACL_FLOAT;
+    /// The per-channel tensors' stride (offset 1 when above 1).
+    int64_t channelStride = 1;
 };
 
 struct Results {
@@ -73,19 +75,22 @@ struct Results {
 
 class BatchNorm : public AclTest {
 public:
-    std::unique_ptr<DeviceTensor> channel_tensor(const std::vector<double>& values, aclDataType dtype) {
+    std::unique_ptr<DeviceTensor> channel_tensor(const std::vector<double>& values, aclDataType dtype,
+                                                 int64_t stride) {
         if (values.empty()) return nullptr;
-        return std::make_unique<DeviceTensor>(TensorSpec{{static_cast<int64_t>(values.size())}, dtype},
+        const auto n = static_cast<int64_t>(values.size());
+        const int64_t offset = stride > 1 ? 1 : 0;
+        return std::make_unique<DeviceTensor>(TensorSpec{{n}, dtype, {stride}, offset, {offset + n * stride}},
                                               representable(values, dtype));
     }
 
     Results run(const Case& c, bool training, uint64_t* workspace = nullptr) {
         const DeviceTensor input(c.input, representable(c.x, c.input.dtype));
         const int64_t channels = c.input.shape[1];
-        auto w = channel_tensor(c.weight, c.paramDtype);
-        auto b = channel_tensor(c.bias, c.paramDtype);
-        auto rm = channel_tensor(c.runningMean, c.paramDtype);
-        auto rv = channel_tensor(c.runningVar, c.paramDtype);
+        auto w = channel_tensor(c.weight, c.paramDtype, c.channelStride);
+        auto b = channel_tensor(c.bias, c.paramDtype, c.channelStride);
+        auto rm = channel_tensor(c.runningMean, c.paramDtype, c.channelStride);
+        auto rv = channel_tensor(c.runningVar, c.paramDtype, c.channelStride);
         TensorSpec outSpec(c.input.shape, c.input.dtype);
         outSpec.format = c.input.format;
         auto out = DeviceTensor::output(outSpec);
@@ -101,6 +106,9 @@ public:
         if (workspace != nullptr) *workspace = size;
         EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
         Results r{out->read(), saveMean->read(), saveInvstd->read(), {}, {}};
+        for (const auto* written : {rm.get(), rv.get()}) {
+            if (written != nullptr) EXPECT_EQ(written->bytes_changed_outside_view(), 0u);
+        }
         if (rm) r.runningMean = rm->read();
         if (rv) r.runningVar = rv->read();
         return r;
@@ -190,10 +198,12 @@ TEST_F(BatchNorm, OptionalOperandsAndMixedDtypes) {
     expect_matches(*this, c);
 }
 
-// A transposed input with an offset (channels strided), and a rank-8 input.
+// A transposed input with an offset (channels strided), strided per-channel
+// tensors (the running stats written in place), and a rank-8 input.
 TEST_F(BatchNorm, StridedAndHighRankInputs) {
     Case c = full_case({4, 3}, ACL_FLOAT, ACL_FLOAT, 41);
     c.input = {{4, 3}, ACL_FLOAT, {1, 5}, 2, {20}};
+    c.channelStride = 3;
     expect_matches(*this, c);
     expect_matches(*this, full_case({2, 3, 1, 2, 1, 2, 1, 3}, ACL_FLOAT, ACL_FLOAT, 51));
 }
