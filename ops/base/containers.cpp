@@ -7,6 +7,7 @@
 #include <new>
 #include <vector>
 
+#include "aclcpu/bool_array.hpp"
 #include "aclcpu/nnopbase.hpp"
 #include "arguments.hpp"
 
@@ -84,6 +85,8 @@ struct aclBoolArray {
     aclBoolArray(const bool* data, uint64_t size) : values(copy_of(data, size)) {}
     size_t size() const noexcept { return values.size(); }
 };
+
+const std::vector<bool>& aclcpu::values_of(const aclBoolArray* array) noexcept { return array->values; }
 
 struct aclTensorList : OwningList<aclTensor, DestroyTensor> {
     using OwningList::OwningList;

@@ -57,6 +57,8 @@ public:
             case RowFunction::kSoftmaxCrossEntropy: softmax_cross_entropy(); break;
             case RowFunction::kSoftmaxBackward: softmax_backward(); break;
             case RowFunction::kLogSoftmaxBackward: log_softmax_backward(); break;
+            case RowFunction::kLayerNormBackward:
+            case RowFunction::kRmsNormBackward: norm_backward(); break;
         }
     }
 
@@ -235,6 +237,75 @@ private:
             write_chunk(c, [&](size_t i, size_t count) {
                 const RowVec e = exp_ieee(RowTag(), load_row_lanes(l + i, count));
                 return hn::Sub(load_row_lanes(grad + i, count), hn::Mul(e, sumV));
+            });
+        }
+    }
+
+    /// The current row's stat read from the input at slot (0 where absent).
+    float read_stat(int slot, const StridedLayout& layout) const {
+        float value = 0.0f;
+        if (slot >= 0) gather(layout, job_.args.inputs[slot], row_, 1, &value);
+        return value;
+    }
+
+    /// Stages chunk c of a backward norm: xhat = (x - mean) * rstd in place
+    /// of other's chunk, g = dy * gamma (dy without gamma) in beta_ (no
+    /// backward norm has a beta).  Returns dy's chunk.
+    const float* stage_backward(int64_t c, float mean, float rstd) {
+        const int64_t n = chunk_size(c);
+        const float* dy = x_chunk(c);
+        float* xhat = other_chunk(c);
+        const RowVec meanV = hn::Set(RowTag(), mean);
+        const RowVec rstdV = hn::Set(RowTag(), rstd);
+        store_row(xhat, n, [&](size_t i, size_t count) {
+            return hn::Mul(hn::Sub(load_row_lanes(xhat + i, count), meanV), rstdV);
+        });
+        load_affine(c);
+        const bool scaled = ops_.gammaSlot >= 0;
+        store_row(beta_, n, [&](size_t i, size_t count) {
+            const RowVec grad = load_row_lanes(dy + i, count);
+            return scaled ? hn::Mul(grad, load_row_lanes(gamma_ + i, count)) : grad;
+        });
+        return dy;
+    }
+
+    /// LayerNorm's and RmsNorm's dx (rows.hpp): a first pass sums g and
+    /// g * xhat over the row, a second restages each chunk (rather than
+    /// keeping the row: rows of any length) and writes dx and, when the
+    /// operator asks for dgamma, the terms dy * xhat that a column sum over
+    /// the rows reduces afterwards (deterministically, on the reduction
+    /// engine).
+    void norm_backward() {
+        const bool centred = plan_.function == RowFunction::kLayerNormBackward;
+        const float mean = read_stat(ops_.meanSlot, ops_.mean);
+        const float rstd = read_stat(ops_.rstdSlot, ops_.rstd);
+        RowSum gradSum;
+        RowSum projection;
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const int64_t n = chunk_size(c);
+            stage_backward(c, mean, rstd);
+            gradSum.add(beta_, n, [](RowVec term) { return term; });
+            store_row(y_, n, [&](size_t i, size_t count) {
+                return hn::Mul(load_row_lanes(beta_ + i, count), load_row_lanes(other_ + i, count));
+            });
+            projection.add(y_, n, [](RowVec term) { return term; });
+        }
+        const float inverseLength = 1.0f / static_cast<float>(plan_.length);
+        const RowVec gradMeanV = hn::Set(RowTag(), centred ? gradSum.total() * inverseLength : 0.0f);
+        const RowVec projectionMeanV = hn::Set(RowTag(), projection.total() * inverseLength);
+        const RowVec rstdV = hn::Set(RowTag(), rstd);
+        for (int64_t c = 0; c < chunks_; ++c) {
+            const int64_t n = chunk_size(c);
+            const float* dy = stage_backward(c, mean, rstd);
+            if (ops_.termsSlot >= 0) {  // y_ is write_chunk's staging: the terms go first
+                store_row(y_, n, [&](size_t i, size_t count) {
+                    return hn::Mul(load_row_lanes(dy + i, count), load_row_lanes(other_ + i, count));
+                });
+                scatter(y_, ops_.terms, job_.args.outputs[ops_.termsSlot], row_begin(c), n);
+            }
+            write_chunk(c, [&](size_t i, size_t count) {
+                const RowVec g = hn::Sub(load_row_lanes(beta_ + i, count), gradMeanV);
+                return hn::Mul(hn::Sub(g, hn::Mul(load_row_lanes(other_ + i, count), projectionMeanV)), rstdV);
             });
         }
     }

@@ -37,6 +37,12 @@ namespace aclcpu::ops {
 ///                y = s * x - s * sum(x * s)
 ///   kLogSoftmaxBackward  x = gradOutput, other = log-softmax's output l:
 ///                y = x - exp(l) * sum(x)
+///   kLayerNormBackward   x = dy, other = the forward's input, mean and rstd
+///                read (statsRead); xhat = (other - mean) * rstd, g = x * gamma
+///                (x without gamma): y = rstd * (g - sum(g) / n - xhat * sum(g * xhat) / n);
+///                terms (when given) = x * xhat, which a column sum turns into dgamma
+///   kRmsNormBackward     as kLayerNormBackward with mean 0 and no sum(g) / n:
+///                y = rstd * (g - xhat * sum(g * xhat) / n), xhat = other * rstd
 enum class RowFunction : uint8_t {
     kSoftmax,
     kLogSoftmax,
@@ -46,6 +52,8 @@ enum class RowFunction : uint8_t {
     kSoftmaxCrossEntropy,
     kSoftmaxBackward,
     kLogSoftmaxBackward,
+    kLayerNormBackward,
+    kRmsNormBackward,
 };
 
 /// A row's sums keep this many partial sums (element i in partial i % 32),
@@ -69,9 +77,11 @@ struct RowPlan {
 /// other (a second input row: AddRmsNorm's x2, the labels) and sum
 /// (AddRmsNorm's x1 + x2) over [rows, length], gamma and beta over [length]
 /// (the same for every row) or, when affinePerRow, over [rows, length];
-/// mean, rstd and loss over [rows].  Slots are the operands' indices in the
-/// launch's inputs (x 0, other, gamma, beta) and outputs (y 0, mean, rstd,
-/// loss, sum); -1 where the operator has no such operand.
+/// mean, rstd and loss over [rows]; terms (the backward norms' per-element
+/// dgamma terms, fp32) over [rows, length].  Slots are the operands' indices
+/// in the launch's inputs (x 0, other, gamma, beta; mean and rstd when
+/// statsRead) and outputs (y 0, mean, rstd, loss, sum, terms); -1 where the
+/// operator has no such operand.
 struct RowOperands {
     StridedLayout x;
     StridedLayout y;
@@ -82,6 +92,7 @@ struct RowOperands {
     StridedLayout rstd;
     StridedLayout loss;
     StridedLayout sum;
+    StridedLayout terms;
     int otherSlot = -1;
     int gammaSlot = -1;
     int betaSlot = -1;
@@ -89,14 +100,22 @@ struct RowOperands {
     int rstdSlot = -1;
     int lossSlot = -1;
     int sumSlot = -1;
+    int termsSlot = -1;
     bool affinePerRow = false;
+    /// mean and rstd are inputs (a backward norm reads its forward's).
+    bool statsRead = false;
 
     size_t input_count() const noexcept {
-        return 1 + size_t{otherSlot >= 0} + size_t{gammaSlot >= 0} + size_t{betaSlot >= 0};
+        return 1 + size_t{otherSlot >= 0} + size_t{gammaSlot >= 0} + size_t{betaSlot >= 0} +
+               (statsRead ? stat_count() : 0);
     }
     size_t output_count() const noexcept {
-        return 1 + size_t{meanSlot >= 0} + size_t{rstdSlot >= 0} + size_t{lossSlot >= 0} + size_t{sumSlot >= 0};
+        return 1 + (statsRead ? 0 : stat_count()) + size_t{lossSlot >= 0} + size_t{sumSlot >= 0} +
+               size_t{termsSlot >= 0};
     }
+
+private:
+    size_t stat_count() const noexcept { return size_t{meanSlot >= 0} + size_t{rstdSlot >= 0}; }
 };
 
 /// Plans rows x length for soc: blocks of whole rows, a UB chunk of the

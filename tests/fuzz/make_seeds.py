@@ -1995,6 +1995,81 @@ def rows_seeds():
           dict(shape=(2, 2), dtype=DOUBLE), none, unit=True)
     solve('not_square', dict(shape=(3, 2)), dict(shape=(3, 2)), dict(shape=(3, 2)), none)
     solve('null_x', dict(shape=(2, 2)), dict(shape=(2, 2)), none, none)
+
+    def layer_grad(name, x, norm, stats, weight, mask, dx, daffine, dy=None, null_mask=False, place=ON_DEVICE):
+        s = Seed()
+        s.byte(place)
+        s.byte(10)
+        s.tensor(**(dy or x))
+        s.tensor(**x)
+        s.byte(len(norm))
+        for v in norm:
+            s.small_int(v)
+        s.rare(False)
+        for t in (stats, stats, weight, none):
+            s.tensor(**t)
+        s.byte(len(mask))
+        for b in mask:
+            s.bit(b)
+        s.rare(null_mask)
+        for t in (dx, daffine, daffine):
+            s.tensor(**t)
+        s.run()
+        seeds[f'layer_norm_backward_{name}'] = s
+
+    every = (True, True, True)
+    for dtype in (FLOAT, FLOAT16, BF16):
+        for weight_dtype in (FLOAT, dtype):
+            x = dict(shape=(2, 3, 8), dtype=dtype)
+            layer_grad(f'{dtype}_{weight_dtype}', x, [8], dict(shape=(2, 3, 1), dtype=dtype),
+                       dict(shape=(8,), dtype=weight_dtype), every, x, dict(shape=(8,)))
+    for bits in range(8):
+        layer_grad(f'mask{bits}', dict(shape=(4, 6)), [6], dict(shape=(4, 1)), none,
+                   (bool(bits & 1), bool(bits & 2), bool(bits & 4)), dict(shape=(4, 6)), dict(shape=(6,)))
+    layer_grad('two_dims', dict(shape=(2, 3, 4)), [3, 4], dict(shape=(2,)), dict(shape=(3, 4)), every,
+               dict(shape=(2, 3, 4)), dict(shape=(12,)))
+    layer_grad('strided', dict(shape=(3, 5), strides='col'), [5], dict(shape=(3, 1), strides=(2, 1), storage=2),
+               dict(shape=(5,), strides=(2,), storage=10), every, dict(shape=(3, 5), offset=2, storage=3),
+               dict(shape=(5,), strides=(2,), storage=10), dy=dict(shape=(3, 5), offset=1, storage=2))
+    layer_grad('long_rows', dict(shape=(2, 70000)), [70000], dict(shape=(2, 1)), none, every,
+               dict(shape=(2, 70000)), dict(shape=(70000,)), place=PHASE1_ONLY)
+    layer_grad('no_rows', dict(shape=(0, 4)), [4], dict(shape=(0, 1)), none, every, dict(shape=(0, 4)),
+               dict(shape=(4,)))
+    layer_grad('no_columns', dict(shape=(3, 0)), [0], dict(shape=(3, 1)), none, every, dict(shape=(3, 0)),
+               dict(shape=(0,)))
+    layer_grad('axis_loop', dict(shape=(2, 4, 4)), [2, 4], dict(shape=(2,)), dict(shape=(2, 4)), every,
+               dict(shape=(2, 4, 4)), dict(shape=(16,)))
+    layer_grad('short_mask', dict(shape=(2, 4)), [4], dict(shape=(2,)), none, (True, True), dict(shape=(2, 4)),
+               dict(shape=(4,)))
+    layer_grad('null_mask', dict(shape=(2, 4)), [4], dict(shape=(2,)), none, every, dict(shape=(2, 4)),
+               dict(shape=(4,)), null_mask=True)
+    layer_grad('null_dx', dict(shape=(2, 4)), [4], dict(shape=(2,)), none, every, none, dict(shape=(4,)))
+    layer_grad('stats_wrong', dict(shape=(2, 4)), [4], dict(shape=(3,)), none, every, dict(shape=(2, 4)),
+               dict(shape=(4,)))
+    layer_grad('wild_norm', dict(shape=(2, 4)), [-2**63], dict(shape=(2,)), none, every, dict(shape=(2, 4)),
+               dict(shape=(4,)))
+    layer_grad('huge_stride', dict(shape=(2, 4), strides=(2**62, 1)), [4], dict(shape=(2,)), none, every,
+               dict(shape=(2, 4)), dict(shape=(4,)))
+
+    def rms_grad(name, x, rstd, gamma, dgamma, dy=None, dx=None, place=ON_DEVICE):
+        entry_seed(11, f'rms_norm_grad_{name}', (dy or x, x, rstd, gamma, dx or x, dgamma), [], (), place=place)
+
+    for xd, gd in ((FLOAT16, FLOAT), (BF16, FLOAT), (FLOAT16, FLOAT16), (BF16, BF16), (FLOAT, FLOAT)):
+        rms_grad(f'{xd}_{gd}', dict(shape=(2, 1, 16), dtype=xd), dict(shape=(2,)), dict(shape=(16,), dtype=gd),
+                 dict(shape=(16,)))
+    rms_grad('gamma_2d', dict(shape=(2, 3, 8)), dict(shape=(2, 1, 1)), dict(shape=(3, 8)), dict(shape=(3, 8)))
+    rms_grad('gamma_whole', dict(shape=(2, 8)), dict(shape=(1,)), dict(shape=(2, 8)), dict(shape=(2, 8)))
+    rms_grad('strided', dict(shape=(3, 5), strides='col'), dict(shape=(3,), strides=(2,), storage=6),
+             dict(shape=(5,), strides=(2,), storage=10), dict(shape=(5,), offset=1, storage=6),
+             dy=dict(shape=(3, 5), offset=2, storage=3), dx=dict(shape=(3, 5), strides='col'))
+    rms_grad('long_rows', dict(shape=(2, 70000)), dict(shape=(2,)), dict(shape=(70000,)), dict(shape=(70000,)),
+             place=PHASE1_ONLY)
+    rms_grad('empty', dict(shape=(0, 4)), dict(shape=(0,)), dict(shape=(4,)), dict(shape=(4,)))
+    rms_grad('rstd_wrong', dict(shape=(2, 4)), dict(shape=(3,)), dict(shape=(4,)), dict(shape=(4,)))
+    rms_grad('gamma_half_x_bf16', dict(shape=(2, 4), dtype=BF16), dict(shape=(2,)), dict(shape=(4,), dtype=FLOAT16),
+             dict(shape=(4,)))
+    rms_grad('huge_stride', dict(shape=(2, 4), strides=(2**61, 1)), dict(shape=(2,)), dict(shape=(4,)),
+             dict(shape=(4,)))
     return seeds
 
 

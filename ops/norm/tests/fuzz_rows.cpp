@@ -1,6 +1,7 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the row engine
 // through every entry point of the norm family, and TriangularSolve (a
-// per-matrix kernel beside it); the first byte picks the entry point (b % 10):
+// per-matrix kernel beside it), and ops/norm_grad's backward norms; the
+// first byte picks the entry point (b % 12):
 //   0 Softmax, 1 LogSoftmax: one + out (tests/fuzz/fuzz_elementwise.hpp), int dim
 //   2 RmsNorm:  tensors x, gamma, real epsilon, tensors yOut, rstdOut
 //   3 LayerNormWithImplMode: tensor input, ints normalizedShape, tensors
@@ -13,16 +14,23 @@
 //               tensors xOut, mOut
 //   8 SoftmaxBackward, 9 LogSoftmaxBackward: gradOutput, output + out
 //               (pair_and_out: out may be either input), int dim
+//   10 LayerNormBackward: tensors gradOut, input, ints normalizedShape,
+//               tensors mean, rstd, weight, bias, bools outputMask, tensors
+//               gradInput, gradWeight, gradBias
+//   11 RmsNormGrad: tensors dy, x, rstd, gamma, dxOut, dgammaOut
 // where int is a byte (b % 32 - 10) or, for byte 255, a raw 8-byte word,
-// ints a count byte (%10) and that many ints, then rare(): a null array, and
+// ints a count byte (%10) and that many ints, then rare(): a null array, bools
+// a count byte (%5) and that many bits, then rare(): a null array, and
 // any tensor may be null (the Decoder's null tensor).
 
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
@@ -107,10 +115,46 @@ void fuzz_triangular_solve(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
     call.run(ACLCPU_FUZZ_API(aclnnTriangularSolve), in, self, a, upper, transpose, unitriangular, xOut, mOut);
 }
 
+/// An aclBoolArray decoded as above (outputMask), destroyed with it.
+class Bools {
+public:
+    explicit Bools(Decoder& in) {
+        bool values[4] = {};
+        const size_t count = in.byte() % 5;
+        for (size_t i = 0; i < count; ++i) values[i] = in.bit();
+        if (!in.rare()) array_ = aclCreateBoolArray(values, count);
+    }
+    ~Bools() {
+        if (array_ != nullptr) aclDestroyBoolArray(array_);
+    }
+    Bools(const Bools&) = delete;
+    Bools& operator=(const Bools&) = delete;
+    const aclBoolArray* get() const { return array_; }
+
+private:
+    aclBoolArray* array_ = nullptr;
+};
+
+void fuzz_layer_norm_backward(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    const auto [gradOut, input] = call.inputs<2>(in);
+    const Ints normalized(in);
+    const auto [mean, rstd, weight, bias] = call.inputs<4>(in);
+    const Bools mask(in);
+    const auto [gradInput, gradWeight, gradBias] = call.outputs<3>(in);
+    call.run(ACLCPU_FUZZ_API(aclnnLayerNormBackward), in, gradOut, input, normalized.get(), mean, rstd, weight, bias,
+             mask.get(), gradInput, gradWeight, gradBias);
+}
+
+void fuzz_rms_norm_grad(Decoder& in, aclcpu::fuzz::OperatorCall& call) {
+    const auto [dy, x, rstd, gamma] = call.inputs<4>(in);
+    const auto [dx, dgamma] = call.outputs<2>(in);
+    call.run(ACLCPU_FUZZ_API(aclnnRmsNormGrad), in, dy, x, rstd, gamma, dx, dgamma);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 10;
+    const uint8_t entry = in.byte() % 12;
     switch (entry) {
         case 0:
         case 1: fuzz_softmax(in, call, entry == 1); break;
@@ -122,5 +166,7 @@ void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
         case 7: fuzz_triangular_solve(in, call); break;
         case 8:
         case 9: fuzz_softmax_backward(in, call, entry == 9); break;
+        case 10: fuzz_layer_norm_backward(in, call); break;
+        case 11: fuzz_rms_norm_grad(in, call); break;
     }
 }
