@@ -1310,6 +1310,54 @@ def reduction_seeds():
     seeds.update(more_reduction_seeds(one_dim))
     seeds.update(mse_seeds())
     seeds.update(nll_seeds())
+    seeds.update(batch_norm_seeds())
+    return seeds
+
+
+def batch_norm_seeds():
+    """fuzz_reduction.cpp's entry 26: BatchNorm in training and inference
+    over each dtype, optional operands null, strided, empty and high-rank
+    inputs, statistics split over blocks, mixed dtypes, and the refused
+    ranks, shapes and dtypes."""
+    seeds = {}
+
+    def bn(x, training=True, channel=None, out=None, save=None, params=(True, True, True, True), momentum=0.1,
+           eps=1e-5, run=(False, False)):
+        c = x['shape'][1] if len(x['shape']) > 1 else 1
+        channel = channel if channel is not None else dict(shape=(c,), dtype=x.get('dtype', FLOAT))
+        s = Seed()
+        s.byte(ON_DEVICE)
+        s.byte(26)
+        s.tensor(**x)
+        for given in params:
+            s.tensor(**(channel if given else dict(null=True)))
+        s.bit(training)
+        s.real(momentum)
+        s.real(eps)
+        s.tensor(**(out if out is not None else dict(shape=x['shape'], dtype=x.get('dtype', FLOAT))))
+        for _ in range(2):
+            s.tensor(**(save if save is not None else channel))
+        s.run(*run)
+        return s
+
+    for dtype in (FLOAT, FLOAT16, BF16, DOUBLE):
+        for training in (True, False):
+            seeds[f'bn_{int(training)}_{dtype}'] = bn(dict(shape=(2, 3, 4, 5), dtype=dtype), training)
+    seeds['bn_2d'] = bn(dict(shape=(6, 4)))
+    seeds['bn_nulls'] = bn(dict(shape=(2, 3, 4)), params=(False, False, False, False))
+    seeds['bn_null_save_infer'] = bn(dict(shape=(2, 3, 4)), False, save=dict(null=True))
+    seeds['bn_null_save_train'] = bn(dict(shape=(2, 3, 4)), True, save=dict(null=True))
+    seeds['bn_mixed'] = bn(dict(shape=(2, 3, 4), dtype=FLOAT16), channel=dict(shape=(3,), dtype=BF16))
+    seeds['bn_strided'] = bn(dict(shape=(4, 3, 5), strides='col', offset=2), channel=dict(shape=(3,), strides='col'))
+    seeds['bn_empty'] = bn(dict(shape=(0, 3, 2)))
+    seeds['bn_rank8'] = bn(dict(shape=(1, 3, 1, 2, 1, 2, 1, 2)))
+    seeds['bn_rank1'] = bn(dict(shape=(3,)))
+    seeds['bn_wrong_channels'] = bn(dict(shape=(2, 3)), channel=dict(shape=(2,)))
+    seeds['bn_wrong_out'] = bn(dict(shape=(2, 3)), out=dict(shape=(3, 2)))
+    seeds['bn_split'] = bn(dict(shape=(4096, 2, 64)))
+    seeds['bn_one_per_channel'] = bn(dict(shape=(1, 3)))
+    seeds['bn_nan_eps'] = bn(dict(shape=(2, 3)), momentum=float('nan'), eps=-1.0)
+    seeds['bn_null_workspace_size'] = bn(dict(shape=(2, 3)), run=(True, False))
     return seeds
 
 

@@ -1,8 +1,8 @@
 // Fuzzes phase 1 (and, for small tensors, phase 2) of the reduction engine
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
-// Argsort (ops/sort), and the losses of ops/loss (MseLoss, NLLLoss and their
-// gradients, CrossEntropyLoss and its gradient); the first byte picks the
-// entry point (b % 26):
+// Argsort (ops/sort), the losses of ops/loss (MseLoss, NLLLoss and their
+// gradients, CrossEntropyLoss and its gradient) and BatchNorm
+// (ops/batch_norm); the first byte picks the entry point (b % 27):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -31,6 +31,9 @@
 //   25 CrossEntropyLossGrad: tensor gradLoss (the "self" read first), tensor
 //                 logProb, classes target, tensor weightOptional, reduction,
 //                 int ignoreIndex, real labelSmoothing, tensor out
+//   26 BatchNorm: tensor input, tensor weight, tensor bias, tensor runningMean,
+//                 tensor runningVar, bit training, real momentum, real eps,
+//                 tensor output, tensor saveMean, tensor saveInvstd
 // where reduction is a byte picking "none", "mean", "sum", "max" or null (%5),
 // classes is a tensor, a count byte (%8) and that many ints its
 // INT32/INT64 storage cycles through (OperatorCall::input), int is
@@ -42,6 +45,7 @@
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cumsum.h"
@@ -205,11 +209,32 @@ void fuzz_cross_entropy(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& c
              0.0, false, out, logProbOut, zloss, lse);
 }
 
+/// BatchNorm (entry 26): the running stats are written in training, so
+/// they are outputs.
+void fuzz_batch_norm(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, const aclTensor* input) {
+    const aclTensor* weight = call.input(in.tensor());
+    const aclTensor* bias = call.input(in.tensor());
+    aclTensor* runningMean = call.output(in.tensor());
+    aclTensor* runningVar = call.output(in.tensor());
+    const bool training = in.bit();
+    const double momentum = in.real();
+    const double eps = in.real();
+    aclTensor* output = call.output(in.tensor());
+    aclTensor* saveMean = call.output(in.tensor());
+    aclTensor* saveInvstd = call.output(in.tensor());
+    call.run(ACLCPU_FUZZ_API(aclnnBatchNorm), in, input, weight, bias, runningMean, runningVar, training, momentum,
+             eps, output, saveMean, saveInvstd);
+}
+
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 26;
+    const uint8_t entry = in.byte() % 27;
     const aclTensor* self = call.input(in.tensor());
+    if (entry == 26) {
+        fuzz_batch_norm(in, call, self);
+        return;
+    }
     if (entry >= 24) {
         fuzz_cross_entropy(in, call, entry, self);
         return;
