@@ -107,7 +107,9 @@ public:
         EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
         Results r{out->read(), saveMean->read(), saveInvstd->read(), {}, {}};
         for (const auto* written : {rm.get(), rv.get()}) {
-            if (written != nullptr) EXPECT_EQ(written->bytes_changed_outside_view(), 0u);
+            if (written != nullptr) {
+                EXPECT_EQ(written->bytes_changed_outside_view(), 0u);
+            }
         }
         if (rm) r.runningMean = rm->read();
         if (rv) r.runningVar = rv->read();
