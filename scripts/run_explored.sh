@@ -3,10 +3,10 @@
 # docs/schedule_exploration.md): whatever order the emulated device starts
 # the work of different streams in, they must still pass.
 #   - every sample (ctest label `sample`), under ACLCPU_EXPLORE_SAMPLE_SEEDS
-#     (default 12) seeds of each policy;
+#     (default 6) seeds of each policy;
 #   - every test binary of the suite (the gtest executables ctest discovers
 #     its tests from: runtime, operators, stress ...), under
-#     ACLCPU_EXPLORE_SEEDS (default 12) seeds of each policy.  A binary runs
+#     ACLCPU_EXPLORE_SEEDS (default 6) seeds of each policy.  A binary runs
 #     whole in one process per seed, ACLCPU_EXPLORE_JOBS (default 8) such
 #     processes side by side: explored tests mostly wait (for the explorer's
 #     1 s limits when a test waits by means the runtime cannot see), so
@@ -25,8 +25,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${1:-${ACLCPU_BUILD_DIR:-$root/build}}"
-sample_seeds="${ACLCPU_EXPLORE_SAMPLE_SEEDS:-12}"
-suite_seeds="${ACLCPU_EXPLORE_SEEDS:-12}"
+sample_seeds="${ACLCPU_EXPLORE_SAMPLE_SEEDS:-6}"
+suite_seeds="${ACLCPU_EXPLORE_SEEDS:-6}"
 ops_seeds="${ACLCPU_EXPLORE_OPS_SEEDS:-1}"
 jobs="${ACLCPU_EXPLORE_JOBS:-8}"
 commit="$(git -C "$root" rev-parse --short=8 HEAD 2>/dev/null || echo 1)"

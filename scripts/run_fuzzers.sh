@@ -3,7 +3,7 @@
 # tree that scripts/run_sanitizers.sh tests, build-asan/ (or
 # $ACLCPU_FUZZ_BUILD_DIR; configured as scripts/sanitized_trees.sh says, so
 # that after the sanitizer run nothing is left to build), and runs each for
-# ${ACLCPU_FUZZ_SECONDS:-30} seconds on a copy of its seed corpus (see
+# ${ACLCPU_FUZZ_SECONDS:-16} seconds on a copy of its seed corpus (see
 # corpus_of below).
 # Prints the executions per target; fails if any target crashed, hung
 # (-timeout) or ran out of memory.  A crashing input is left in
@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build_dir="${ACLCPU_FUZZ_BUILD_DIR:-$root/build-asan}"
-seconds="${ACLCPU_FUZZ_SECONDS:-24}"
+seconds="${ACLCPU_FUZZ_SECONDS:-16}"
 # corpus_of TARGET: the seed corpus of a target -- an operator's in its
 # folder: ops/<name>/tests/corpus/<target> in a family with several targets
 # (when that folder exists), else ops/<name>/tests/corpus; the object

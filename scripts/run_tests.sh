@@ -9,7 +9,7 @@
 #      ../shared/third_party has no ggml source), then a small llama-style
 #      model on that backend and on ggml's CPU backend (scripts/ggml_model.sh);
 #   5. the sanitizers: ASan+UBSan on everything, TSan on the concurrency tests;
-#   6. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 30) each.
+#   6. the libFuzzer targets, ACLCPU_FUZZ_SECONDS (default 16) each.
 # ACLCPU_GGML=0, ACLCPU_SANITIZERS=0 or ACLCPU_FUZZ=0 skip steps 4, 5 or 6.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
