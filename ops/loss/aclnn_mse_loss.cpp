@@ -10,10 +10,13 @@
 // "mean" times the fp32 reciprocal of the count -- and cast the result into
 // out.  An empty self or target: "none" does nothing, "mean" fills NaN and
 // "sum" 0 (MseLossEmptyTensorCompute).
+// MseLossOut (loss/mse_loss/op_api/aclnn_mse_loss_out.cpp): MseLoss with
+// "mean" and "sum" along dim 0 only, see mse_loss_out.
 // MseLossBackward: the three inputs of one dtype, broadcast,
 // ((x - t) * cof) * dy, cast into out.
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
 
 #include <memory>
 
@@ -89,22 +92,41 @@ aclnnStatus check_squares_fit(const Dims& shape) {
     return ACLNN_SUCCESS;
 }
 
+/// How a reduced MseLoss reduces its squares.
+struct SquaresReduction {
+    bool mean = false;
+    /// false: every square into a 0-d out (MseLoss); true: along the
+    /// broadcast shape's dim 0 only (MseLossOut).
+    bool firstDimOnly = false;
+    /// The dtype each square is rounded to and the reduction computes in:
+    /// FLOAT (MseLoss's DAG keeps fp32 squares), or the promoted dtype
+    /// (MseLossOut's op_api runs MseLoss "none", then ReduceMean/ReduceSum).
+    aclDataType squaresDtype = ACL_FLOAT;
+};
+
 aclnnStatus hand_back_mse_reduction(const char* api, const aclTensor* self, const aclTensor* target, const Dims& shape,
-                                    bool mean, const aclTensor* out, uint64_t* workspaceSize,
+                                    const SquaresReduction& reduction, const aclTensor* out, uint64_t* workspaceSize,
                                     aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_view_in_storage({{self, "self"}, {target, "target"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_squares_fit(shape));
     const StridedLayout selfLayout = StridedLayout::broadcast_to(view_of(self), shape);
     const StridedLayout squares = StridedLayout::linear(selfLayout.numel(), ACL_FLOAT);
     const ElementwiseOperands<2> operands{{selfLayout, StridedLayout::broadcast_to(view_of(target), shape)}, squares,
-                                          ACL_FLOAT};
+                                          reduction.squaresDtype};
     const ElementwiseTiling tiling = tile_binary(squares.numel(), ACL_FLOAT, sizeof(float), soc_profile());
+    // The squares, row-major: one dim of all of them, or the broadcast shape
+    // (a 0-d one as [1]) to reduce along its dim 0.
     TensorView squaresView;
-    squaresView.shape = {squares.numel()};
-    squaresView.strides = {1};
+    squaresView.shape = reduction.firstDimOnly && !shape.empty() ? shape : Dims{squares.numel()};
+    squaresView.strides = squaresView.shape;
+    for (size_t d = squaresView.shape.size(), stride = 1; d-- > 0;) {
+        squaresView.strides[d] = static_cast<int64_t>(stride);
+        stride *= static_cast<size_t>(squaresView.shape[d]);
+    }
     squaresView.dtype = ACL_FLOAT;
     ReductionSpec spec;
-    spec.mean = mean;
+    spec.mean = reduction.mean;
+    spec.castDtype = reduction.squaresDtype;
     uint64_t sumBytes = 0;
     auto sum = plan_reduction_kernel(api, spec, squaresView, 1u, view_of(out), &sumBytes);
     if (sum == nullptr) {
@@ -159,8 +181,48 @@ aclnnStatus mse_loss(const aclTensor* self, const aclTensor* target, int64_t red
         return hand_back_binary<SquaredDifferenceOp>(api, {self, "self"}, {target, "target"}, out, promoted, {},
                                                      workspaceSize, executor);
     }
-    return hand_back_mse_reduction(api, self, target, shape, reduction == kReductionMean, out, workspaceSize,
-                                   executor);
+    SquaresReduction squares;
+    squares.mean = reduction == kReductionMean;
+    return hand_back_mse_reduction(api, self, target, shape, squares, out, workspaceSize, executor);
+}
+
+/// aclnn_mse_loss_out.cpp: MseLoss's checks but out's shape -- the
+/// broadcast shape for "none", without its dim 0 for "mean" and "sum" --
+/// then no work for an empty self or target (no fill), "none" as MseLoss,
+/// and "mean"/"sum" as MseLoss "none" in the promoted dtype reduced along
+/// dim 0 (ReduceMean/ReduceSumOp), cast into out.
+aclnnStatus mse_loss_out(const aclTensor* self, const aclTensor* target, int64_t reduction, const aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
+    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {target, "target"}, {out, "out"}}));
+    const aclDataType promoted = promote_types(view_of(self).dtype, view_of(target).dtype);
+    if (!contains(kMseDtypes, promoted)) {
+        return param_error(ACLNN_ERR_PARAM_INVALID,
+                           "Expected self dtype [%s] and target dtype [%s] to be promotable but check failed.",
+                           dtype_name(view_of(self).dtype), dtype_name(view_of(target).dtype));
+    }
+    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {target, "target"}, {out, "out"}}, kMseDtypes));
+    ACLCPU_RETURN_IF_ERROR(check_reduction(reduction));
+    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {target, "target"}}));
+    Dims shape;
+    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", target, "target", &shape));
+    // CheckShape's reduceShape: the broadcast shape's dims from 1 on.
+    const bool reduced = reduction != kReductionNone && !shape.empty();
+    const Dims outShape = reduced ? Dims(shape.data() + 1, shape.size() - 1) : shape;
+    ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", outShape));
+    const char* api = "aclnnMseLossOut";
+    if (is_empty(self) || is_empty(target)) {
+        return hand_back_empty_executor({self, target}, {out}, workspaceSize, executor);
+    }
+    if (reduction == kReductionNone) {
+        return hand_back_binary<SquaredDifferenceOp>(api, {self, "self"}, {target, "target"}, out, promoted, {},
+                                                     workspaceSize, executor);
+    }
+    SquaresReduction squares;
+    squares.mean = reduction == kReductionMean;
+    squares.firstDimOnly = true;
+    squares.squaresDtype = promoted;
+    return hand_back_mse_reduction(api, self, target, shape, squares, out, workspaceSize, executor);
 }
 
 aclnnStatus mse_loss_backward(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
@@ -205,6 +267,13 @@ extern "C" aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const
     return aclcpu::ops::mse_loss(self, target, reduction, out, workspaceSize, executor);
 }
 ACLCPU_DEFINE_PHASE2(aclnnMseLoss)
+
+extern "C" aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
+                                                       int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+    return aclcpu::ops::mse_loss_out(self, target, reduction, out, workspaceSize, executor);
+}
+ACLCPU_DEFINE_PHASE2(aclnnMseLossOut)
 
 extern "C" aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
                                                             const aclTensor* target, int64_t reduction,

@@ -1362,16 +1362,16 @@ def batch_norm_seeds():
 
 
 def mse_seeds():
-    """fuzz_reduction.cpp's entries 18 and 19: MseLoss and MseLossBackward
-    over each reduction and dtype, broadcast, strided, empty and 0-d inputs,
+    """fuzz_reduction.cpp's entries 18, 19 and 27: MseLoss, MseLossBackward
+    and MseLossOut over each reduction and dtype, broadcast, strided, empty and 0-d inputs,
     a reduction split over blocks, mixed dtypes, and the refused reductions,
     dtypes and shapes."""
     seeds = {}
 
-    def mse(tensors, reduction, out, run=(False, False)):
+    def mse(tensors, reduction, out, run=(False, False), entry=None):
         s = Seed()
         s.byte(ON_DEVICE)
-        s.byte(18 if len(tensors) == 2 else 19)
+        s.byte(entry if entry is not None else 18 if len(tensors) == 2 else 19)
         for tensor in tensors:
             s.tensor(**tensor)
         s.small_int(reduction)
@@ -1388,6 +1388,15 @@ def mse_seeds():
         for reduction in (0, 1, 2):
             seeds[f'mse_grad_{reduction}_{dtype}'] = mse([dict(shape=(3, 5), dtype=dtype)] + pair, reduction,
                                                          dict(shape=(3, 5), dtype=dtype))
+    # MseLossOut (27): mean and sum along dim 0 only.
+    for reduction in (0, 1, 2):
+        for dtype in (FLOAT, FLOAT16, BF16):
+            out_shape = (3, 5) if reduction == 0 else (5,)
+            pair = [dict(shape=(3, 5), dtype=dtype), dict(shape=(5,), dtype=dtype)]
+            seeds[f'mse_out_{reduction}_{dtype}'] = mse(pair, reduction, dict(shape=out_shape, dtype=dtype), entry=27)
+    seeds['mse_out_rank0'] = mse([dict(shape=()), dict(shape=())], 1, scalar_out, entry=27)
+    seeds['mse_out_empty'] = mse([dict(shape=(0, 4)), dict(shape=(4,))], 2, dict(shape=(4,)), entry=27)
+    seeds['mse_out_bad_shape'] = mse([dict(shape=(3, 4)), dict(shape=(4,))], 1, scalar_out, entry=27)
     seeds['mse_broadcast'] = mse([dict(shape=(2, 1, 4)), dict(shape=(3, 1))], 1, scalar_out)
     seeds['mse_broadcast_none'] = mse([dict(shape=(2, 1, 4)), dict(shape=(3, 1))], 0, dict(shape=(2, 3, 4)))
     seeds['mse_mixed'] = mse([dict(shape=(4, 3), dtype=FLOAT16), dict(shape=(3,), dtype=FLOAT)], 2, scalar_out)

@@ -13,6 +13,7 @@
 
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
 #include "ops/dtype_reference.hpp"
 #include "ops/op_test_support.hpp"
 
@@ -25,18 +26,20 @@ constexpr int64_t kNone = 0, kMean = 1, kSum = 2;
 
 class MseLoss : public AclTest {
 protected:
-    /// MseLoss on self and target (values rounded to their dtypes) into a
-    /// fresh out of outSpec; returns out's values.
+    /// MseLoss (alongDimZero: MseLossOut) on self and target (values
+    /// rounded to their dtypes) into a fresh out of outSpec; returns out's values.
     std::vector<double> loss(const Operand& self, const Operand& target, int64_t reduction, const TensorSpec& outSpec,
-                             uint64_t* workspace = nullptr) {
+                             uint64_t* workspace = nullptr, bool alongDimZero = false) {
         const DeviceTensor s(self.spec, representable(self.values, self.spec.dtype));
         const DeviceTensor t(target.spec, representable(target.values, target.spec.dtype));
         auto out = DeviceTensor::output(outSpec);
         uint64_t size = 0;
         const auto phase1 = [&](uint64_t* ws, aclOpExecutor** executor) {
-            return aclnnMseLossGetWorkspaceSize(s.get(), t.get(), reduction, out->get(), ws, executor);
+            return (alongDimZero ? aclnnMseLossOutGetWorkspaceSize : aclnnMseLossGetWorkspaceSize)(
+                s.get(), t.get(), reduction, out->get(), ws, executor);
         };
-        EXPECT_EQ(run_two_phases(phase1, aclnnMseLoss, stream_, &size), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(run_two_phases(phase1, alongDimZero ? aclnnMseLossOut : aclnnMseLoss, stream_, &size), ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
         if (workspace != nullptr) *workspace = size;
         EXPECT_EQ(out->bytes_changed_outside_view(), 0u);
         return out->read();
@@ -144,6 +147,65 @@ TEST_F(MseLoss, ReductionsAreBitwiseIdenticalAcrossWorkerCounts) {
     EXPECT_GT(workspace, static_cast<uint64_t>(n) * 4);
     const double sum = sum_of(squares(self, target, {n}));
     expect_close(loss(self, target, kSum, {{}, ACL_FLOAT}), {sum}, {1e-5, 0});
+}
+
+// aclnn_mse_loss_out.cpp: "mean" and "sum" reduce along dim 0 only (out is
+// the broadcast shape without it), over the squares rounded to the promoted
+// dtype (its MseLoss "none"), the result rounded to it, then cast into out.
+TEST_F(MseLoss, OutReducesAlongDimZero) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        SCOPED_TRACE(name(dtype));
+        const Operand self{{{7, 19}, dtype}, uniform(133, -2, 2, 1)};
+        const Operand target{{{19}, dtype}, uniform(19, -2, 2, 2)};
+        const std::vector<double> sq = squares(self, target, {7, 19});
+        std::vector<double> sums(19, 0.0);
+        for (size_t i = 0; i < sq.size(); ++i) sums[i % 19] += representable(sq[i], dtype);
+        std::vector<double> means;
+        for (double& v : sums) {
+            means.push_back(representable(v / 7, dtype));
+            v = representable(v, dtype);
+        }
+        expect_close(loss(self, target, kMean, {{19}, dtype}, nullptr, true), means, reduced_tolerance(dtype));
+        expect_close(loss(self, target, kSum, {{19}, ACL_FLOAT}, nullptr, true), sums, reduced_tolerance(dtype));
+        std::vector<double> none;
+        for (double v : sq) none.push_back(representable(v, dtype));
+        expect_close(loss(self, target, kNone, {{7, 19}, dtype}, nullptr, true), none, tolerance_for(dtype));
+    }
+    // Promoted and broadcast to [3, 4, 5]: out [4, 5]; a 1-D pair reduces to 0-d, a 0-d pair stays.
+    const Operand half{{{3, 1, 5}, ACL_FLOAT16}, uniform(15, -3, 3, 3)};
+    const Operand f32{{{4, 5}, ACL_FLOAT}, uniform(20, -3, 3, 4)};
+    const std::vector<double> sq = squares(half, f32, {3, 4, 5});
+    std::vector<double> sums(20, 0.0);
+    for (size_t i = 0; i < sq.size(); ++i) sums[i % 20] += sq[i];
+    expect_close(loss(half, f32, kSum, {{4, 5}, ACL_FLOAT}, nullptr, true), sums, reduced_tolerance(ACL_FLOAT));
+    const Operand row{{{6}, ACL_FLOAT}, {1, 2, 3, 4, 5, 6}};
+    const Operand zero{{{}, ACL_FLOAT}, {0.5}};
+    const double rowMean = (0.25 + 2.25 + 6.25 + 12.25 + 20.25 + 30.25) / 6;
+    expect_close(loss(row, zero, kMean, {{}, ACL_FLOAT}, nullptr, true), {rowMean}, reduced_tolerance(ACL_FLOAT));
+    const Operand one{{{}, ACL_FLOAT}, {2.0}};
+    expect_close(loss(one, zero, kSum, {{}, ACL_FLOAT}, nullptr, true), {2.25}, {0, 0});
+}
+
+// MseLossOut's empty self or target: no work at all (unlike MseLoss's fills);
+// out's shape is still checked first.
+TEST_F(MseLoss, OutEmptyInputsAndShapeErrors) {
+    const Operand empty{{{0, 3}, ACL_FLOAT}, {}};
+    const Operand row{{{3}, ACL_FLOAT}, {1, 2, 3}};
+    uint64_t workspace = 1;
+    expect_close(loss(empty, row, kMean, {{3}, ACL_FLOAT}, &workspace, true), {-7, -7, -7}, {0, 0});
+    EXPECT_EQ(workspace, 0u);
+    const DeviceTensor x({{2, 3}, ACL_FLOAT}, uniform(6, -1, 1, 1));
+    const DeviceTensor scalarOut({{}, ACL_FLOAT}), columns({{3}, ACL_FLOAT}), whole({{2, 3}, ACL_FLOAT});
+    const auto phase1 = [&](int64_t reduction, const DeviceTensor& out) {
+        return phase1_of(aclnnMseLossOutGetWorkspaceSize, x.get(), x.get(), reduction, out.get());
+    };
+    EXPECT_EQ(phase1(kMean, columns), ACLNN_SUCCESS);
+    expect_error(phase1(kMean, scalarOut), ACLNN_ERR_PARAM_INVALID);
+    expect_error(phase1(kSum, whole), ACLNN_ERR_PARAM_INVALID);
+    expect_error(phase1(kNone, columns), ACLNN_ERR_PARAM_INVALID);
+    expect_error(phase1(3, columns), ACLNN_ERR_PARAM_INVALID);
+    expect_each_null_is_161001_naming(aclnnMseLossOutGetWorkspaceSize, {"self", "target", "out"}, x.get(), x.get(),
+                                      kMean, columns.get());
 }
 
 TEST_F(MseLoss, Errors) {

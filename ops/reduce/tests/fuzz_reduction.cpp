@@ -2,7 +2,7 @@
 // through every entry point of the reduce family, Norm (ops/lp_norm) and
 // Argsort (ops/sort), the losses of ops/loss (MseLoss, NLLLoss and their
 // gradients, CrossEntropyLoss and its gradient) and BatchNorm
-// (ops/batch_norm); the first byte picks the entry point (b % 27):
+// (ops/batch_norm); the first byte picks the entry point (b % 28):
 //   0 ReduceSum:  tensor self, ints dims, bit keepDims, dtype, tensor out
 //   1 Mean:       tensor self, ints dim, bit keepDim, dtype, tensor out
 //   2 MeanV2:     tensor self, ints dim, bit keepDim, bit noopWithEmptyAxes, tensor out
@@ -34,6 +34,7 @@
 //   26 BatchNorm: tensor input, tensor weight, tensor bias, tensor runningMean,
 //                 tensor runningVar, bit training, real momentum, real eps,
 //                 tensor output, tensor saveMean, tensor saveInvstd
+//   27 MseLossOut: as MseLoss
 // where reduction is a byte picking "none", "mean", "sum", "max" or null (%5),
 // classes is a tensor, a count byte (%8) and that many ints its
 // INT32/INT64 storage cycles through (OperatorCall::input), int is
@@ -56,6 +57,7 @@
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
 #include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_nll_loss2d_backward.h"
@@ -137,13 +139,18 @@ void fuzz_dim_list(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, 
     else call.run(ACLCPU_FUZZ_API(aclnnAll), in, self, dims.get(), keepdim, out);
 }
 
-/// MseLoss and MseLossBackward (entries 18, 19); `first` is self or gradOutput.
+/// MseLoss, MseLossBackward and MseLossOut (entries 18, 19, 27); `first` is
+/// self or gradOutput.
 void fuzz_mse(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call, uint8_t entry, const aclTensor* first) {
     const aclTensor* second = call.input(in.tensor());
-    if (entry == 18) {
+    if (entry == 18 || entry == 27) {
         const int64_t reduction = aclcpu::fuzz::int_of(in);
         aclTensor* out = call.output(in.tensor());
-        call.run(ACLCPU_FUZZ_API(aclnnMseLoss), in, first, second, reduction, out);
+        if (entry == 18) {
+            call.run(ACLCPU_FUZZ_API(aclnnMseLoss), in, first, second, reduction, out);
+        } else {
+            call.run(ACLCPU_FUZZ_API(aclnnMseLossOut), in, first, second, reduction, out);
+        }
         return;
     }
     const aclTensor* target = call.input(in.tensor());
@@ -229,10 +236,14 @@ void fuzz_batch_norm(aclcpu::fuzz::Decoder& in, aclcpu::fuzz::OperatorCall& call
 }  // namespace
 
 void aclcpu::fuzz::fuzz_operator(Decoder& in, OperatorCall& call) {
-    const uint8_t entry = in.byte() % 27;
+    const uint8_t entry = in.byte() % 28;
     const aclTensor* self = call.input(in.tensor());
     if (entry == 26) {
         fuzz_batch_norm(in, call, self);
+        return;
+    }
+    if (entry == 27) {
+        fuzz_mse(in, call, entry, self);
         return;
     }
     if (entry >= 24) {
