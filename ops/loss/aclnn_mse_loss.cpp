@@ -152,12 +152,16 @@ aclnnStatus hand_back_empty_mse(const char* api, const aclTensor* self, const ac
     return hand_back_reduction(api, spec, empty, all, out, workspaceSize, executor);
 }
 
-aclnnStatus mse_loss(const aclTensor* self, const aclTensor* target, int64_t reduction, const aclTensor* out,
-                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+/// The checks MseLoss and MseLossOut share, in their op_apis' order up to
+/// out's shape: the out-parameters, nulls, PromoteType, dtypes, reduction,
+/// ranks and the broadcast; the promoted dtype and the broadcast shape.
+aclnnStatus check_mse_operands(const aclTensor* self, const aclTensor* target, int64_t reduction,
+                               const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor,
+                               aclDataType* promoted, Dims* shape) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {target, "target"}, {out, "out"}}));
-    const aclDataType promoted = promote_types(view_of(self).dtype, view_of(target).dtype);
-    if (!contains(kMseDtypes, promoted)) {
+    *promoted = promote_types(view_of(self).dtype, view_of(target).dtype);
+    if (!contains(kMseDtypes, *promoted)) {
         return param_error(ACLNN_ERR_PARAM_INVALID,
                            "Expected self dtype [%s] and target dtype [%s] to be promotable but check failed.",
                            dtype_name(view_of(self).dtype), dtype_name(view_of(target).dtype));
@@ -165,8 +169,15 @@ aclnnStatus mse_loss(const aclTensor* self, const aclTensor* target, int64_t red
     ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {target, "target"}, {out, "out"}}, kMseDtypes));
     ACLCPU_RETURN_IF_ERROR(check_reduction(reduction));
     ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {target, "target"}}));
+    return check_broadcast(self, "self", target, "target", shape);
+}
+
+aclnnStatus mse_loss(const aclTensor* self, const aclTensor* target, int64_t reduction, const aclTensor* out,
+                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+    aclDataType promoted = ACL_FLOAT;
     Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", target, "target", &shape));
+    ACLCPU_RETURN_IF_ERROR(
+        check_mse_operands(self, target, reduction, out, workspaceSize, executor, &promoted, &shape));
     if (reduction == kReductionNone) {
         ACLCPU_RETURN_IF_ERROR(check_shape_is(out, "out", shape));
     } else if (!view_of(out).shape.empty()) {
@@ -193,19 +204,10 @@ aclnnStatus mse_loss(const aclTensor* self, const aclTensor* target, int64_t red
 /// dim 0 (ReduceMean/ReduceSumOp), cast into out.
 aclnnStatus mse_loss_out(const aclTensor* self, const aclTensor* target, int64_t reduction, const aclTensor* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    ACLCPU_RETURN_IF_ERROR(check_not_null({{self, "self"}, {target, "target"}, {out, "out"}}));
-    const aclDataType promoted = promote_types(view_of(self).dtype, view_of(target).dtype);
-    if (!contains(kMseDtypes, promoted)) {
-        return param_error(ACLNN_ERR_PARAM_INVALID,
-                           "Expected self dtype [%s] and target dtype [%s] to be promotable but check failed.",
-                           dtype_name(view_of(self).dtype), dtype_name(view_of(target).dtype));
-    }
-    ACLCPU_RETURN_IF_ERROR(check_dtype_supported({{self, "self"}, {target, "target"}, {out, "out"}}, kMseDtypes));
-    ACLCPU_RETURN_IF_ERROR(check_reduction(reduction));
-    ACLCPU_RETURN_IF_ERROR(check_max_dim({{self, "self"}, {target, "target"}}));
+    aclDataType promoted = ACL_FLOAT;
     Dims shape;
-    ACLCPU_RETURN_IF_ERROR(check_broadcast(self, "self", target, "target", &shape));
+    ACLCPU_RETURN_IF_ERROR(
+        check_mse_operands(self, target, reduction, out, workspaceSize, executor, &promoted, &shape));
     // CheckShape's reduceShape: the broadcast shape's dims from 1 on.
     const bool reduced = reduction != kReductionNone && !shape.empty();
     const Dims outShape = reduced ? Dims(shape.data() + 1, shape.size() - 1) : shape;
