@@ -5,8 +5,6 @@
 
 #include <cstdarg>
 #include <cstddef>
-#include <memory>
-#include <new>
 #include <utility>
 #include <vector>
 
@@ -191,6 +189,16 @@ aclnnStatus check_list_formats_and_views(const std::vector<NamedList>& lists) {
     return ACLNN_SUCCESS;
 }
 
+/// The list arguments not null (161001, CANN's words), in order.
+aclnnStatus check_lists_not_null(std::initializer_list<std::pair<const aclTensorList*, const char*>> args) {
+    for (const auto& [list, name] : args) {
+        if (list == nullptr) {
+            return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
 /// A foreach operator's phase 1: the lists (inputs, then out) and the scalar
 /// not null (161001), CANN's dtype, shape and format checks (161002), then
 /// one kernel over every non-empty position of the lists.
@@ -200,11 +208,7 @@ aclnnStatus foreach_phase1(const char* api, std::initializer_list<std::pair<cons
                            Params (*params)(const ScalarArg&, aclDataType), uint64_t* workspaceSize,
                            aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    for (const auto& [list, name] : args) {
-        if (list == nullptr) {
-            return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
-        }
-    }
+    ACLCPU_RETURN_IF_ERROR(check_lists_not_null(args));
     if (scalar.when != ScalarCheck::kNone) {
         ACLCPU_RETURN_IF_ERROR(scalar.onDevice ? check_not_null(scalar.tensor, scalar.name)
                                                : check_not_null(scalar.scalar, scalar.name));
@@ -306,9 +310,7 @@ aclnnStatus non_finite_check_and_unscale(const aclTensorList* scaledGrads, const
                                          const aclTensor* invScale, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    if (scaledGrads == nullptr) {
-        return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument scaledGrads.");
-    }
+    ACLCPU_RETURN_IF_ERROR(check_lists_not_null({{scaledGrads, "scaledGrads"}}));
     ACLCPU_RETURN_IF_ERROR(check_not_null({{foundInf, "foundInf"}, {invScale, "invScale"}}));
     const Tensors grads = tensors_of(scaledGrads);
     ACLCPU_RETURN_IF_ERROR(check_unscale_dtypes(grads, foundInf, invScale));
@@ -344,11 +346,7 @@ aclnnStatus check_norm_outputs(const Tensors& outs) {
 aclnnStatus foreach_norm(const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor) {
     ACLCPU_RETURN_IF_ERROR(check_comm_input(workspaceSize, executor));
-    for (const auto& [list, name] : {std::pair{x, "x"}, std::pair{out, "out"}}) {
-        if (list == nullptr) {
-            return param_error(ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.", name);
-        }
-    }
+    ACLCPU_RETURN_IF_ERROR(check_lists_not_null({{x, "x"}, {out, "out"}}));
     ACLCPU_RETURN_IF_ERROR(check_not_null(scalar, "scalar"));
     const std::vector<NamedList> lists = {{tensors_of(x), "x"}, {tensors_of(out), "out"}};
     const ScalarArg order{scalar, nullptr, false, "scalar", ScalarCheck::kAfterLists,
@@ -378,17 +376,11 @@ aclnnStatus foreach_norm(const aclTensorList* x, const aclScalar* scalar, const 
     // (NaN and infinities included) the Euclidean norm.
     const double p = to_double(scalar);
     const bool taxicab = p >= 1 && p < 2;
-    std::shared_ptr<ForeachNormKernel> kernel;
-    try {
-        kernel = std::make_shared<ForeachNormKernel>("aclnnForeachNorm", tensorLists.operands(), std::move(outs),
-                                                     std::move(xIndex), taxicab);
-    } catch (const std::bad_alloc&) {
-        report_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, kAclnnInnerTag, "Create executor failed: out of host memory.");
-        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    }
-    const int64_t workspace = kernel->workspace_bytes();
-    return hand_back_executor(std::move(kernel), tensorLists.flat_inputs(), lists[1].tensors, workspace,
-                              workspaceSize, executor);
+    TensorListOperands operands = tensorLists.operands();
+    const int64_t workspace = ForeachNormKernel::workspace_bytes(operands);
+    return hand_back_kernel<ForeachNormKernel>(tensorLists.flat_inputs(), lists[1].tensors, workspace, workspaceSize,
+                                               executor, "aclnnForeachNorm", std::move(operands), std::move(outs),
+                                               std::move(xIndex), taxicab);
 }
 
 }  // namespace

@@ -13,15 +13,18 @@ namespace {
 constexpr int64_t kPart = 1024;
 constexpr int64_t kLanes = 8;
 
+ElementwiseTiling norm_tiling(const TensorListOperands& inputs) {
+    return tile_tensor_lists(inputs, inputs.layouts.empty() ? ACL_FLOAT : inputs.layouts[0].dtype());
+}
+
 }  // namespace
 
 ForeachNormKernel::ForeachNormKernel(const char* name, TensorListOperands inputs, std::vector<StridedLayout> outs,
                                      std::vector<int64_t> xIndex, bool taxicab)
-    : TiledKernel(name, tile_tensor_lists(inputs, inputs.layouts.empty() ? ACL_FLOAT : inputs.layouts[0].dtype())),
-      inputs_(std::move(inputs)), outs_(std::move(outs)), xIndex_(std::move(xIndex)), taxicab_(taxicab) {}
+    : TiledKernel(name, norm_tiling(inputs)), inputs_(std::move(inputs)), outs_(std::move(outs)), xIndex_(std::move(xIndex)), taxicab_(taxicab) {}
 
-int64_t ForeachNormKernel::workspace_bytes() const noexcept {
-    return tiling_.blocks.count() * inputs_.tensors * int64_t{sizeof(float)};
+int64_t ForeachNormKernel::workspace_bytes(const TensorListOperands& inputs) {
+    return norm_tiling(inputs).blocks.count() * inputs.tensors * int64_t{sizeof(float)};
 }
 
 void ForeachNormKernel::sum_block(const LaunchArgs& args, int64_t b, float* partials) const noexcept {

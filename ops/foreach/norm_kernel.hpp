@@ -32,8 +32,9 @@ public:
     ForeachNormKernel(const char* name, TensorListOperands inputs, std::vector<StridedLayout> outs,
                       std::vector<int64_t> xIndex, bool taxicab);
 
-    /// The workspace a launch needs: one fp32 partial per block and tensor.
-    int64_t workspace_bytes() const noexcept;
+    /// The workspace a launch over inputs needs: one fp32 partial per block
+    /// and tensor.
+    static int64_t workspace_bytes(const TensorListOperands& inputs);
 
     aclError launch(const LaunchArgs& args) const noexcept override;
 
